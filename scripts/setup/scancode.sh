@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# scancode-toolkit from PyPI in a project virtualenv, and cdxgen from npm.
+set -euo pipefail
+. "$(dirname "$0")/../env.sh"
+VENV="$TOOLS/scancode-$SCANCODE_VERSION"
+if [ ! -f "$VENV/.complete" ]; then
+  log "installing scancode-toolkit $SCANCODE_VERSION (first run takes a few minutes)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check "scancode-toolkit==$SCANCODE_VERSION"
+  touch "$VENV/.complete"
+fi
+mkdir -p "$TOOLS/bin"
+ln -sf "$VENV/bin/scancode" "$TOOLS/bin/scancode"
+CDX="$TOOLS/cdxgen-$CDXGEN_VERSION"
+if [ ! -f "$CDX/.complete" ]; then
+  log "installing cdxgen $CDXGEN_VERSION"
+  mkdir -p "$CDX"
+  npm install --no-save --prefix "$CDX" "@cyclonedx/cdxgen@$CDXGEN_VERSION" >/dev/null
+  touch "$CDX/.complete"
+fi
+ln -sf "$CDX/node_modules/.bin/cdxgen" "$TOOLS/bin/cdxgen"
