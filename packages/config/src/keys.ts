@@ -1,0 +1,100 @@
+// The environment keys of the spec's Limits table (and the few deployment keys every process needs),
+// with the spec's defaults, bounds and clamps. A service picks the keys it uses and loads them once.
+import type { KeySpec } from "./load.ts";
+import * as p from "./parse.ts";
+
+const key = <T>(parse: p.Parser<T>, secret = false): KeySpec<T> => ({ parse, secret });
+
+const appEnv = p.oneOf(["dev", "staging", "prod"] as const, "dev");
+
+export const keys = {
+  // Deployment
+  APP_ENV: key(appEnv),
+  LOG_LEVEL: key(p.oneOf(["DEBUG", "INFO", "WARNING", "ERROR"] as const, "INFO", { caseInsensitive: true })),
+  SECRET_KEY: key((raw, env) => {
+    const value = p.required("the JWT signing key")(raw, env);
+    if (appEnv(env.APP_ENV?.trim() || undefined, env) !== "dev" && value.length < 32) {
+      throw new Error("must be at least 32 characters outside APP_ENV=dev");
+    }
+    return value;
+  }, true),
+  DATABASE_URL: key(p.required("a postgresql:// DSN"), true),
+  REDIS_URL: key(p.text("redis://127.0.0.1:6379"), true),
+  KAFKA_BROKERS: key(p.list(["127.0.0.1:9092"])),
+  DOMAIN: key(p.text("localhost")),
+  CORS_ALLOWED_ORIGINS: key((raw, env) => {
+    const origins = p.list([])(raw, env);
+    // Credentials (the refresh cookie) are allowed cross-origin, so a wildcard would hand them to any site.
+    if (origins.includes("*")) throw new Error("must not contain * (credentials are allowed)");
+    for (const o of origins) {
+      try {
+        const u = new URL(o);
+        if (u.origin !== o) throw new Error();
+      } catch {
+        throw new Error(`"${o}" is not an origin such as https://portal.example.com`);
+      }
+    }
+    return origins;
+  }),
+  HTTP_PORT: key(p.int(8080, { min: 1, max: 65535 })),
+  RPC_PORT: key(p.int(0, { min: 0, max: 65535 })),
+  RPC_READ_MAX_BYTES: key(p.int(4 * 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 })),
+  SERVICE_VERSION: key(p.text("unknown")),
+  SERVICE_COMMIT: key(p.text("unknown")),
+  SERVICE_BUILT_AT: key(p.text("unknown")),
+
+  // Edge
+  DEMO_READ_ONLY: key(p.bool(false)),
+  DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
+  METRICS_ENABLED: key(p.bool(false)),
+  METRICS_TOKEN: key(p.text(""), true),
+  WEBHOOK_MAX_BODY_BYTES: key(p.int(2097152, { min: 65536, max: 26214400, clamp: true })),
+  WEBHOOK_RATE_LIMIT: key(p.rate("120/minute")),
+
+  // Authentication
+  AUTH_SELF_REGISTRATION: key(p.bool(true)),
+  ACCESS_TOKEN_EXPIRE_MINUTES: key(p.int(30, { min: 1, max: 24 * 60 })),
+  REFRESH_TOKEN_EXPIRE_DAYS: key(p.int(7, { min: 1, max: 365 })),
+  REFRESH_TOKEN_RETENTION_GRACE_DAYS: key(p.int(1, { min: 0, max: 365 })),
+  PASSWORD_RESET_TOKEN_RETENTION_GRACE_DAYS: key(p.int(1, { min: 0, max: 365 })),
+  PASSWORD_RESET_BASE_URL: key(p.text("http://127.0.0.1:8080/reset-password")),
+  PASSWORD_RESET_RATE_LIMIT: key(p.rate("5/minute")),
+  PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: key(p.int(300, { min: 0, max: 86400 })),
+  PASSWORD_RESET_CONFIRM_RATE_LIMIT: key(p.rate("5/minute")),
+  REGISTRATION_RATE_LIMIT: key(p.rate("5/minute")),
+  REFRESH_RATE_LIMIT: key(p.rate("30/minute")),
+  GROUP_SEARCH_RATE_LIMIT: key(p.rate("20/minute")),
+  OAUTH_AUTHORIZE_RATE_LIMIT: key(p.rate("20/minute")),
+  LOGIN_THROTTLE_ENABLED: key(p.bool(true)),
+  LOGIN_THROTTLE_FAILURES: key(p.int(10, { min: 1, max: 1000 })),
+  LOGIN_THROTTLE_WINDOWS: key(p.intList([60, 300, 900, 1800], { min: 1 })),
+  GROUP_CASCADE_ENABLED: key(p.bool(true)),
+  OAUTH_IDP_A_CLIENT_ID: key(p.text("")),
+  OAUTH_IDP_A_CLIENT_SECRET: key(p.text(""), true),
+  OAUTH_IDP_B_CLIENT_ID: key(p.text("")),
+  OAUTH_IDP_B_CLIENT_SECRET: key(p.text(""), true),
+  OAUTH_STATE_TTL_SECONDS: key(p.int(300, { min: 30, max: 3600 })),
+  OAUTH_HTTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 120 })),
+  OAUTH_LOGIN_REDIRECT_DEFAULT: key(p.text("/")),
+  OAUTH_LOGIN_REDIRECT_FAILURE: key(p.text("/login")),
+  OIDC_ISSUER: key(p.text("")),
+  OIDC_CLIENT_ID: key(p.text("")),
+  OIDC_CLIENT_SECRET: key(p.text(""), true),
+  OIDC_SCOPES: key(p.text("openid email profile")),
+  OIDC_GROUPS_CLAIM: key(p.text("groups")),
+  OIDC_GROUP_ROLE_MAP: key(p.text("")),
+  AUTH_AUTO_REGISTER: key(p.bool(false)),
+  DEFAULT_MEMBER_ROLE: key(p.text("")),
+
+  // WebSocket and scan logs
+  WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
+  WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),
+  WEBSOCKET_AUTH_TIMEOUT_SECONDS: key(p.num(1.0, { min: 0.1, max: 60 })),
+  SCAN_LOG_LINE_MAX_LEN: key(p.int(2000, { min: 1, max: 100000 })),
+  SCAN_LOG_MAX_LINES_PER_SCAN: key(p.int(20000, { min: 0, max: 10000000 })),
+} as const;
+
+/** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */
+export function serviceAddressKey(service: string): string {
+  return `${service.toUpperCase().replaceAll("-", "_")}_RPC_URL`;
+}

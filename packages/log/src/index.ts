@@ -1,0 +1,3 @@
+export { createLogger, scrubSecrets } from "./logger.ts";
+export type { Logger } from "./logger.ts";
+export { requestContext, currentRequestId, withRequestId } from "./request-context.ts";

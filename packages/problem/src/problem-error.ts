@@ -1,0 +1,89 @@
+// The one way to describe an error: a problem document (RFC 7807 / 9457). Services throw ProblemError;
+// the edge renders it. Titles and details are English, whatever the caller's language.
+
+export interface FieldViolation { path: string; message: string }
+
+export interface ProblemInit {
+  status: number;
+  /** Short machine code (snake_case); the type URI is `{base_url}/problems/{code}` unless typeUri is given. */
+  code?: string;
+  title?: string;
+  detail: string;
+  /** A type URI fixed by the spec that is not under `{base_url}/problems/` (e.g. a urn). */
+  typeUri?: string;
+  extensions?: Record<string, unknown>;
+  violations?: FieldViolation[];
+  /** Response headers that belong to this answer (e.g. Retry-After). */
+  headers?: Record<string, string>;
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  [extension: string]: unknown;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+  409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+  422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+  502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+};
+
+// Extensions may never shadow the standard members.
+const RESERVED = new Set(["type", "title", "status", "detail", "instance"]);
+
+export function problemTypeUri(baseUrl: string, code: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/problems/${code}`;
+}
+
+export class ProblemError extends Error {
+  readonly init: ProblemInit;
+
+  constructor(init: ProblemInit) {
+    super(init.detail);
+    this.name = "ProblemError";
+    this.init = init;
+  }
+
+  get status(): number { return this.init.status; }
+
+  toDocument(baseUrl: string, instance: string): ProblemDocument {
+    const { status, code, typeUri, detail, extensions, violations } = this.init;
+    const doc: ProblemDocument = {
+      type: typeUri ?? (code ? problemTypeUri(baseUrl, code) : "about:blank"),
+      title: this.init.title ?? TITLES[status] ?? "Error",
+      status,
+      detail,
+      instance,
+    };
+    if (code) doc.code = code;
+    for (const [k, v] of Object.entries(extensions ?? {})) if (!RESERVED.has(k)) doc[k] = v;
+    if (violations?.length) doc.errors = violations;
+    return doc;
+  }
+
+  static notFound(detail = "The resource does not exist or is not visible to you."): ProblemError {
+    return new ProblemError({ status: 404, code: "not_found", detail });
+  }
+
+  static unauthorized(detail = "A valid credential is required."): ProblemError {
+    return new ProblemError({ status: 401, code: "unauthorized", detail });
+  }
+
+  static forbidden(detail = "Your role does not allow this action."): ProblemError {
+    return new ProblemError({ status: 403, code: "forbidden", detail });
+  }
+
+  static validation(violations: FieldViolation[], detail?: string): ProblemError {
+    return new ProblemError({
+      status: 422,
+      code: "validation_error",
+      detail: detail ?? violations.map((v) => `${v.path}: ${v.message}`).join("; "),
+      violations,
+    });
+  }
+}

@@ -1,0 +1,73 @@
+// The caller's identity, resolved once by the gateway and carried to services in a short-lived signed
+// internal token. Services read it from the handler context and authorize their own resources with it.
+import { createHmac } from "node:crypto";
+import { createContextKey, type HandlerContext } from "@connectrpc/connect";
+import { jwtVerify, SignJWT } from "jose";
+import { ProblemError } from "@sca/problem";
+
+export const CALLER_HEADER = "x-sca-caller";
+
+export type Role = "super_admin" | "group_admin" | "team_admin" | "developer" | "viewer";
+
+export interface Membership { team_id: string; organization_id: string | null; role: Role }
+
+export interface ApiKeyGrant {
+  scope: "org" | "team" | "project";
+  organization_id: string | null;
+  team_id: string | null;
+  project_id: string | null;
+  permission_breadth: "read_only" | "read_write";
+}
+
+export interface Caller {
+  kind: "anonymous" | "user" | "api_key";
+  user_id: string | null;
+  email: string | null;
+  is_superuser: boolean;
+  /** Effective memberships (cascaded to subgroups when the deployment says so). */
+  memberships: Membership[];
+  api_key_id: string | null;
+  api_key: ApiKeyGrant | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export const ANONYMOUS: Caller = {
+  kind: "anonymous", user_id: null, email: null, is_superuser: false, memberships: [],
+  api_key_id: null, api_key: null, ip: null, user_agent: null,
+};
+
+export const callerKey = createContextKey<Caller>(ANONYMOUS, { description: "the authenticated caller" });
+
+const ISSUER = "sca-gateway";
+const AUDIENCE = "sca-services";
+const TTL_SECONDS = 60;
+
+// A key of its own, derived from SECRET_KEY, so an internal token can never pass as an access token.
+function internalKey(secretKey: string): Uint8Array {
+  return createHmac("sha256", secretKey).update("sca/internal-caller-token/v1").digest();
+}
+
+export async function signCallerToken(caller: Caller, secretKey: string): Promise<string> {
+  return new SignJWT({ caller })
+    .setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${TTL_SECONDS}s`)
+    .sign(internalKey(secretKey));
+}
+
+export async function verifyCallerToken(token: string, secretKey: string): Promise<Caller> {
+  const { payload } = await jwtVerify(token, internalKey(secretKey), {
+    issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"], typ: "sca-caller+jwt",
+  });
+  return payload.caller as Caller;
+}
+
+/** The caller of a handler, or 401 when the gateway vouched for nobody. */
+export function requireCaller(ctx: HandlerContext): Caller {
+  const caller = ctx.values.get(callerKey);
+  if (caller.kind === "anonymous") throw ProblemError.unauthorized();
+  return caller;
+}

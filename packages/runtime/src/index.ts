@@ -1,0 +1,4 @@
+export { runService } from "./run-service.ts";
+export type { ServiceDefinition, ServiceContext } from "./run-service.ts";
+export { SERVICES, defaultRpcPort, rpcUrlFor } from "./services.ts";
+export type { ServiceName } from "./services.ts";

@@ -1,0 +1,3 @@
+export { testServers } from "./servers.ts";
+export type { TestServers } from "./servers.ts";
+export { uniqueName } from "./names.ts";

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Starts or stops the portal's processes (every service and the gateway) on this machine.
+set -euo pipefail
+. "$(dirname "$0")/../env.sh"
+SERVICES=(identity projects scan-orchestrator scanner-runner policy notifier admin)
+RUN="$DATA/run"; mkdir -p "$RUN" "$DATA/logs"
+
+# A development secret that survives restarts (kept under .data/, never committed).
+if [ -z "${SECRET_KEY:-}" ]; then
+  [ -f "$DATA/secret_key" ] || (umask 077; head -c 48 /dev/urandom | base64 | tr -d '\n/+=' > "$DATA/secret_key")
+  SECRET_KEY="$(cat "$DATA/secret_key")"
+fi
+export SECRET_KEY
+export APP_ENV="${APP_ENV:-dev}"
+export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http://localhost:8080}"
+
+start_one() { # name dir
+  local name=$1 dir=$2
+  if [ -f "$RUN/$name.pid" ] && kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then return; fi
+  (cd "$dir" && nohup node src/main.ts >>"$DATA/logs/$name.log" 2>&1 & echo $! > "$RUN/$name.pid")
+}
+
+stop_one() {
+  local pidf="$RUN/$1.pid"
+  [ -f "$pidf" ] || return 0
+  local pid; pid="$(cat "$pidf")"
+  kill -TERM "$pid" 2>/dev/null || { rm -f "$pidf"; return 0; }
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$pidf"
+}
+
+case "${1:-}" in
+  start)
+    bash "$ROOT/scripts/stack/servers.sh" start
+    for s in "${SERVICES[@]}"; do
+      (cd "$ROOT/services/$s" && node src/main.ts migrate >>"$DATA/logs/$s.log" 2>&1) || die "migration of $s failed; see $DATA/logs/$s.log"
+    done
+    for s in "${SERVICES[@]}"; do start_one "$s" "$ROOT/services/$s"; done
+    start_one gateway "$ROOT/services/gateway"
+    for _ in $(seq 150); do
+      curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" 2>/dev/null && break; sleep 0.2
+    done
+    curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" || die "the portal did not become ready; see ./dev logs"
+    if [ -f "$ROOT/services/identity/src/bootstrap-admin.ts" ]; then
+      (cd "$ROOT/services/identity" && node src/bootstrap-admin.ts)
+    fi
+    log "the portal is up: API http://127.0.0.1:${HTTP_PORT:-8080}/api (docs at /api/docs); ./dev logs to follow, ./dev down to stop"
+    ;;
+  stop)
+    stop_one gateway
+    for s in "${SERVICES[@]}"; do stop_one "$s"; done
+    ;;
+  *) die "usage: portal.sh start|stop" ;;
+esac
