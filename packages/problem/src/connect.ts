@@ -50,7 +50,7 @@ export function fromConnectError(err: ConnectError): ProblemError {
       title: detail.title || undefined,
       detail: detail.detail,
       typeUri: detail.typeUri || undefined,
-      extensions: (detail.extensions as JsonObject | undefined) ?? undefined,
+      extensions: detail.extensions,
       violations: detail.violations.map((v) => ({ path: v.path, message: v.message })),
     });
   }

@@ -32,5 +32,5 @@ export default async function globalSetup(): Promise<void> {
     }).withWaitStrategy(Wait.forLogMessage(/Kafka Server started/)).start();
   process.env.DATABASE_URL = `postgresql://sca:sca@${pg.getHost()}:${pg.getMappedPort(5432)}/sca_test`;
   process.env.REDIS_URL = `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`;
-  process.env.KAFKA_BROKERS = "127.0.0.1:59192";
+  process.env.KAFKA_BROKERS = `${kafka.getHost()}:59192`;
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, typecheck, contract checks, Helm checks, then every jest test against the real
+# PostgreSQL, Kafka and Redis started on loopback. Extra arguments go to jest (e.g. a path filter).
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+cd "$ROOT"
+bash scripts/stack/servers.sh start
+
+# Tests use their own database and Redis index, so a running portal's data is never touched.
+export DATABASE_URL="postgresql://sca:sca@127.0.0.1:$PG_PORT/sca_test"
+export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/1"
+export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
+export SECRET_KEY="test-secret-key-that-is-at-least-32-characters"
+export APP_ENV=dev LOG_LEVEL="${LOG_LEVEL:-ERROR}"
+
+step() { log "== $*"; }
+step "contracts: buf lint and generated code up to date"
+bash scripts/check-proto.sh
+step "typecheck"
+pnpm -s typecheck
+step "lint"
+pnpm -s lint
+step "helm lint and template"
+bash scripts/check-helm.sh
+step "jest"
+results="$DATA/jest-results.json"
+set +e
+node --experimental-vm-modules node_modules/jest/bin/jest.js --json --outputFile="$results" "$@"
+rc=$?
+set -e
+node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results" || true
+exit $rc
