@@ -1,6 +1,6 @@
 // MikroORM bootstrap: one PostgreSQL schema per service, migrations checked in as classes and applied by
 // the migrate command (never by schema:update), readiness answered by "is every migration applied?".
-import { MikroORM, type AnyEntity, type EntitySchema } from "@mikro-orm/postgresql";
+import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import { Migrator, type Migration } from "@mikro-orm/migrations";
 import type { Logger } from "@sca/log";
 
@@ -10,7 +10,7 @@ export interface DatabaseOptions {
   url: string;
   /** The schema this service owns, e.g. "identity". */
   schema: string;
-  entities: EntitySchema<AnyEntity>[];
+  entities: NonNullable<Options["entities"]>;
   /** In order; the class name is the migration's stable name. */
   migrations: MigrationClass[];
   logger?: Logger;

@@ -1,4 +1,8 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Group } from "./entities/group.ts";
+import { Membership } from "./entities/membership.ts";
+import { Organization } from "./entities/organization.ts";
+import { User } from "./entities/user.ts";
 
-/** The tables of the identity schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the identity schema. */
+export const entities: DatabaseOptions["entities"] = [Organization, Group, User, Membership];

@@ -1,4 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Migration20261122100000_AccountsAndGroups } from "./Migration20261122100000_AccountsAndGroups.ts";
 
 /** Every migration of the identity schema, oldest first. */
-export const migrations: DatabaseOptions["migrations"] = [];
+export const migrations: DatabaseOptions["migrations"] = [
+  Migration20261122100000_AccountsAndGroups,
+];
