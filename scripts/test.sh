@@ -25,7 +25,7 @@ bash scripts/check-helm.sh
 step "jest"
 results="$DATA/jest-results.json"
 set +e
-node --experimental-vm-modules node_modules/jest/bin/jest.js --json --outputFile="$results" "$@"
+node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js --json --outputFile="$results" "$@"
 rc=$?
 set -e
 node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results" || true

@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import { currentRequestId } from "./request-context.ts";
 
 export type { Logger };
@@ -26,8 +26,8 @@ export function scrubSecrets(text: string): string {
     /^(postgres|redis)/i.test(m) ? `${scheme}://[redacted]@` : /^bearer/i.test(m) ? "Bearer [redacted]" : "[redacted]"), text);
 }
 
-export function createLogger(service: string, level = "INFO"): Logger {
-  return pino({
+export function createLogger(service: string, level = "INFO", destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level: LEVELS[level.toUpperCase()] ?? "info",
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -45,5 +45,6 @@ export function createLogger(service: string, level = "INFO"): Logger {
     serializers: {
       err: (err: Error) => ({ type: err.name, message: scrubSecrets(err.message), stack: err.stack ? scrubSecrets(err.stack) : undefined }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "@jest/globals";
+import { ConfigError, keys, loadConfig } from "@sca/config";
+
+const load = <K extends keyof typeof keys>(names: K[], env: Record<string, string>) =>
+  loadConfig(Object.fromEntries(names.map((n) => [n, keys[n]])) as Pick<typeof keys, K>, env);
+
+describe("configuration keys", () => {
+  it("applies the spec's defaults", () => {
+    const c = load(["ACCESS_TOKEN_EXPIRE_MINUTES", "REFRESH_TOKEN_EXPIRE_DAYS", "LOGIN_THROTTLE_WINDOWS", "WEBHOOK_MAX_BODY_BYTES",
+      "LOGIN_THROTTLE_FAILURES", "WEBSOCKET_AUTH_TIMEOUT_SECONDS", "AUTH_SELF_REGISTRATION", "METRICS_ENABLED", "APP_ENV", "LOG_LEVEL"], {});
+    expect(c).toEqual({
+      ACCESS_TOKEN_EXPIRE_MINUTES: 30, REFRESH_TOKEN_EXPIRE_DAYS: 7, LOGIN_THROTTLE_WINDOWS: [60, 300, 900, 1800],
+      WEBHOOK_MAX_BODY_BYTES: 2097152, LOGIN_THROTTLE_FAILURES: 10, WEBSOCKET_AUTH_TIMEOUT_SECONDS: 1,
+      AUTH_SELF_REGISTRATION: true, METRICS_ENABLED: false, APP_ENV: "dev", LOG_LEVEL: "INFO",
+    });
+  });
+
+  it("clamps WEBHOOK_MAX_BODY_BYTES into 65536..26214400", () => {
+    expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "10" }).WEBHOOK_MAX_BODY_BYTES).toBe(65536);
+    expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "999999999" }).WEBHOOK_MAX_BODY_BYTES).toBe(26214400);
+    expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "100000" }).WEBHOOK_MAX_BODY_BYTES).toBe(100000);
+  });
+
+  it("rejects LOGIN_THROTTLE_WINDOWS values below 1, naming the key", () => {
+    expect(() => load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "60,0,900" })).toThrow(ConfigError);
+    expect(() => load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "60,0,900" })).toThrow(/^configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected$/);
+    expect(load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "5, 10" }).LOGIN_THROTTLE_WINDOWS).toEqual([5, 10]);
+  });
+
+  it("rejects a wildcard in CORS_ALLOWED_ORIGINS and anything that is not an origin", () => {
+    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example, *" })).toThrow(/CORS_ALLOWED_ORIGINS must not contain \*/);
+    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toThrow(/CORS_ALLOWED_ORIGINS/);
+    expect(load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example,http://127.0.0.1:8080" }).CORS_ALLOWED_ORIGINS)
+      .toEqual(["https://a.example", "http://127.0.0.1:8080"]);
+  });
+
+  it("requires a SECRET_KEY of at least 32 characters outside APP_ENV=dev", () => {
+    expect(load(["SECRET_KEY"], { SECRET_KEY: "short" }).SECRET_KEY).toBe("short");
+    expect(() => load(["SECRET_KEY"], { SECRET_KEY: "short", APP_ENV: "prod" })).toThrow(/SECRET_KEY must be at least 32 characters/);
+    expect(() => load(["SECRET_KEY"], {})).toThrow(/SECRET_KEY is required/);
+    expect(load(["SECRET_KEY"], { SECRET_KEY: "x".repeat(32), APP_ENV: "staging" }).SECRET_KEY).toHaveLength(32);
+  });
+
+  it("never prints a secret value in an error", () => {
+    try {
+      load(["SECRET_KEY"], { SECRET_KEY: "hunter2-very-secret", APP_ENV: "prod" });
+      throw new Error("expected a ConfigError");
+    } catch (err) {
+      expect((err as Error).message).not.toContain("hunter2");
+    }
+  });
+
+  it("parses strict booleans and rejects garbage", () => {
+    expect(load(["DEMO_READ_ONLY"], { DEMO_READ_ONLY: "yes" }).DEMO_READ_ONLY).toBe(true);
+    expect(load(["DEMO_READ_ONLY"], { DEMO_READ_ONLY: "0" }).DEMO_READ_ONLY).toBe(false);
+    expect(() => load(["DEMO_READ_ONLY"], { DEMO_READ_ONLY: "maybe" })).toThrow(/DEMO_READ_ONLY must be true or false/);
+  });
+
+  it("parses rates such as 5/minute", () => {
+    expect(load(["REGISTRATION_RATE_LIMIT"], {}).REGISTRATION_RATE_LIMIT).toEqual({ limit: 5, windowSeconds: 60 });
+    expect(load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "100/hour" }).REFRESH_RATE_LIMIT).toEqual({ limit: 100, windowSeconds: 3600 });
+    expect(() => load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "lots" })).toThrow(/REFRESH_RATE_LIMIT must look like 5\/minute/);
+  });
+
+  it("treats an empty value as absent", () => {
+    expect(load(["ACCESS_TOKEN_EXPIRE_MINUTES"], { ACCESS_TOKEN_EXPIRE_MINUTES: "  " }).ACCESS_TOKEN_EXPIRE_MINUTES).toBe(30);
+  });
+
+  it("maps LOG_LEVEL case-insensitively onto the spec's names", () => {
+    expect(load(["LOG_LEVEL"], { LOG_LEVEL: "warning" }).LOG_LEVEL).toBe("WARNING");
+    expect(() => load(["LOG_LEVEL"], { LOG_LEVEL: "TRACE" })).toThrow(/LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR/);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "@jest/globals";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { fromConnectError, ProblemError, toConnectError } from "@sca/problem";
+
+const BASE = "https://portal.example.com";
+
+describe("problem documents", () => {
+  it("renders the standard members, the code, extensions and field violations", () => {
+    const doc = new ProblemError({
+      status: 409, code: "last-super-admin", detail: "The last super_admin cannot be demoted.", extensions: { status: 1, user_id: "u1" },
+    }).toDocument(BASE, "/v1/admin/users/u1/role");
+    expect(doc).toEqual({
+      type: `${BASE}/problems/last-super-admin`, title: "Conflict", status: 409, detail: "The last super_admin cannot be demoted.",
+      instance: "/v1/admin/users/u1/role", code: "last-super-admin", user_id: "u1",
+    });
+    const v = ProblemError.validation([{ path: "body.email", message: "Invalid email" }]).toDocument(BASE, "/auth/register");
+    expect(v).toMatchObject({ status: 422, detail: "body.email: Invalid email", errors: [{ path: "body.email", message: "Invalid email" }] });
+  });
+
+  it("keeps a type URI the spec fixes and defaults to about:blank without a code", () => {
+    expect(new ProblemError({ status: 409, typeUri: "urn:service:problem:last-oauth-link", detail: "x" }).toDocument(BASE, "/").type)
+      .toBe("urn:service:problem:last-oauth-link");
+    expect(new ProblemError({ status: 400, detail: "x" }).toDocument(BASE, "/").type).toBe("about:blank");
+  });
+
+  it("crosses a service boundary unchanged inside a Connect error", () => {
+    const original = new ProblemError({
+      status: 412, code: "version_mismatch", detail: "If-Match does not match.", extensions: { current_version: 3 },
+      violations: [{ path: "header.if-match", message: "stale" }],
+    });
+    const wire = ConnectError.from(toConnectError(original));
+    expect(wire.code).toBe(Code.FailedPrecondition);
+    const back = fromConnectError(wire);
+    expect(back.toDocument(BASE, "/x")).toEqual(original.toDocument(BASE, "/x"));
+  });
+
+  it("never passes an internal error's message to the caller", () => {
+    const p = fromConnectError(new ConnectError("pg: relation users does not exist at 10.0.0.3", Code.Internal));
+    expect(p.status).toBe(500);
+    expect(p.init.detail).not.toContain("pg:");
+    expect(fromConnectError(new ConnectError("down", Code.Unavailable)).status).toBe(503);
+    expect(fromConnectError(new ConnectError("no such user", Code.NotFound)).status).toBe(404);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
+import { createLogger } from "@sca/log";
+import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
+import {
+  ANONYMOUS, callerTokenKey, createServiceClient, HealthRegistry, signCallerToken, startRpcServer, verifyCallerToken,
+  type Caller, type RpcServer,
+} from "@sca/rpc";
+
+const SECRET = "test-secret-key-that-is-at-least-32-characters";
+const caller: Caller = { ...ANONYMOUS, kind: "user", user_id: "0190f0e0-0000-7000-8000-000000000001", email: "a@example.com" };
+
+describe("rpc server", () => {
+  let server: RpcServer;
+  let ready = false;
+  const health = new HealthRegistry().add("readiness", () => Promise.resolve(ready));
+
+  beforeAll(async () => {
+    server = await startRpcServer({
+      service: "test", port: 0, logger: createLogger("test", "ERROR"), secretKey: SECRET, health, readMaxBytes: 1024 * 1024, routes: () => undefined,
+    });
+  });
+  afterAll(() => server.close(100));
+
+  const client = () => createServiceClient(Health, `http://127.0.0.1:${server.port}`);
+
+  it("answers liveness, and readiness from its check", async () => {
+    expect((await client().check({ service: "" })).status).toBe(Status.SERVING);
+    expect((await client().check({ service: "readiness" })).status).toBe(Status.NOT_SERVING);
+    ready = true;
+    expect((await client().check({ service: "readiness" })).status).toBe(Status.SERVING);
+  });
+
+  it("answers NOT_FOUND for an unknown health service name", async () => {
+    await expect(client().check({ service: "nope" })).rejects.toMatchObject({ code: Code.NotFound });
+  });
+
+  it("accepts a valid caller token and refuses a forged one", async () => {
+    const token = await signCallerToken(caller, SECRET);
+    const ok = await client().check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, token) });
+    expect(ok.status).toBe(Status.SERVING);
+    const forged = await signCallerToken(caller, "another-secret-key-that-is-also-32-chars");
+    const err = await client().check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, forged) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect((err as ConnectError).code).toBe(Code.Unauthenticated);
+  });
+
+  it("reports NOT_SERVING everywhere once shutting down", async () => {
+    health.markShuttingDown();
+    expect((await client().check({ service: "" })).status).toBe(Status.NOT_SERVING);
+  });
+});
+
+describe("caller token", () => {
+  it("round-trips the caller", async () => {
+    expect(await verifyCallerToken(await signCallerToken(caller, SECRET), SECRET)).toEqual(caller);
+  });
+
+  it("is refused when tampered with", async () => {
+    const token = await signCallerToken(caller, SECRET);
+    const [h, p, s] = token.split(".");
+    const payload = JSON.parse(Buffer.from(p!, "base64url").toString()) as { caller: Caller };
+    payload.caller.is_superuser = true;
+    const tampered = [h, Buffer.from(JSON.stringify(payload)).toString("base64url"), s].join(".");
+    await expect(verifyCallerToken(tampered, SECRET)).rejects.toThrow();
+  });
+
+  it("is not an access token: a token signed directly with SECRET_KEY is refused", async () => {
+    const { SignJWT } = await import("jose");
+    const direct = await new SignJWT({ caller }).setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
+      .setIssuer("sca-gateway").setAudience("sca-services").setExpirationTime("1m").sign(new TextEncoder().encode(SECRET));
+    await expect(verifyCallerToken(direct, SECRET)).rejects.toThrow();
+  });
+});
