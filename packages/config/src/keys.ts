@@ -37,7 +37,8 @@ export const keys = {
     return origins;
   }),
   HTTP_PORT: key(p.int(8080, { min: 1, max: 65535 })),
-  RPC_PORT: key(p.int(0, { min: 0, max: 65535 })),
+  /** Unset: the service's default port; 0: any free port (tests). */
+  RPC_PORT: key(p.int(-1, { min: 0, max: 65535 })),
   RPC_READ_MAX_BYTES: key(p.int(4 * 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 })),
   SERVICE_VERSION: key(p.text("unknown")),
   SERVICE_COMMIT: key(p.text("unknown")),

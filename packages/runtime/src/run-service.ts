@@ -53,7 +53,7 @@ export async function runService(def: ServiceDefinition): Promise<void> {
   const routes = await def.start(ctx);
   const server = await startRpcServer({
     service: def.name,
-    port: config.RPC_PORT || defaultRpcPort(def.name),
+    port: config.RPC_PORT >= 0 ? config.RPC_PORT : defaultRpcPort(def.name),
     host: process.env.RPC_HOST ?? "127.0.0.1",
     logger,
     secretKey: config.SECRET_KEY,
