@@ -54,6 +54,8 @@ export type AuthenticateResponse = Message<"sca.identity.v1.AuthenticateResponse
 
   /**
    * How long the gateway may reuse this answer for the same bearer; 0 means not at all.
+   * API-key answers are cached under Redis key "sca:auth:api-key:<key_prefix>" (with a fingerprint of the
+   * whole bearer, so the prefix alone never hits); identity deletes that key when the key is revoked or narrowed.
    *
    * @generated from field: int32 cache_seconds = 2;
    */
