@@ -83,21 +83,6 @@ export function membershipsWithinGrant(memberships: readonly Membership[], grant
   return memberships.filter((m) => teamsCovered.has(m.team_id));
 }
 
-export interface ResourcePlace { organizationId: string | null; teamId: string | null; projectId: string | null }
-
-/** Whether a grant reaches a resource: the whole organization, the team (and subteams listed), or the one project. */
-export function grantCovers(grant: ApiKeyGrant, place: ResourcePlace, teamsCovered: ReadonlySet<string>): boolean {
-  switch (grant.scope) {
-    case "org": return place.organizationId !== null && place.organizationId === grant.organization_id;
-    case "team": return place.teamId !== null && teamsCovered.has(place.teamId);
-    case "project": return place.projectId !== null && place.projectId === grant.project_id;
-  }
-}
-
-export function grantPermitsWrite(grant: ApiKeyGrant): boolean {
-  return grant.permission_breadth === "read_write";
-}
-
 /** Narrowing goes one way only: read_write to read_only (narrowing a read_only key is a no-op). */
 export function narrowedBreadth(requested: string): PermissionBreadth | null {
   return requested === "read_only" ? "read_only" : null;
