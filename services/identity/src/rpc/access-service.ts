@@ -1,4 +1,5 @@
-// AccessService.Authenticate: the gateway's one question, "who is this bearer?".
+// AccessService.Authenticate: the gateway's one question, "who is this bearer?". A bearer starting with tos_
+// is an API key; anything else must be an access token.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -6,6 +7,9 @@ import { ProblemError } from "@sca/problem";
 import { AccessService, AuthenticateResponseSchema } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { signCallerToken } from "@sca/rpc";
 import { verifyAccessToken } from "../domain/access-token.ts";
+import { deriveApiKeyHashKey, looksLikeApiKey } from "../domain/api-key-format.ts";
+import { API_KEY_ANSWER_SECONDS } from "../store/api-key-answer-cache.ts";
+import { apiKeyCaller } from "../store/api-key-caller.ts";
 import { userCaller } from "../store/callers.ts";
 
 export interface AccessServiceDeps {
@@ -17,15 +21,22 @@ export interface AccessServiceDeps {
 const invalid = () => ProblemError.unauthorized("The bearer credential is invalid or expired.");
 
 export function registerAccessService(router: ConnectRouter, deps: AccessServiceDeps): void {
+  const apiKeyHashKey = deriveApiKeyHashKey(deps.secretKey);
   router.service(AccessService, {
     async authenticate(req) {
       const bearer = req.bearer.trim();
       if (!bearer) throw ProblemError.unauthorized();
+      const client = { ip: req.ip || null, userAgent: req.userAgent || null };
+      if (looksLikeApiKey(bearer)) {
+        const resolved = await apiKeyCaller(deps.orm.em.fork(), bearer, { hashKey: apiKeyHashKey, cascade: deps.groupCascade, ...client });
+        if (!resolved) throw invalid();
+        return create(AuthenticateResponseSchema, {
+          callerToken: await signCallerToken(resolved.caller, deps.secretKey), cacheSeconds: API_KEY_ANSWER_SECONDS,
+        });
+      }
       const claims = await verifyAccessToken(bearer, deps.secretKey);
       if (!claims) throw invalid();
-      const caller = await userCaller(deps.orm.em.fork(), claims.userId, {
-        cascade: deps.groupCascade, ip: req.ip || null, userAgent: req.userAgent || null,
-      });
+      const caller = await userCaller(deps.orm.em.fork(), claims.userId, { cascade: deps.groupCascade, ...client });
       if (!caller) throw invalid();
       return create(AuthenticateResponseSchema, { callerToken: await signCallerToken(caller, deps.secretKey), cacheSeconds: 0 });
     },

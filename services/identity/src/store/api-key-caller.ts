@@ -1,0 +1,37 @@
+// The caller an API key stands for: its holder (the service account, else the issuing person), reduced to
+// what the key's scope covers, with the grant attached for the services' own tenant checks.
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { ApiKeyGrant, Caller } from "@sca/rpc";
+import { parseApiKey, verifyApiKeyHash } from "../domain/api-key-format.ts";
+import { membershipsWithinGrant } from "../domain/api-key-scope.ts";
+import { apiKeyCredential, touchApiKey } from "./api-keys.ts";
+import { effectiveMemberships } from "./callers.ts";
+import { subtreeOf } from "./teams.ts";
+
+export interface ApiKeyCallerOptions { hashKey: Buffer; cascade: boolean; ip: string | null; userAgent: string | null; now?: Date }
+
+/** The caller for a valid, unrevoked, unexpired key whose holder is active; null for anything else. */
+export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiKeyCallerOptions): Promise<{ caller: Caller; prefix: string } | null> {
+  const parsed = parseApiKey(bearer);
+  if (!parsed) return null;
+  const key = await apiKeyCredential(em, parsed.prefix);
+  if (!key || !await verifyApiKeyHash(parsed.raw, key.key_hash, key.hash_format, opts.hashKey)) return null;
+  const now = opts.now ?? new Date();
+  if (key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || !key.holder_active) return null;
+
+  const grant: ApiKeyGrant = {
+    scope: key.scope, organization_id: key.organization_id, team_id: key.team_id, project_id: key.project_id,
+    permission_breadth: key.permission_breadth,
+  };
+  // A team key reaches the team's subteams exactly when a membership would (GROUP_CASCADE_ENABLED).
+  const teamsCovered = new Set(key.team_id === null ? [] : key.scope === "team" && opts.cascade ? await subtreeOf(em, key.team_id) : [key.team_id]);
+  const memberships = membershipsWithinGrant(await effectiveMemberships(em, key.holder_id, opts.cascade), grant, teamsCovered);
+  await touchApiKey(em, key.id);
+  return {
+    prefix: key.key_prefix,
+    caller: {
+      kind: "api_key", user_id: key.holder_id, email: key.holder_email, is_superuser: false, memberships,
+      api_key_id: key.id, api_key: grant, ip: opts.ip, user_agent: opts.userAgent,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The super_admin flag, guarded so that an active super_admin always remains, and the user view answered
+// after a role change.
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+export interface DirectoryUserRow {
+  id: string;
+  email: string;
+  full_name: string | null;
+  is_active: boolean;
+  is_superuser: boolean;
+  mfa_enabled: boolean;
+  last_login_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface UserMembershipRow {
+  team_id: string;
+  team_name: string;
+  team_slug: string;
+  organization_id: string | null;
+  role: string;
+  created_at: Date;
+}
+
+const USER_COLUMNS = "id, email, full_name, is_active, is_superuser, mfa_enabled, last_login_at, created_at, updated_at";
+
+export async function userById(em: EntityManager, id: string): Promise<DirectoryUserRow | null> {
+  const [row] = await em.execute<DirectoryUserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
+  return row ?? null;
+}
+
+/** Direct memberships, oldest first. */
+export async function membershipsOfUser(em: EntityManager, userId: string): Promise<UserMembershipRow[]> {
+  return em.execute<UserMembershipRow[]>(
+    `select m.group_id as team_id, g.name as team_name, g.slug as team_slug, g.organization_id, m.role, m.created_at
+       from memberships m join groups g on g.id = m.group_id where m.user_id = ? order by m.created_at, m.id`, [userId]);
+}
+
+/**
+ * Takes the lock every change of the set of super_admins holds until commit, so that two concurrent
+ * demotions cannot each see the other as the remaining super_admin.
+ */
+export async function lockSuperAdmins(em: EntityManager): Promise<void> {
+  await em.execute("select pg_advisory_xact_lock(hashtext('identity.super-admins'))");
+}
+
+export async function activeSuperAdminCount(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ n: number }[]>(
+    "select count(*)::int as n from users where is_superuser and is_active and not is_service_account");
+  return row?.n ?? 0;
+}
+
+export async function setSuperuser(em: EntityManager, userId: string, value: boolean): Promise<void> {
+  await em.execute("update users set is_superuser = ?, updated_at = now() where id = ?", [value, userId]);
+}
+
+/** A service account: a user without a password that never signs in; its address is a reserved placeholder. */
+export async function insertServiceAccount(em: EntityManager, name: string): Promise<DirectoryUserRow> {
+  const id = randomUUID();
+  const [row] = await em.execute<DirectoryUserRow[]>(
+    `insert into users (id, email, full_name, password_hash, is_service_account)
+     values (?, ?, ?, null, true) returning ${USER_COLUMNS}`, [id, `service-account-${id}@service-accounts.invalid`, name]);
+  return row!;
+}
+
+export async function isActiveServiceAccount(em: EntityManager, userId: string): Promise<boolean> {
+  const [row] = await em.execute<{ ok: boolean }[]>(
+    "select (is_service_account and is_active) as ok from users where id = ?", [userId]);
+  return row?.ok === true;
+}
