@@ -7,7 +7,7 @@ export const NEW_PASSWORD_MAX = 256;
 /** Sign-in accepts any stored password, so only the upper bound guards the hash cost. */
 export const LOGIN_PASSWORD_MAX = 256;
 
-const COMMON = new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()));
+const COMMON = new Set(dictionary["passwords-common"].map((p) => p.toLowerCase()));
 
 /** Characters as a person counts them (code points), not UTF-16 units. */
 export function passwordLength(password: string): number {

@@ -1,9 +1,16 @@
 import type { DatabaseOptions } from "@sca/db";
 import { Migration20261122100000_AccountsAndGroups } from "./Migration20261122100000_AccountsAndGroups.ts";
 import { Migration20261123100000_DirectoryAndApiKeys } from "./Migration20261123100000_DirectoryAndApiKeys.ts";
+import { Migration20261123110000_SessionsAndSecondFactor } from "./Migration20261123110000_SessionsAndSecondFactor.ts";
+import { Migration20261123120000_OAuthIdentities } from "./Migration20261123120000_OAuthIdentities.ts";
+import { CreateOutboxTable } from "@sca/kafka";
 
 /** Every migration of the identity schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
   Migration20261122100000_AccountsAndGroups,
   Migration20261123100000_DirectoryAndApiKeys,
+  Migration20261123110000_SessionsAndSecondFactor,
+  Migration20261123120000_OAuthIdentities,
+  // The transactional outbox of identity's events (accounts, audit).
+  CreateOutboxTable,
 ];

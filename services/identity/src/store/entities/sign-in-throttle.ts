@@ -1,0 +1,13 @@
+import { defineEntity, p } from "@mikro-orm/postgresql";
+
+/** The failed-sign-in throttle of one address (known or not). */
+export const SignInThrottle = defineEntity({
+  name: "SignInThrottle",
+  tableName: "sign_in_throttles",
+  properties: {
+    email: p.string().length(320).primary(),
+    consecutiveFailures: p.integer(),
+    refusedUntil: p.datetime().nullable(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
