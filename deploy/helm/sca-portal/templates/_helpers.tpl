@@ -1,0 +1,117 @@
+{{/* The release's name prefix: the release name, plus the chart name unless the release name contains it. */}}
+{{- define "sca-portal.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Deployment and Service name of a service. Call with (list $ "<service>"). */}}
+{{- define "sca-portal.serviceName" -}}
+{{- printf "%s-%s" (include "sca-portal.fullname" (index . 0)) (index . 1) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "sca-portal.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Labels selecting one service's pods. Call with (list $ "<service>"). */}}
+{{- define "sca-portal.selectorLabels" -}}
+{{- $ := index . 0 -}}
+app.kubernetes.io/name: {{ $.Chart.Name }}
+app.kubernetes.io/instance: {{ $.Release.Name }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end -}}
+
+{{/* Call with (list $ "<service>"). */}}
+{{- define "sca-portal.image" -}}
+{{- $ := index . 0 -}}
+{{- printf "%s/%s:%s" $.Values.image.repository (index . 1) ($.Values.image.tag | default $.Chart.AppVersion) -}}
+{{- end -}}
+
+{{/*
+A secretKeyRef for SECRET_KEY, DATABASE_URL or REDIS_URL: the existing Secret when configured, else the chart's.
+Call with (list $ .Values.<block> "<KEY>").
+*/}}
+{{- define "sca-portal.secretKeyRef" -}}
+{{- $ := index . 0 -}}
+{{- $config := index . 1 -}}
+secretKeyRef:
+  {{- if $config.existingSecret }}
+  name: {{ $config.existingSecret }}
+  key: {{ $config.existingSecretKey }}
+  {{- else }}
+  name: {{ include "sca-portal.fullname" $ }}
+  key: {{ index . 2 }}
+  {{- end }}
+{{- end -}}
+
+{{/* The environment every process (services and migrations) shares. */}}
+{{- define "sca-portal.env" -}}
+- name: APP_ENV
+  value: {{ .Values.appEnv | quote }}
+- name: LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+- name: DOMAIN
+  value: {{ .Values.domain | quote }}
+- name: CORS_ALLOWED_ORIGINS
+  value: {{ .Values.corsAllowedOrigins | default (list (printf "https://%s" .Values.domain)) | join "," | quote }}
+- name: KAFKA_BROKERS
+  value: {{ .Values.kafka.brokers | join "," | quote }}
+- name: RPC_HOST
+  value: "0.0.0.0"
+{{- range $name, $service := omit .Values.services "gateway" }}
+- name: {{ printf "%s_RPC_URL" ($name | upper | replace "-" "_") }}
+  value: {{ printf "http://%s:%v" (include "sca-portal.serviceName" (list $ $name)) $service.port | quote }}
+{{- end }}
+- name: SECRET_KEY
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list . .Values.secretKey "SECRET_KEY") | nindent 4 }}
+- name: DATABASE_URL
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list . .Values.postgresql "DATABASE_URL") | nindent 4 }}
+- name: REDIS_URL
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list . .Values.redis "REDIS_URL") | nindent 4 }}
+{{- range $key, $value := .Values.env }}
+- name: {{ $key }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* envFrom of every process: the Secrets named in envFromSecrets. */}}
+{{- define "sca-portal.envFrom" -}}
+{{- with .Values.envFromSecrets -}}
+envFrom:
+  {{- range . }}
+  - secretRef:
+      name: {{ . }}
+  {{- end }}
+{{- end -}}
+{{- end -}}
+
+{{/* Pod-level settings every pod shares. */}}
+{{- define "sca-portal.podSettings" -}}
+automountServiceAccountToken: false
+# Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
+enableServiceLinks: false
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/*
+A checksum of what the chart's Secret is made from, so pods restart when it changes. A generated SECRET_KEY is
+left out: it stays the same across upgrades.
+*/}}
+{{- define "sca-portal.secretChecksum" -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis | toJson | sha256sum -}}
+{{- end -}}
