@@ -1,11 +1,14 @@
-// The start-up every domain service shares: configuration, logger, its own schema, the Connect server with
-// health, and graceful shutdown. `node src/main.ts migrate` applies the schema's migrations and exits.
+// The start-up every domain service shares: configuration, logger, its own schema, Kafka when asked for, the
+// Connect server with health, and graceful shutdown. `node src/main.ts migrate` applies the schema's
+// migrations and exits.
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, loadConfigOrExit } from "@sca/config";
 import { openDatabase, pendingMigrations, runMigrateCommand, type DatabaseOptions } from "@sca/db";
+import { OutboxMessage } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, onShutdown, startRpcServer } from "@sca/rpc";
+import { openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
 import { defaultRpcPort, type ServiceName } from "./services.ts";
 
 const baseKeys = {
@@ -17,7 +20,7 @@ const baseKeys = {
   RPC_READ_MAX_BYTES: keys.RPC_READ_MAX_BYTES,
 };
 
-export interface ServiceContext {
+export interface ServiceContext<K extends KafkaUse | undefined = undefined> {
   name: ServiceName;
   logger: Logger;
   orm: MikroORM;
@@ -25,30 +28,37 @@ export interface ServiceContext {
   secretKey: string;
   /** Resources the service opened itself (Kafka, Redis, sweeps), closed after the server drains. */
   addCloser(name: string, close: () => Promise<unknown>): void;
+  /** Present when the definition asks for Kafka. */
+  kafka: K extends KafkaUse ? ServiceKafka : undefined;
 }
 
-export interface ServiceDefinition {
+export interface ServiceDefinition<K extends KafkaUse | undefined = undefined> {
   name: ServiceName;
   /** The schema the service owns; defaults to its name with dashes as underscores. */
   schema?: string;
   entities: DatabaseOptions["entities"];
   migrations: DatabaseOptions["migrations"];
+  /** Connects the service to Kafka (ctx.kafka); `{ outbox: true }` also runs its outbox relay. */
+  kafka?: K;
   /** Wires the service's own parts and returns its Connect routes. */
-  start(ctx: ServiceContext): Promise<(router: ConnectRouter) => void> | ((router: ConnectRouter) => void);
+  start(ctx: ServiceContext<K>): Promise<(router: ConnectRouter) => void> | ((router: ConnectRouter) => void);
 }
 
-export async function runService(def: ServiceDefinition): Promise<void> {
+export async function runService<K extends KafkaUse | undefined = undefined>(def: ServiceDefinition<K>): Promise<void> {
   const config = loadConfigOrExit(baseKeys);
   const logger = createLogger(def.name, config.LOG_LEVEL);
   const schema = def.schema ?? def.name.replaceAll("-", "_");
-  const orm = await openDatabase({ url: config.DATABASE_URL, schema, entities: def.entities, migrations: def.migrations, logger });
+  const entities = def.kafka?.outbox ? [...def.entities, OutboxMessage] : def.entities;
+  const orm = await openDatabase({ url: config.DATABASE_URL, schema, entities, migrations: def.migrations, logger });
   if (process.argv[2] === "migrate") await runMigrateCommand(orm, logger);
 
   const health = new HealthRegistry().add("readiness", async () => (await pendingMigrations(orm)).length === 0);
   const closers: { name: string; close: () => Promise<unknown> }[] = [];
-  const ctx: ServiceContext = {
-    name: def.name, logger, orm, health, secretKey: config.SECRET_KEY,
-    addCloser: (name, close) => closers.push({ name, close }),
+  const addCloser = (name: string, close: () => Promise<unknown>) => void closers.push({ name, close });
+  const kafka = def.kafka && openServiceKafka(def.name, def.kafka, { orm, logger, addCloser });
+  const ctx: ServiceContext<K> = {
+    name: def.name, logger, orm, health, secretKey: config.SECRET_KEY, addCloser,
+    kafka: kafka?.context as ServiceContext<K>["kafka"], // set exactly when the definition asks for Kafka
   };
   const routes = await def.start(ctx);
   const server = await startRpcServer({
@@ -63,7 +73,9 @@ export async function runService(def: ServiceDefinition): Promise<void> {
   });
   onShutdown(logger, [
     { name: "rpc server", close: () => server.close() },
+    // The service's own resources and consumers may still enqueue events, so the relay drains after them.
     ...closers.reverse(),
+    ...(kafka?.closers ?? []),
     { name: "database", close: () => orm.close() },
   ], () => health.markShuttingDown());
 }

@@ -1,0 +1,39 @@
+import { ScalarType, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { eventHeaders } from "./event-headers.ts";
+import { OutboxMessage } from "./outbox-table.ts";
+import { messageSchema, type TopicContract } from "./topics.ts";
+import { uuidv7 } from "./uuidv7.ts";
+
+/**
+ * Adds an event to the outbox through `em`, so it is written by the same flush (the same transaction) as the
+ * caller's state: both commit, or neither does. Returns the event id. Call the relay's wake() after commit
+ * for low latency; it polls anyway.
+ */
+export function enqueue<Desc extends DescMessage>(em: EntityManager, contract: TopicContract<Desc>, key: string, message: MessageShape<Desc>): string {
+  const typeName = (message as MessageShape<DescMessage>).$typeName;
+  const schema = messageSchema(contract, typeName);
+  if (!schema) throw new Error(`${typeName} is not a message of topic ${contract.topic}`);
+  const { eventId, stamped } = withEventId(schema, message);
+  em.create(OutboxMessage, {
+    id: eventId,
+    topic: contract.topic,
+    key,
+    type: typeName,
+    payload: Buffer.from(toBinary(schema, stamped)),
+    headers: eventHeaders(eventId, typeName),
+    createdAt: new Date(),
+    attempts: 0,
+  });
+  return eventId;
+}
+
+// Event messages with an `event_id` field (proto/sca/events) carry the same id as the header, so whoever
+// stores the message keeps the id consumers deduplicate on. A caller may set it beforehand to know it.
+function withEventId<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): { eventId: string; stamped: MessageShape<Desc> } {
+  const field = schema.field.eventId;
+  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.STRING) return { eventId: uuidv7(), stamped: message };
+  const given: unknown = (message as Record<string, unknown>).eventId;
+  const eventId = typeof given === "string" && given !== "" ? given : uuidv7();
+  return { eventId, stamped: { ...message, eventId } };
+}

@@ -1,0 +1,97 @@
+// A consumer group that applies each event once: the handler's writes and the record of the event id commit
+// in one transaction, a redelivered id is skipped, and the offset moves on only after that commit (kafkajs
+// resolves a record's offset when eachMessage returns). Records that can never be applied go to the
+// dead-letter topic instead of blocking their partition.
+import { setTimeout as delay } from "node:timers/promises";
+import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { Partitioners, type EachMessagePayload, type Kafka, type Producer } from "kafkajs";
+import { withRequestId, type Logger } from "@sca/log";
+import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
+import { recordProcessed } from "./processed-events-table.ts";
+import { schemaTable } from "./schema-table.ts";
+import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
+
+export type EventHandler<Desc extends DescMessage> = (em: EntityManager, message: MessageShape<Desc>, meta: EventMeta) => Promise<void>;
+
+export interface IdempotentConsumerOptions<Desc extends DescMessage> {
+  kafka: Kafka;
+  groupId: string;
+  topic: TopicContract<Desc>;
+  orm: MikroORM;
+  logger: Logger;
+  /** Runs inside the transaction; what it writes through `em` commits with the event's record. */
+  handle: EventHandler<Desc>;
+}
+
+export interface IdempotentConsumer {
+  /** Lets the record in hand finish (or abandons its retries), leaves the group and disconnects. */
+  stop(): Promise<void>;
+}
+
+export async function runIdempotentConsumer<Desc extends DescMessage>(opts: IdempotentConsumerOptions<Desc>): Promise<IdempotentConsumer> {
+  const { kafka, groupId, topic: contract, orm, handle } = opts;
+  const logger = opts.logger.child({ component: "consumer", groupId, topic: contract.topic });
+  const processedEvents = schemaTable(orm, "processed_events");
+  const deadLetters = deadLetterTopic(contract.topic);
+  const stopping = new AbortController();
+
+  const apply = (message: MessageShape<Desc>, meta: EventMeta) =>
+    orm.em.fork().transactional(async (em) => {
+      if (!(await recordProcessed(em, processedEvents, groupId, meta.eventId))) {
+        logger.debug({ eventId: meta.eventId }, "event already applied; skipped");
+        return;
+      }
+      await handle(em, message, meta);
+    });
+
+  const settle = async (record: EachMessagePayload, producer: Producer) => {
+    const event = readInboundEvent(contract, record);
+    const retry = { record, logger, signal: stopping.signal };
+    if (event.kind === "event") {
+      const { message, meta } = event;
+      await retrying(() => (meta.requestId ? withRequestId(meta.requestId, () => apply(message, meta)) : apply(message, meta)), retry);
+    } else if (event.kind === "poison") {
+      const { partition, message } = record;
+      logger.error({ reason: event.reason, partition, offset: message.offset }, "unusable record; sending it to the dead-letter topic");
+      const headers = { ...message.headers, "dlq-reason": event.reason, "dlq-source": `${contract.topic}/${partition}/${message.offset}`, "dlq-group": groupId };
+      await retrying(() => producer.send({ topic: deadLetters, acks: -1, messages: [{ key: message.key, value: message.value, headers }] }), retry);
+    } else {
+      logger.debug({ eventType: event.eventType }, "not a message type of this consumer; skipped");
+    }
+  };
+
+  await ensureTopics(kafka, [contract.topic, deadLetters]);
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  const consumer = kafka.consumer({ groupId });
+  await producer.connect();
+  await consumer.connect();
+  // A new group starts at the oldest record kept: nothing published before its first start is missed.
+  await consumer.subscribe({ topic: contract.topic, fromBeginning: true });
+  await consumer.run({ eachMessage: (record) => settle(record, producer) });
+
+  return {
+    async stop() {
+      stopping.abort();
+      await consumer.disconnect();
+      await producer.disconnect();
+    },
+  };
+}
+
+// Retries in place with back-off, heartbeating so the group keeps the partition: an outage delays the
+// partition instead of skipping a record. Stopping abandons the record; its next owner gets it again.
+async function retrying(work: () => Promise<unknown>, { record, logger, signal }: { record: EachMessagePayload; logger: Logger; signal: AbortSignal }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const retryInMs = Math.min(30_000, 200 * 2 ** (attempt - 1));
+      logger.error({ err, attempt, retryInMs, partition: record.partition, offset: record.message.offset }, "could not process a record; retrying");
+      await delay(retryInMs, undefined, { signal }).catch(() => { throw err; });
+      await record.heartbeat();
+    }
+  }
+}

@@ -1,0 +1,15 @@
+export type { Kafka } from "kafkajs";
+export { createKafka } from "./client.ts";
+export type { KafkaOptions } from "./client.ts";
+export { TOPICS, auditEventsTopic, deadLetterTopic, ensureTopics, topicContract } from "./topics.ts";
+export type { TopicContract } from "./topics.ts";
+export { EVENT_ID, EVENT_TYPE, REQUEST_ID } from "./event-headers.ts";
+export { uuidv7 } from "./uuidv7.ts";
+export { OutboxMessage, CreateOutboxTable } from "./outbox-table.ts";
+export { enqueue } from "./enqueue.ts";
+export { OutboxRelay } from "./outbox-relay.ts";
+export type { OutboxRelayOptions } from "./outbox-relay.ts";
+export { CreateProcessedEventsTable } from "./processed-events-table.ts";
+export { runIdempotentConsumer } from "./idempotent-consumer.ts";
+export type { EventHandler, IdempotentConsumer, IdempotentConsumerOptions } from "./idempotent-consumer.ts";
+export type { EventMeta } from "./inbound-event.ts";

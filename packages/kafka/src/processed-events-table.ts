@@ -1,0 +1,26 @@
+// The event ids each consumer group has applied, in the consuming service's own schema. Recording the id in
+// the handler's transaction is what makes a redelivered event a no-op. Services that consume list
+// CreateProcessedEventsTable in their migrations/index.ts.
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { Migration } from "@sca/db";
+
+export class CreateProcessedEventsTable extends Migration {
+  up(): void {
+    this.addSql(`create table processed_events (
+      consumer_group text not null,
+      event_id uuid not null,
+      processed_at timestamptz not null default now(),
+      primary key (consumer_group, event_id)
+    )`);
+  }
+}
+
+/**
+ * Records in the transaction of `em` that `group` applies `eventId`; false when it already has. A concurrent
+ * delivery of the same event waits on the key until the first transaction ends, then sees it.
+ */
+export async function recordProcessed(em: EntityManager, table: string, group: string, eventId: string): Promise<boolean> {
+  const rows = await em.execute(
+    `insert into ${table} (consumer_group, event_id) values (?, ?) on conflict do nothing returning event_id`, [group, eventId]);
+  return rows.length > 0;
+}

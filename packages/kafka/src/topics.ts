@@ -1,0 +1,48 @@
+// Topic contracts: a topic name paired with the protobuf messages it carries. A topic may carry several
+// message types (sca.domain.events does); the event-type header says which one a record is.
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { Kafka } from "kafkajs";
+import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
+
+export interface TopicContract<Desc extends DescMessage = DescMessage> {
+  readonly topic: string;
+  readonly messages: readonly Desc[];
+}
+
+export function topicContract<const Descs extends readonly DescMessage[]>(topic: string, ...messages: Descs): TopicContract<Descs[number]> {
+  return { topic, messages };
+}
+
+/** The schema of a message type the contract carries, or undefined for a type it does not know. */
+export function messageSchema<Desc extends DescMessage>(contract: TopicContract<Desc>, typeName: string): Desc | undefined {
+  return contract.messages.find((m) => m.typeName === typeName);
+}
+
+/** The topics of ARCHITECTURE.md. */
+export const TOPICS = {
+  scanJobs: "sca.scan.jobs",
+  scanEvents: "sca.scan.events",
+  domainEvents: "sca.domain.events",
+  auditEvents: "sca.audit.events",
+} as const;
+
+export const auditEventsTopic = topicContract(TOPICS.auditEvents, AuditEventSchema);
+
+/** Where a consumer puts the records of `topic` it cannot decode. */
+export function deadLetterTopic(topic: string): string {
+  return `${topic}.dlq`;
+}
+
+/** Creates the topics that do not exist yet, with the broker's default partitions and replication. */
+export async function ensureTopics(kafka: Kafka, topics: readonly string[]): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+    // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done.
+    if (missing.length > 0) await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true });
+  } finally {
+    await admin.disconnect();
+  }
+}

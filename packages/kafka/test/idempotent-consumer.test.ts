@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { toBinary } from "@bufbuild/protobuf";
+import { Partitioners, type Message } from "kafkajs";
+import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
+import { deadLetterTopic, uuidv7 } from "../src/index.ts";
+import { AppliedEvent, KafkaFixture, auditEvent, waitFor } from "./fixture.ts";
+
+// Records produced by hand, as a relay or another service would send them.
+function auditRecord(key: string, action: string, eventId = uuidv7()): Message & { eventId: string } {
+  const value = Buffer.from(toBinary(AuditEventSchema, auditEvent(action)));
+  return { eventId, key, value, headers: { "event-id": eventId, "event-type": "sca.events.v1.AuditEvent" } };
+}
+
+describe("the idempotent consumer", () => {
+  let fx: KafkaFixture;
+  const produce = async (topic: string, messages: Message[]) => {
+    const producer = fx.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages });
+    await producer.disconnect();
+  };
+  beforeEach(async () => {
+    fx = await new KafkaFixture().open();
+  });
+  afterEach(() => fx.close());
+
+  it("applies an event delivered twice under the same id once", async () => {
+    const { groupId } = await fx.startConsumer();
+    const first = auditRecord("actor-1", "team.renamed");
+    const sentinel = auditRecord("actor-1", "team.archived");
+    await produce(fx.topic.topic, [first, first, sentinel]);
+
+    await waitFor("the sentinel to be applied", async () => (await fx.appliedCount(sentinel.eventId)) === 1);
+    expect(await fx.appliedCount(first.eventId)).toBe(1);
+    const processed = await fx.em().getConnection().execute<{ event_id: string }[]>(
+      `select event_id from "${fx.schema}".processed_events where consumer_group = ? order by event_id`, [groupId]);
+    expect(processed.map((r) => r.event_id)).toEqual([first.eventId, sentinel.eventId].sort());
+  }, 60_000);
+
+  it("sends unusable records to the dead-letter topic, skips other message types and goes on", async () => {
+    const deadLetters = await fx.recordTopic(deadLetterTopic(fx.topic.topic));
+    await fx.startConsumer();
+    const garbageId = uuidv7();
+    const valid = auditRecord("actor-2", "policy.changed");
+    // One key, so one partition, consumed in this order.
+    await produce(fx.topic.topic, [
+      { key: "actor-2", value: Buffer.from("not protobuf at all"), headers: { "event-id": garbageId, "event-type": "sca.events.v1.AuditEvent" } },
+      { key: "actor-2", value: valid.value, headers: { "event-type": "sca.events.v1.AuditEvent" } },
+      { key: "actor-2", value: Buffer.from("whatever"), headers: { "event-id": uuidv7(), "event-type": "sca.events.v1.SomethingElse" } },
+      valid,
+    ]);
+
+    await waitFor("the valid event to be applied", async () => (await fx.appliedCount(valid.eventId)) === 1);
+    await waitFor("two dead letters", () => deadLetters.length === 2);
+    expect(deadLetters[0]).toMatchObject({ key: "actor-2", value: Buffer.from("not protobuf at all") });
+    expect(deadLetters[0]!.headers["event-id"]).toBe(garbageId);
+    expect(deadLetters[0]!.headers["dlq-source"]).toMatch(new RegExp(`^${fx.topic.topic}/\\d+/\\d+$`));
+    expect(deadLetters[0]!.headers["dlq-reason"]).toMatch(/^not a sca\.events\.v1\.AuditEvent/);
+    expect(deadLetters[1]!.headers["dlq-reason"]).toBe("no UUID in the event-id header");
+    expect(await fx.em().count(AppliedEvent)).toBe(1);
+  }, 60_000);
+
+  it("rolls back a failing handler's writes and applies the event on a later attempt", async () => {
+    let calls = 0;
+    await fx.startConsumer({
+      handle: async (em, message, meta) => {
+        calls += 1;
+        em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
+        await em.flush();
+        if (calls === 1) throw new Error("the database hiccuped");
+      },
+    });
+    const record = auditRecord("actor-3", "finding.suppressed");
+    await produce(fx.topic.topic, [record]);
+
+    await waitFor("the event to be applied", async () => (await fx.appliedCount(record.eventId)) === 1);
+    expect(calls).toBe(2);
+  }, 60_000);
+});

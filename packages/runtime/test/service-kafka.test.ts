@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { setTimeout as delay } from "node:timers/promises";
+import { create } from "@bufbuild/protobuf";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { migrateToHead, openDatabase } from "@sca/db";
+import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, deadLetterTopic, enqueue, topicContract, type EventMeta } from "@sca/kafka";
+import { createLogger } from "@sca/log";
+import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
+import { testServers, uniqueName } from "@sca/testkit";
+import { openServiceKafka } from "../src/service-kafka.ts";
+
+// What runService gives a service that asks for `kafka: { outbox: true }`, over a schema of its own.
+describe("a service's Kafka", () => {
+  const schema = uniqueName("runtime_kafka");
+  const topic = topicContract(uniqueName("sca_test_runtime"), AuditEventSchema);
+  const logger = createLogger("runtime-test", "WARNING");
+  let orm: MikroORM;
+
+  beforeAll(async () => {
+    orm = await openDatabase({
+      url: testServers().databaseUrl, schema, entities: [OutboxMessage], migrations: [CreateOutboxTable, CreateProcessedEventsTable], logger,
+    });
+    await migrateToHead(orm);
+  });
+
+  afterAll(async () => {
+    await orm.em.getConnection().execute(`drop schema "${schema}" cascade`);
+    await orm.close();
+    const admin = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("runtime_test"), logger }).admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic.topic, deadLetterTopic(topic.topic)] });
+    await admin.disconnect();
+  });
+
+  it("publishes what a handler enqueued once woken, delivers it to its consumers, and closes them", async () => {
+    const closers: { name: string; close: () => Promise<unknown> }[] = [];
+    const kafka = openServiceKafka(uniqueName("runtime_test"), { outbox: true }, { orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const seen: EventMeta[] = [];
+    await kafka.context.consume({
+      groupId: uniqueName("runtime_test"),
+      topic,
+      handle: (_em, _message, meta) => {
+        seen.push(meta);
+        return Promise.resolve();
+      },
+    });
+
+    const eventId = await orm.em.fork().transactional((em) =>
+      Promise.resolve(enqueue(em, topic, "actor-1", create(AuditEventSchema, { action: "service.started" }))));
+    kafka.context.wakeRelay();
+    for (const deadline = Date.now() + 30_000; seen.length === 0 && Date.now() < deadline;) await delay(100);
+
+    expect(seen.map((m) => m.eventId)).toEqual([eventId]);
+    for (const closer of [...closers.reverse(), ...kafka.closers]) await closer.close();
+    expect((await orm.em.fork().findOneOrFail(OutboxMessage, eventId)).publishedAt).toBeInstanceOf(Date);
+  }, 60_000);
+});
