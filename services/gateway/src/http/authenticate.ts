@@ -1,0 +1,111 @@
+// Authentication at the edge (ADR 0002). The bearer goes to identity's AccessService.Authenticate (an API key's
+// answer comes from the Redis cache while identity allows it); the caller token identity answers is verified
+// here and attached to the request, so handlers call services as the caller with `callOptions(req)`.
+// Routes declare what they need (`auth` in api/route.ts); the check runs before the body is read or validated,
+// so an anonymous probe learns nothing from validation errors. Choices: docs/gateway-authentication.md.
+import type { Request, RequestHandler } from "express";
+import { Code, ConnectError, createContextValues, type CallOptions, type Client } from "@connectrpc/connect";
+import { ProblemError } from "@sca/problem";
+import type { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
+import { callerTokenKey, verifyCallerToken, type Caller } from "@sca/rpc";
+import { notFoundProblem } from "../api/route-registry.ts";
+import type { AuthNeed, RouteAuth } from "../api/route.ts";
+import type { ApiKeyAnswers } from "./api-key-answers.ts";
+
+export interface Authenticated {
+  caller: Caller;
+  /** The signed caller token, forwarded to services in x-sca-caller. */
+  token: string;
+}
+
+export interface ClientInfo { ip: string; userAgent: string }
+
+export interface AuthenticatorDeps {
+  access: Pick<Client<typeof AccessService>, "authenticate">;
+  answers: ApiKeyAnswers;
+  secretKey: string;
+}
+
+export interface Authenticator {
+  /** The caller the bearer stands for; a 401 problem when it stands for nobody. */
+  resolve(bearer: string, client: ClientInfo): Promise<Authenticated>;
+  /** The `auth` of a route admitting callers that meet `need`. */
+  route(need: AuthNeed): RouteAuth;
+}
+
+const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+// Far above any access token or API key; longer bearers are refused without asking identity.
+const MAX_BEARER_LENGTH = 4096;
+
+const attached = new WeakMap<Request, Authenticated>();
+
+/** The caller of an authenticated route. */
+export function authenticatedOf(req: Request): Authenticated {
+  const found = attached.get(req);
+  // Only reachable from a route that forgot to declare `auth`: a bug, not a client error.
+  if (!found) throw new Error(`${req.method} ${req.path} reads the caller but declares no auth`);
+  return found;
+}
+
+/** Call options that make a service call as the request's caller. */
+export function callOptions(req: Request): CallOptions {
+  return { contextValues: createContextValues().set(callerTokenKey, authenticatedOf(req).token) };
+}
+
+function unauthorized(detail: string, invalidToken: boolean): ProblemError {
+  return new ProblemError({
+    status: 401, code: "unauthorized", detail,
+    // RFC 6750 §3: a missing credential gets the bare challenge; a rejected one names the error.
+    headers: { "WWW-Authenticate": invalidToken ? 'Bearer error="invalid_token"' : "Bearer" },
+  });
+}
+
+/** The credential of `Authorization: Bearer <token>`, or undefined when the header is absent. */
+export function bearerOf(header: string | undefined): string | undefined | null {
+  if (header === undefined) return undefined;
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  return m && m[1]!.length <= MAX_BEARER_LENGTH ? m[1]! : null;
+}
+
+export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  async function resolve(bearer: string, client: ClientInfo): Promise<Authenticated> {
+    const cached = await deps.answers.read(bearer);
+    if (cached) {
+      try {
+        return { caller: await verifyCallerToken(cached, deps.secretKey), token: cached };
+      } catch {
+        // Expired between write and read, or written under another key: ask identity.
+      }
+    }
+    let answer;
+    try {
+      answer = await deps.access.authenticate({ bearer, ip: client.ip, userAgent: client.userAgent });
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.Unauthenticated) throw unauthorized("The bearer credential is invalid or expired.", true);
+      throw err;
+    }
+    // A token identity signed that does not verify here means the two disagree on SECRET_KEY: a fault, not a 401.
+    const caller = await verifyCallerToken(answer.callerToken, deps.secretKey);
+    if (answer.cacheSeconds > 0) await deps.answers.write(bearer, answer.callerToken, answer.cacheSeconds);
+    return { caller, token: answer.callerToken };
+  }
+
+  function enforce(need: AuthNeed): RequestHandler {
+    return async (req, _res, next) => {
+      const bearer = bearerOf(req.get("authorization"));
+      if (bearer === undefined) throw unauthorized("A bearer credential is required.", false);
+      if (bearer === null) throw unauthorized("The Authorization header is not a bearer credential.", true);
+      const authenticated = await resolve(bearer, { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" });
+      const { caller } = authenticated;
+      // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
+      if (need === "super_admin" && !(caller.kind === "user" && caller.is_superuser)) throw notFoundProblem(req.path);
+      if (caller.api_key?.permission_breadth === "read_only" && MUTATIONS.has(req.method)) {
+        throw ProblemError.forbidden("This API key is read-only: it cannot change anything.");
+      }
+      attached.set(req, authenticated);
+      next();
+    };
+  }
+
+  return { resolve, route: (need) => ({ need, enforce: enforce(need) }) };
+}
