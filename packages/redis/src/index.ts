@@ -1,0 +1,4 @@
+export { createRedis } from "./client.ts";
+export type { Redis } from "./client.ts";
+export { FixedWindowLimiter, assertRateLimitRule } from "./fixed-window-limiter.ts";
+export type { RateLimitRule, RateLimitDecision } from "./fixed-window-limiter.ts";

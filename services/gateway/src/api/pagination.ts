@@ -1,0 +1,48 @@
+// The three pagination shapes of the spec's Limits table. Each gives a query schema for the endpoint's default
+// and maximum page size, the response envelope's schema, and the envelope itself. A page size past the maximum,
+// or a page outside 1..1000000, is a 422: never clamped.
+import { z } from "zod";
+
+export interface PageSizeRule {
+  /** The page size when the caller gives none. */
+  defaultSize: number;
+  /** The largest page size the endpoint serves. */
+  maxSize: number;
+}
+
+const MAX_PAGE = 1_000_000;
+
+const pageSize = ({ defaultSize, maxSize }: PageSizeRule) => {
+  if (!(Number.isInteger(defaultSize) && Number.isInteger(maxSize) && defaultSize >= 1 && defaultSize <= maxSize)) {
+    throw new RangeError("pagination needs whole sizes with 1 <= defaultSize <= maxSize");
+  }
+  return z.coerce.number().int().min(1).max(maxSize).default(defaultSize);
+};
+
+const pageNumber = () => z.coerce.number().int().min(1).max(MAX_PAGE).default(1).meta({ description: "1-based page number" });
+const count = () => z.number().int().min(0);
+const positive = () => z.number().int().min(1);
+
+/** Offset shape: `limit`, `offset` -> items, total, limit, offset. */
+export const offsetPagination = {
+  query: (rule: PageSizeRule) => z.object({
+    limit: pageSize(rule).meta({ description: "Rows per page" }),
+    offset: z.coerce.number().int().min(0).default(0).meta({ description: "Rows to skip (0-based)" }),
+  }),
+  envelope: <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: count(), limit: positive(), offset: count() }),
+  page: <T>(items: T[], total: number, query: { limit: number; offset: number }) => ({ items, total, limit: query.limit, offset: query.offset }),
+};
+
+/** Numbered shape with `page_size`: `page`, `page_size` -> items, total, page, page_size. */
+export const pageSizePagination = {
+  query: (rule: PageSizeRule) => z.object({ page: pageNumber(), page_size: pageSize(rule).meta({ description: "Rows per page" }) }),
+  envelope: <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: count(), page: positive(), page_size: positive() }),
+  page: <T>(items: T[], total: number, query: { page: number; page_size: number }) => ({ items, total, page: query.page, page_size: query.page_size }),
+};
+
+/** Numbered shape with `size`: `page`, `size` -> items, total, page, page_size. */
+export const sizePagination = {
+  query: (rule: PageSizeRule) => z.object({ page: pageNumber(), size: pageSize(rule).meta({ description: "Rows per page" }) }),
+  envelope: <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: count(), page: positive(), page_size: positive() }),
+  page: <T>(items: T[], total: number, query: { page: number; size: number }) => ({ items, total, page: query.page, page_size: query.size }),
+};

@@ -1,0 +1,126 @@
+// Collects the routes of the gateway, mounts them on express and answers what no route took: 405 with Allow on
+// a known path, 204 with Allow to a plain OPTIONS, 404 elsewhere. The OpenAPI document is built from `documented`.
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { ProblemError } from "@sca/problem";
+import { jsonBody } from "../http/json-body.ts";
+import { expressPath, templateMatcher } from "./path-template.ts";
+import { parseRequest } from "./request-validation.ts";
+import { DEFAULT_BODY_LIMIT_BYTES, type AnyReply, type Route } from "./route.ts";
+import { setRouteTemplate } from "./route-template.ts";
+
+interface Page { path: string; handlers: RequestHandler[] }
+
+interface KnownPath { match: (path: string) => Record<string, string> | undefined; methods: Set<string> }
+
+export function notFoundProblem(path: string): ProblemError {
+  return ProblemError.notFound(`No resource at ${path}.`);
+}
+
+export class RouteRegistry {
+  private readonly routes: Route[] = [];
+  private readonly pages: Page[] = [];
+  private readonly known = new Map<string, KnownPath>();
+
+  /** Adds documented API routes. */
+  add(...routes: Route[]): this {
+    for (const route of routes) {
+      this.remember(route.path, route.method.toUpperCase());
+      this.routes.push(route);
+    }
+    return this;
+  }
+
+  /** Adds an undocumented GET (and HEAD) endpoint: the docs pages and their assets. */
+  addPage(path: string, ...handlers: RequestHandler[]): this {
+    this.remember(path, "GET");
+    this.pages.push({ path, handlers });
+    return this;
+  }
+
+  get documented(): readonly Route[] {
+    return this.routes;
+  }
+
+  /** Mounts every route and page, then the 404/405 answer for requests none of them took. */
+  mount(app: Express): void {
+    const router = express.Router();
+    for (const route of this.routes) {
+      const handlers: RequestHandler[] = [tagTemplate(route.path), ...(route.middleware ?? [])];
+      if (route.request?.body) handlers.push(jsonBody(route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
+      handlers.push(runRoute(route));
+      router[route.method](expressPath(route.path), ...handlers);
+    }
+    for (const page of this.pages) router.get(expressPath(page.path), tagTemplate(page.path), ...page.handlers);
+    // Inside the router, so the router's own automatic OPTIONS answer never runs: one answer for all paths.
+    router.use((req, res, next) => this.unmatched(req, res, next));
+    app.use(router);
+  }
+
+  private remember(path: string, method: string): void {
+    const known = this.known.get(path) ?? { match: templateMatcher(path), methods: new Set<string>() };
+    if (known.methods.has(method)) throw new Error(`${method} ${path} is registered twice`);
+    known.methods.add(method);
+    this.known.set(path, known);
+  }
+
+  private unmatched(req: Request, res: Response, next: NextFunction): void {
+    // Templates may overlap (`/v1/projects/export.csv` and `/v1/projects/{id}`): allow what any of them allows.
+    const hits = [...this.known.entries()].filter(([, k]) => k.match(req.path) !== undefined);
+    if (!hits.length) return next(notFoundProblem(req.path));
+    setRouteTemplate(req, hits[0]![0]);
+    const methods = new Set(hits.flatMap(([, k]) => [...k.methods]));
+    const allowed = [...methods];
+    if (methods.has("GET")) allowed.push("HEAD");
+    allowed.push("OPTIONS");
+    const allow = allowed.join(", ");
+    if (req.method === "OPTIONS") {
+      res.setHeader("Allow", allow);
+      res.status(204).end();
+      return;
+    }
+    // The path is known and the method allowed, yet nothing answered: a page declined (an unknown asset).
+    if (allowed.includes(req.method)) return next(notFoundProblem(req.path));
+    next(new ProblemError({
+      status: 405,
+      code: "method_not_allowed",
+      detail: `${req.method} is not allowed on ${req.path}; allowed: ${allow}.`,
+      headers: { Allow: allow },
+    }));
+  }
+}
+
+function tagTemplate(template: string): RequestHandler {
+  return (req, _res, next) => {
+    setRouteTemplate(req, template);
+    next();
+  };
+}
+
+function runRoute(route: Route): RequestHandler {
+  return async (req, res) => {
+    const input = await parseRequest(route, req);
+    const reply = await route.handler({ ...input, req, res });
+    sendReply(route, reply, res);
+  };
+}
+
+function sendReply(route: Route, reply: AnyReply, res: Response): void {
+  const spec = route.responses[reply.status];
+  if (!spec || spec.problem) throw new Error(`${route.method.toUpperCase()} ${route.path} replied ${reply.status}, which it does not declare`);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.status(reply.status);
+  if (!spec.schema) {
+    res.end();
+    return;
+  }
+  // Parsing the reply with its schema drops every field the schema does not declare, so internal fields of a
+  // service answer never leave the gateway by accident.
+  const body: unknown = spec.schema.parse(reply.body);
+  const contentType = spec.contentType ?? "application/json";
+  if (contentType === "application/json") {
+    res.json(body);
+    return;
+  }
+  if (!res.get("Content-Type")) res.type(contentType);
+  res.send(body);
+}

@@ -1,0 +1,91 @@
+// A route is declared once: method, path template, documentation, request schemas, responses and handler.
+// RouteRegistry mounts it on express (validation -> 422 problem) and adds it to the OpenAPI document.
+import type { Request, RequestHandler, Response } from "express";
+import type { z } from "zod";
+import type { ZodObjectInput } from "zod-openapi";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export interface ResponseSpec {
+  description: string;
+  /** The body; omitted for an empty answer (204, a redirect). */
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+  /** Response headers, for the document. */
+  headers?: ZodObjectInput;
+  /** An error answer: thrown as a ProblemError, never returned (see problemResponse). */
+  problem?: true;
+}
+
+export type ResponseSpecs = Record<number, ResponseSpec>;
+
+export interface RequestSpec<P, Q, B> {
+  /** Path parameters; names match the `{name}` segments of the path. */
+  params?: P;
+  /** Query string; values arrive as strings (or arrays of strings when repeated), so numbers use z.coerce. */
+  query?: Q;
+  /** JSON body. */
+  body?: B;
+}
+
+type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+
+export interface HandlerInput<P, Q, B> {
+  params: Parsed<P, Record<string, string>>;
+  query: Parsed<Q, Record<string, unknown>>;
+  body: Parsed<B, undefined>;
+  req: Request;
+  /** For what a reply does not carry (cookies). The route layer sends the reply. */
+  res: Response;
+}
+
+type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
+  ? never
+  : Spec extends { schema: infer Z extends z.ZodType }
+    ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
+    : { status: S; body?: undefined; headers?: Record<string, string> };
+
+/** What a handler returns: one of the route's declared non-error statuses with a body of its schema. */
+export type Reply<R extends ResponseSpecs> = { [S in keyof R]: S extends number ? ReplyFor<S, R[S]> : never }[keyof R];
+
+export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
+  method: HttpMethod;
+  /** OpenAPI template of the backend path (no /api prefix), e.g. /v1/projects/{project_id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  operationId?: string;
+  request?: RequestSpec<P, Q, B>;
+  responses: R;
+  /** Run before the body is read and validated: authentication, rate limits. */
+  middleware?: RequestHandler[];
+  /** Cap on the JSON body; DEFAULT_BODY_LIMIT_BYTES unless given. */
+  bodyLimitBytes?: number;
+  // NoInfer: R comes from `responses` alone, so replies are checked against it (literal statuses stay literal).
+  handler(input: HandlerInput<P, Q, B>): NoInfer<Promise<Reply<R>> | Reply<R>>;
+}
+
+export interface AnyReply { status: number; body?: unknown; headers?: Record<string, string> }
+
+/** A route with its types erased, as the registry keeps it. */
+export interface Route extends Omit<RouteSpec<ZodObjectInput | undefined, ZodObjectInput | undefined, z.ZodType | undefined, ResponseSpecs>, "handler"> {
+  handler(input: { params: unknown; query: unknown; body: unknown; req: Request; res: Response }): Promise<AnyReply> | AnyReply;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Type-checks a route's handler against its own schemas and erases the types for the registry. */
+export function defineRoute<
+  P extends ZodObjectInput | undefined = undefined,
+  Q extends ZodObjectInput | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  const R extends ResponseSpecs = ResponseSpecs,
+>(spec: RouteSpec<P, Q, B, R>): Route {
+  return {
+    ...spec,
+    // The registry parsed params, query and body with exactly these schemas before calling.
+    handler: (input) => spec.handler(input as HandlerInput<P, Q, B>),
+  };
+}

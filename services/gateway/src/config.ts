@@ -1,0 +1,25 @@
+// The configuration keys the gateway reads, parsed once at start-up.
+import { keys, type ConfigOf } from "@sca/config";
+
+export const gatewayKeys = {
+  APP_ENV: keys.APP_ENV,
+  LOG_LEVEL: keys.LOG_LEVEL,
+  DOMAIN: keys.DOMAIN,
+  HTTP_PORT: keys.HTTP_PORT,
+  REDIS_URL: keys.REDIS_URL,
+  CORS_ALLOWED_ORIGINS: keys.CORS_ALLOWED_ORIGINS,
+  DEMO_READ_ONLY: keys.DEMO_READ_ONLY,
+  DEMO_ALLOW_SANDBOX_SCANS: keys.DEMO_ALLOW_SANDBOX_SCANS,
+  METRICS_ENABLED: keys.METRICS_ENABLED,
+  METRICS_TOKEN: keys.METRICS_TOKEN,
+};
+
+export type GatewayConfig = ConfigOf<typeof gatewayKeys>;
+
+/**
+ * `{base_url}` of problem type URIs: https://DOMAIN. Type URIs are identifiers, not links, so they stay the same
+ * whichever way TLS is terminated and whatever port a local run listens on.
+ */
+export function problemBaseUrl(config: Pick<GatewayConfig, "DOMAIN">): string {
+  return `https://${config.DOMAIN}`;
+}

@@ -1,0 +1,22 @@
+// Wiring of the gateway: configuration, logger, Redis, service clients, the HTTP server, graceful shutdown.
+import { loadConfigOrExit } from "@sca/config";
+import { createLogger } from "@sca/log";
+import { createRedis, FixedWindowLimiter } from "@sca/redis";
+import { onShutdown } from "@sca/rpc";
+import { gatewayKeys } from "./config.ts";
+import { createGatewayContext } from "./context.ts";
+import { domainServiceTargets } from "./health/readiness.ts";
+import { apiRoutes } from "./routes/index.ts";
+import { startGateway } from "./server.ts";
+
+const config = loadConfigOrExit(gatewayKeys);
+const logger = createLogger("gateway", config.LOG_LEVEL);
+const redis = createRedis(config.REDIS_URL, logger);
+const ctx = createGatewayContext({
+  config, logger, redis, limiter: new FixedWindowLimiter(redis), readinessTargets: domainServiceTargets(),
+});
+const gateway = await startGateway(ctx, { port: config.HTTP_PORT, routes: apiRoutes(ctx), webSocketEndpoints: [] });
+onShutdown(logger, [
+  { name: "http server", close: () => gateway.close() },
+  { name: "redis", close: () => redis.quit() },
+]);

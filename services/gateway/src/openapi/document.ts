@@ -1,0 +1,51 @@
+// The OpenAPI 3.1 document, built once at start-up from the registered routes: the schemas that validate
+// requests are the schemas the document shows.
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
+import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
+import { problemResponse } from "../api/problem-schema.ts";
+import type { ResponseSpec, Route } from "../api/route.ts";
+
+/** The schema version of the wire format (spec: "Schema version string"). */
+export const API_VERSION = "2.2.0";
+
+function responseObject(spec: ResponseSpec): ZodOpenApiResponseObject {
+  return {
+    description: spec.description,
+    ...(spec.schema ? { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } } : {}),
+    ...(spec.headers ? { headers: spec.headers } : {}),
+  };
+}
+
+function operation(route: Route): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, spec] of Object.entries(route.responses)) responses[status] = responseObject(spec);
+  const { params, query, body } = route.request ?? {};
+  if ((params || query || body) && !responses["422"]) {
+    responses["422"] = responseObject(problemResponse("The request does not match its schema; `errors` lists each field."));
+  }
+  responses.default = responseObject(problemResponse("Any other error, as a problem document."));
+  return {
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: route.tags,
+    ...(route.operationId ? { operationId: route.operationId } : {}),
+    ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
+    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Software Composition Analysis Portal API",
+      version: API_VERSION,
+      description: "Errors are application/problem+json documents (RFC 9457) with English titles and details.",
+    },
+    servers: [{ url: PUBLIC_PREFIX }],
+    paths,
+  });
+}

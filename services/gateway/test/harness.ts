@@ -1,0 +1,94 @@
+// Starts a real gateway (express + ws on an ephemeral port, real Redis) for a test file, with configuration
+// parsed by the same keys as production and optional test-only routes.
+import { Writable } from "node:stream";
+import { expect } from "@jest/globals";
+import { loadConfig } from "@sca/config";
+import { createLogger, currentRequestId, type Logger } from "@sca/log";
+import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
+import { testServers, uniqueName } from "@sca/testkit";
+import { pino } from "pino";
+import type { Route } from "../src/api/route.ts";
+import { gatewayKeys } from "../src/config.ts";
+import { createGatewayContext, type GatewayContext } from "../src/context.ts";
+import type { ReadinessTarget } from "../src/health/readiness.ts";
+import { apiRoutes } from "../src/routes/index.ts";
+import { startGateway, type GatewayServer } from "../src/server.ts";
+import type { WebSocketEndpoint } from "../src/ws/websocket-upgrade.ts";
+
+export const ALLOWED_ORIGIN = "http://portal.example.test";
+
+export interface TestGateway {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  ctx: GatewayContext;
+  server: GatewayServer;
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  routes?: (ctx: GatewayContext) => Route[];
+  webSocketEndpoints?: WebSocketEndpoint[];
+  readinessTargets?: ReadinessTarget[];
+  logger?: Logger;
+  redisUrl?: string;
+}
+
+export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
+  const config = loadConfig(gatewayKeys, {
+    CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+    DOMAIN: "portal.example.test",
+    REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
+    ...opts.env,
+  });
+  const logger = opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR");
+  const redis = createRedis(config.REDIS_URL, logger);
+  const ctx = createGatewayContext({
+    config, logger, redis,
+    limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
+    readinessTargets: opts.readinessTargets ?? [],
+  });
+  const server = await startGateway(ctx, {
+    port: 0,
+    host: "127.0.0.1",
+    routes: [...apiRoutes(ctx), ...(opts.routes?.(ctx) ?? [])],
+    webSocketEndpoints: opts.webSocketEndpoints ?? [],
+  });
+  return {
+    origin: `http://127.0.0.1:${server.port}`,
+    ctx,
+    server,
+    redis,
+    close: async () => {
+      await server.close(1_000);
+      redis.disconnect();
+    },
+  };
+}
+
+/** A logger that keeps its JSON lines in memory, with the request id mixed in as @sca/log does. */
+export function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const raw: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      raw.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const logger = pino({
+    level: "info",
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { request_id: requestId } : {};
+    },
+  }, sink);
+  return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export async function problemOf(res: Response): Promise<Record<string, unknown>> {
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return (await res.json()) as Record<string, unknown>;
+}
