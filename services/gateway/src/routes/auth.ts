@@ -1,0 +1,281 @@
+// The anonymous account routes under /v1/auth and /auth (AccountService): register, password sign-in and its
+// second step, refresh, logout, forgot- and reset-password. The refresh token only ever travels in the
+// HttpOnly cookie; the access token only in the body. Choices: docs/identity.md ("HTTP routes").
+import type { Request, Response } from "express";
+import { ConnectError } from "@connectrpc/connect";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { z } from "zod";
+import { fromConnectError, ProblemError } from "@sca/problem";
+import type { Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
+import { problemResponse } from "../api/problem-schema.ts";
+import { defineRoute, type Route } from "../api/route.ts";
+import type { GatewayContext } from "../context.ts";
+import { callOptions } from "../http/authenticate.ts";
+import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
+import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+
+/** The spec lists every authentication route under both prefixes. */
+export const AUTH_PREFIXES = ["/v1/auth", "/auth"] as const;
+export type AuthPrefix = (typeof AUTH_PREFIXES)[number];
+
+/** operationIds stay unique across the two prefixes: the unversioned copy gets a suffix. */
+export function authOperationId(prefix: AuthPrefix, name: string): string {
+  return prefix === "/v1/auth" ? name : `${name}Unversioned`;
+}
+
+export const AUTH_TAGS = ["auth"];
+
+const REFRESH_COOKIE = "refresh_token";
+// Browsers see the /api prefix the proxy strips; one cookie per prefix, so neither covers the rest of /api.
+const REFRESH_COOKIE_PATHS = AUTH_PREFIXES.map((p) => `${PUBLIC_PREFIX}${p}`);
+// Fixed by the spec (login 5/minute per IP, Retry-After 60); the second step gets the same allowance.
+const SIGN_IN_LIMIT = { limit: 5, windowSeconds: 60, retryAfter: 60 } as const;
+
+// Passwords are bounded in code points, as identity counts them (docs/identity.md, Passwords).
+function codePoints(min: number, max: number) {
+  return z.string()
+    .refine((s) => { const n = [...s].length; return n >= min && n <= max; }, `must be between ${min} and ${max} characters`)
+    .meta({ minLength: min, maxLength: max });
+}
+
+// Identity's loose shape (services/identity/src/domain/email-address.ts); identity judges it again.
+const emailAddress = z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address").meta({ format: "email" });
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  expires_in: z.number().int().meta({ description: "Seconds the access token stays valid" }),
+  token_type: z.literal("bearer"),
+}).meta({ id: "TokenResponse" });
+
+const secondFactorChallengeSchema = z.object({
+  mfa_required: z.literal(true),
+  mfa_token: z.string().meta({ description: "Grants nothing but POST .../login/mfa; never accepted as a bearer" }),
+  expires_in: z.number().int(),
+}).meta({ id: "SecondFactorChallenge" });
+
+/** The public view of a user (what registration answers). */
+export const publicUserSchema = adminUserSchema.pick({
+  id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true,
+}).meta({ id: "User" });
+
+const setsRefreshCookie = {
+  "Set-Cookie": z.string().meta({ description: "refresh_token, HttpOnly, SameSite=Strict, once for Path=/api/auth and once for Path=/api/v1/auth" }),
+};
+
+export function clientOf(req: Request): { ip: string; userAgent: string } {
+  return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
+}
+
+function refreshCookieOf(req: Request): string {
+  for (const pair of (req.get("cookie") ?? "").split(";")) {
+    const at = pair.indexOf("=");
+    if (at === -1 || pair.slice(0, at).trim() !== REFRESH_COOKIE) continue;
+    try {
+      return decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return "";
+    }
+  }
+  return "";
+}
+
+function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
+  return { access_token: session.accessToken, expires_in: session.expiresIn, token_type: "bearer" };
+}
+
+// A 429 of the failed-sign-in throttle carries its wait as retry_after_seconds; headers do not cross RPC.
+async function withRetryAfter<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ConnectError)) throw err;
+    const problem = fromConnectError(err);
+    const seconds = problem.init.extensions?.retry_after_seconds;
+    if (problem.status !== 429 || typeof seconds !== "number") throw err;
+    throw new ProblemError({ ...problem.init, headers: { "Retry-After": String(seconds) } });
+  }
+}
+
+export function authRoutes(ctx: GatewayContext): Route[] {
+  const accounts = ctx.identity.accounts;
+  const secure = ctx.config.APP_ENV !== "dev";
+  const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
+    ctx.rateLimit({ name, ...rule, key: (req) => req.ip ?? "" });
+  const limits = {
+    register: perClient("register", ctx.config.REGISTRATION_RATE_LIMIT),
+    login: perClient("login", SIGN_IN_LIMIT),
+    secondFactor: perClient("login-mfa", SIGN_IN_LIMIT),
+    refresh: perClient("refresh", ctx.config.REFRESH_RATE_LIMIT),
+    forgotPassword: perClient("forgot-password", ctx.config.PASSWORD_RESET_RATE_LIMIT),
+    resetPassword: perClient("reset-password", ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT),
+  };
+
+  const setRefreshCookie = (res: Response, session: Session) => {
+    const maxAge = session.refreshExpiresAt ? timestampDate(session.refreshExpiresAt).getTime() - Date.now() : 0;
+    for (const path of REFRESH_COOKIE_PATHS) {
+      res.cookie(REFRESH_COOKIE, session.refreshToken, { httpOnly: true, sameSite: "strict", secure, path, maxAge });
+    }
+  };
+  const clearRefreshCookie = (res: Response) => {
+    for (const path of REFRESH_COOKIE_PATHS) res.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: "strict", secure, path });
+  };
+
+  const routesUnder = (prefix: AuthPrefix): Route[] => [
+    defineRoute({
+      method: "post",
+      path: `${prefix}/register`,
+      summary: "Register an account (self-registration)",
+      description: `Not a common password. ${ctx.config.REGISTRATION_RATE_LIMIT.limit} per ${ctx.config.REGISTRATION_RATE_LIMIT.windowSeconds} s per client address (REGISTRATION_RATE_LIMIT).`,
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "register"),
+      middleware: [limits.register],
+      request: {
+        body: z.object({ email: emailAddress, full_name: z.string().max(255).nullable().optional(), password: codePoints(8, 256) }),
+      },
+      responses: {
+        201: { description: "The new user (never the password)", schema: publicUserSchema },
+        404: problemResponse("Self-registration is off (AUTH_SELF_REGISTRATION=false)"),
+        409: problemResponse("The e-mail address is already registered (email_registered)"),
+        429: problemResponse("Too many registrations from this address"),
+      },
+      handler: async ({ body, req }) => {
+        const { user } = await accounts.register({
+          email: body.email, fullName: body.full_name ?? undefined, password: body.password, client: clientOf(req),
+        });
+        return { status: 201, body: adminUserJson(user!) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/login`,
+      summary: "Sign in with e-mail and password",
+      description: "A user with a second factor gets `mfa_required` and an `mfa_token` for POST .../login/mfa, and no cookie. "
+        + "5 per minute per client address (Retry-After: 60); an address with too many failed sign-ins is refused for a while "
+        + "whatever the password (sign_in_throttled, Retry-After: seconds left).",
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "login"),
+      middleware: [limits.login],
+      request: { body: z.object({ email: emailAddress, password: codePoints(1, 256) }) },
+      responses: {
+        200: {
+          description: "Signed in (token response and refresh cookie), or a second factor is required",
+          schema: z.union([tokenResponseSchema, secondFactorChallengeSchema]),
+          headers: z.object(setsRefreshCookie),
+        },
+        401: problemResponse("Wrong e-mail address or password, or a deactivated account (invalid_credentials)"),
+        429: problemResponse("rate_limited (Retry-After: 60) or sign_in_throttled (Retry-After: seconds left)"),
+      },
+      handler: async ({ body, req, res }) => {
+        const { outcome } = await withRetryAfter(accounts.login({ email: body.email, password: body.password, client: clientOf(req) }));
+        if (outcome.case === "challenge") {
+          return { status: 200, body: { mfa_required: true, mfa_token: outcome.value.mfaToken, expires_in: outcome.value.expiresIn } };
+        }
+        setRefreshCookie(res, outcome.value!);
+        return { status: 200, body: tokenResponse(outcome.value!) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/login/mfa`,
+      summary: "Complete a sign-in with a second factor",
+      description: "code: a current TOTP code or an unused recovery code. 5 per minute per client address (Retry-After: 60); "
+        + "wrong codes count toward the address's failed-sign-in throttle.",
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "completeSecondFactor"),
+      middleware: [limits.secondFactor],
+      request: { body: z.object({ mfa_token: z.string().min(1).max(4096), code: z.string().min(1).max(64) }) },
+      responses: {
+        200: { description: "Signed in", schema: tokenResponseSchema, headers: z.object(setsRefreshCookie) },
+        401: problemResponse("The mfa_token is invalid or expired, or the code is wrong (invalid_second_factor)"),
+        429: problemResponse("rate_limited (Retry-After: 60) or sign_in_throttled (Retry-After: seconds left)"),
+      },
+      handler: async ({ body, req, res }) => {
+        const { session } = await withRetryAfter(accounts.completeSecondFactor({ mfaToken: body.mfa_token, code: body.code, client: clientOf(req) }));
+        setRefreshCookie(res, session!);
+        return { status: 200, body: tokenResponse(session!) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/refresh`,
+      summary: "Exchange the refresh cookie for a new access token and refresh cookie",
+      description: "Presenting a refresh token that was already exchanged ends its whole sign-in (reuse detection). "
+        + `${ctx.config.REFRESH_RATE_LIMIT.limit} per ${ctx.config.REFRESH_RATE_LIMIT.windowSeconds} s per client address (REFRESH_RATE_LIMIT).`,
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "refresh"),
+      middleware: [limits.refresh],
+      responses: {
+        200: { description: "A new access token; the cookie is replaced", schema: tokenResponseSchema, headers: z.object(setsRefreshCookie) },
+        401: problemResponse("No cookie, or an unknown, expired, revoked or reused refresh token (invalid_refresh_token); the cookie is cleared"),
+        429: problemResponse("Too many refreshes from this address"),
+      },
+      handler: async ({ req, res }) => {
+        try {
+          const { session } = await accounts.refresh({ refreshToken: refreshCookieOf(req), client: clientOf(req) });
+          setRefreshCookie(res, session!);
+          return { status: 200, body: tokenResponse(session!) };
+        } catch (err) {
+          clearRefreshCookie(res);
+          throw err;
+        }
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/logout`,
+      summary: "Sign out: end the refresh cookie's sign-in",
+      description: "Idempotent: 204 with or without a cookie, and for an unknown or already revoked one. Clears the cookie.",
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "logout"),
+      auth: ctx.auth.route("caller"),
+      responses: { 204: { description: "Signed out; the cookie is cleared" } },
+      handler: async ({ req, res }) => {
+        await accounts.logout({ refreshToken: refreshCookieOf(req), client: clientOf(req) }, callOptions(req));
+        clearRefreshCookie(res);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/forgot-password`,
+      summary: "Ask for a password-reset e-mail",
+      description: "Always 204, whether or not the address has an account. Within PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS of the "
+        + "previous request for the address nothing is sent and Retry-After gives the seconds left. "
+        + `${ctx.config.PASSWORD_RESET_RATE_LIMIT.limit} per ${ctx.config.PASSWORD_RESET_RATE_LIMIT.windowSeconds} s per client address (PASSWORD_RESET_RATE_LIMIT).`,
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "forgotPassword"),
+      middleware: [limits.forgotPassword],
+      request: { body: z.object({ email: emailAddress }) },
+      responses: {
+        204: { description: "Accepted", headers: z.object({ "Retry-After": z.string().optional().meta({ description: "While the address's cooldown runs" }) }) },
+        429: problemResponse("Too many requests from this address"),
+      },
+      handler: async ({ body, req }) => {
+        const { retryAfterSeconds } = await accounts.forgotPassword({ email: body.email, client: clientOf(req) });
+        return { status: 204, ...(retryAfterSeconds > 0 ? { headers: { "Retry-After": String(retryAfterSeconds) } } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${prefix}/reset-password`,
+      summary: "Set a new password with the token of a reset e-mail",
+      description: "Ends every sign-in of the account and lifts its failed-sign-in throttle. "
+        + `${ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT.limit} per ${ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT.windowSeconds} s per client address (PASSWORD_RESET_CONFIRM_RATE_LIMIT).`,
+      tags: AUTH_TAGS,
+      operationId: authOperationId(prefix, "resetPassword"),
+      middleware: [limits.resetPassword],
+      request: { body: z.object({ new_password: codePoints(8, 256), token: z.string().min(8).max(256) }) },
+      responses: {
+        204: { description: "The password is changed" },
+        422: problemResponse("Invalid fields, a common password, or a bad, expired or used token (invalid_reset_token)"),
+        429: problemResponse("Too many requests from this address"),
+      },
+      handler: async ({ body, req }) => {
+        await accounts.resetPassword({ token: body.token, newPassword: body.new_password, client: clientOf(req) });
+        return { status: 204 };
+      },
+    }),
+  ];
+
+  return AUTH_PREFIXES.flatMap(routesUnder);
+}
