@@ -12,6 +12,8 @@ export const gatewayKeys = {
   DEMO_ALLOW_SANDBOX_SCANS: keys.DEMO_ALLOW_SANDBOX_SCANS,
   METRICS_ENABLED: keys.METRICS_ENABLED,
   METRICS_TOKEN: keys.METRICS_TOKEN,
+  /** Per-client-address limit of starting an OAuth sign-in (routes/oauth.ts). */
+  OAUTH_AUTHORIZE_RATE_LIMIT: keys.OAUTH_AUTHORIZE_RATE_LIMIT,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayKeys>;

@@ -3,7 +3,9 @@ import type { Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { healthRoutes } from "./health.ts";
 import { metricsRoutes } from "./metrics.ts";
+import { oauthIdentityRoutes } from "./oauth-identities.ts";
+import { oauthRoutes } from "./oauth.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
-  return [...healthRoutes(ctx), ...metricsRoutes(ctx)];
+  return [...healthRoutes(ctx), ...metricsRoutes(ctx), ...oauthRoutes(ctx), ...oauthIdentityRoutes(ctx)];
 }
