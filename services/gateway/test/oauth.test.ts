@@ -292,6 +292,23 @@ describe("sign-in through the browser", () => {
   });
 });
 
+describe("callback query", () => {
+  it("refuses a repeated parameter with 422 rather than guessing which one counts", async () => {
+    const res = await gw("/api/auth/oauth/oidc/callback?code=a&code=b&state=s");
+    expect(await problemOf(res)).toMatchObject({ status: 422, errors: [{ path: "query.code" }] });
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents every route under both prefixes", async () => {
+    const { paths } = (await (await gw("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const prefix of ["/auth", "/v1/auth"]) {
+      for (const path of ["/oauth/providers", "/oauth/{provider}/authorize", "/oauth/{provider}/callback"]) expect(paths[`${prefix}${path}`]?.get).toBeDefined();
+    }
+    expect(Object.keys(paths["/v1/users/me/oauth-identities/{identity_id}"]!)).toContain("delete");
+  });
+});
+
 describe("demo read-only", () => {
   it("refuses authorize, and the callback before any exchange (the code stays unspent)", async () => {
     const demo = await startGatewayWith({ DEMO_READ_ONLY: "true" });
