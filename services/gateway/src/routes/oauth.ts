@@ -13,7 +13,9 @@ import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
 import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, clientOf, cookieValue, refreshCookieWriter, type AuthPrefix } from "./auth.ts";
 
 /** Named by identity (docs/identity-sso.md): it carries the PKCE verifier and nonce, encrypted. */
-export const FLOW_COOKIE = "sca_oauth_flow";
+const FLOW_COOKIE = "sca_oauth_flow";
+// Lax, not Strict: the callback is a top-level navigation from the provider's site.
+const FLOW_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: "lax" } as const;
 
 const providerParams = z.object({
   provider: z.string().max(64).meta({ description: "idp_a, idp_b or oidc; any other name is 404" }),
@@ -35,15 +37,13 @@ const refuseInDemo: RequestHandler = (_req, _res, next) => {
 };
 
 function setFlowCookie(res: Response, cookie: FlowCookie): void {
-  res.cookie(cookie.name, cookie.value, {
-    httpOnly: true, secure: true, sameSite: "lax", path: cookie.path, maxAge: cookie.maxAgeSeconds * 1000,
-  });
+  res.cookie(cookie.name, cookie.value, { ...FLOW_COOKIE_OPTIONS, path: cookie.path, maxAge: cookie.maxAgeSeconds * 1000 });
 }
 
 // Identity scopes the flow cookie to `{callback base path}/auth/oauth`; the callback is reached at that path
 // plus `/{provider}/callback`, so the route the browser came in by names the path to clear.
 function clearFlowCookie(res: Response, prefix: AuthPrefix): void {
-  res.clearCookie(FLOW_COOKIE, { httpOnly: true, secure: true, sameSite: "lax", path: `${PUBLIC_PREFIX}${prefix}/oauth` });
+  res.clearCookie(FLOW_COOKIE, { ...FLOW_COOKIE_OPTIONS, path: `${PUBLIC_PREFIX}${prefix}/oauth` });
 }
 
 export function oauthRoutes(ctx: GatewayContext): Route[] {
