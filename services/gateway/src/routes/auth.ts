@@ -66,10 +66,11 @@ export function clientOf(req: Request): { ip: string; userAgent: string } {
   return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
 }
 
-function refreshCookieOf(req: Request): string {
+/** The value of cookie `name` (the first one: the most specific path comes first), or "". */
+export function cookieValue(req: Request, name: string): string {
   for (const pair of (req.get("cookie") ?? "").split(";")) {
     const at = pair.indexOf("=");
-    if (at === -1 || pair.slice(0, at).trim() !== REFRESH_COOKIE) continue;
+    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
     try {
       return decodeURIComponent(pair.slice(at + 1).trim());
     } catch {
@@ -77,6 +78,27 @@ function refreshCookieOf(req: Request): string {
     }
   }
   return "";
+}
+
+const refreshCookieOptions = (ctx: GatewayContext) => ({ httpOnly: true, sameSite: "strict" as const, secure: ctx.config.APP_ENV !== "dev" });
+
+/** What the refresh cookie is made of: a password sign-in's Session or an SSO sign-in's SignInSession. */
+export type RefreshCookieSource = Pick<Session, "refreshToken" | "refreshExpiresAt">;
+
+/** Sets the refresh cookie of a new session on both paths, for the rest of the session's lifetime. */
+export function refreshCookieWriter(ctx: GatewayContext): (res: Response, session: RefreshCookieSource) => void {
+  const options = refreshCookieOptions(ctx);
+  return (res, session) => {
+    const maxAge = session.refreshExpiresAt ? timestampDate(session.refreshExpiresAt).getTime() - Date.now() : 0;
+    for (const path of REFRESH_COOKIE_PATHS) res.cookie(REFRESH_COOKIE, session.refreshToken, { ...options, path, maxAge });
+  };
+}
+
+function refreshCookieClearer(ctx: GatewayContext): (res: Response) => void {
+  const options = refreshCookieOptions(ctx);
+  return (res) => {
+    for (const path of REFRESH_COOKIE_PATHS) res.clearCookie(REFRESH_COOKIE, { ...options, path });
+  };
 }
 
 function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
@@ -98,7 +120,6 @@ async function withRetryAfter<T>(call: Promise<T>): Promise<T> {
 
 export function authRoutes(ctx: GatewayContext): Route[] {
   const accounts = ctx.identity.accounts;
-  const secure = ctx.config.APP_ENV !== "dev";
   const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
     ctx.rateLimit({ name, ...rule, key: (req) => req.ip ?? "" });
   const limits = {
@@ -110,15 +131,8 @@ export function authRoutes(ctx: GatewayContext): Route[] {
     resetPassword: perClient("reset-password", ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT),
   };
 
-  const setRefreshCookie = (res: Response, session: Session) => {
-    const maxAge = session.refreshExpiresAt ? timestampDate(session.refreshExpiresAt).getTime() - Date.now() : 0;
-    for (const path of REFRESH_COOKIE_PATHS) {
-      res.cookie(REFRESH_COOKIE, session.refreshToken, { httpOnly: true, sameSite: "strict", secure, path, maxAge });
-    }
-  };
-  const clearRefreshCookie = (res: Response) => {
-    for (const path of REFRESH_COOKIE_PATHS) res.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: "strict", secure, path });
-  };
+  const setRefreshCookie = refreshCookieWriter(ctx);
+  const clearRefreshCookie = refreshCookieClearer(ctx);
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
     defineRoute({
@@ -211,7 +225,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ req, res }) => {
         try {
-          const { session } = await accounts.refresh({ refreshToken: refreshCookieOf(req), client: clientOf(req) });
+          const { session } = await accounts.refresh({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) });
           setRefreshCookie(res, session!);
           return { status: 200, body: tokenResponse(session!) };
         } catch (err) {
@@ -230,7 +244,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       auth: ctx.auth.route("caller"),
       responses: { 204: { description: "Signed out; the cookie is cleared" } },
       handler: async ({ req, res }) => {
-        await accounts.logout({ refreshToken: refreshCookieOf(req), client: clientOf(req) }, callOptions(req));
+        await accounts.logout({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) }, callOptions(req));
         clearRefreshCookie(res);
         return { status: 204 };
       },
