@@ -4,6 +4,8 @@ import { keys, type ConfigOf } from "@sca/config";
 export const gatewayKeys = {
   APP_ENV: keys.APP_ENV,
   LOG_LEVEL: keys.LOG_LEVEL,
+  /** Verifies the caller tokens identity signs (ADR 0002). */
+  SECRET_KEY: keys.SECRET_KEY,
   DOMAIN: keys.DOMAIN,
   HTTP_PORT: keys.HTTP_PORT,
   REDIS_URL: keys.REDIS_URL,

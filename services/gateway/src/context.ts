@@ -4,8 +4,11 @@ import type { Logger } from "@sca/log";
 import type { FixedWindowLimiter, Redis } from "@sca/redis";
 import type { GatewayConfig } from "./config.ts";
 import type { ReadinessTarget } from "./health/readiness.ts";
+import { redisApiKeyAnswers } from "./http/api-key-answers.ts";
+import { createAuthenticator, type Authenticator } from "./http/authenticate.ts";
 import { HttpMetrics } from "./http/http-metrics.ts";
 import { createRateLimit, type RateLimit } from "./http/rate-limit.ts";
+import { identityClients, type IdentityClients } from "./identity-clients.ts";
 
 export interface GatewayContext {
   config: GatewayConfig;
@@ -16,6 +19,10 @@ export interface GatewayContext {
   metrics: HttpMetrics;
   /** The domain services /health/ready asks. */
   readinessTargets: readonly ReadinessTarget[];
+  /** Clients of identity's services; a call for a request passes `callOptions(req)`. */
+  identity: IdentityClients;
+  /** Route `auth`: `auth: ctx.auth.route("caller")` or `ctx.auth.route("super_admin")`. */
+  auth: Authenticator;
 }
 
 export interface GatewayDependencies {
@@ -24,9 +31,14 @@ export interface GatewayDependencies {
   redis: Redis;
   limiter: FixedWindowLimiter;
   readinessTargets: readonly ReadinessTarget[];
+  /** Defaults to clients at the configured identity address. */
+  identity?: IdentityClients;
+  /** Redis namespace of cached API-key answers; identity's own unless a test runs an identity of its own. */
+  apiKeyAnswerNamespace?: string;
 }
 
 export function createGatewayContext(deps: GatewayDependencies): GatewayContext {
+  const identity = deps.identity ?? identityClients();
   return {
     config: deps.config,
     logger: deps.logger,
@@ -34,5 +46,11 @@ export function createGatewayContext(deps: GatewayDependencies): GatewayContext 
     rateLimit: createRateLimit(deps.limiter, deps.logger),
     metrics: new HttpMetrics(),
     readinessTargets: deps.readinessTargets,
+    identity,
+    auth: createAuthenticator({
+      access: identity.access,
+      answers: redisApiKeyAnswers(deps.redis, deps.config.SECRET_KEY, deps.logger, deps.apiKeyAnswerNamespace),
+      secretKey: deps.config.SECRET_KEY,
+    }),
   };
 }

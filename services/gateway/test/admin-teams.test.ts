@@ -192,7 +192,7 @@ describe("organizations", () => {
   // Last: it leaves a second organization behind.
   it("needs organization_id to create a team once several organizations exist (422)", async () => {
     const second = randomUUID();
-    await s.orm.em.fork().execute("insert into organizations (id, name, slug) values (?, 'Second', 'second')", [second]);
+    await s.sql("insert into organizations (id, name, slug) values (?, 'Second', 'second')", [second]);
     const res = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "Where", slug: "where" } });
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual([expect.objectContaining({ path: "body.organization_id" })]);

@@ -142,7 +142,7 @@ describe("using a key", () => {
 
   it("is refused (401) once expired", async () => {
     const key = await issue({ expires_in_days: 1 });
-    await s.orm.em.fork().execute("update api_keys set expires_at = now() - interval '1 second' where id = ?", [key.id]);
+    await s.sql("update api_keys set expires_at = now() - interval '1 second' where id = ?", [key.id]);
     expect((await writeWith(key.raw)).status).toBe(401);
   });
 

@@ -3,7 +3,6 @@
 // gateway in front of it, both on ephemeral ports. Every log line of both is kept, to look for leaked secrets.
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
-import type { MikroORM } from "@mikro-orm/postgresql";
 import { loadConfig } from "@sca/config";
 import { migrateToHead, openDatabase } from "@sca/db";
 import { createKafka, ensureTopics, OutboxMessage, OutboxRelay, TOPICS } from "@sca/kafka";
@@ -31,7 +30,8 @@ export interface Answer { status: number; headers: Headers; text: string; json: 
 export interface RequestOptions { bearer?: string; body?: unknown; headers?: Record<string, string> }
 
 export interface AuthStack {
-  orm: MikroORM;
+  /** Runs SQL in identity's schema: what a test changes behind identity's back (expiry, deactivation). */
+  sql(query: string, params?: unknown[]): Promise<unknown>;
   redis: Redis;
   /** Redis namespace of this run's cached API-key answers (identity deletes there, the gateway reads there). */
   answerNamespace: string;
@@ -93,7 +93,8 @@ export async function startAuthStack(): Promise<AuthStack> {
   const origin = `http://127.0.0.1:${gateway.port}`;
 
   return {
-    orm, redis, answerNamespace,
+    sql: (query, params = []) => orm.em.fork().execute(query, params),
+    redis, answerNamespace,
     logText: () => lines.join(""),
     async user(u = {}) {
       const id = randomUUID();

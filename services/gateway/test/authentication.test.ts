@@ -82,7 +82,7 @@ describe("refused credentials", () => {
     const person = await s.user();
     const token = await s.token(person);
     expect((await s.request("GET", "/v1/api-keys", { bearer: token })).status).toBe(200);
-    await s.orm.em.fork().execute("update users set is_active = false where id = ?", [person]);
+    await s.sql("update users set is_active = false where id = ?", [person]);
     expect((await s.request("GET", "/v1/api-keys", { bearer: token })).status).toBe(401);
   });
 });
@@ -154,7 +154,7 @@ describe("API keys", () => {
     const key = await teamAdminKey("read_only");
     expect((await s.request("GET", "/v1/api-keys", { bearer: key.raw })).status).toBe(403);
     // Revoked behind identity's back (no cache deletion): only the cached answer can still admit the key.
-    await s.orm.em.fork().execute("update api_keys set revoked_at = now() where id = ?", [key.id]);
+    await s.sql("update api_keys set revoked_at = now() where id = ?", [key.id]);
     expect((await s.request("POST", "/v1/api-keys", { bearer: key.raw, body: {} })).json.detail).toBe("This API key is read-only: it cannot change anything.");
     await s.redis.del(`${s.answerNamespace}${key.prefix}`);
     expect((await s.request("GET", "/v1/api-keys", { bearer: key.raw })).status).toBe(401);

@@ -39,6 +39,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const config = loadConfig(gatewayKeys, {
     CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     DOMAIN: "portal.example.test",
+    SECRET_KEY: "test-secret-key-that-is-at-least-32-characters",
     REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
     ...opts.env,
   });

@@ -49,6 +49,12 @@ type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
 /** What a handler returns: one of the route's declared non-error statuses with a body of its schema. */
 export type Reply<R extends ResponseSpecs> = { [S in keyof R]: S extends number ? ReplyFor<S, R[S]> : never }[keyof R];
 
+/** Who may call a route: any authenticated caller, or only a person holding super_admin. */
+export type AuthNeed = "caller" | "super_admin";
+
+/** Built by src/http/authenticate.ts; `enforce` runs before the route's own middleware, body and validation. */
+export interface RouteAuth { need: AuthNeed; enforce: RequestHandler }
+
 export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   method: HttpMethod;
   /** OpenAPI template of the backend path (no /api prefix), e.g. /v1/projects/{project_id}. */
@@ -59,6 +65,8 @@ export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   operationId?: string;
   request?: RequestSpec<P, Q, B>;
   responses: R;
+  /** Absent: anonymous callers are served. */
+  auth?: RouteAuth;
   /** Run before the body is read and validated: authentication, rate limits. */
   middleware?: RequestHandler[];
   /** Cap on the JSON body; DEFAULT_BODY_LIMIT_BYTES unless given. */
@@ -83,8 +91,13 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   const R extends ResponseSpecs = ResponseSpecs,
 >(spec: RouteSpec<P, Q, B, R>): Route {
+  // The spec hides the whole admin surface from everyone but super_admin; a route cannot opt out by omission.
+  if (spec.path.startsWith("/v1/admin/") && spec.auth?.need !== "super_admin") {
+    throw new Error(`${spec.method.toUpperCase()} ${spec.path} is an admin route and must declare auth super_admin`);
+  }
   return {
     ...spec,
+    middleware: spec.auth ? [spec.auth.enforce, ...(spec.middleware ?? [])] : spec.middleware,
     // The registry parsed params, query and body with exactly these schemas before calling.
     handler: (input) => spec.handler(input as HandlerInput<P, Q, B>),
   };
