@@ -93,7 +93,10 @@ function send(origin: string, localAddress: string, method: string, path: string
   if (opts.bearer !== undefined) headers.authorization = `Bearer ${opts.bearer}`;
   if (opts.cookie !== undefined) headers.cookie = opts.cookie;
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    headers["content-length"] = String(Buffer.byteLength(body));
+  }
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${origin}${path}`, { method, headers, localAddress }, (res) => {
       const chunks: Buffer[] = [];
