@@ -60,7 +60,7 @@ function unauthorized(detail: string, invalidToken: boolean): ProblemError {
   });
 }
 
-/** The credential of `Authorization: Bearer <token>`, or undefined when the header is absent. */
+/** The credential of `Authorization: Bearer <token>`: undefined when the header is absent, null when malformed. */
 export function bearerOf(header: string | undefined): string | undefined | null {
   if (header === undefined) return undefined;
   const m = /^Bearer +(\S+) *$/i.exec(header);
