@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { verifyCallerToken } from "@sca/rpc";
 import { SECRET, startAuthStack, type AuthStack } from "./authentication-harness.ts";
 
+/** The <secret> of tos_<prefix>_<secret> (base64url, so it may hold underscores itself). */
+const secretOf = (raw: string) => raw.slice(raw.indexOf("_", "tos_".length) + 1);
+
 let s: AuthStack;
 let adminToken: string;
 let teamA: string;
@@ -53,7 +56,7 @@ describe("issuing and listing", () => {
     expect(list.json).toMatchObject({ page: 1, page_size: 200, total: expect.any(Number) });
     const items = list.json.items as Record<string, unknown>[];
     expect(items.find((k) => k.id === key.id)).toMatchObject({ key_prefix: key.prefix });
-    expect(list.text).not.toContain(key.raw.split("_")[2]!);
+    expect(list.text).not.toContain(secretOf(key.raw));
     expect(list.text).not.toContain("raw_key");
   });
 
@@ -178,5 +181,20 @@ describe("GET /v1/admin/api-keys/hash-stats", () => {
     expect(res.json.active_total).toBe(res.json.hmac_sha256_count);
     expect(res.json.active_total as number).toBeGreaterThan(0);
     expect((await s.request("GET", "/v1/admin/api-keys/hash-stats", { bearer: ownerToken })).status).toBe(404);
+  });
+});
+
+describe("secrets", () => {
+  // Last: it looks back over every answer and log line of this file.
+  it("show each raw key in exactly one answer, its issue, and in no log line", () => {
+    const issuedKeys = s.bodies().map((b) => /"raw_key":"(tos_[^"]+)"/.exec(b)?.[1]).filter((k): k is string => k !== undefined);
+    expect(issuedKeys.length).toBeGreaterThan(10);
+    const logs = s.logText();
+    for (const raw of issuedKeys) {
+      const secret = secretOf(raw);
+      expect(s.bodies().filter((b) => b.includes(secret))).toHaveLength(1);
+      expect(logs).not.toContain(secret);
+    }
+    expect(logs).not.toContain(ownerToken);
   });
 });

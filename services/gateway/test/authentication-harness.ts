@@ -37,6 +37,8 @@ export interface AuthStack {
   answerNamespace: string;
   /** Every log line of the gateway and of identity so far. */
   logText(): string;
+  /** Every response body the gateway sent so far, in order. */
+  bodies(): readonly string[];
   /** A user row made directly in identity's database. */
   user(opts?: { superAdmin?: boolean; active?: boolean }): Promise<string>;
   /** A fresh access token, as a login would issue it. */
@@ -91,11 +93,13 @@ export async function startAuthStack(): Promise<AuthStack> {
   });
   const gateway = await startGateway(ctx, { port: 0, host: "127.0.0.1", routes: apiRoutes(ctx), webSocketEndpoints: [] });
   const origin = `http://127.0.0.1:${gateway.port}`;
+  const bodies: string[] = [];
 
   return {
     sql: (query, params = []) => orm.em.fork().execute(query, params),
     redis, answerNamespace,
     logText: () => lines.join(""),
+    bodies: () => bodies,
     async user(u = {}) {
       const id = randomUUID();
       await orm.em.fork().execute(
@@ -112,6 +116,7 @@ export async function startAuthStack(): Promise<AuthStack> {
       if (opts.body !== undefined) headers["content-type"] = "application/json";
       const res = await fetch(`${origin}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
       const text = await res.text();
+      bodies.push(text);
       return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) as Record<string, unknown> : {} };
     },
     async close() {
