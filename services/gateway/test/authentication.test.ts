@@ -191,3 +191,19 @@ describe("logs", () => {
     expect(logs).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/);
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("marks routes with auth as needing the bearer scheme, with their 401, and leaves anonymous ones alone", async () => {
+    const doc = (await s.request("GET", "/openapi.json")).json as {
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const [path, method] of [["/v1/api-keys", "post"], ["/v1/admin/teams/{id}", "patch"], ["/v1/admin/api-keys/hash-stats", "get"]] as const) {
+      expect(doc.paths[path]![method]!.security).toEqual([{ bearer: [] }]);
+      expect(doc.paths[path]![method]!.responses).toHaveProperty("401");
+    }
+    expect(doc.paths["/health"]!.get!.security).toBeUndefined();
+    expect(doc.paths["/health"]!.get!.responses).not.toHaveProperty("401");
+  });
+});

@@ -5,6 +5,9 @@ import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import type { ResponseSpec, Route } from "../api/route.ts";
 
+// The one credential scheme (spec: "There is no separate ApiKey scheme"); routes with `auth` require it.
+const BEARER_SCHEME = "bearer";
+
 /** The schema version of the wire format (spec: "Schema version string"). */
 export const API_VERSION = "2.2.0";
 
@@ -23,12 +26,16 @@ function operation(route: Route): ZodOpenApiOperationObject {
   if ((params || query || body) && !responses["422"]) {
     responses["422"] = responseObject(problemResponse("The request does not match its schema; `errors` lists each field."));
   }
+  if (route.auth && !responses["401"]) {
+    responses["401"] = responseObject(problemResponse("No valid bearer credential; the answer carries WWW-Authenticate: Bearer."));
+  }
   responses.default = responseObject(problemResponse("Any other error, as a problem document."));
   return {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
     ...(route.operationId ? { operationId: route.operationId } : {}),
+    ...(route.auth ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
     ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
     ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
     responses,
@@ -47,5 +54,10 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<typeo
     },
     servers: [{ url: PUBLIC_PREFIX }],
     paths,
+    components: {
+      securitySchemes: {
+        [BEARER_SCHEME]: { type: "http", scheme: "bearer", description: "An access token from login, or an API key tos_<prefix>_<secret>." },
+      },
+    },
   });
 }
