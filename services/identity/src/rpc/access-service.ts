@@ -18,6 +18,12 @@ export interface AccessServiceDeps {
   groupCascade: boolean;
 }
 
+/** A cached answer must never outlive the key it vouches for. */
+export function answerLifetime(expiresAt: Date | null, now: Date): number {
+  if (!expiresAt) return API_KEY_ANSWER_SECONDS;
+  return Math.max(0, Math.min(API_KEY_ANSWER_SECONDS, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)));
+}
+
 const invalid = () => ProblemError.unauthorized("The bearer credential is invalid or expired.");
 
 export function registerAccessService(router: ConnectRouter, deps: AccessServiceDeps): void {
@@ -31,7 +37,8 @@ export function registerAccessService(router: ConnectRouter, deps: AccessService
         const resolved = await apiKeyCaller(deps.orm.em.fork(), bearer, { hashKey: apiKeyHashKey, cascade: deps.groupCascade, ...client });
         if (!resolved) throw invalid();
         return create(AuthenticateResponseSchema, {
-          callerToken: await signCallerToken(resolved.caller, deps.secretKey), cacheSeconds: API_KEY_ANSWER_SECONDS,
+          callerToken: await signCallerToken(resolved.caller, deps.secretKey),
+          cacheSeconds: answerLifetime(resolved.expiresAt, new Date()),
         });
       }
       const claims = await verifyAccessToken(bearer, deps.secretKey);

@@ -11,7 +11,7 @@ import { subtreeOf } from "./teams.ts";
 export interface ApiKeyCallerOptions { hashKey: Buffer; cascade: boolean; ip: string | null; userAgent: string | null; now?: Date }
 
 /** The caller for a valid, unrevoked, unexpired key whose holder is active; null for anything else. */
-export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiKeyCallerOptions): Promise<{ caller: Caller; prefix: string } | null> {
+export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiKeyCallerOptions): Promise<{ caller: Caller; prefix: string; expiresAt: Date | null } | null> {
   const parsed = parseApiKey(bearer);
   if (!parsed) return null;
   const key = await apiKeyCredential(em, parsed.prefix);
@@ -29,6 +29,7 @@ export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiK
   await touchApiKey(em, key.id);
   return {
     prefix: key.key_prefix,
+    expiresAt: key.expires_at ? new Date(key.expires_at) : null,
     caller: {
       kind: "api_key", user_id: key.holder_id, email: key.holder_email, is_superuser: false, memberships,
       api_key_id: key.id, api_key: grant, ip: opts.ip, user_agent: opts.userAgent,

@@ -73,6 +73,13 @@ export async function apiKeyCredential(em: EntityManager, prefix: string): Promi
   return row ?? null;
 }
 
+/** Prefixes of the unrevoked keys a user holds (issued by them, not through a service account). */
+export async function heldKeyPrefixes(em: EntityManager, userId: string): Promise<string[]> {
+  const rows = await em.execute<{ key_prefix: string }[]>(
+    "select key_prefix from api_keys where coalesce(service_account_id, created_by_user_id) = ? and revoked_at is null", [userId]);
+  return rows.map((r) => r.key_prefix);
+}
+
 export interface ApiKeyFilter {
   scope: string | undefined;
   teamId: string | undefined;
