@@ -45,6 +45,8 @@ export const keys = {
   SERVICE_BUILT_AT: key(p.text("unknown")),
 
   // Edge
+  /** Reverse proxies in front of the gateway whose X-Forwarded-For is believed (1 behind one ingress). */
+  TRUST_PROXY_HOPS: key(p.int(0, { min: 0, max: 10 })),
   DEMO_READ_ONLY: key(p.bool(false)),
   DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
   METRICS_ENABLED: key(p.bool(false)),

@@ -8,6 +8,8 @@ export const gatewayKeys = {
   SECRET_KEY: keys.SECRET_KEY,
   DOMAIN: keys.DOMAIN,
   HTTP_PORT: keys.HTTP_PORT,
+  /** Per-IP limits key on the client address; behind an ingress it comes from X-Forwarded-For. */
+  TRUST_PROXY_HOPS: keys.TRUST_PROXY_HOPS,
   REDIS_URL: keys.REDIS_URL,
   CORS_ALLOWED_ORIGINS: keys.CORS_ALLOWED_ORIGINS,
   DEMO_READ_ONLY: keys.DEMO_READ_ONLY,
