@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import autocannon from "autocannon";
 import { Health } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import { createServiceClient } from "@sca/rpc";
-import { SERVICES, rpcUrlFor, type ServiceName } from "@sca/runtime";
+import { SERVICES, rpcUrlFor, type ServiceName } from "@sca/runtime/services";
 import { percentile, printTable } from "./table.ts";
 
 const BASE = process.env.BENCH_BASE_URL ?? "http://127.0.0.1:8080";

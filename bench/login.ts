@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { AccountService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { createServiceClient } from "@sca/rpc";
-import { rpcUrlFor } from "@sca/runtime";
+import { rpcUrlFor } from "@sca/runtime/services";
 import { percentile, printTable } from "./table.ts";
 
 const BASE = process.env.BENCH_BASE_URL ?? "http://127.0.0.1:8080";

@@ -7,7 +7,7 @@ import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { createServiceClient } from "@sca/rpc";
-import { rpcUrlFor } from "@sca/runtime";
+import { rpcUrlFor } from "@sca/runtime/services";
 
 export interface IdentityClients {
   access: Client<typeof AccessService>;

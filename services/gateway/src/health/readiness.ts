@@ -5,7 +5,7 @@ import type { Client } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import type { Redis } from "@sca/redis";
 import { createServiceClient } from "@sca/rpc";
-import { rpcUrlFor, SERVICES, type ServiceName } from "@sca/runtime";
+import { rpcUrlFor, SERVICES, type ServiceName } from "@sca/runtime/services";
 
 export const READINESS_TIMEOUT_MS = 2_000;
 
