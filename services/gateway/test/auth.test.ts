@@ -235,3 +235,17 @@ describe("forgot-password and reset-password", () => {
     expectProblem(await client.request("POST", "/v1/auth/reset-password", { body }), 429, "rate_limited");
   });
 });
+
+describe("/openapi.json", () => {
+  it("documents every account route under both prefixes with the bounds the gateway enforces", async () => {
+    const doc = (await s.client().request("GET", "/openapi.json")).json as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> } }>> };
+    const routes = [["post", "register"], ["post", "login"], ["post", "login/mfa"], ["post", "refresh"], ["post", "logout"], ["get", "me"],
+      ["post", "forgot-password"], ["post", "reset-password"], ["post", "mfa/totp/setup"], ["post", "mfa/totp/confirm"], ["delete", "mfa"]] as const;
+    for (const prefix of AUTH_PREFIXES) for (const [method, path] of routes) expect(doc.paths[`${prefix}/${path}`]?.[method]).toBeDefined();
+    const register = doc.paths["/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema.properties;
+    expect(register.password).toMatchObject({ minLength: 8, maxLength: 256 });
+    const completion = doc.paths["/auth/login/mfa"]!.post!.requestBody!.content["application/json"]!.schema.properties;
+    expect(completion).toMatchObject({ code: { minLength: 1, maxLength: 64 }, mfa_token: { minLength: 1, maxLength: 4096 } });
+    for (const path of ["/v1/admin/users", "/v1/admin/users/{id}/deactivate", "/v1/admin/users/{id}/mfa"]) expect(doc.paths[path]).toBeDefined();
+  });
+});
