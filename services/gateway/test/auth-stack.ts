@@ -137,7 +137,7 @@ export async function startAuthStack(opts: AuthStackOptions = {}): Promise<AuthS
     routes: (router) => {
       registerAccessService(router, { orm, secretKey: SECRET, groupCascade: true });
       registerAccountService(router, deps);
-      registerAdminUserService(router, deps);
+      registerAdminUserService(router, { ...deps, apiKeyAnswers });
       registerDirectoryService(router, { orm, apiKeyAnswers });
       registerApiKeyService(router, { orm, secretKey: SECRET, apiKeyAnswers });
     },

@@ -39,7 +39,7 @@ await runService({
     const accounts = { orm, secretKey, settings: accountSettings };
     return (router) => {
       registerAccountService(router, accounts);
-      registerAdminUserService(router, accounts);
+      registerAdminUserService(router, { ...accounts, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerDirectoryService(router, { orm, apiKeyAnswers });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers });

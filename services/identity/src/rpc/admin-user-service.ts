@@ -13,9 +13,11 @@ import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator } from "../domain/roles.ts";
 import { callerActor, emitAudit } from "../events/account-events.ts";
 import { accountById, listAccounts, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
+import { heldKeyPrefixes } from "../store/api-keys.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";
 import { deleteSecondFactor } from "../store/second-factors.ts";
 import { clearThrottle } from "../store/sign-in-throttles.ts";
+import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import type { AccountDeps } from "./account-deps.ts";
 import { issuePasswordReset } from "./password-reset.ts";
 import { userView, userViews } from "./user-views.ts";
@@ -35,7 +37,12 @@ async function target(em: EntityManager, userId: string): Promise<AccountRow> {
   return account;
 }
 
-export function registerAdminUserService(router: ConnectRouter, deps: AccountDeps): void {
+export interface AdminUserDeps extends AccountDeps {
+  /** Deactivating a person drops the gateway's cached answers for the keys they hold. */
+  apiKeyAnswers: ApiKeyAnswerCache;
+}
+
+export function registerAdminUserService(router: ConnectRouter, deps: AdminUserDeps): void {
   /** Runs an administrator's change to one account in a transaction and audits it. */
   const change = <T>(ctx: HandlerContext, userId: string, action: string, work: (em: EntityManager, account: AccountRow, now: Date) => Promise<T>) => {
     const caller = administrator(ctx);
@@ -71,10 +78,14 @@ export function registerAdminUserService(router: ConnectRouter, deps: AccountDep
     },
 
     async deactivateUser(req, ctx) {
+      let heldKeys: string[] = [];
       const user = await change(ctx, req.userId, "user.deactivated", async (em, account, now) => {
         await revokeAllOfUser(em, account.id, now);
+        heldKeys = await heldKeyPrefixes(em, account.id);
         return userView(em, (await setActive(em, account.id, false))!, "admin");
       });
+      // The holder's keys stop working on the very next request, not when the gateway's cached answer expires.
+      await deps.apiKeyAnswers.forget(heldKeys);
       return create(DeactivateUserResponseSchema, { user });
     },
 

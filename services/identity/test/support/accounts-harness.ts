@@ -15,6 +15,8 @@ import { registerAccessService } from "../../src/rpc/access-service.ts";
 import { registerAccountService } from "../../src/rpc/account-service.ts";
 import { accountKeys, type AccountSettings } from "../../src/rpc/account-settings.ts";
 import { registerAdminUserService } from "../../src/rpc/admin-user-service.ts";
+import { redisApiKeyAnswerCache } from "../../src/store/api-key-answer-cache.ts";
+import { createRedis } from "@sca/redis";
 import { userCaller } from "../../src/store/callers.ts";
 import { entities } from "../../src/store/entities.ts";
 import { migrations } from "../../src/store/migrations/index.ts";
@@ -45,12 +47,14 @@ export async function startAccounts(env: Record<string, string> = {}): Promise<A
   const relay = new OutboxRelay({ kafka, orm, logger, pollIntervalMs: 100 });
   relay.start();
   const deps = { orm, secretKey: SECRET, settings };
+  const redis = createRedis(servers.redisUrl, logger);
+  const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, `${uniqueName("identity_answers")}:`);
   const server = await startRpcServer({
     service: "identity", port: 0, logger, secretKey: SECRET, health: new HealthRegistry(), readMaxBytes: 1 << 20,
     routes: (router) => {
       registerAccessService(router, { orm, secretKey: SECRET, groupCascade: true });
       registerAccountService(router, deps);
-      registerAdminUserService(router, deps);
+      registerAdminUserService(router, { ...deps, apiKeyAnswers });
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
@@ -67,6 +71,7 @@ export async function startAccounts(env: Record<string, string> = {}): Promise<A
     async close() {
       await server.close(1000);
       await relay.stop();
+      redis.disconnect();
       await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
       await orm.close();
     },
