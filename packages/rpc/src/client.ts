@@ -1,6 +1,6 @@
 // Connect clients of other services. The caller token and the request id travel with every call.
 import type { DescService } from "@bufbuild/protobuf";
-import { createClient, createContextKey, type Client, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createContextKey, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { currentRequestId } from "@sca/log";
 import { CALLER_HEADER } from "./caller.ts";
@@ -15,12 +15,27 @@ export function createServiceClient<S extends DescService>(service: S, baseUrl: 
   };
   const transport = createGrpcTransport({
     baseUrl,
-    interceptors: [propagate],
+    interceptors: [propagate, unreachableIsUnavailable],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     pingIntervalMs: 30_000,
   });
   return createClient(service, transport);
 }
+
+const UNREACHABLE = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/;
+
+// A service that cannot be reached is unavailable (503 at the edge), not an internal error (500): the HTTP/2
+// session manager reports a refused connection as Code.Internal.
+const unreachableIsUnavailable: Interceptor = (next) => async (req) => {
+  try {
+    return await next(req);
+  } catch (err) {
+    const ce = ConnectError.from(err);
+    const causes = [ce.rawMessage, (ce.cause as { code?: unknown } | undefined)?.code].map(String).join(" ");
+    if (ce.code === Code.Internal && UNREACHABLE.test(causes)) throw new ConnectError(`${req.service.typeName} is unreachable`, Code.Unavailable, undefined, undefined, ce);
+    throw err;
+  }
+};
 
 /** Set per call: `client.method(req, { contextValues: createContextValues().set(callerTokenKey, token) })`. */
 export const callerTokenKey = createContextKey<string | undefined>(undefined, { description: "signed caller token" });

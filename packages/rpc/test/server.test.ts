@@ -72,3 +72,10 @@ describe("caller token", () => {
     await expect(verifyCallerToken(direct, SECRET)).rejects.toThrow();
   });
 });
+
+describe("client of a service that is not running", () => {
+  it("reports it unavailable (503 at the edge), not as an internal error", async () => {
+    const client = createServiceClient(Health, "http://127.0.0.1:9");
+    await expect(client.check({ service: "" })).rejects.toMatchObject({ code: Code.Unavailable });
+  });
+});

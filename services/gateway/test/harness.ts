@@ -10,6 +10,7 @@ import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
 import { gatewayKeys } from "../src/config.ts";
 import { createGatewayContext, type GatewayContext } from "../src/context.ts";
+import { identityClients } from "../src/identity-clients.ts";
 import type { ReadinessTarget } from "../src/health/readiness.ts";
 import { apiRoutes } from "../src/routes/index.ts";
 import { startGateway, type GatewayServer } from "../src/server.ts";
@@ -49,6 +50,8 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     config, logger, redis,
     limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
     readinessTargets: opts.readinessTargets ?? [],
+    // No identity here: a closed port, so a portal running on this machine is never reached by these tests.
+    identity: identityClients("http://127.0.0.1:9"),
   });
   const server = await startGateway(ctx, {
     port: 0,
