@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ensureSuperAdmin } from "../src/bootstrap-admin.ts";
-import { startAccounts, type AccountsHarness } from "./support/accounts-harness.ts";
+import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
-let h: AccountsHarness;
-beforeAll(async () => { h = await startAccounts(); }, 60_000);
+let h: IdentityHarness;
+beforeAll(async () => { h = await startIdentity(); }, 60_000);
 afterAll(async () => { await h?.close(); });
 
 describe("bootstrap admin", () => {

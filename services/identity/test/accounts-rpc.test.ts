@@ -12,12 +12,12 @@ import { verifyAccessToken } from "../src/domain/access-token.ts";
 import { hashPassword } from "../src/domain/password-hash.ts";
 import { insertAccount } from "../src/store/accounts.ts";
 import { sweepSessionState } from "../src/store/session-sweep.ts";
-import { SECRET, startAccounts, type AccountsHarness } from "./support/accounts-harness.ts";
+import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 import { EventReader } from "./support/event-reader.ts";
 
 const PASSWORD = "violet-harbour-engine-42";
 const client = { ip: "198.51.100.7", userAgent: "jest" };
-let h: AccountsHarness;
+let h: IdentityHarness;
 let domainEvents: EventReader;
 let auditEvents: EventReader;
 let n = 0;
@@ -51,7 +51,7 @@ async function superAdmin(): Promise<string> {
 }
 
 beforeAll(async () => {
-  h = await startAccounts({ LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" });
+  h = await startIdentity({ accountEnv: { LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" } });
   domainEvents = await EventReader.start(TOPICS.domainEvents);
   auditEvents = await EventReader.start(TOPICS.auditEvents);
 }, 60_000);
@@ -85,7 +85,7 @@ describe("register", () => {
   });
 
   it("answers 404 when self-registration is off", async () => {
-    const off = await startAccounts({ AUTH_SELF_REGISTRATION: "false" });
+    const off = await startIdentity({ accountEnv: { AUTH_SELF_REGISTRATION: "false" } });
     try {
       expect(await failure(off.accounts.register({ email: newEmail(), password: PASSWORD, client }))).toMatchObject({ status: 404 });
     } finally {

@@ -9,9 +9,9 @@ import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { verifyCallerToken } from "@sca/rpc";
 import { generateApiKey } from "../src/domain/api-key-format.ts";
 import { EventReader } from "./support/event-reader.ts";
-import { SECRET, startDirectory, type DirectoryHarness } from "./support/directory-harness.ts";
+import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
-let h: DirectoryHarness;
+let h: IdentityHarness;
 let audit: EventReader;
 let admin: string;
 let teamA: string;
@@ -25,7 +25,7 @@ const textOf = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (ty
 const callerOf = async (bearer: string) => verifyCallerToken((await h.asBearer(bearer)).headers["x-sca-caller"]!, SECRET);
 
 beforeAll(async () => {
-  h = await startDirectory();
+  h = await startIdentity();
   audit = await EventReader.start(TOPICS.auditEvents);
   admin = await h.user({ superAdmin: true });
   const opts = await h.as(admin);

@@ -6,14 +6,14 @@ import { TOPICS } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { verifyCallerToken } from "@sca/rpc";
 import { EventReader } from "./support/event-reader.ts";
-import { SECRET, startDirectory, type DirectoryHarness } from "./support/directory-harness.ts";
+import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
-let h: DirectoryHarness;
+let h: IdentityHarness;
 let audit: EventReader;
 let admin: string;
 
 beforeAll(async () => {
-  h = await startDirectory();
+  h = await startIdentity();
   audit = await EventReader.start(TOPICS.auditEvents);
   admin = await h.user({ superAdmin: true });
 });

@@ -171,7 +171,7 @@ describe("discovery rules", () => {
   it("refuses a provider whose discovery document names an endpoint on another host", async () => {
     const rogue = await startTestProvider({ redirectUris: [`${CALLBACK_BASE}/auth/oauth/oidc/callback`], discoveryExtras: { revocation_endpoint: "https://elsewhere.localhost/revoke" } });
     try {
-      const settings = providerSettings({ ...h.config, OIDC_ISSUER: rogue.issuer }).find((p) => p.name === "oidc")!;
+      const settings = providerSettings({ ...h.ssoConfig, OIDC_ISSUER: rogue.issuer }).find((p) => p.name === "oidc")!;
       const clients = createProviderClients({ timeoutSeconds: 5, fetch: rogue.fetch });
       await expect(clients.configuration(settings)).rejects.toThrow(/revocation_endpoint is on elsewhere.localhost/);
     } finally {

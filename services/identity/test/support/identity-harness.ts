@@ -1,76 +1,120 @@
-// An identity server with the directory, API-key and access services on an ephemeral port, over its own
-// schema, with the outbox relay publishing audit events to the real Kafka and cached API-key answers in the
-// real Redis under a namespace of its own. Callers are resolved by AccessService.Authenticate itself.
+// An identity server with every service main.ts registers, on an ephemeral port over a schema of its own, with
+// the outbox relay publishing to the real Kafka and cached API-key answers in the real Redis under a namespace
+// of its own. Calls go through real gRPC clients; bearer calls carry the caller token AccessService.Authenticate
+// answers, as the gateway forwards it.
 import { randomUUID } from "node:crypto";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { loadConfig } from "@sca/config";
 import { migrateToHead, openDatabase } from "@sca/db";
 import { createKafka, ensureTopics, OutboxMessage, OutboxRelay, TOPICS } from "@sca/kafka";
-import { createLogger } from "@sca/log";
+import { createLogger, type Logger } from "@sca/log";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
+import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { createRedis, type Redis } from "@sca/redis";
 import { CALLER_HEADER, HealthRegistry, startRpcServer } from "@sca/rpc";
 import { testServers, uniqueName } from "@sca/testkit";
+import type { CustomFetch } from "openid-client";
 import { issueAccessToken } from "../../src/domain/access-token.ts";
+import { ssoKeys, type SsoConfig } from "../../src/domain/sso-settings.ts";
 import { registerAccessService } from "../../src/rpc/access-service.ts";
+import { registerAccountService } from "../../src/rpc/account-service.ts";
+import { accountKeys, type AccountSettings } from "../../src/rpc/account-settings.ts";
+import { registerAdminUserService } from "../../src/rpc/admin-user-service.ts";
 import { registerApiKeyService } from "../../src/rpc/api-key-service.ts";
 import { registerDirectoryService } from "../../src/rpc/directory-service.ts";
+import { createProviderClients } from "../../src/rpc/sso-providers.ts";
+import { registerSsoService } from "../../src/rpc/sso-service.ts";
 import { redisApiKeyAnswerCache } from "../../src/store/api-key-answer-cache.ts";
 import { entities } from "../../src/store/entities.ts";
 import { migrations } from "../../src/store/migrations/index.ts";
 
 export const SECRET = "test-secret-key-that-is-at-least-32-characters";
 
-export interface DirectoryHarness {
+export interface IdentityOptions {
+  /** Account settings on top of the test defaults (AUTH_SELF_REGISTRATION, LOGIN_THROTTLE_*, ...). */
+  accountEnv?: Record<string, string>;
+  /** SSO settings (OIDC_*, OAUTH_*, AUTH_AUTO_REGISTER, ...); without them no provider is configured. */
+  ssoEnv?: Record<string, string>;
+  /** How SSO reaches the providers (a test provider's fetch, which trusts the test CA). */
+  providerFetch?: CustomFetch;
+  /** Where its log lines go; by default errors only, to stdout. */
+  logger?: Logger;
+}
+
+export interface IdentityHarness {
   orm: MikroORM;
+  schema: string;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  settings: AccountSettings;
+  ssoConfig: SsoConfig;
   redis: Redis;
   /** Redis namespace of the cached API-key answers of this run. */
   answerNamespace: string;
   access: Client<typeof AccessService>;
+  accounts: Client<typeof AccountService>;
+  admin: Client<typeof AdminUserService>;
   directory: Client<typeof DirectoryService>;
   apiKeys: Client<typeof ApiKeyService>;
+  sso: Client<typeof SsoService>;
   /** A user row made directly in the database. */
   user(opts?: { superAdmin?: boolean; active?: boolean }): Promise<string>;
   /** Call options carrying the caller token Authenticate answers for this bearer (an access token or a key). */
   asBearer(bearer: string): Promise<{ headers: Record<string, string> }>;
+  /** Call options that make the call as this user (with a fresh access token as the bearer). */
   as(userId: string): Promise<{ headers: Record<string, string> }>;
   close(): Promise<void>;
 }
 
-export async function startDirectory(opts: { cascade?: boolean } = {}): Promise<DirectoryHarness> {
+export async function startIdentity(opts: IdentityOptions = {}): Promise<IdentityHarness> {
   const servers = testServers();
-  const logger = createLogger("identity-test", "ERROR");
-  const schema = uniqueName("identity_directory");
+  const logger = opts.logger ?? createLogger("identity-test", "ERROR");
+  const schema = uniqueName("identity");
   const orm = await openDatabase({ url: servers.databaseUrl, schema, entities: [...entities, OutboxMessage], migrations, logger, poolMax: 6 });
   await migrateToHead(orm);
   const kafka = createKafka({ brokers: servers.kafkaBrokers, clientId: schema, logger });
-  await ensureTopics(kafka, [TOPICS.auditEvents]);
+  await ensureTopics(kafka, [TOPICS.domainEvents, TOPICS.auditEvents]);
   const relay = new OutboxRelay({ kafka, orm, logger, pollIntervalMs: 100 });
   relay.start();
   const redis = createRedis(servers.redisUrl, logger);
-  const answerNamespace = `${uniqueName("answers")}:`;
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
   const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, answerNamespace);
+  const settings = loadConfig(accountKeys, { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", ...opts.accountEnv });
+  const ssoConfig = loadConfig(ssoKeys, opts.ssoEnv ?? {});
+  const accountDeps = { orm, secretKey: SECRET, settings };
   const server = await startRpcServer({
     service: "identity", port: 0, logger, secretKey: SECRET, health: new HealthRegistry(), readMaxBytes: 1 << 20,
     routes: (router) => {
-      registerAccessService(router, { orm, secretKey: SECRET, groupCascade: opts.cascade ?? true });
+      registerAccountService(router, accountDeps);
+      registerAdminUserService(router, { ...accountDeps, apiKeyAnswers });
+      registerAccessService(router, { orm, secretKey: SECRET, groupCascade: true });
       registerDirectoryService(router, { orm, apiKeyAnswers });
       registerApiKeyService(router, { orm, secretKey: SECRET, apiKeyAnswers });
+      registerSsoService(router, {
+        orm, secretKey: SECRET, logger, config: ssoConfig, sessions: { secretKey: SECRET, settings },
+        clients: createProviderClients({ timeoutSeconds: ssoConfig.OAUTH_HTTP_TIMEOUT_SECONDS, fetch: opts.providerFetch }),
+      });
     },
   });
-  const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${server.port}` });
+  const url = `http://127.0.0.1:${server.port}`;
+  const transport = createGrpcTransport({ baseUrl: url });
   const access = createClient(AccessService, transport);
   const asBearer = async (bearer: string) => {
     const { callerToken } = await access.authenticate({ bearer, ip: "203.0.113.9", userAgent: "jest" });
     return { headers: { [CALLER_HEADER]: callerToken } };
   };
   return {
-    orm, redis, answerNamespace, access,
+    orm, schema, url, settings, ssoConfig, redis, answerNamespace, access,
+    accounts: createClient(AccountService, transport),
+    admin: createClient(AdminUserService, transport),
     directory: createClient(DirectoryService, transport),
     apiKeys: createClient(ApiKeyService, transport),
+    sso: createClient(SsoService, transport),
     async user(u = {}) {
       const id = randomUUID();
       await orm.em.fork().execute(
