@@ -46,7 +46,15 @@ export interface IdentityOptions {
   logger?: Logger;
 }
 
-export interface IdentityHarness {
+/** The services main.ts registers, under the names the harness gives their clients. */
+const SERVICES = {
+  access: AccessService, accounts: AccountService, admin: AdminUserService,
+  directory: DirectoryService, apiKeys: ApiKeyService, sso: SsoService,
+} as const;
+
+export type IdentityClients = { [Name in keyof typeof SERVICES]: Client<(typeof SERVICES)[Name]> };
+
+export interface IdentityHarness extends IdentityClients {
   orm: MikroORM;
   schema: string;
   /** http://127.0.0.1:<port> */
@@ -56,12 +64,6 @@ export interface IdentityHarness {
   redis: Redis;
   /** Redis namespace of the cached API-key answers of this run. */
   answerNamespace: string;
-  access: Client<typeof AccessService>;
-  accounts: Client<typeof AccountService>;
-  admin: Client<typeof AdminUserService>;
-  directory: Client<typeof DirectoryService>;
-  apiKeys: Client<typeof ApiKeyService>;
-  sso: Client<typeof SsoService>;
   /** A user row made directly in the database. */
   user(opts?: { superAdmin?: boolean; active?: boolean }): Promise<string>;
   /** Call options carrying the caller token Authenticate answers for this bearer (an access token or a key). */
@@ -103,18 +105,13 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
   });
   const url = `http://127.0.0.1:${server.port}`;
   const transport = createGrpcTransport({ baseUrl: url });
-  const access = createClient(AccessService, transport);
+  const clients = Object.fromEntries(Object.entries(SERVICES).map(([name, service]) => [name, createClient(service, transport)])) as IdentityClients;
   const asBearer = async (bearer: string) => {
-    const { callerToken } = await access.authenticate({ bearer, ip: "203.0.113.9", userAgent: "jest" });
+    const { callerToken } = await clients.access.authenticate({ bearer, ip: "203.0.113.9", userAgent: "jest" });
     return { headers: { [CALLER_HEADER]: callerToken } };
   };
   return {
-    orm, schema, url, settings, ssoConfig, redis, answerNamespace, access,
-    accounts: createClient(AccountService, transport),
-    admin: createClient(AdminUserService, transport),
-    directory: createClient(DirectoryService, transport),
-    apiKeys: createClient(ApiKeyService, transport),
-    sso: createClient(SsoService, transport),
+    ...clients, orm, schema, url, settings, ssoConfig, redis, answerNamespace,
     async user(u = {}) {
       const id = randomUUID();
       await orm.em.fork().execute(
