@@ -2,9 +2,9 @@
 // move), members, role changes (last super_admin, team_id), service accounts and organizations.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startAuthStack, type AuthStack } from "./authentication-harness.ts";
+import { startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
-let s: AuthStack;
+let s: IdentityStack;
 let admin: string;
 let adminToken: string;
 
@@ -15,7 +15,7 @@ async function createTeam(name: string, extra: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
   admin = await s.user({ superAdmin: true });
   adminToken = await s.token(admin);
 });

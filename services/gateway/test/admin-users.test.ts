@@ -1,15 +1,15 @@
 // /v1/admin/users through the gateway against a real identity: hidden (404) from everyone but super_admin, the
 // list's filters and page bounds, and what each change does to the person's sign-in.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { PASSWORD, signIn, startAuthStack, type Answer, type AuthStack } from "./auth-stack.ts";
+import { PASSWORD, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
 
 const NEW_PASSWORD = "amber-lantern-orchard-77";
 const MISSING = "0191f2c4-8d2a-7c3e-9f10-1234567890ab";
-let s: AuthStack;
+let s: IdentityStack;
 let admin: string;
 
 beforeAll(async () => {
-  s = await startAuthStack({ identityEnv: { LOGIN_THROTTLE_FAILURES: "2", LOGIN_THROTTLE_WINDOWS: "600" } });
+  s = await startIdentityStack({ identityEnv: { LOGIN_THROTTLE_FAILURES: "2", LOGIN_THROTTLE_WINDOWS: "600" } });
   admin = (await signIn(s.client(), (await s.person({ superAdmin: true })).email)).accessToken;
 }, 60_000);
 

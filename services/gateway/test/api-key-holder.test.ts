@@ -1,10 +1,10 @@
 // A key stands for its holder: deactivating the holder stops the key on the very next request, even though the
 // gateway holds a cached answer for it.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { signIn, startAuthStack, type AuthStack } from "./auth-stack.ts";
+import { signIn, startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
-let s: AuthStack;
-beforeAll(async () => { s = await startAuthStack(); }, 60_000);
+let s: IdentityStack;
+beforeAll(async () => { s = await startIdentityStack(); }, 60_000);
 afterAll(async () => { await s?.close(); });
 
 it("refuses a deactivated holder's key at once", async () => {

@@ -2,12 +2,12 @@
 // revoke and narrow holding on the very next request, expiry, scope, validation and the answers' shapes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { verifyCallerToken } from "@sca/rpc";
-import { SECRET, startAuthStack, type AuthStack } from "./authentication-harness.ts";
+import { SECRET, startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
 /** The <secret> of tos_<prefix>_<secret> (base64url, so it may hold underscores itself). */
 const secretOf = (raw: string) => raw.slice(raw.indexOf("_", "tos_".length) + 1);
 
-let s: AuthStack;
+let s: IdentityStack;
 let adminToken: string;
 let teamA: string;
 let teamB: string;
@@ -26,7 +26,7 @@ async function issue(body: Record<string, unknown>, bearer = ownerToken) {
 const writeWith = (raw: string) => s.request("POST", "/v1/api-keys", { bearer: raw, body: { name: "x", scope: "team", team_id: teamA } });
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
   adminToken = await s.token(await s.user({ superAdmin: true }));
   teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "keys-a" } })).json.id as string;
   teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "keys-b" } })).json.id as string;

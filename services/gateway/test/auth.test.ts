@@ -3,18 +3,18 @@
 // configuration (login fixed at 5/minute with Retry-After 60), the failed-sign-in throttle and the reset token.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AUTH_PREFIXES } from "../src/routes/auth.ts";
-import { PASSWORD, refreshCookieSet, signIn, startAuthStack, type Answer, type AuthStack } from "./auth-stack.ts";
+import { PASSWORD, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
 
 const NEW_PASSWORD = "amber-lantern-orchard-77";
-let s: AuthStack;
-let off: AuthStack;
+let s: IdentityStack;
+let off: IdentityStack;
 
 beforeAll(async () => {
-  s = await startAuthStack({
+  s = await startIdentityStack({
     identityEnv: { LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" },
     gatewayEnv: { REGISTRATION_RATE_LIMIT: "3/minute", PASSWORD_RESET_RATE_LIMIT: "3/minute", PASSWORD_RESET_CONFIRM_RATE_LIMIT: "3/minute" },
   });
-  off = await startAuthStack({ identityEnv: { AUTH_SELF_REGISTRATION: "false" }, gatewayEnv: { APP_ENV: "staging" } });
+  off = await startIdentityStack({ identityEnv: { AUTH_SELF_REGISTRATION: "false" }, gatewayEnv: { APP_ENV: "staging" } });
 }, 60_000);
 
 afterAll(async () => {

@@ -6,12 +6,12 @@ import { createHmac } from "node:crypto";
 import { signCallerToken, verifyCallerToken } from "@sca/rpc";
 import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
 import { generateApiKey } from "../../identity/src/domain/api-key-format.ts";
-import { SECRET, startAuthStack, type AuthStack } from "./authentication-harness.ts";
+import { SECRET, startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
 /** The <secret> of tos_<prefix>_<secret> (base64url, so it may hold underscores itself). */
 const secretOf = (raw: string) => raw.slice(raw.indexOf("_", "tos_".length) + 1);
 
-let s: AuthStack;
+let s: IdentityStack;
 let admin: string;
 let adminToken: string;
 let teamId: string;
@@ -33,7 +33,7 @@ async function teamAdminKey(breadth: "read_only" | "read_write"): Promise<{ id: 
 }
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
   admin = await s.user({ superAdmin: true });
   adminToken = await s.token(admin);
   const team = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "Auth", slug: "auth" } });

@@ -34,6 +34,8 @@ export interface TestGatewayOptions {
   readinessTargets?: ReadinessTarget[];
   logger?: Logger;
   redisUrl?: string;
+  /** An identity of the test's own (http://127.0.0.1:<port>) and the Redis namespace of its cached API-key answers. */
+  identity?: { url: string; answerNamespace: string };
 }
 
 export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -50,8 +52,9 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     config, logger, redis,
     limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
     readinessTargets: opts.readinessTargets ?? [],
-    // No identity here: a closed port, so a portal running on this machine is never reached by these tests.
-    identity: identityClients("http://127.0.0.1:9"),
+    // Without an identity of the test's own, a closed port: a portal running on this machine is never reached.
+    identity: identityClients(opts.identity?.url ?? "http://127.0.0.1:9"),
+    apiKeyAnswerNamespace: opts.identity?.answerNamespace,
   });
   const server = await startGateway(ctx, {
     port: 0,

@@ -3,12 +3,12 @@
 // per-address limit), and removal.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
-import { PASSWORD, refreshCookieSet, signIn, startAuthStack, type Answer, type AuthStack, type Client } from "./auth-stack.ts";
+import { PASSWORD, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack, type Client } from "./identity-stack.ts";
 
-let s: AuthStack;
+let s: IdentityStack;
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
 }, 60_000);
 
 afterAll(async () => {

@@ -5,39 +5,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
-import { loadConfig } from "@sca/config";
-import { migrateToHead, openDatabase } from "@sca/db";
-import { OutboxMessage } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
-import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
-import { HealthRegistry, startRpcServer, type RpcServer } from "@sca/rpc";
-import { testServers, uniqueName } from "@sca/testkit";
-import { ssoKeys } from "../../identity/src/domain/sso-settings.ts";
-import { registerAccessService } from "../../identity/src/rpc/access-service.ts";
-import { registerAccountService } from "../../identity/src/rpc/account-service.ts";
-import { accountKeys } from "../../identity/src/rpc/account-settings.ts";
-import { createProviderClients } from "../../identity/src/rpc/sso-providers.ts";
-import { registerSsoService } from "../../identity/src/rpc/sso-service.ts";
-import { entities } from "../../identity/src/store/entities.ts";
-import { migrations } from "../../identity/src/store/migrations/index.ts";
-import { followToCallback, startTestProvider, type TestProvider } from "../../identity/test/support/oidc-provider.ts";
-import { gatewayKeys } from "../src/config.ts";
-import { createGatewayContext } from "../src/context.ts";
-import { identityClients } from "../src/identity-clients.ts";
-import { apiRoutes } from "../src/routes/index.ts";
-import { startGateway, type GatewayServer } from "../src/server.ts";
+import { followToCallback, type TestProvider } from "../../identity/test/support/oidc-provider.ts";
+import { startSso, type SsoHarness } from "../../identity/test/support/sso-harness.ts";
+import { startTestGateway, type TestGateway } from "./harness.ts";
 
-const SECRET = "test-secret-key-that-is-at-least-32-characters";
 const BROWSER_ORIGIN = "https://portal.test";
 const CALLBACK = `${BROWSER_ORIGIN}/api/auth/oauth/oidc/callback`;
 const FAILURE = `${BROWSER_ORIGIN}/login`;
 
 let provider: TestProvider;
-let orm: Awaited<ReturnType<typeof openDatabase>>;
-let identity: RpcServer;
-let schema: string;
+let orm: SsoHarness["orm"];
+let identity: SsoHarness;
 const logLines: string[] = [];
-const gateways: { server: GatewayServer; redis: Redis }[] = [];
+const gateways: TestGateway[] = [];
 /** Every answer the gateways gave, to look for secrets in. */
 const answers: string[] = [];
 
@@ -50,44 +31,18 @@ function logTo(name: string): Logger {
   }));
 }
 
+/** Identity's SSO with its callback at CALLBACK and the failure page at FAILURE (sso-harness.ts). */
 async function startIdentity(): Promise<void> {
-  provider = await startTestProvider({ redirectUris: [CALLBACK] });
-  const logger = logTo("identity-test");
-  schema = uniqueName("gw_oauth");
-  orm = await openDatabase({ url: testServers().databaseUrl, schema, entities: [...entities, OutboxMessage], migrations, logger, poolMax: 6 });
-  await migrateToHead(orm);
-  const config = loadConfig(ssoKeys, {
-    OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret,
-    OIDC_SCOPES: "email profile", OAUTH_CALLBACK_BASE_URL: `${BROWSER_ORIGIN}/api`, AUTH_AUTO_REGISTER: "true",
-    OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard", OAUTH_LOGIN_REDIRECT_FAILURE: FAILURE,
-  });
-  const sessions = { orm, secretKey: SECRET, settings: loadConfig(accountKeys, {}) };
-  identity = await startRpcServer({
-    service: "identity", port: 0, logger, secretKey: SECRET, health: new HealthRegistry(), readMaxBytes: 1 << 20,
-    routes: (router) => {
-      registerSsoService(router, {
-        orm, secretKey: SECRET, config, logger, sessions,
-        clients: createProviderClients({ timeoutSeconds: 5, fetch: provider.fetch }),
-      });
-      registerAccountService(router, sessions);
-      registerAccessService(router, { orm, secretKey: SECRET, groupCascade: true });
-    },
-  });
+  identity = await startSso({ OIDC_SCOPES: "email profile", AUTH_AUTO_REGISTER: "true", OAUTH_HTTP_TIMEOUT_SECONDS: "5" }, logTo("identity-test"));
+  ({ provider, orm } = identity);
 }
 
 /** A gateway in front of the identity service; `env` on top of the test defaults. */
 async function startGatewayWith(env: Record<string, string> = {}): Promise<(path: string, init?: RequestInit) => Promise<Response>> {
-  const config = loadConfig(gatewayKeys, { SECRET_KEY: SECRET, DOMAIN: "portal.test", REDIS_URL: testServers().redisUrl, ...env });
-  const logger = logTo("gateway-test");
-  const redis = createRedis(config.REDIS_URL, logger);
-  const ctx = createGatewayContext({
-    config, logger, redis, limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`), readinessTargets: [],
-    identity: identityClients(`http://127.0.0.1:${identity.port}`),
-  });
-  const server = await startGateway(ctx, { port: 0, host: "127.0.0.1", routes: apiRoutes(ctx), webSocketEndpoints: [] });
-  gateways.push({ server, redis });
+  const gateway = await startTestGateway({ env: { DOMAIN: "portal.test", ...env }, logger: logTo("gateway-test"), identity });
+  gateways.push(gateway);
   return async (path, init = {}) => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { redirect: "manual", ...init });
+    const res = await fetch(`${gateway.origin}${path}`, { redirect: "manual", ...init });
     answers.push(JSON.stringify([...res.headers]), await res.clone().text());
     return res;
   };
@@ -146,14 +101,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const g of gateways) {
-    await g.server.close(1_000);
-    g.redis.disconnect();
-  }
-  await identity?.close(1_000);
-  await provider?.close();
-  await orm?.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
-  await orm?.close();
+  for (const g of gateways) await g.close();
+  await identity?.close();
 });
 
 describe("provider list", () => {

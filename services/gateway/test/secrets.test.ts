@@ -4,14 +4,14 @@
 // that issues them.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
-import { PASSWORD, refreshCookieSet, startAuthStack, type Answer, type AuthStack, type Client, type RequestOptions } from "./auth-stack.ts";
+import { PASSWORD, refreshCookieSet, startIdentityStack, type Answer, type IdentityStack, type Client, type RequestOptions } from "./identity-stack.ts";
 
 const NEW_PASSWORD = "amber-lantern-orchard-77";
 const WRONG_PASSWORD = "wrong-but-still-secret-91";
-let s: AuthStack;
+let s: IdentityStack;
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
 }, 60_000);
 
 afterAll(async () => {

@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import { AUTH_PREFIXES } from "../src/routes/auth.ts";
-import { PASSWORD, SECRET, refreshCookieSet, signIn, startAuthStack, type Answer, type AuthStack } from "./auth-stack.ts";
+import { PASSWORD, SECRET, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
 
-let s: AuthStack;
+let s: IdentityStack;
 
 beforeAll(async () => {
-  s = await startAuthStack({ gatewayEnv: { REFRESH_RATE_LIMIT: "4/minute" } });
+  s = await startIdentityStack({ gatewayEnv: { REFRESH_RATE_LIMIT: "4/minute" } });
 }, 60_000);
 
 afterAll(async () => {

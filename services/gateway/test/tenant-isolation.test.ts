@@ -1,9 +1,9 @@
 // Tenant isolation through every route that exists so far (teams, members, API keys): people and keys of team A
 // never see or change anything of team B, and team B is the same afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startAuthStack, type AuthStack, type RequestOptions } from "./authentication-harness.ts";
+import { startIdentityStack, type IdentityStack, type RequestOptions } from "./identity-stack.ts";
 
-let s: AuthStack;
+let s: IdentityStack;
 let adminToken: string;
 let teamA: string;
 let teamB: string;
@@ -27,7 +27,7 @@ async function teamBState() {
 }
 
 beforeAll(async () => {
-  s = await startAuthStack();
+  s = await startIdentityStack();
   adminToken = await s.token(await s.user({ superAdmin: true }));
   teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "tenant-a" } })).json.id as string;
   teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "tenant-b" } })).json.id as string;
