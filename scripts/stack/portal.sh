@@ -17,7 +17,9 @@ export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http:
 start_one() { # name dir
   local name=$1 dir=$2
   if [ -f "$RUN/$name.pid" ] && kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then return; fi
-  (cd "$dir" && nohup node src/main.ts >>"$DATA/logs/$name.log" 2>&1 & echo $! > "$RUN/$name.pid")
+  # exec: the recorded pid is node's own; the redirections keep the caller's terminal or pipe free.
+  (cd "$dir" && exec nohup node src/main.ts) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
+  echo $! > "$RUN/$name.pid"
 }
 
 stop_one() {

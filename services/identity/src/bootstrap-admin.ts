@@ -61,6 +61,8 @@ if (import.meta.main) {
         (outcome.generated ? "  This password is shown once; sign in and change it.\n\n" : "\n"));
     } else if (outcome.kind === "promoted") {
       process.stdout.write(`\nsuper_admin: the existing account ${outcome.email} was promoted; its password is unchanged.\n\n`);
+    } else {
+      process.stdout.write("A super_admin exists already: sign in with its e-mail and password (its password was printed when it was created).\n");
     }
   } catch (err) {
     process.stderr.write(`bootstrap-admin: ${(err as Error).message}\n`);
