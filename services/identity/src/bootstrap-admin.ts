@@ -58,7 +58,7 @@ if (import.meta.main) {
     const outcome = await ensureSuperAdmin(orm, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     if (outcome.kind === "created") {
       process.stdout.write(`\nsuper_admin created\n  e-mail:   ${outcome.email}\n  password: ${outcome.generated ? outcome.password : "(ADMIN_PASSWORD)"}\n` +
-        (outcome.generated ? "  This password is shown once; sign in and change it.\n\n" : "\n"));
+        (outcome.generated ? "  This password is shown once: keep it somewhere safe.\n\n" : "\n"));
     } else if (outcome.kind === "promoted") {
       process.stdout.write(`\nsuper_admin: the existing account ${outcome.email} was promoted; its password is unchanged.\n\n`);
     } else {
