@@ -22,44 +22,37 @@ function up(req: Request): string {
   return req.originalUrl.split("?")[0]!.endsWith("/") ? "../" : "";
 }
 
-function swaggerPage(req: Request): string {
-  const base = up(req);
+/** A page titled for the API; `head` and `body` are its own lines, indented. */
+function page(head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${TITLE}</title>
-  <link rel="stylesheet" href="${base}docs/swagger-ui.css">
-  <link rel="icon" type="image/png" href="${base}docs/favicon-32x32.png" sizes="32x32">
+${head}
 </head>
 <body>
-  <div id="swagger-ui"></div>
-  <script src="${base}docs/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: "${base}openapi.json", dom_id: "#swagger-ui", deepLinking: true });
-  </script>
+${body}
 </body>
 </html>
 `;
 }
 
+function swaggerPage(req: Request): string {
+  const base = up(req);
+  return page(`  <link rel="stylesheet" href="${base}docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${base}docs/favicon-32x32.png" sizes="32x32">`, `  <div id="swagger-ui"></div>
+  <script src="${base}docs/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "${base}openapi.json", dom_id: "#swagger-ui", deepLinking: true });
+  </script>`);
+}
+
 function redocPage(req: Request): string {
   const base = up(req);
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${TITLE}</title>
-  <style>body { margin: 0; padding: 0; }</style>
-</head>
-<body>
-  <redoc spec-url="${base}openapi.json"></redoc>
-  <script src="${base}redoc/redoc.standalone.js"></script>
-</body>
-</html>
-`;
+  return page("  <style>body { margin: 0; padding: 0; }</style>", `  <redoc spec-url="${base}openapi.json"></redoc>
+  <script src="${base}redoc/redoc.standalone.js"></script>`);
 }
 
 const html = (page: (req: Request) => string): RequestHandler => (req, res) => {
