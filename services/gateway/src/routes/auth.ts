@@ -9,6 +9,7 @@ import { fromConnectError, ProblemError } from "@sca/problem";
 import type { Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
+import type { GatewayConfig } from "../config.ts";
 import type { GatewayContext } from "../context.ts";
 import { callOptions } from "../http/authenticate.ts";
 import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
@@ -24,6 +25,15 @@ export function authOperationId(prefix: AuthPrefix, name: string): string {
 }
 
 export const AUTH_TAGS = ["auth"];
+
+/** The configuration keys that are rates (`5/minute`). */
+type RateKey = { [K in keyof GatewayConfig]: GatewayConfig[K] extends { limit: number; windowSeconds: number } ? K : never }[keyof GatewayConfig];
+
+/** A per-address limit as a route's description states it: "5 per 60 s per client address (KEY)." */
+export function perAddressLimitText(config: GatewayConfig, key: RateKey): string {
+  const rule = config[key];
+  return `${rule.limit} per ${rule.windowSeconds} s per client address (${key}).`;
+}
 
 const REFRESH_COOKIE = "refresh_token";
 // Browsers see the /api prefix the proxy strips; one cookie per prefix, so neither covers the rest of /api.
@@ -132,6 +142,11 @@ export function authRoutes(ctx: GatewayContext): Route[] {
   };
 
   const setRefreshCookie = refreshCookieWriter(ctx);
+  /** The answer that starts a session: the access token, and the refresh cookie on both paths. */
+  const signedIn = (res: Response, session: Session) => {
+    setRefreshCookie(res, session);
+    return { status: 200 as const, body: tokenResponse(session) };
+  };
   const clearRefreshCookie = refreshCookieClearer(ctx);
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
@@ -139,7 +154,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: `${prefix}/register`,
       summary: "Register an account (self-registration)",
-      description: `Not a common password. ${ctx.config.REGISTRATION_RATE_LIMIT.limit} per ${ctx.config.REGISTRATION_RATE_LIMIT.windowSeconds} s per client address (REGISTRATION_RATE_LIMIT).`,
+      description: `Not a common password. ${perAddressLimitText(ctx.config, "REGISTRATION_RATE_LIMIT")}`,
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "register"),
       middleware: [limits.register],
@@ -184,8 +199,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
         if (outcome.case === "challenge") {
           return { status: 200, body: { mfa_required: true, mfa_token: outcome.value.mfaToken, expires_in: outcome.value.expiresIn } };
         }
-        setRefreshCookie(res, outcome.value!);
-        return { status: 200, body: tokenResponse(outcome.value!) };
+        return signedIn(res, outcome.value!);
       },
     }),
     defineRoute({
@@ -205,8 +219,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ body, req, res }) => {
         const { session } = await withRetryAfter(accounts.completeSecondFactor({ mfaToken: body.mfa_token, code: body.code, client: clientOf(req) }));
-        setRefreshCookie(res, session!);
-        return { status: 200, body: tokenResponse(session!) };
+        return signedIn(res, session!);
       },
     }),
     defineRoute({
@@ -214,7 +227,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       path: `${prefix}/refresh`,
       summary: "Exchange the refresh cookie for a new access token and refresh cookie",
       description: "Presenting a refresh token that was already exchanged ends its whole sign-in (reuse detection). "
-        + `${ctx.config.REFRESH_RATE_LIMIT.limit} per ${ctx.config.REFRESH_RATE_LIMIT.windowSeconds} s per client address (REFRESH_RATE_LIMIT).`,
+        + perAddressLimitText(ctx.config, "REFRESH_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "refresh"),
       middleware: [limits.refresh],
@@ -226,8 +239,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       handler: async ({ req, res }) => {
         try {
           const { session } = await accounts.refresh({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) });
-          setRefreshCookie(res, session!);
-          return { status: 200, body: tokenResponse(session!) };
+          return signedIn(res, session!);
         } catch (err) {
           clearRefreshCookie(res);
           throw err;
@@ -255,7 +267,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       summary: "Ask for a password-reset e-mail",
       description: "Always 204, whether or not the address has an account. Within PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS of the "
         + "previous request for the address nothing is sent and Retry-After gives the seconds left. "
-        + `${ctx.config.PASSWORD_RESET_RATE_LIMIT.limit} per ${ctx.config.PASSWORD_RESET_RATE_LIMIT.windowSeconds} s per client address (PASSWORD_RESET_RATE_LIMIT).`,
+        + perAddressLimitText(ctx.config, "PASSWORD_RESET_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "forgotPassword"),
       middleware: [limits.forgotPassword],
@@ -274,7 +286,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       path: `${prefix}/reset-password`,
       summary: "Set a new password with the token of a reset e-mail",
       description: "Ends every sign-in of the account and lifts its failed-sign-in throttle. "
-        + `${ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT.limit} per ${ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT.windowSeconds} s per client address (PASSWORD_RESET_CONFIRM_RATE_LIMIT).`,
+        + perAddressLimitText(ctx.config, "PASSWORD_RESET_CONFIRM_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "resetPassword"),
       middleware: [limits.resetPassword],

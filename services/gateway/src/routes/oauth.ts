@@ -10,7 +10,7 @@ import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, clientOf, cookieValue, refreshCookieWriter, type AuthPrefix } from "./auth.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, clientOf, cookieValue, perAddressLimitText, refreshCookieWriter, type AuthPrefix } from "./auth.ts";
 
 /** Named by identity (docs/identity-sso.md): it carries the PKCE verifier and nonce, encrypted. */
 const FLOW_COOKIE = "sca_oauth_flow";
@@ -49,8 +49,7 @@ function clearFlowCookie(res: Response, prefix: AuthPrefix): void {
 export function oauthRoutes(ctx: GatewayContext): Route[] {
   const sso = ctx.identity.sso;
   const writeRefreshCookie = refreshCookieWriter(ctx);
-  const rule = ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT;
-  const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...rule, key: (req) => req.ip ?? "" });
+  const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT, key: (req) => req.ip ?? "" });
   const demo = ctx.config.DEMO_READ_ONLY ? [refuseInDemo] : [];
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
@@ -77,7 +76,7 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       summary: "Start signing in at a provider",
       description: "302 to the provider's authorization page with a signed state; sets the flow cookie that binds the callback to "
         + "this browser. redirect_after is honoured only as a same-site path. "
-        + `${rule.limit} per ${rule.windowSeconds} s per client address (OAUTH_AUTHORIZE_RATE_LIMIT).`,
+        + perAddressLimitText(ctx.config, "OAUTH_AUTHORIZE_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "authorizeOAuth"),
       middleware: [...demo, authorizeLimit],
