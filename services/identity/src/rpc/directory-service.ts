@@ -14,6 +14,7 @@ import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
 import { offsetOf, readPage, type PageRequest } from "../domain/pagination.ts";
 import { isAdministrator, isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
 import { recordAudit } from "../events/audit-trail.ts";
+import { membershipsOf } from "../store/accounts.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { revokeTeamApiKeys } from "../store/api-keys.ts";
 import { listOrganizations, organizationExists, soleOrganizationId } from "../store/organizations.ts";
@@ -52,7 +53,8 @@ async function loadTeam(em: EntityManager, id: string): Promise<Team> {
 async function loadUser(em: EntityManager, id: string) {
   const row = await users.userById(em, id);
   if (!row) throw ProblemError.notFound("No such user.");
-  return userView(row, await users.membershipsOfUser(em, id));
+  const memberships = await membershipsOf(em, [id]);
+  return userView(row, memberships.get(id) ?? []);
 }
 
 export function registerDirectoryService(router: ConnectRouter, deps: DirectoryServiceDeps): void {

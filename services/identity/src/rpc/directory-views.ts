@@ -7,7 +7,8 @@ import { OrganizationSchema, TeamMemberSchema, TeamSchema, type Organization, ty
 import type { ApiKeyRow } from "../store/api-keys.ts";
 import type { OrganizationRow } from "../store/organizations.ts";
 import type { TeamMemberRow, TeamRow } from "../store/teams.ts";
-import type { DirectoryUserRow, UserMembershipRow } from "../store/user-roles.ts";
+import type { MembershipRow } from "../store/accounts.ts";
+import type { DirectoryUserRow } from "../store/user-roles.ts";
 
 const ts = (d: Date | null) => (d ? timestampFromDate(new Date(d)) : undefined);
 const opt = (v: string | null) => v ?? undefined;
@@ -27,7 +28,7 @@ export function teamView(r: TeamRow, members: readonly TeamMemberRow[]): Team {
   });
 }
 
-export function userView(u: DirectoryUserRow, memberships: readonly UserMembershipRow[]): UserView {
+export function userView(u: DirectoryUserRow, memberships: readonly MembershipRow[]): UserView {
   return create(UserViewSchema, {
     id: u.id, email: u.email, fullName: opt(u.full_name), isActive: u.is_active, isSuperuser: u.is_superuser,
     mfaEnabled: u.mfa_enabled, lastLoginAt: ts(u.last_login_at), scanCount: 0,

@@ -15,27 +15,11 @@ export interface DirectoryUserRow {
   updated_at: Date;
 }
 
-export interface UserMembershipRow {
-  team_id: string;
-  team_name: string;
-  team_slug: string;
-  organization_id: string | null;
-  role: string;
-  created_at: Date;
-}
-
 const USER_COLUMNS = "id, email, full_name, is_active, is_superuser, mfa_enabled, last_login_at, created_at, updated_at";
 
 export async function userById(em: EntityManager, id: string): Promise<DirectoryUserRow | null> {
   const [row] = await em.execute<DirectoryUserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
   return row ?? null;
-}
-
-/** Direct memberships, oldest first. */
-export async function membershipsOfUser(em: EntityManager, userId: string): Promise<UserMembershipRow[]> {
-  return em.execute<UserMembershipRow[]>(
-    `select m.group_id as team_id, g.name as team_name, g.slug as team_slug, g.organization_id, m.role, m.created_at
-       from memberships m join groups g on g.id = m.group_id where m.user_id = ? order by m.created_at, m.id`, [userId]);
 }
 
 /**
