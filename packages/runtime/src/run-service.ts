@@ -44,6 +44,15 @@ export interface ServiceDefinition<K extends KafkaUse | undefined = undefined> {
   start(ctx: ServiceContext<K>): Promise<(router: ConnectRouter) => void> | ((router: ConnectRouter) => void);
 }
 
+/**
+ * Readiness of the service's schema. Once every migration this build knows is applied it stays so for the life of
+ * the process (migrations only move forward), so probes stop costing a database round trip.
+ */
+function schemaAtHead(orm: MikroORM): () => Promise<boolean> {
+  let atHead = false;
+  return async () => (atHead ||= (await pendingMigrations(orm)).length === 0);
+}
+
 export async function runService<K extends KafkaUse | undefined = undefined>(def: ServiceDefinition<K>): Promise<void> {
   const config = loadConfigOrExit(baseKeys);
   const logger = createLogger(def.name, config.LOG_LEVEL);
@@ -52,7 +61,7 @@ export async function runService<K extends KafkaUse | undefined = undefined>(def
   const orm = await openDatabase({ url: config.DATABASE_URL, schema, entities, migrations: def.migrations, logger });
   if (process.argv[2] === "migrate") await runMigrateCommand(orm, logger);
 
-  const health = new HealthRegistry().add("readiness", async () => (await pendingMigrations(orm)).length === 0);
+  const health = new HealthRegistry().add("readiness", schemaAtHead(orm));
   const closers: { name: string; close: () => Promise<unknown> }[] = [];
   const addCloser = (name: string, close: () => Promise<unknown>) => void closers.push({ name, close });
   const kafka = def.kafka && openServiceKafka(def.name, def.kafka, { orm, logger, addCloser });
