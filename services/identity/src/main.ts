@@ -42,7 +42,7 @@ await runService({
       registerAdminUserService(router, { ...accounts, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerDirectoryService(router, { orm, apiKeyAnswers });
-      registerApiKeyService(router, { orm, secretKey, apiKeyAnswers });
+      registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
         orm, secretKey, logger, config: sso, sessions: { secretKey, settings: accountSettings },
         clients: createProviderClients({ timeoutSeconds: sso.OAUTH_HTTP_TIMEOUT_SECONDS }),

@@ -78,6 +78,34 @@ describe("issuing", () => {
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: teamA, expiresInDays: 1826 }, await h.as(adminA))).rejects.toMatchObject({ code: Code.InvalidArgument });
   });
 
+  it("never gives a service account's key more reach than its issuer has", async () => {
+    const opts = await h.as(admin);
+    const strong = (await h.directory.createServiceAccount({ name: "strong robot" }, opts)).user!.id;
+    await h.directory.addTeamMember({ teamId: teamA, userId: strong, role: "team_admin" }, opts);
+    // A developer may issue project keys, but not one that acts as a team_admin of the team.
+    await expect(h.apiKeys.issueApiKey({ name: "x", scope: "project", teamId: teamA, projectId: randomUUID(), serviceAccountId: strong }, await h.as(devA)))
+      .rejects.toMatchObject({ code: Code.PermissionDenied });
+    // Through the cascade a team key reaches subteams, where the service account may rank above the issuer.
+    const parent = (await h.directory.createTeam({ name: "C", slug: "keys-c" }, opts)).team!.id;
+    const sub = (await h.directory.createTeam({ name: "C sub", slug: "keys-c-sub", parentGroupId: parent }, opts)).team!.id;
+    const adminC = await h.user();
+    await h.directory.addTeamMember({ teamId: parent, userId: adminC, role: "team_admin" }, opts);
+    const climber = (await h.directory.createServiceAccount({ name: "climber" }, opts)).user!.id;
+    await h.directory.addTeamMember({ teamId: parent, userId: climber, role: "developer" }, opts);
+    await h.directory.addTeamMember({ teamId: sub, userId: climber, role: "group_admin" }, opts);
+    await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: parent, serviceAccountId: climber }, await h.as(adminC)))
+      .rejects.toMatchObject({ code: Code.PermissionDenied });
+    // A project key covers the project's team only, where the service account ranks below the issuer.
+    const projectKey = await h.apiKeys.issueApiKey({ name: "cp", scope: "project", teamId: parent, projectId: randomUUID(), serviceAccountId: climber }, await h.as(adminC));
+    expect(projectKey.key!.serviceAccountId).toBe(climber);
+    // An equal or weaker role is fine, and a super_admin may give any service account a key.
+    const equal = await h.apiKeys.issueApiKey({ name: "eq", scope: "team", teamId: teamA, serviceAccountId: strong }, await h.as(adminA));
+    expect(equal.key!.serviceAccountId).toBe(strong);
+    const bySuper = await h.apiKeys.issueApiKey({ name: "su", scope: "team", teamId: parent, serviceAccountId: climber }, opts);
+    expect(bySuper.key!.serviceAccountId).toBe(climber);
+    await h.apiKeys.revokeApiKey({ keyId: equal.key!.id }, opts);
+  });
+
   it("never lets an API key manage keys", async () => {
     const { rawKey } = await h.apiKeys.issueApiKey({ name: "rw", scope: "team", teamId: teamA, permissionBreadth: "read_write" }, await h.as(adminA));
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: teamA }, await h.asBearer(rawKey))).rejects.toMatchObject({ code: Code.PermissionDenied });

@@ -70,6 +70,16 @@ export function mayIssue(issuer: Caller, scope: ApiKeyScope, teamId: string | nu
   return teamId !== null && mayActOnTeam(issuer, teamId, scope === "team" ? "team_admin" : "developer");
 }
 
+/**
+ * Outside super_admin, a key held by a service account reaches no further than its issuer could: on every team
+ * the key covers, the service account's role may not exceed the issuer's. Otherwise a developer could lend
+ * themselves the reach of a team_admin service account of their team.
+ */
+export function serviceAccountWithinIssuer(issuer: Caller, holderMemberships: readonly Membership[], teamsCovered: ReadonlySet<string>): boolean {
+  if (issuer.is_superuser) return true;
+  return holderMemberships.every((m) => !teamsCovered.has(m.team_id) || mayActOnTeam(issuer, m.team_id, m.role));
+}
+
 /** Who may see, revoke or narrow a key: its issuer, a team_admin of its team, or a super_admin. */
 export function mayManageKey(caller: Caller, key: { createdByUserId: string; teamId: string | null }): boolean {
   if (caller.kind !== "user") return false;

@@ -9,12 +9,14 @@ import {
 } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { requireCaller, type Caller } from "@sca/rpc";
 import { deriveApiKeyHashKey, generateApiKey, hashApiKey } from "../domain/api-key-format.ts";
-import { mayIssue, mayManageKey, narrowedBreadth, planIssue } from "../domain/api-key-scope.ts";
+import { mayIssue, mayManageKey, narrowedBreadth, planIssue, serviceAccountWithinIssuer } from "../domain/api-key-scope.ts";
 import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator, roleAtLeast, roleOnTeam } from "../domain/roles.ts";
 import { recordAudit } from "../events/audit-trail.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
+import { teamsCoveredBy } from "../store/api-key-caller.ts";
 import * as keys from "../store/api-keys.ts";
+import { effectiveMemberships } from "../store/callers.ts";
 import { organizationExists, soleOrganizationId } from "../store/organizations.ts";
 import { isMemberOf, teamById } from "../store/teams.ts";
 import { isActiveServiceAccount } from "../store/user-roles.ts";
@@ -25,6 +27,8 @@ export interface ApiKeyServiceDeps {
   orm: MikroORM;
   secretKey: string;
   apiKeyAnswers: ApiKeyAnswerCache;
+  /** GROUP_CASCADE_ENABLED: what a team key and a service account's memberships reach. */
+  groupCascade: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -82,6 +86,10 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
           // Outside super_admin, a key goes only to a service account already serving the key's team.
           if (!caller.is_superuser && !(plan.teamId && await isMemberOf(em, serviceAccountId, plan.teamId))) {
             throw ProblemError.forbidden("The service account is not a member of the key's team.");
+          }
+          const covered = await teamsCoveredBy(em, plan.scope, plan.teamId, deps.groupCascade);
+          if (!serviceAccountWithinIssuer(caller, await effectiveMemberships(em, serviceAccountId, deps.groupCascade), covered)) {
+            throw ProblemError.forbidden("The service account holds a stronger role than yours on a team the key would reach.");
           }
         }
         const inserted = await keys.insertApiKey(em, {

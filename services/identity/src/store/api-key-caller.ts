@@ -8,6 +8,12 @@ import { apiKeyCredential, touchApiKey } from "./api-keys.ts";
 import { effectiveMemberships } from "./callers.ts";
 import { subtreeOf } from "./teams.ts";
 
+/** The teams a key of this scope reaches: a team key reaches the team's subteams exactly when a membership would. */
+export async function teamsCoveredBy(em: EntityManager, scope: ApiKeyGrant["scope"], teamId: string | null, cascade: boolean): Promise<Set<string>> {
+  if (teamId === null) return new Set();
+  return new Set(scope === "team" && cascade ? await subtreeOf(em, teamId) : [teamId]);
+}
+
 export interface ApiKeyCallerOptions { hashKey: Buffer; cascade: boolean; ip: string | null; userAgent: string | null; now?: Date }
 
 /** The caller for a valid, unrevoked, unexpired key whose holder is active; null for anything else. */
@@ -23,8 +29,7 @@ export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiK
     scope: key.scope, organization_id: key.organization_id, team_id: key.team_id, project_id: key.project_id,
     permission_breadth: key.permission_breadth,
   };
-  // A team key reaches the team's subteams exactly when a membership would (GROUP_CASCADE_ENABLED).
-  const teamsCovered = new Set(key.team_id === null ? [] : key.scope === "team" && opts.cascade ? await subtreeOf(em, key.team_id) : [key.team_id]);
+  const teamsCovered = await teamsCoveredBy(em, key.scope, key.team_id, opts.cascade);
   const memberships = membershipsWithinGrant(await effectiveMemberships(em, key.holder_id, opts.cascade), grant, teamsCovered);
   await touchApiKey(em, key.id);
   return {

@@ -96,7 +96,7 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
       registerAdminUserService(router, { ...accountDeps, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey: SECRET, groupCascade: true });
       registerDirectoryService(router, { orm, apiKeyAnswers });
-      registerApiKeyService(router, { orm, secretKey: SECRET, apiKeyAnswers });
+      registerApiKeyService(router, { orm, secretKey: SECRET, apiKeyAnswers, groupCascade: true });
       registerSsoService(router, {
         orm, secretKey: SECRET, logger, config: ssoConfig, sessions: { secretKey: SECRET, settings },
         clients: createProviderClients({ timeoutSeconds: ssoConfig.OAUTH_HTTP_TIMEOUT_SECONDS, fetch: opts.providerFetch }),
