@@ -18,8 +18,10 @@ import { revokeAllOfUser } from "../store/refresh-tokens.ts";
 import { deleteSecondFactor } from "../store/second-factors.ts";
 import { clearThrottle } from "../store/sign-in-throttles.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
+import { lockSuperAdmins } from "../store/user-roles.ts";
 import type { AccountDeps } from "./account-deps.ts";
 import { issuePasswordReset } from "./password-reset.ts";
+import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
 import { userView, userViews } from "./user-views.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -80,6 +82,10 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
     async deactivateUser(req, ctx) {
       let heldKeys: string[] = [];
       const user = await change(ctx, req.userId, "user.deactivated", async (em, account, now) => {
+        if (account.is_superuser && account.is_active) {
+          await lockSuperAdmins(em);
+          await refuseRemovingLastSuperAdmin(em);
+        }
         await revokeAllOfUser(em, account.id, now);
         heldKeys = await heldKeyPrefixes(em, account.id);
         return userView(em, (await setActive(em, account.id, false))!, "admin");

@@ -22,6 +22,7 @@ import * as teams from "../store/teams.ts";
 import * as users from "../store/user-roles.ts";
 import { organizationView, teamView, userView } from "./directory-views.ts";
 import { bodyId, boundedText, pathId } from "./fields.ts";
+import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
 
 export interface DirectoryServiceDeps {
   orm: MikroORM;
@@ -227,12 +228,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
           if (!team) throw invalid("body.team_id", "no such team");
           organizationId = team.organization_id;
         }
-        if (isDemotion(target.is_superuser, change) && target.is_active && await users.activeSuperAdminCount(em) <= 1) {
-          throw new ProblemError({
-            status: 409, code: "last-super-admin",
-            detail: "This is the last active super_admin; promote another user first.",
-          });
-        }
+        if (isDemotion(target.is_superuser, change) && target.is_active) await refuseRemovingLastSuperAdmin(em);
         if (change.kind === "super_admin") {
           await users.setSuperuser(em, userId, true);
         } else {
