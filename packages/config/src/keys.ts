@@ -21,6 +21,13 @@ export const keys = {
   DATABASE_URL: key(p.required("a postgresql:// DSN"), true),
   REDIS_URL: key(p.text("redis://127.0.0.1:6379"), true),
   KAFKA_BROKERS: key(p.list(["127.0.0.1:9092"])),
+  /** Put before every topic name on the broker (as Hyades' KAFKA_TOPIC_PREFIX), so deployments can share a cluster. */
+  KAFKA_TOPIC_PREFIX: key((raw) => {
+    const prefix = raw ?? "";
+    // Kafka's topic characters; short enough that the longest name with ".dlq" stays within the broker's 249.
+    if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix)) throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
+    return prefix;
+  }),
   DOMAIN: key(p.text("localhost")),
   CORS_ALLOWED_ORIGINS: key((raw, env) => {
     const origins = p.list([])(raw, env);

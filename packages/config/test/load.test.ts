@@ -34,6 +34,13 @@ describe("configuration keys", () => {
       .toEqual(["https://a.example", "http://127.0.0.1:8080"]);
   });
 
+  it("takes a KAFKA_TOPIC_PREFIX of Kafka's topic characters, empty by default", () => {
+    expect(load(["KAFKA_TOPIC_PREFIX"], {}).KAFKA_TOPIC_PREFIX).toBe("");
+    expect(load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "acme-prod." }).KAFKA_TOPIC_PREFIX).toBe("acme-prod.");
+    expect(() => load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "acme/prod" })).toThrow(/^configuration error: KAFKA_TOPIC_PREFIX must be/);
+    expect(() => load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "x".repeat(101) })).toThrow(/KAFKA_TOPIC_PREFIX/);
+  });
+
   it("requires a SECRET_KEY of at least 32 characters outside APP_ENV=dev", () => {
     expect(load(["SECRET_KEY"], { SECRET_KEY: "short" }).SECRET_KEY).toBe("short");
     expect(() => load(["SECRET_KEY"], { SECRET_KEY: "short", APP_ENV: "prod" })).toThrow(/SECRET_KEY must be at least 32 characters/);

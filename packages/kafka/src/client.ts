@@ -1,5 +1,6 @@
-// The kafkajs client every service uses, writing its log lines through our pino logger.
-import { Kafka, logLevel, type LogEntry, type logCreator } from "kafkajs";
+// The kafkajs client every service uses, writing its log lines through our pino logger and naming topics on the
+// broker with the deployment's prefix.
+import { Kafka, logLevel, type KafkaConfig, type LogEntry, type logCreator } from "kafkajs";
 import type { Logger } from "@sca/log";
 
 export interface KafkaOptions {
@@ -7,10 +8,32 @@ export interface KafkaOptions {
   /** Names this process in broker logs and quotas, e.g. the service name. */
   clientId: string;
   logger: Logger;
+  /** KAFKA_TOPIC_PREFIX (its key checks it): "" for none; tests give each run a prefix of its own. */
+  topicPrefix: string;
 }
 
-export function createKafka(opts: KafkaOptions): Kafka {
-  return new Kafka({
+/**
+ * A kafkajs client whose topics are `<topicPrefix><logical name>` on the broker, so several deployments (and test
+ * runs) can share one cluster. Code names logical topics (TOPICS.auditEvents, what outbox rows store); the relay,
+ * the consumers, their dead-letter topics and ensureTopics translate with topicName(), and so must anyone who
+ * uses the kafkajs API directly.
+ */
+export class KafkaClient extends Kafka {
+  readonly topicPrefix: string;
+
+  constructor(config: KafkaConfig, topicPrefix: string) {
+    super(config);
+    this.topicPrefix = topicPrefix;
+  }
+
+  /** The broker's name of a logical topic: the one place the prefix is applied. */
+  topicName(logical: string): string {
+    return `${this.topicPrefix}${logical}`;
+  }
+}
+
+export function createKafka(opts: KafkaOptions): KafkaClient {
+  return new KafkaClient({
     brokers: opts.brokers,
     clientId: opts.clientId,
     connectionTimeout: 3000,
@@ -19,7 +42,7 @@ export function createKafka(opts: KafkaOptions): Kafka {
     // kafkajs's DEBUG is per-request protocol chatter; pino filters the rest by LOG_LEVEL.
     logLevel: logLevel.INFO,
     logCreator: pinoLogCreator(opts.logger.child({ component: "kafkajs" })),
-  });
+  }, opts.topicPrefix);
 }
 
 function pinoLogCreator(logger: Logger): logCreator {

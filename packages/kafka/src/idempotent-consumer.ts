@@ -5,8 +5,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { Partitioners, type EachMessagePayload, type Kafka, type Producer } from "kafkajs";
+import { Partitioners, type EachMessagePayload, type Producer } from "kafkajs";
 import { withRequestId, type Logger } from "@sca/log";
+import type { KafkaClient } from "./client.ts";
 import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
 import { recordProcessed } from "./processed-events-table.ts";
 import { schemaTable } from "./schema-table.ts";
@@ -15,8 +16,9 @@ import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
 export type EventHandler<Desc extends DescMessage> = (em: EntityManager, message: MessageShape<Desc>, meta: EventMeta) => Promise<void>;
 
 export interface IdempotentConsumerOptions<Desc extends DescMessage> {
-  kafka: Kafka;
+  kafka: KafkaClient;
   groupId: string;
+  /** A logical topic: the consumer reads it, and writes dead letters, under the client's prefix. */
   topic: TopicContract<Desc>;
   orm: MikroORM;
   logger: Logger;
@@ -55,7 +57,7 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(opts: Idem
       const { partition, message } = record;
       logger.error({ reason: event.reason, partition, offset: message.offset }, "unusable record; sending it to the dead-letter topic");
       const headers = { ...message.headers, "dlq-reason": event.reason, "dlq-source": `${contract.topic}/${partition}/${message.offset}`, "dlq-group": groupId };
-      await retrying(() => producer.send({ topic: deadLetters, acks: -1, messages: [{ key: message.key, value: message.value, headers }] }), retry);
+      await retrying(() => producer.send({ topic: kafka.topicName(deadLetters), acks: -1, messages: [{ key: message.key, value: message.value, headers }] }), retry);
     } else {
       logger.debug({ eventType: event.eventType }, "not a message type of this consumer; skipped");
     }
@@ -67,7 +69,7 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(opts: Idem
   await producer.connect();
   await consumer.connect();
   // A new group starts at the oldest record kept: nothing published before its first start is missed.
-  await consumer.subscribe({ topic: contract.topic, fromBeginning: true });
+  await consumer.subscribe({ topic: kafka.topicName(contract.topic), fromBeginning: true });
   await consumer.run({ eachMessage: (record) => settle(record, producer) });
 
   return {

@@ -13,6 +13,7 @@ export interface EventMeta {
   /** The request that caused the event, when there was one. */
   requestId: string | undefined;
   key: string | undefined;
+  /** The logical topic (the contract's), whatever the deployment's prefix. */
   topic: string;
   partition: number;
   offset: string;
@@ -44,7 +45,7 @@ export function readInboundEvent<Desc extends DescMessage>(contract: TopicContra
     eventType,
     requestId: headerText(headers, REQUEST_ID),
     key: key?.toString(),
-    topic: record.topic,
+    topic: contract.topic,
     partition: record.partition,
     offset,
     timestamp: new Date(Number(timestamp)),

@@ -1,5 +1,4 @@
-export type { Kafka } from "kafkajs";
-export { createKafka } from "./client.ts";
+export { createKafka, KafkaClient } from "./client.ts";
 export type { KafkaOptions } from "./client.ts";
 export { TOPICS, auditEventsTopic, deadLetterTopic, ensureTopics, topicContract } from "./topics.ts";
 export type { TopicContract } from "./topics.ts";

@@ -2,14 +2,17 @@
 // idempotent producer (acks from all in-sync replicas), mark them published. Rows are locked `for update skip
 // locked` so replicas share the work, and a row waits while an earlier row of its key is held elsewhere, so
 // each key is published in id order. A crash between sending and marking sends the batch again: delivery is
-// at least once, and consumers apply each event id once.
+// at least once, and consumers apply each event id once. Rows store the logical topic (as rows written before
+// topic prefixes existed do) and the relay publishes to its name under the client's prefix, so a deployment's
+// pending rows follow a change of prefix.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { Partitioners, type Kafka, type Producer } from "kafkajs";
+import { Partitioners, type Producer } from "kafkajs";
 import { scrubSecrets, type Logger } from "@sca/log";
+import type { KafkaClient } from "./client.ts";
 import { schemaTable } from "./schema-table.ts";
 
 export interface OutboxRelayOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   orm: MikroORM;
   logger: Logger;
   batchSize?: number;
@@ -34,7 +37,7 @@ interface OutboxRow {
 const SWEEP_CHUNK = 1000;
 
 export class OutboxRelay {
-  private readonly kafka: Kafka;
+  private readonly kafka: KafkaClient;
   private readonly orm: MikroORM;
   private readonly logger: Logger;
   private readonly batchSize: number;
@@ -133,7 +136,7 @@ export class OutboxRelay {
         batch = await em.execute<OutboxRow[]>(this.sql.claim, [this.batchSize]);
         if (batch.length === 0) return 0;
         const topicMessages = [...Map.groupBy(batch, (row) => row.topic)].map(([topic, rows]) => ({
-          topic,
+          topic: this.kafka.topicName(topic),
           messages: rows.map((row) => ({ key: row.key, value: row.payload, headers: row.headers })),
         }));
         await producer.sendBatch({ acks: -1, topicMessages });

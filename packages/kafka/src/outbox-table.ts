@@ -10,6 +10,7 @@ export const OutboxMessage = defineEntity({
   properties: {
     /** UUIDv7, also the event id: publishing follows its order. */
     id: p.uuid().primary(),
+    /** The logical topic (TOPICS.*): the relay publishes to it under the deployment's prefix. */
     topic: p.text(),
     key: p.text(),
     /** The protobuf type name of the payload. */

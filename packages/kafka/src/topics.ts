@@ -1,8 +1,8 @@
 // Topic contracts: a topic name paired with the protobuf messages it carries. A topic may carry several
 // message types (sca.domain.events does); the event-type header says which one a record is.
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { Kafka } from "kafkajs";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
+import type { KafkaClient } from "./client.ts";
 
 export interface TopicContract<Desc extends DescMessage = DescMessage> {
   readonly topic: string;
@@ -28,18 +28,21 @@ export const TOPICS = {
 
 export const auditEventsTopic = topicContract(TOPICS.auditEvents, AuditEventSchema);
 
-/** Where a consumer puts the records of `topic` it cannot decode. */
+/** Where a consumer puts the records of `topic` it cannot decode (a logical name, as `topic` is). */
 export function deadLetterTopic(topic: string): string {
   return `${topic}.dlq`;
 }
 
-/** Creates the topics that do not exist yet, with the broker's default partitions and replication. */
-export async function ensureTopics(kafka: Kafka, topics: readonly string[]): Promise<void> {
+/**
+ * Creates the topics (logical names, created under the client's prefix) that do not exist yet, with the broker's
+ * default partitions and replication.
+ */
+export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+    const missing = [...new Set(topics.map((t) => kafka.topicName(t)))].filter((t) => !existing.has(t));
     // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done.
     if (missing.length > 0) await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true });
   } finally {

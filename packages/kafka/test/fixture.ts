@@ -1,16 +1,16 @@
 // What the Kafka tests share: a fresh schema with the outbox, processed_events and a table the test handlers
-// write to, a topic of their own, real relays and consumers, and a clean-up that removes all of it.
+// write to, a topic prefix of their own (so the real topic names are theirs too), real relays and consumers, and a
+// clean-up that removes all of it.
 import { setTimeout as delay } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { defineEntity, p, type EntityManager, type MikroORM } from "@mikro-orm/postgresql";
-import type { Kafka } from "kafkajs";
 import { Migration, migrateToHead, openDatabase } from "@sca/db";
 import { createLogger, type Logger } from "@sca/log";
 import { AuditEventSchema, type AuditEvent } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
 import {
-  CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, OutboxRelay, createKafka, deadLetterTopic, enqueue, ensureTopics,
-  runIdempotentConsumer, topicContract, type EventHandler, type EventMeta, type OutboxRelayOptions, type TopicContract,
+  CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, OutboxRelay, auditEventsTopic, createKafka, enqueue, ensureTopics,
+  runIdempotentConsumer, topicContract, type EventHandler, type EventMeta, type KafkaClient, type OutboxRelayOptions, type TopicContract,
 } from "../src/index.ts";
 
 /** A row per applied event, written by test handlers in the consumer's transaction. */
@@ -40,15 +40,17 @@ export interface DeliveredRecord {
 
 export class KafkaFixture {
   readonly schema = uniqueName("kafka_test");
-  readonly topic: AuditTopic = topicContract(uniqueName("sca_test_audit"), AuditEventSchema);
+  /** The real audit topic, under the prefix. */
+  readonly topic: AuditTopic = auditEventsTopic;
   readonly logger: Logger = createLogger("kafka-test", "WARNING");
-  readonly kafka: Kafka;
+  readonly kafka: KafkaClient;
   private ormInstance: MikroORM | undefined;
   private readonly stoppers: (() => Promise<void>)[] = [];
-  private readonly topics = new Set<string>([this.topic.topic, deadLetterTopic(this.topic.topic)]);
 
   constructor() {
-    this.kafka = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("kafka_test"), logger: this.logger });
+    this.kafka = createKafka({
+      brokers: testServers().kafkaBrokers, clientId: uniqueName("kafka_test"), logger: this.logger, topicPrefix: `${uniqueName("test")}.`,
+    });
   }
 
   get orm(): MikroORM {
@@ -74,16 +76,14 @@ export class KafkaFixture {
     await this.orm.close();
     const admin = this.kafka.admin();
     await admin.connect();
-    const existing = new Set(await admin.listTopics());
-    await admin.deleteTopics({ topics: [...this.topics].filter((t) => existing.has(t)) });
+    const own = (await admin.listTopics()).filter((t) => t.startsWith(this.kafka.topicPrefix));
+    if (own.length > 0) await admin.deleteTopics({ topics: own });
     await admin.disconnect();
   }
 
-  /** Another topic of this test, deleted with the rest. */
+  /** Another audit topic of this test (under its prefix, deleted with the rest). */
   auditTopic(): AuditTopic {
-    const topic = topicContract(uniqueName("sca_test_audit"), AuditEventSchema);
-    this.topics.add(topic.topic).add(deadLetterTopic(topic.topic));
-    return topic;
+    return topicContract(uniqueName("sca_test_audit"), AuditEventSchema);
   }
 
   startRelay(opts: Partial<OutboxRelayOptions> = {}): OutboxRelay {
@@ -113,13 +113,13 @@ export class KafkaFixture {
     return { seen, groupId };
   }
 
-  /** Every record of `topic`, read by a plain consumer group of its own, as it arrives. */
+  /** Every record of the logical `topic` (under the prefix), read by a plain consumer group of its own, as it arrives. */
   async recordTopic(topic: string): Promise<DeliveredRecord[]> {
     const records: DeliveredRecord[] = [];
     await ensureTopics(this.kafka, [topic]);
     const consumer = this.kafka.consumer({ groupId: uniqueName("kafka_test_recorder") });
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.subscribe({ topic: this.kafka.topicName(topic), fromBeginning: true });
     await consumer.run({
       eachMessage: ({ message }) => {
         const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));

@@ -16,7 +16,7 @@ describe("the idempotent consumer", () => {
   const produce = async (topic: string, messages: Message[]) => {
     const producer = fx.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
-    await producer.send({ topic, acks: -1, messages });
+    await producer.send({ topic: fx.kafka.topicName(topic), acks: -1, messages });
     await producer.disconnect();
   };
   beforeEach(async () => {

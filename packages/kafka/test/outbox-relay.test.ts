@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { fromBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import kafkajs from "kafkajs";
 import { withRequestId } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { OutboxMessage, enqueue } from "../src/index.ts";
+import { OutboxMessage, deadLetterTopic, enqueue, uuidv7 } from "../src/index.ts";
 import { KafkaFixture, auditEvent, waitFor, type DeliveredRecord } from "./fixture.ts";
 
 const actionOf = (record: DeliveredRecord) => fromBinary(AuditEventSchema, record.value!).action;
@@ -84,7 +84,7 @@ describe("the outbox relay", () => {
     const topic = fx.auditTopic();
     const admin = fx.kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic: topic.topic, configEntries: [{ name: "max.message.bytes", value: "200" }] }], waitForLeaders: true });
+    await admin.createTopics({ topics: [{ topic: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "200" }] }], waitForLeaders: true });
     const wire = await fx.recordTopic(topic.topic);
     fx.startRelay({ minBackoffMs: 100, maxBackoffMs: 500 });
 
@@ -97,7 +97,7 @@ describe("the outbox relay", () => {
 
     await admin.alterConfigs({
       validateOnly: false,
-      resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: topic.topic, configEntries: [{ name: "max.message.bytes", value: "1048588" }] }],
+      resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "1048588" }] }],
     });
     await admin.disconnect();
     await waitFor("the event on the wire", () => wire.some((r) => r.headers["event-id"] === eventId));
@@ -119,6 +119,34 @@ describe("the outbox relay", () => {
       const published = [...new Set(wire.filter((r) => r.key === key).map((r) => r.headers["event-id"]))];
       expect(published).toEqual(enqueued.get(key));
     }
+  }, 60_000);
+
+  it("stores the logical topic and publishes it under the prefix, rows written before there were prefixes too", async () => {
+    const topic = fx.auditTopic();
+    const wire = await fx.recordTopic(topic.topic);
+    const { seen } = await fx.startConsumer({ topic });
+    // A row as the service wrote it before topic prefixes existed: the topic's name, nothing else.
+    const before = uuidv7();
+    await fx.em().execute(`insert into "${fx.schema}".outbox (id, topic, key, type, payload, headers) values (?, ?, ?, ?, ?, ?)`, [
+      before, topic.topic, "actor-6", "sca.events.v1.AuditEvent", Buffer.from(toBinary(AuditEventSchema, auditEvent("written.before"))),
+      JSON.stringify({ "event-id": before, "event-type": "sca.events.v1.AuditEvent" }),
+    ]);
+    const after = await fx.enqueueCommitted("actor-6", "written.after", topic);
+    fx.startRelay();
+
+    await waitFor("both events to be applied", () => seen.length === 2);
+    expect(seen.map((s) => [s.meta.eventId, s.message.action, s.meta.topic])).toEqual([
+      [before, "written.before", topic.topic], [after, "written.after", topic.topic],
+    ]);
+    expect((await fx.em().findOneOrFail(OutboxMessage, after)).topic).toBe(topic.topic);
+    await waitFor("both records on the prefixed topic", () => wire.length === 2);
+    const admin = fx.kafka.admin();
+    await admin.connect();
+    const onBroker = await admin.listTopics();
+    await admin.disconnect();
+    expect(onBroker).toEqual(expect.arrayContaining([fx.kafka.topicName(topic.topic), fx.kafka.topicName(deadLetterTopic(topic.topic))]));
+    expect(onBroker).not.toContain(topic.topic);
+    expect(onBroker).not.toContain(deadLetterTopic(topic.topic));
   }, 60_000);
 
   it("deletes published rows older than the retention", async () => {

@@ -8,7 +8,7 @@ import { openDatabase, pendingMigrations, runMigrateCommand, type DatabaseOption
 import { OutboxMessage } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, onShutdown, startRpcServer } from "@sca/rpc";
-import { openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
+import { kafkaKeys, openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
 import { defaultRpcPort, type ServiceName } from "./services.ts";
 
 const baseKeys = {
@@ -55,6 +55,7 @@ function schemaAtHead(orm: MikroORM): () => Promise<boolean> {
 
 export async function runService<K extends KafkaUse | undefined = undefined>(def: ServiceDefinition<K>): Promise<void> {
   const config = loadConfigOrExit(baseKeys);
+  const kafkaConfig = def.kafka && loadConfigOrExit(kafkaKeys);
   const logger = createLogger(def.name, config.LOG_LEVEL);
   const schema = def.schema ?? def.name.replaceAll("-", "_");
   const entities = def.kafka?.outbox ? [...def.entities, OutboxMessage] : def.entities;
@@ -64,7 +65,7 @@ export async function runService<K extends KafkaUse | undefined = undefined>(def
   const health = new HealthRegistry().add("readiness", schemaAtHead(orm));
   const closers: { name: string; close: () => Promise<unknown> }[] = [];
   const addCloser = (name: string, close: () => Promise<unknown>) => void closers.push({ name, close });
-  const kafka = def.kafka && openServiceKafka(def.name, def.kafka, { orm, logger, addCloser });
+  const kafka = def.kafka && kafkaConfig && openServiceKafka(def.name, def.kafka, { config: kafkaConfig, orm, logger, addCloser });
   const ctx: ServiceContext<K> = {
     name: def.name, logger, orm, health, secretKey: config.SECRET_KEY, addCloser,
     kafka: kafka?.context as ServiceContext<K>["kafka"], // set exactly when the definition asks for Kafka

@@ -1,9 +1,9 @@
-// Kafka for a service whose definition asks for it: the client, idempotent consumers on the service's own
-// schema and, with `outbox`, the relay publishing the service's outbox.
+// Kafka for a service whose definition asks for it: the client (topics under KAFKA_TOPIC_PREFIX), idempotent
+// consumers on the service's own schema and, with `outbox`, the relay publishing the service's outbox.
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { keys, loadConfigOrExit } from "@sca/config";
-import { createKafka, OutboxRelay, runIdempotentConsumer, type IdempotentConsumerOptions, type Kafka } from "@sca/kafka";
+import { keys, type ConfigOf } from "@sca/config";
+import { createKafka, OutboxRelay, runIdempotentConsumer, type IdempotentConsumerOptions, type KafkaClient } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 
 export interface KafkaUse {
@@ -11,8 +11,13 @@ export interface KafkaUse {
   outbox?: boolean;
 }
 
+/** The keys runService loads for a service that asks for Kafka. */
+export const kafkaKeys = { KAFKA_BROKERS: keys.KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX };
+
+export type KafkaConfig = ConfigOf<typeof kafkaKeys>;
+
 export interface ServiceKafka {
-  client: Kafka;
+  client: KafkaClient;
   /**
    * Starts an idempotent consumer on the service's schema (which lists CreateProcessedEventsTable in its
    * migrations). It stops at shutdown after the server has drained, before the relay and the database.
@@ -25,15 +30,19 @@ export interface ServiceKafka {
 type Closer = { name: string; close: () => Promise<unknown> };
 
 interface Deps {
+  config: KafkaConfig;
   orm: MikroORM;
   logger: Logger;
   addCloser: (name: string, close: () => Promise<unknown>) => void;
 }
 
+export function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logger): KafkaClient {
+  return createKafka({ brokers: config.KAFKA_BROKERS, clientId, logger, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+}
+
 /** Returns what handlers use, and the closers to run after the service's own (the relay publishes last). */
-export function openServiceKafka(clientId: string, use: KafkaUse, { orm, logger, addCloser }: Deps): { context: ServiceKafka; closers: Closer[] } {
-  const { KAFKA_BROKERS } = loadConfigOrExit({ KAFKA_BROKERS: keys.KAFKA_BROKERS });
-  const client = createKafka({ brokers: KAFKA_BROKERS, clientId, logger });
+export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm, logger, addCloser }: Deps): { context: ServiceKafka; closers: Closer[] } {
+  const client = serviceKafkaClient(clientId, config, logger);
   const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger }) : undefined;
   relay?.start();
   const context: ServiceKafka = {

@@ -3,7 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { migrateToHead, openDatabase } from "@sca/db";
-import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, deadLetterTopic, enqueue, topicContract, type EventMeta } from "@sca/kafka";
+import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, enqueue, topicContract, type EventMeta } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
@@ -14,6 +14,7 @@ describe("a service's Kafka", () => {
   const schema = uniqueName("runtime_kafka");
   const topic = topicContract(uniqueName("sca_test_runtime"), AuditEventSchema);
   const logger = createLogger("runtime-test", "WARNING");
+  const config = { KAFKA_BROKERS: testServers().kafkaBrokers, KAFKA_TOPIC_PREFIX: `${uniqueName("test")}.` };
   let orm: MikroORM;
 
   beforeAll(async () => {
@@ -26,15 +27,16 @@ describe("a service's Kafka", () => {
   afterAll(async () => {
     await orm.em.getConnection().execute(`drop schema "${schema}" cascade`);
     await orm.close();
-    const admin = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("runtime_test"), logger }).admin();
+    const admin = createKafka({ brokers: config.KAFKA_BROKERS, clientId: uniqueName("runtime_test"), logger, topicPrefix: "" }).admin();
     await admin.connect();
-    await admin.deleteTopics({ topics: [topic.topic, deadLetterTopic(topic.topic)] });
+    const own = (await admin.listTopics()).filter((t) => t.startsWith(config.KAFKA_TOPIC_PREFIX));
+    if (own.length > 0) await admin.deleteTopics({ topics: own });
     await admin.disconnect();
   });
 
   it("publishes what a handler enqueued once woken, delivers it to its consumers, and closes them", async () => {
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
-    const kafka = openServiceKafka(uniqueName("runtime_test"), { outbox: true }, { orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const kafka = openServiceKafka(uniqueName("runtime_test"), { outbox: true }, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
     const seen: EventMeta[] = [];
     await kafka.context.consume({
       groupId: uniqueName("runtime_test"),

@@ -125,7 +125,7 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
   const lines: string[] = [];
   // INFO: the gateway's request lines and identity's own lines are what must stay clean.
   const identity = await startIdentity({ accountEnv: opts.identityEnv, logger: createLogger("identity-test", "INFO", logSink(lines)) });
-  const domainEvents = await EventReader.start(TOPICS.domainEvents);
+  const domainEvents = await EventReader.start(identity.kafka, TOPICS.domainEvents);
   const gateway = await startTestGateway({
     env: opts.gatewayEnv, logger: createLogger("gateway-test", "INFO", logSink(lines)), identity,
   });

@@ -52,8 +52,8 @@ async function superAdmin(): Promise<string> {
 
 beforeAll(async () => {
   h = await startIdentity({ accountEnv: { LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" } });
-  domainEvents = await EventReader.start(TOPICS.domainEvents);
-  auditEvents = await EventReader.start(TOPICS.auditEvents);
+  domainEvents = await EventReader.start(h.kafka, TOPICS.domainEvents);
+  auditEvents = await EventReader.start(h.kafka, TOPICS.auditEvents);
 }, 60_000);
 
 afterAll(async () => {

@@ -26,7 +26,7 @@ const callerOf = async (bearer: string) => verifyCallerToken((await h.asBearer(b
 
 beforeAll(async () => {
   h = await startIdentity();
-  audit = await EventReader.start(TOPICS.auditEvents);
+  audit = await EventReader.start(h.kafka, TOPICS.auditEvents);
   admin = await h.user({ superAdmin: true });
   const opts = await h.as(admin);
   teamA = (await h.directory.createTeam({ name: "A", slug: "keys-a" }, opts)).team!.id;

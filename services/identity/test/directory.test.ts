@@ -14,7 +14,7 @@ let admin: string;
 
 beforeAll(async () => {
   h = await startIdentity();
-  audit = await EventReader.start(TOPICS.auditEvents);
+  audit = await EventReader.start(h.kafka, TOPICS.auditEvents);
   admin = await h.user({ superAdmin: true });
 });
 afterAll(async () => {

@@ -63,6 +63,8 @@ secretKeyRef:
   value: {{ .Values.corsAllowedOrigins | default (list (printf "https://%s" .Values.domain)) | join "," | quote }}
 - name: KAFKA_BROKERS
   value: {{ .Values.kafka.brokers | join "," | quote }}
+- name: KAFKA_TOPIC_PREFIX
+  value: {{ .Values.kafka.topicPrefix | default "" | quote }}
 - name: RPC_HOST
   value: "0.0.0.0"
 {{- range $name, $service := omit .Values.services "gateway" }}

@@ -1,10 +1,10 @@
 // Reads a topic from the beginning with a group of its own and keeps every record, so a test can wait for
-// the events its own actions caused (filtering by key: the user ids are new in every test run).
+// the events its own actions caused (filtering by key: the user ids are new in every test run). It reads through
+// the harness's client, so under the harness's topic prefix.
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { fromBinary } from "@bufbuild/protobuf";
-import { createKafka, EVENT_TYPE } from "@sca/kafka";
-import { createLogger } from "@sca/log";
-import { testServers, uniqueName } from "@sca/testkit";
+import { EVENT_TYPE, type KafkaClient } from "@sca/kafka";
+import { uniqueName } from "@sca/testkit";
 
 export interface RecordSeen { key: string; type: string; value: Buffer }
 
@@ -12,12 +12,12 @@ export class EventReader {
   readonly seen: RecordSeen[] = [];
   private stopConsumer: () => Promise<void> = () => Promise.resolve();
 
-  static async start(topic: string): Promise<EventReader> {
+  /** Reads the logical `topic` as `kafka` names it on the broker. */
+  static async start(kafka: KafkaClient, topic: string): Promise<EventReader> {
     const reader = new EventReader();
-    const kafka = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("reader"), logger: createLogger("reader", "ERROR") });
     const consumer = kafka.consumer({ groupId: uniqueName("reader") });
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.subscribe({ topic: kafka.topicName(topic), fromBeginning: true });
     await consumer.run({
       eachMessage: ({ message }) => {
         reader.seen.push({ key: message.key?.toString() ?? "", type: message.headers?.[EVENT_TYPE]?.toString() ?? "", value: message.value ?? Buffer.alloc(0) });

@@ -1,14 +1,14 @@
 // An identity server with every service main.ts registers, on an ephemeral port over a schema of its own, with
-// the outbox relay publishing to the real Kafka and cached API-key answers in the real Redis under a namespace
-// of its own. Calls go through real gRPC clients; bearer calls carry the caller token AccessService.Authenticate
-// answers, as the gateway forwards it.
+// the outbox relay publishing to the real Kafka under a topic prefix of its own and cached API-key answers in the
+// real Redis under a namespace of its own. Calls go through real gRPC clients; bearer calls carry the caller token
+// AccessService.Authenticate answers, as the gateway forwards it.
 import { randomUUID } from "node:crypto";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { loadConfig } from "@sca/config";
 import { migrateToHead, openDatabase } from "@sca/db";
-import { createKafka, ensureTopics, OutboxMessage, OutboxRelay, TOPICS } from "@sca/kafka";
+import { createKafka, ensureTopics, OutboxMessage, OutboxRelay, TOPICS, type KafkaClient } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
@@ -57,6 +57,8 @@ export type IdentityClients = { [Name in keyof typeof SERVICES]: Client<(typeof 
 export interface IdentityHarness extends IdentityClients {
   orm: MikroORM;
   schema: string;
+  /** The relay's Kafka client: its topics are this run's (EventReader reads them through it). */
+  kafka: KafkaClient;
   /** http://127.0.0.1:<port> */
   url: string;
   settings: AccountSettings;
@@ -79,7 +81,7 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
   const schema = uniqueName("identity");
   const orm = await openDatabase({ url: servers.databaseUrl, schema, entities: [...entities, OutboxMessage], migrations, logger, poolMax: 6 });
   await migrateToHead(orm);
-  const kafka = createKafka({ brokers: servers.kafkaBrokers, clientId: schema, logger });
+  const kafka = createKafka({ brokers: servers.kafkaBrokers, clientId: schema, logger, topicPrefix: `${schema}.` });
   await ensureTopics(kafka, [TOPICS.domainEvents, TOPICS.auditEvents]);
   const relay = new OutboxRelay({ kafka, orm, logger, pollIntervalMs: 100 });
   relay.start();
@@ -111,7 +113,7 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
     return { headers: { [CALLER_HEADER]: callerToken } };
   };
   return {
-    ...clients, orm, schema, url, settings, ssoConfig, redis, answerNamespace,
+    ...clients, orm, schema, kafka, url, settings, ssoConfig, redis, answerNamespace,
     async user(u = {}) {
       const id = randomUUID();
       await orm.em.fork().execute(
@@ -126,9 +128,22 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
     async close() {
       await server.close(1000);
       await relay.stop();
+      await deleteTopicsOf(kafka);
       redis.disconnect();
       await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
       await orm.close();
     },
   };
+}
+
+/** Deletes the topics under the client's prefix (the relay and every reader of them have stopped). */
+async function deleteTopicsOf(kafka: KafkaClient): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const own = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
+    if (own.length > 0) await admin.deleteTopics({ topics: own });
+  } finally {
+    await admin.disconnect();
+  }
 }
