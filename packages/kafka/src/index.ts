@@ -9,6 +9,8 @@ export { enqueue } from "./enqueue.ts";
 export { OutboxRelay } from "./outbox-relay.ts";
 export type { OutboxRelayOptions } from "./outbox-relay.ts";
 export { CreateProcessedEventsTable } from "./processed-events-table.ts";
+export { PROCESSED_EVENTS_RETENTION_MS, ProcessedEventsPruner } from "./processed-events-pruner.ts";
+export type { ProcessedEventsPrunerOptions } from "./processed-events-pruner.ts";
 export { runIdempotentConsumer } from "./idempotent-consumer.ts";
 export type { EventHandler, IdempotentConsumer, IdempotentConsumerOptions } from "./idempotent-consumer.ts";
 export type { EventMeta } from "./inbound-event.ts";

@@ -12,6 +12,8 @@ export class CreateProcessedEventsTable extends Migration {
       processed_at timestamptz not null default now(),
       primary key (consumer_group, event_id)
     )`);
+    // ProcessedEventsPruner deletes by age.
+    this.addSql("create index processed_events_processed_at on processed_events (processed_at)");
   }
 }
 

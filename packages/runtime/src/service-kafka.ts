@@ -1,9 +1,12 @@
 // Kafka for a service whose definition asks for it: the client (topics under KAFKA_TOPIC_PREFIX), idempotent
-// consumers on the service's own schema and, with `outbox`, the relay publishing the service's outbox.
+// consumers on the service's own schema with the pruning of their processed_events and, with `outbox`, the relay
+// publishing the service's outbox.
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, type ConfigOf } from "@sca/config";
-import { createKafka, OutboxRelay, runIdempotentConsumer, type IdempotentConsumerOptions, type KafkaClient } from "@sca/kafka";
+import {
+  createKafka, OutboxRelay, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions, type KafkaClient,
+} from "@sca/kafka";
 import type { Logger } from "@sca/log";
 
 export interface KafkaUse {
@@ -20,7 +23,8 @@ export interface ServiceKafka {
   client: KafkaClient;
   /**
    * Starts an idempotent consumer on the service's schema (which lists CreateProcessedEventsTable in its
-   * migrations). It stops at shutdown after the server has drained, before the relay and the database.
+   * migrations). It stops at shutdown after the server has drained, before the relay and the database. The
+   * first one also starts pruning processed_events.
    */
   consume<Desc extends DescMessage>(opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle">): Promise<void>;
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
@@ -45,9 +49,16 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
   const client = serviceKafkaClient(clientId, config, logger);
   const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger }) : undefined;
   relay?.start();
+  let pruning = false;
   const context: ServiceKafka = {
     client,
     async consume(opts) {
+      if (!pruning) {
+        pruning = true;
+        const pruner = new ProcessedEventsPruner({ orm, logger });
+        pruner.start();
+        addCloser("processed events pruning", () => pruner.stop());
+      }
       const consumer = await runIdempotentConsumer({ ...opts, kafka: client, orm, logger });
       addCloser(`consumer ${opts.groupId}`, () => consumer.stop());
     },

@@ -3,7 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { migrateToHead, openDatabase } from "@sca/db";
-import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, enqueue, topicContract, type EventMeta } from "@sca/kafka";
+import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, enqueue, topicContract, uuidv7, type EventMeta } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
@@ -55,5 +55,22 @@ describe("a service's Kafka", () => {
     expect(seen.map((m) => m.eventId)).toEqual([eventId]);
     for (const closer of [...closers.reverse(), ...kafka.closers]) await closer.close();
     expect((await orm.em.fork().findOneOrFail(OutboxMessage, eventId)).publishedAt).toBeInstanceOf(Date);
+  }, 60_000);
+
+  it("prunes processed_events past the retention once it consumes", async () => {
+    const processedEvents = `"${schema}".processed_events`;
+    const [old, recent] = [uuidv7(), uuidv7()];
+    await orm.em.fork().execute(`insert into ${processedEvents} (consumer_group, event_id, processed_at) values
+      ('an-old-group', ?, now() - interval '15 days'), ('an-old-group', ?, now() - interval '13 days')`, [old, recent]);
+    const closers: { name: string; close: () => Promise<unknown> }[] = [];
+    const kafka = openServiceKafka(uniqueName("runtime_test"), {}, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    await kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() });
+
+    const left = async () => (await orm.em.fork().execute<{ event_id: string }[]>(
+      `select event_id from ${processedEvents} where consumer_group = 'an-old-group'`)).map((r) => r.event_id);
+    for (const deadline = Date.now() + 30_000; (await left()).includes(old) && Date.now() < deadline;) await delay(100);
+    expect(await left()).toEqual([recent]);
+    expect(closers.map((c) => c.name)).toContain("processed events pruning");
+    for (const closer of [...closers.reverse(), ...kafka.closers]) await closer.close();
   }, 60_000);
 });
