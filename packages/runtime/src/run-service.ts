@@ -1,6 +1,6 @@
 // The start-up every domain service shares: configuration, logger, its own schema, Kafka when asked for, the
-// Connect server with health, and graceful shutdown. `node src/main.ts migrate` applies the schema's
-// migrations and exits.
+// Connect server with health, and graceful shutdown. `node src/main.ts migrate` creates the Kafka topics the
+// service declares, applies the schema's migrations and exits.
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, loadConfigOrExit } from "@sca/config";
@@ -8,7 +8,7 @@ import { openDatabase, pendingMigrations, runMigrateCommand, type DatabaseOption
 import { OutboxMessage } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, onShutdown, startRpcServer } from "@sca/rpc";
-import { kafkaKeys, openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
+import { ensureDeclaredTopics, kafkaKeys, openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
 import { defaultRpcPort, type ServiceName } from "./services.ts";
 
 const baseKeys = {
@@ -38,7 +38,10 @@ export interface ServiceDefinition<K extends KafkaUse | undefined = undefined> {
   schema?: string;
   entities: DatabaseOptions["entities"];
   migrations: DatabaseOptions["migrations"];
-  /** Connects the service to Kafka (ctx.kafka); `{ outbox: true }` also runs its outbox relay. */
+  /**
+   * Connects the service to Kafka (ctx.kafka); `outbox: true` also runs its outbox relay. The topics it lists as
+   * `produces` and `consumes` are created by `migrate`.
+   */
   kafka?: K;
   /** Wires the service's own parts and returns its Connect routes. */
   start(ctx: ServiceContext<K>): Promise<(router: ConnectRouter) => void> | ((router: ConnectRouter) => void);
@@ -60,7 +63,18 @@ export async function runService<K extends KafkaUse | undefined = undefined>(def
   const schema = def.schema ?? def.name.replaceAll("-", "_");
   const entities = def.kafka?.outbox ? [...def.entities, OutboxMessage] : def.entities;
   const orm = await openDatabase({ url: config.DATABASE_URL, schema, entities, migrations: def.migrations, logger });
-  if (process.argv[2] === "migrate") await runMigrateCommand(orm, logger);
+  if (process.argv[2] === "migrate") {
+    if (def.kafka && kafkaConfig) {
+      try {
+        await ensureDeclaredTopics(def.name, def.kafka, kafkaConfig, logger);
+      } catch (err) {
+        logger.error({ err }, "could not create the service's Kafka topics");
+        await orm.close().catch(() => undefined);
+        process.exit(1);
+      }
+    }
+    await runMigrateCommand(orm, logger);
+  }
 
   const health = new HealthRegistry().add("readiness", schemaAtHead(orm));
   const closers: { name: string; close: () => Promise<unknown> }[] = [];

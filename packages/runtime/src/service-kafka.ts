@@ -5,13 +5,18 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, type ConfigOf } from "@sca/config";
 import {
-  createKafka, OutboxRelay, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions, type KafkaClient,
+  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
+  type KafkaClient,
 } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 
 export interface KafkaUse {
   /** Runs the outbox relay; the service lists CreateOutboxTable in its migrations. */
   outbox?: boolean;
+  /** The logical topics the service publishes to; `migrate` creates them. */
+  produces?: readonly string[];
+  /** The logical topics the service consumes; `migrate` creates them and their dead-letter topics. */
+  consumes?: readonly string[];
 }
 
 /** The keys runService loads for a service that asks for Kafka. */
@@ -40,8 +45,20 @@ interface Deps {
   addCloser: (name: string, close: () => Promise<unknown>) => void;
 }
 
-export function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logger): KafkaClient {
+function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logger): KafkaClient {
   return createKafka({ brokers: config.KAFKA_BROKERS, clientId, logger, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+}
+
+/**
+ * Part of `migrate`: creates the topics the service declares (under the prefix, with the broker's defaults), so a
+ * fresh cluster does not depend on the broker creating topics on first use.
+ */
+export async function ensureDeclaredTopics(clientId: string, use: KafkaUse, config: KafkaConfig, logger: Logger): Promise<void> {
+  const consumes = use.consumes ?? [];
+  const topics = [...(use.produces ?? []), ...consumes, ...consumes.map(deadLetterTopic)];
+  if (topics.length === 0) return;
+  await ensureTopics(serviceKafkaClient(clientId, config, logger), topics);
+  logger.info({ topics, topicPrefix: config.KAFKA_TOPIC_PREFIX }, "topics exist");
 }
 
 /** Returns what handlers use, and the closers to run after the service's own (the relay publishes last). */
@@ -53,6 +70,8 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
   const context: ServiceKafka = {
     client,
     async consume(opts) {
+      // So that `migrate` created it: the declaration is the list it works from.
+      if (!use.consumes?.includes(opts.topic.topic)) throw new Error(`${opts.topic.topic} is not among the topics in kafka.consumes`);
       if (!pruning) {
         pruning = true;
         const pruner = new ProcessedEventsPruner({ orm, logger });

@@ -1,8 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "@jest/globals";
+import { openDatabase } from "@sca/db";
+import { createKafka } from "@sca/kafka";
+import { createLogger } from "@sca/log";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import { createServiceClient } from "@sca/rpc";
+import { testServers, uniqueName } from "@sca/testkit";
 
 // A real domain service process: migrate command, health over Connect, graceful stop on SIGTERM.
 const serviceDir = fileURLToPath(new URL("../../../services/admin/", import.meta.url));
@@ -35,6 +39,33 @@ describe("a domain service process", () => {
     expect(out).toContain('"msg":"shutting down"');
     expect(out).toContain('"msg":"stopped"');
   });
+
+  it("creates the Kafka topics it declares, under the prefix, with the migrate command", async () => {
+    const service = fileURLToPath(new URL("./support/kafka-service.ts", import.meta.url));
+    const prefix = `${uniqueName("test")}.`;
+    const schema = uniqueName("runtime_migrate");
+    const migrate = () => spawnSync(process.execPath, [service, "migrate"], {
+      env: { ...env, KAFKA_TOPIC_PREFIX: prefix, TEST_SCHEMA: schema }, encoding: "utf8",
+    });
+    const admin = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("runtime_test"), logger: createLogger("runtime-test", "ERROR"), topicPrefix: "" }).admin();
+    await admin.connect();
+    const ownTopics = async () => (await admin.listTopics()).filter((t) => t.startsWith(prefix)).sort();
+    try {
+      const first = migrate();
+      expect(first.status).toBe(0);
+      expect(await ownTopics()).toEqual([`${prefix}sca.audit.events`, `${prefix}sca.domain.events`, `${prefix}sca.domain.events.dlq`]);
+      expect(first.stdout).toContain('"msg":"migrations applied"');
+      // Again, as each upgrade's migration Job does: the topics exist, and that is fine.
+      expect(migrate().status).toBe(0);
+    } finally {
+      const orphans = await ownTopics();
+      if (orphans.length > 0) await admin.deleteTopics({ topics: orphans });
+      await admin.disconnect();
+      const orm = await openDatabase({ url: testServers().databaseUrl, schema, entities: [], migrations: [] });
+      await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
+      await orm.close();
+    }
+  }, 60_000);
 
   it("stops at start-up with one line naming a bad key", () => {
     const run = spawnSync(process.execPath, ["src/main.ts"], { cwd: serviceDir, env: { ...env, RPC_PORT: "99999" }, encoding: "utf8" });

@@ -36,7 +36,8 @@ describe("a service's Kafka", () => {
 
   it("publishes what a handler enqueued once woken, delivers it to its consumers, and closes them", async () => {
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
-    const kafka = openServiceKafka(uniqueName("runtime_test"), { outbox: true }, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const use = { outbox: true, consumes: [topic.topic] };
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
     const seen: EventMeta[] = [];
     await kafka.context.consume({
       groupId: uniqueName("runtime_test"),
@@ -57,13 +58,23 @@ describe("a service's Kafka", () => {
     expect((await orm.em.fork().findOneOrFail(OutboxMessage, eventId)).publishedAt).toBeInstanceOf(Date);
   }, 60_000);
 
+  it("consumes only the topics its definition declares (those migrate creates)", async () => {
+    const closers: { name: string; close: () => Promise<unknown> }[] = [];
+    const use = { consumes: ["sca.some.other.topic"] };
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    await expect(kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() }))
+      .rejects.toThrow(`${topic.topic} is not among the topics in kafka.consumes`);
+    expect(closers).toEqual([]);
+  });
+
   it("prunes processed_events past the retention once it consumes", async () => {
     const processedEvents = `"${schema}".processed_events`;
     const [old, recent] = [uuidv7(), uuidv7()];
     await orm.em.fork().execute(`insert into ${processedEvents} (consumer_group, event_id, processed_at) values
       ('an-old-group', ?, now() - interval '15 days'), ('an-old-group', ?, now() - interval '13 days')`, [old, recent]);
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
-    const kafka = openServiceKafka(uniqueName("runtime_test"), {}, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const use = { consumes: [topic.topic] };
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
     await kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() });
 
     const left = async () => (await orm.em.fork().execute<{ event_id: string }[]>(

@@ -1,6 +1,7 @@
 // Wiring of the identity service.
 import { keys, loadConfigOrExit } from "@sca/config";
 import { createRedis } from "@sca/redis";
+import { TOPICS } from "@sca/kafka";
 import { runService } from "@sca/runtime";
 import { ssoKeys } from "./domain/sso-settings.ts";
 import { registerAccessService } from "./rpc/access-service.ts";
@@ -28,7 +29,7 @@ await runService({
   name: "identity",
   entities,
   migrations,
-  kafka: { outbox: true },
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
   start: (ctx) => {
     const { orm, secretKey, logger } = ctx;
     const redis = createRedis(config.REDIS_URL, logger);
