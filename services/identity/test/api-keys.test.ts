@@ -69,6 +69,8 @@ describe("issuing", () => {
   it("applies who may issue which scope, hiding other teams", async () => {
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: teamA }, await h.as(devA))).rejects.toMatchObject({ code: Code.PermissionDenied });
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "org" }, await h.as(adminA))).rejects.toMatchObject({ code: Code.PermissionDenied });
+    // Whether an organization exists is not told to someone who may not issue org keys.
+    await expect(h.apiKeys.issueApiKey({ name: "x", scope: "org", organizationId: randomUUID() }, await h.as(adminA))).rejects.toMatchObject({ code: Code.PermissionDenied });
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: teamB }, await h.as(adminA))).rejects.toMatchObject({ code: Code.NotFound });
     const project = await h.apiKeys.issueApiKey({ name: "p", scope: "project", teamId: teamA, projectId: randomUUID(), permissionBreadth: "read_write", expiresInDays: 30 }, await h.as(devA));
     expect(project.key).toMatchObject({ scope: "project", permissionBreadth: "read_write" });

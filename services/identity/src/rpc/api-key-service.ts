@@ -76,6 +76,8 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
           if (!team || (!caller.is_superuser && !roleOnTeam(caller, plan.teamId))) throw ProblemError.notFound("No such team.");
           organizationId = team.organization_id;
         } else {
+          // Refused before any lookup, so a caller who may not issue org keys learns nothing of which organizations exist.
+          if (!mayIssue(caller, plan.scope, plan.teamId)) throw ProblemError.forbidden(`Your role does not allow issuing ${plan.scope}-scoped keys here.`);
           organizationId = requestedOrg ?? await soleOrganizationId(em);
           if (!organizationId) throw invalid("body.organization_id", "is required when several organizations exist");
           if (!await organizationExists(em, organizationId)) throw invalid("body.organization_id", "no such organization");

@@ -98,7 +98,8 @@ async function exchange(deps: SignInDeps, settings: ProviderSettings, p: Callbac
     return profileFromClaims(userinfo, deps.config.OIDC_GROUPS_CLAIM) ?? "oauth_profile_invalid";
   } catch (err) {
     // The provider's messages are logged for the operator, never shown: they may echo codes or tokens.
-    deps.logger.warn({ provider: settings.name, error: (err as Error).name, message: (err as Error).message }, "oauth code exchange failed");
+    // Through the err serializer, which masks credentials inside the text.
+    deps.logger.warn({ provider: settings.name, err }, "oauth code exchange failed");
     return "oauth_exchange_failed";
   }
 }
