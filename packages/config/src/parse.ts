@@ -43,15 +43,7 @@ export function bool(fallback: boolean): Parser<boolean> {
   };
 }
 
-/** On unless the value is one of `offWords` (the spec's "only false, 0, no disable"). */
-export function onUnless(offWords: readonly string[]): Parser<boolean> {
-  return (raw) => raw === undefined || !offWords.includes(raw.trim().toLowerCase());
-}
 
-/** Off unless the value is one of `onWords` (the spec's "only true, 1, yes enable"). */
-export function offUnless(onWords: readonly string[]): Parser<boolean> {
-  return (raw) => raw !== undefined && onWords.includes(raw.trim().toLowerCase());
-}
 
 interface IntOptions { min?: number; max?: number; clamp?: boolean; fallbackOnInvalid?: boolean }
 
@@ -83,9 +75,6 @@ export function num(fallback: number, opts: IntOptions = {}): Parser<number> {
   };
 }
 
-export function optionalNum(opts: IntOptions = {}): Parser<number | undefined> {
-  return (raw, env) => (raw === undefined ? undefined : num(0, opts)(raw, env));
-}
 
 export function list(fallback: readonly string[] = []): Parser<string[]> {
   return (raw) =>

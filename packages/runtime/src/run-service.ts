@@ -7,7 +7,7 @@ import { keys, loadConfigOrExit } from "@sca/config";
 import { openDatabase, pendingMigrations, runMigrateCommand, type DatabaseOptions } from "@sca/db";
 import { OutboxMessage } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
-import { HealthRegistry, onShutdown, startRpcServer } from "@sca/rpc";
+import { HealthRegistry, onShutdown, READINESS, startRpcServer } from "@sca/rpc";
 import { ensureDeclaredTopics, kafkaKeys, openServiceKafka, type KafkaUse, type ServiceKafka } from "./service-kafka.ts";
 import { defaultRpcPort, type ServiceName } from "./services.ts";
 
@@ -76,7 +76,7 @@ export async function runService<K extends KafkaUse | undefined = undefined>(def
     await runMigrateCommand(orm, logger);
   }
 
-  const health = new HealthRegistry().add("readiness", schemaAtHead(orm));
+  const health = new HealthRegistry().add(READINESS, schemaAtHead(orm));
   const closers: { name: string; close: () => Promise<unknown> }[] = [];
   const addCloser = (name: string, close: () => Promise<unknown>) => void closers.push({ name, close });
   const kafka = def.kafka && kafkaConfig && openServiceKafka(def.name, def.kafka, { config: kafkaConfig, orm, logger, addCloser });

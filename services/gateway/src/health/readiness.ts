@@ -4,7 +4,7 @@
 import type { Client } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import type { Redis } from "@sca/redis";
-import { createServiceClient } from "@sca/rpc";
+import { createServiceClient, READINESS } from "@sca/rpc";
 import { rpcUrlFor, SERVICES, type ServiceName } from "@sca/runtime/services";
 
 export const READINESS_TIMEOUT_MS = 2_000;
@@ -29,7 +29,7 @@ export function domainServiceTargets(): ReadinessTarget[] {
 
 async function serviceReadiness(target: ReadinessTarget): Promise<ServiceReadiness> {
   try {
-    const { status } = await target.health.check({ service: "readiness" }, { timeoutMs: READINESS_TIMEOUT_MS });
+    const { status } = await target.health.check({ service: READINESS }, { timeoutMs: READINESS_TIMEOUT_MS });
     return status === Status.SERVING ? "serving" : status === Status.NOT_SERVING ? "not_serving" : "unknown";
   } catch {
     return "unreachable";

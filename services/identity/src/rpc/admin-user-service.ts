@@ -23,8 +23,8 @@ import type { AccountDeps } from "./account-deps.ts";
 import { issuePasswordReset } from "./password-reset.ts";
 import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
 import { userView, userViews } from "./user-views.ts";
+import { isUuid } from "./fields.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const Q_MAX = 200;
 
 function administrator(ctx: HandlerContext): Caller {
@@ -34,7 +34,7 @@ function administrator(ctx: HandlerContext): Caller {
 }
 
 async function target(em: EntityManager, userId: string): Promise<AccountRow> {
-  const account = UUID.test(userId) ? await accountById(em, userId) : null;
+  const account = isUuid(userId) ? await accountById(em, userId) : null;
   if (!account) throw ProblemError.notFound("No such user.");
   return account;
 }

@@ -14,8 +14,8 @@ import { isProviderName, providerSettings, type ProviderSettings } from "../doma
 import { identitiesOf, unlinkIdentity } from "../store/oauth-identities.ts";
 import { ProviderUnavailable } from "./sso-providers.ts";
 import { beginSignIn, completeSignIn, FLOW_COOKIE_NAME, flowCookiePath, type SignInDeps } from "./sso-sign-in.ts";
+import { isUuid } from "./fields.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function requireUser(caller: Caller): string {
   // Linked identities belong to people; an API key acts for no person's sign-in methods.
@@ -86,7 +86,7 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
     async unlinkMyIdentity(req, ctx) {
       const caller = requireCaller(ctx);
       const userId = requireUser(caller);
-      if (!UUID.test(req.identityId)) throw ProblemError.notFound();
+      if (!isUuid(req.identityId)) throw ProblemError.notFound();
       const result = await deps.orm.em.fork().transactional(async (em) => {
         const unlinked = await unlinkIdentity(em, userId, req.identityId);
         if (unlinked.kind === "unlinked") {
