@@ -1,5 +1,6 @@
-// The events accounts and sessions emit, written to the outbox in the transaction of the change they report.
-// Audit events never carry a password, token, code or secret: identifiers and outcomes only.
+// The events identity emits (accounts, sessions, the directory, API keys), written to the outbox in the
+// transaction of the change they report. Audit events never carry a password, token, code, key or secret:
+// identifiers and outcomes only.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -11,11 +12,14 @@ import { AuditActorSchema, AuditEventSchema } from "@sca/proto/sca/events/v1/aud
 
 export const accountDomainEvents = topicContract(TOPICS.domainEvents, PasswordResetRequestedSchema);
 
-/** Who acted: the authenticated caller, or an anonymous client (with the address it claimed, if any). */
-export interface Actor { userId: string; email: string; ip: string; userAgent: string }
+/** Who acted: the authenticated caller (with the API key it used, if any), or an anonymous client (with the address it claimed, if any). */
+export interface Actor { userId: string; apiKeyId?: string; email: string; ip: string; userAgent: string }
 
 export function callerActor(caller: Caller): Actor {
-  return { userId: caller.user_id ?? "", email: caller.email ?? "", ip: caller.ip ?? "", userAgent: caller.user_agent ?? "" };
+  return {
+    userId: caller.user_id ?? "", apiKeyId: caller.api_key_id ?? "", email: caller.email ?? "",
+    ip: caller.ip ?? "", userAgent: caller.user_agent ?? "",
+  };
 }
 
 export function clientActor(client: { ip: string; userAgent: string } | undefined, who: { userId?: string; email?: string } = {}): Actor {
@@ -25,20 +29,27 @@ export function clientActor(client: { ip: string; userAgent: string } | undefine
 export interface AuditRecord {
   action: string;
   actor: Actor;
+  /** The table of the changed row; "users" unless said otherwise. */
+  targetTable?: string;
   targetId: string;
+  teamId?: string | null;
+  organizationId?: string | null;
   outcome: "success" | "failure";
   details?: Record<string, string>;
   at: Date;
 }
 
+/** Adds the event to the outbox through `em`; it commits with the change or not at all. */
 export function emitAudit(em: EntityManager, r: AuditRecord): void {
   const event = create(AuditEventSchema, {
     occurredAt: timestampFromDate(r.at),
     source: "identity",
     action: r.action,
     actor: create(AuditActorSchema, r.actor),
-    targetTable: "users",
+    targetTable: r.targetTable ?? "users",
     targetId: r.targetId,
+    teamId: r.teamId ?? "",
+    organizationId: r.organizationId ?? "",
     requestId: currentRequestId() ?? "",
     outcome: r.outcome,
     details: r.details ?? {},

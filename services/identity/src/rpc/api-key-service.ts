@@ -12,7 +12,7 @@ import { deriveApiKeyHashKey, generateApiKey, hashApiKey } from "../domain/api-k
 import { mayIssue, mayManageKey, narrowedBreadth, planIssue, serviceAccountWithinIssuer } from "../domain/api-key-scope.ts";
 import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator, roleAtLeast, roleOnTeam } from "../domain/roles.ts";
-import { recordAudit } from "../events/audit-trail.ts";
+import { callerActor, emitAudit } from "../events/account-events.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { teamsCoveredBy } from "../store/api-key-caller.ts";
 import * as keys from "../store/api-keys.ts";
@@ -100,9 +100,10 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
           createdByUserId: caller.user_id!, createdByEmail: caller.email, serviceAccountId,
           expiresAt: plan.expiresInDays === null ? null : new Date(Date.now() + plan.expiresInDays * DAY_MS),
         });
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "api_key.issued", targetTable: "api_keys", targetId: inserted.id, teamId: plan.teamId, organizationId,
           details: { scope: plan.scope, permission_breadth: plan.permissionBreadth, key_prefix: prefix, service_account_id: serviceAccountId ?? "" },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return inserted;
       });
@@ -129,9 +130,10 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       const row = await fork().transactional(async (em) => {
         const revoked = await keys.revokeApiKey(em, key.id);
         if (!key.revoked_at) {
-          recordAudit(em, caller, {
+          emitAudit(em, {
             action: "api_key.revoked", targetTable: "api_keys", targetId: key.id, teamId: key.team_id,
             organizationId: key.organization_id, details: { key_prefix: key.key_prefix },
+            actor: callerActor(caller), outcome: "success", at: new Date(),
           });
         }
         return revoked!;
@@ -148,9 +150,10 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       if (key.permission_breadth === breadth) return create(NarrowApiKeyResponseSchema, { key: apiKeyView(key) });
       const row = await fork().transactional(async (em) => {
         const narrowed = await keys.narrowApiKey(em, key.id);
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "api_key.narrowed", targetTable: "api_keys", targetId: key.id, teamId: key.team_id,
           organizationId: key.organization_id, details: { key_prefix: key.key_prefix, permission_breadth: breadth },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return narrowed!;
       });

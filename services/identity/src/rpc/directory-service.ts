@@ -13,7 +13,7 @@ import { requireCaller, type Caller } from "@sca/rpc";
 import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
 import { offsetOf, readPage, type PageRequest } from "../domain/pagination.ts";
 import { isAdministrator, isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
-import { recordAudit } from "../events/audit-trail.ts";
+import { callerActor, emitAudit } from "../events/account-events.ts";
 import { membershipsOf } from "../store/accounts.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { revokeTeamApiKeys } from "../store/api-keys.ts";
@@ -101,7 +101,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         }
         const row = await teams.insertTeam(em, { name, slug, description: req.description ?? null, organizationId, parentGroupId: parentId ?? null });
         if (!row) throw slugTaken();
-        recordAudit(em, caller, { action: "team.created", targetTable: "groups", targetId: row.id, teamId: row.id, organizationId });
+        emitAudit(em, {
+          action: "team.created", targetTable: "groups", targetId: row.id, teamId: row.id, organizationId,
+          actor: callerActor(caller), outcome: "success", at: new Date(),
+        });
         return teamView(row, []);
       });
       return create(CreateTeamResponseSchema, { team });
@@ -139,9 +142,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         }
         const prefixes = await revokeTeamApiKeys(em, [id]);
         await teams.deleteTeam(em, id);
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "team.deleted", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organization_id,
           details: { revoked_api_keys: String(prefixes.length) },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return prefixes;
       });
@@ -167,9 +171,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
           throw invalid("body.new_parent_id", "cannot be the team itself or one of its subteams");
         }
         await teams.setParent(em, id, newParentId);
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "team.moved", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organization_id,
           details: { from_parent_id: row.parent_group_id ?? "", to_parent_id: newParentId ?? "" },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return loadTeam(em, id);
       });
@@ -187,9 +192,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         if (!row) throw ProblemError.notFound("No such team.");
         if (!await users.userById(em, userId)) throw invalid("body.user_id", "no such user");
         await teams.upsertMembership(em, teamId, userId, req.role);
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "team.member_added", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organization_id,
           details: { user_id: userId, role: req.role },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return loadTeam(em, teamId);
       });
@@ -203,9 +209,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
       await fork().transactional(async (em) => {
         const row = await teams.teamById(em, teamId);
         if (!row || !await teams.deleteMembership(em, teamId, userId)) throw ProblemError.notFound("No such membership.");
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "team.member_removed", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organization_id,
           details: { user_id: userId },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
       });
       return create(RemoveTeamMemberResponseSchema, {});
@@ -235,10 +242,11 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
           if (target.is_superuser) await users.setSuperuser(em, userId, false);
           await teams.upsertMembership(em, change.teamId, userId, change.role);
         }
-        recordAudit(em, caller, {
+        emitAudit(em, {
           action: "user.role_changed", targetTable: "users", targetId: userId,
           teamId: change.kind === "team_role" ? change.teamId : null, organizationId,
           details: { role: change.kind === "super_admin" ? "super_admin" : change.role, was_super_admin: String(target.is_superuser) },
+          actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return loadUser(em, userId);
       });
@@ -250,7 +258,10 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
       const name = boundedText(req.name, "body.name", 1, 255);
       const user = await fork().transactional(async (em) => {
         const row = await users.insertServiceAccount(em, name);
-        recordAudit(em, caller, { action: "service_account.created", targetTable: "users", targetId: row.id });
+        emitAudit(em, {
+          action: "service_account.created", targetTable: "users", targetId: row.id,
+          actor: callerActor(caller), outcome: "success", at: new Date(),
+        });
         return userView(row, []);
       });
       return create(CreateServiceAccountResponseSchema, { user });
