@@ -18,6 +18,11 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
   return RANK[role] >= RANK[minimum];
 }
 
+/** Strictly stronger: of two roles on one team, the one that wins. */
+export function outranks(role: Role, other: Role): boolean {
+  return RANK[role] > RANK[other];
+}
+
 /** The caller's effective role on a team (memberships are already cascaded), or null. */
 export function roleOnTeam(caller: Caller, teamId: string): Role | null {
   return caller.memberships.find((m) => m.team_id === teamId)?.role ?? null;

@@ -2,10 +2,9 @@
 // cascade applied when GROUP_CASCADE_ENABLED (a role on a group reaches every subgroup below it).
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Caller, Membership } from "@sca/rpc";
+import { outranks } from "../domain/roles.ts";
 
 interface UserRow { id: string; email: string; is_active: boolean; is_superuser: boolean }
-
-const ROLE_RANK: Record<Membership["role"], number> = { super_admin: 5, group_admin: 4, team_admin: 3, developer: 2, viewer: 1 };
 
 /** Direct memberships, and with cascade those inherited by subgroups; the strongest role per group wins. */
 export async function effectiveMemberships(em: EntityManager, userId: string, cascade: boolean): Promise<Membership[]> {
@@ -22,7 +21,7 @@ export async function effectiveMemberships(em: EntityManager, userId: string, ca
   const strongest = new Map<string, Membership>();
   for (const r of rows) {
     const seen = strongest.get(r.group_id);
-    if (!seen || ROLE_RANK[r.role] > ROLE_RANK[seen.role]) {
+    if (!seen || outranks(r.role, seen.role)) {
       strongest.set(r.group_id, { team_id: r.group_id, organization_id: r.organization_id, role: r.role });
     }
   }
