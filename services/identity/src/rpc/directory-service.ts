@@ -14,15 +14,15 @@ import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
 import { offsetOf, readPage, type PageRequest } from "../domain/pagination.ts";
 import { isAdministrator, isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
 import { callerActor, emitAudit } from "../events/account-events.ts";
-import { membershipsOf } from "../store/accounts.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { revokeTeamApiKeys } from "../store/api-keys.ts";
 import { listOrganizations, organizationExists, soleOrganizationId } from "../store/organizations.ts";
 import * as teams from "../store/teams.ts";
 import * as users from "../store/user-roles.ts";
-import { organizationView, teamView, userView } from "./directory-views.ts";
+import { organizationView, teamView } from "./directory-views.ts";
 import { bodyId, boundedText, pathId } from "./fields.ts";
 import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
+import { userView } from "./user-views.ts";
 
 export interface DirectoryServiceDeps {
   orm: MikroORM;
@@ -54,8 +54,7 @@ async function loadTeam(em: EntityManager, id: string): Promise<Team> {
 async function loadUser(em: EntityManager, id: string) {
   const row = await users.userById(em, id);
   if (!row) throw ProblemError.notFound("No such user.");
-  const memberships = await membershipsOf(em, [id]);
-  return userView(row, memberships.get(id) ?? []);
+  return userView(em, row, "admin");
 }
 
 export function registerDirectoryService(router: ConnectRouter, deps: DirectoryServiceDeps): void {
@@ -262,7 +261,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
           action: "service_account.created", targetTable: "users", targetId: row.id,
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
-        return userView(row, []);
+        return userView(em, row, "admin");
       });
       return create(CreateServiceAccountResponseSchema, { user });
     },

@@ -1,14 +1,11 @@
-// Rows to messages for the directory and API-key services.
+// Rows to messages for the directory and API-key services (users answer through user-views.ts).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { MembershipViewSchema, UserViewSchema, type UserView } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeySchema, type ApiKey } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { OrganizationSchema, TeamMemberSchema, TeamSchema, type Organization, type Team } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import type { ApiKeyRow } from "../store/api-keys.ts";
 import type { OrganizationRow } from "../store/organizations.ts";
 import type { TeamMemberRow, TeamRow } from "../store/teams.ts";
-import type { MembershipRow } from "../store/accounts.ts";
-import type { DirectoryUserRow } from "../store/user-roles.ts";
 
 const ts = (d: Date | null) => (d ? timestampFromDate(new Date(d)) : undefined);
 const opt = (v: string | null) => v ?? undefined;
@@ -25,18 +22,6 @@ export function teamView(r: TeamRow, members: readonly TeamMemberRow[]): Team {
       userId: m.user_id, email: m.email, fullName: opt(m.full_name), role: m.role, createdAt: ts(m.created_at),
     })),
     createdAt: ts(r.created_at), updatedAt: ts(r.updated_at),
-  });
-}
-
-export function userView(u: DirectoryUserRow, memberships: readonly MembershipRow[]): UserView {
-  return create(UserViewSchema, {
-    id: u.id, email: u.email, fullName: opt(u.full_name), isActive: u.is_active, isSuperuser: u.is_superuser,
-    mfaEnabled: u.mfa_enabled, lastLoginAt: ts(u.last_login_at), scanCount: 0,
-    createdAt: ts(u.created_at), updatedAt: ts(u.updated_at),
-    memberships: memberships.map((m) => create(MembershipViewSchema, {
-      teamId: m.team_id, teamName: m.team_name, teamSlug: m.team_slug, organizationId: opt(m.organization_id),
-      role: m.role, createdAt: ts(m.created_at),
-    })),
   });
 }
 

@@ -1,5 +1,6 @@
 // Account rows as the UserView of the contract: the public fields, plus memberships and mfa_enabled (me and
-// admin views), plus last_login_at and updated_at (admin view).
+// admin views), plus last_login_at and updated_at (admin view). The one builder of UserView: the account,
+// admin and directory services all answer through it.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -8,7 +9,10 @@ import { membershipsOf, type AccountRow, type MembershipRow } from "../store/acc
 
 export type ViewKind = "public" | "me" | "admin";
 
-function view(row: AccountRow, memberships: MembershipRow[], kind: ViewKind): UserView {
+/** The columns a view reads; credentials never reach it. */
+export type UserViewRow = Omit<AccountRow, "password_hash" | "is_service_account">;
+
+function view(row: UserViewRow, memberships: MembershipRow[], kind: ViewKind): UserView {
   return create(UserViewSchema, {
     id: row.id,
     email: row.email,
@@ -31,11 +35,11 @@ function view(row: AccountRow, memberships: MembershipRow[], kind: ViewKind): Us
   });
 }
 
-export async function userViews(em: EntityManager, rows: AccountRow[], kind: ViewKind): Promise<UserView[]> {
+export async function userViews(em: EntityManager, rows: UserViewRow[], kind: ViewKind): Promise<UserView[]> {
   const memberships = kind === "public" ? new Map<string, MembershipRow[]>() : await membershipsOf(em, rows.map((r) => r.id));
   return rows.map((r) => view(r, memberships.get(r.id) ?? [], kind));
 }
 
-export async function userView(em: EntityManager, row: AccountRow, kind: ViewKind): Promise<UserView> {
+export async function userView(em: EntityManager, row: UserViewRow, kind: ViewKind): Promise<UserView> {
   return (await userViews(em, [row], kind))[0]!;
 }

@@ -2,6 +2,7 @@
 // after a role change.
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { withDates } from "./raw-sql.ts";
 
 export interface DirectoryUserRow {
   id: string;
@@ -16,10 +17,11 @@ export interface DirectoryUserRow {
 }
 
 const USER_COLUMNS = "id, email, full_name, is_active, is_superuser, mfa_enabled, last_login_at, created_at, updated_at";
+const directoryUser = (r: DirectoryUserRow): DirectoryUserRow => withDates(r, "last_login_at", "created_at", "updated_at");
 
 export async function userById(em: EntityManager, id: string): Promise<DirectoryUserRow | null> {
   const [row] = await em.execute<DirectoryUserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
-  return row ?? null;
+  return row ? directoryUser(row) : null;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function insertServiceAccount(em: EntityManager, name: string): Pro
   const [row] = await em.execute<DirectoryUserRow[]>(
     `insert into users (id, email, full_name, password_hash, is_service_account)
      values (?, ?, ?, null, true) returning ${USER_COLUMNS}`, [id, `service-account-${id}@service-accounts.invalid`, name]);
-  return row!;
+  return directoryUser(row!);
 }
 
 export async function isActiveServiceAccount(em: EntityManager, userId: string): Promise<boolean> {
