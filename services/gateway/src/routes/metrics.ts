@@ -6,16 +6,12 @@ import { problemResponse } from "../api/problem-schema.ts";
 import { notFoundProblem } from "../api/route-registry.ts";
 import { defineRoute, type Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
+import { bearerOf } from "../http/authenticate.ts";
 
 // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
 function sameSecret(given: string, expected: string): boolean {
   const digest = (s: string) => createHash("sha256").update(s).digest();
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-function bearerOf(header: string | undefined): string {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  return m ? m[1]!.trim() : "";
 }
 
 export function metricsRoutes(ctx: GatewayContext): Route[] {
@@ -33,7 +29,7 @@ export function metricsRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("Metrics are off, or the bearer is not METRICS_TOKEN"),
       },
       handler: async ({ req }) => {
-        if (!METRICS_ENABLED || (METRICS_TOKEN && !sameSecret(bearerOf(req.get("authorization")), METRICS_TOKEN))) {
+        if (!METRICS_ENABLED || (METRICS_TOKEN && !sameSecret(bearerOf(req.get("authorization")) ?? "", METRICS_TOKEN))) {
           throw notFoundProblem(req.path);
         }
         const { contentType, text } = await ctx.metrics.exposition();
