@@ -3,12 +3,13 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Caller, Membership } from "@sca/rpc";
 import { outranks } from "../domain/roles.ts";
+import { query } from "./raw-sql.ts";
 
 interface UserRow { id: string; email: string; is_active: boolean; is_superuser: boolean }
 
 /** Direct memberships, and with cascade those inherited by subgroups; the strongest role per group wins. */
 export async function effectiveMemberships(em: EntityManager, userId: string, cascade: boolean): Promise<Membership[]> {
-  const rows = await em.getConnection().execute<{ group_id: string; organization_id: string | null; role: Membership["role"] }[]>(
+  const rows = await query<{ group_id: string; organization_id: string | null; role: Membership["role"] }>(em,
     cascade
       ? `with recursive reach(group_id, role) as (
            select m.group_id, m.role from memberships m where m.user_id = ?
@@ -30,8 +31,7 @@ export async function effectiveMemberships(em: EntityManager, userId: string, ca
 
 /** The caller for an active user, or null when the user is gone or deactivated. */
 export async function userCaller(em: EntityManager, userId: string, opts: { cascade: boolean; ip: string | null; userAgent: string | null }): Promise<Caller | null> {
-  const [user] = await em.getConnection().execute<UserRow[]>(
-    "select id, email, is_active, is_superuser from users where id = ?", [userId]);
+  const [user] = await query<UserRow>(em, "select id, email, is_active, is_superuser from users where id = ?", [userId]);
   if (!user || !user.is_active) return null;
   return {
     kind: "user",
