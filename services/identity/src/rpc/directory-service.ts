@@ -23,6 +23,7 @@ import { organizationView, teamView } from "./directory-views.ts";
 import { bodyId, boundedText, pathId } from "./fields.ts";
 import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
 import { userView } from "./user-views.ts";
+import { accountById } from "../store/accounts.ts";
 
 export interface DirectoryServiceDeps {
   orm: MikroORM;
@@ -52,7 +53,7 @@ async function loadTeam(em: EntityManager, id: string): Promise<Team> {
 }
 
 async function loadUser(em: EntityManager, id: string) {
-  const row = await users.userById(em, id);
+  const row = await accountById(em, id);
   if (!row) throw ProblemError.notFound("No such user.");
   return userView(em, row, "admin");
 }
@@ -189,7 +190,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
       const team = await fork().transactional(async (em) => {
         const row = await teams.teamById(em, teamId);
         if (!row) throw ProblemError.notFound("No such team.");
-        if (!await users.userById(em, userId)) throw invalid("body.user_id", "no such user");
+        if (!await accountById(em, userId)) throw invalid("body.user_id", "no such user");
         await teams.upsertMembership(em, teamId, userId, req.role);
         emitAudit(em, {
           action: "team.member_added", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organization_id,
@@ -226,7 +227,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
       const { change } = parsed;
       const user = await fork().transactional(async (em) => {
         await users.lockSuperAdmins(em);
-        const target = await users.userById(em, userId);
+        const target = await accountById(em, userId);
         if (!target) throw ProblemError.notFound("No such user.");
         let organizationId: string | null = null;
         if (change.kind === "team_role") {

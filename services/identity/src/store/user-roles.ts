@@ -19,11 +19,6 @@ export interface DirectoryUserRow {
 const USER_COLUMNS = "id, email, full_name, is_active, is_superuser, mfa_enabled, last_login_at, created_at, updated_at";
 const directoryUser = (r: DirectoryUserRow): DirectoryUserRow => withDates(r, "last_login_at", "created_at", "updated_at");
 
-export async function userById(em: EntityManager, id: string): Promise<DirectoryUserRow | null> {
-  const [row] = await em.execute<DirectoryUserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
-  return row ? directoryUser(row) : null;
-}
-
 /**
  * Takes the lock every change of the set of super_admins holds until commit, so that two concurrent
  * demotions cannot each see the other as the remaining super_admin.
