@@ -23,7 +23,8 @@ pnpm -s lint
 step "helm lint and template"
 bash scripts/check-helm.sh
 step "jest"
-results="$DATA/jest-results.json"
+# One results file per run, so two checkouts sharing the servers (and .data) never read each other's.
+results="$(mktemp -t jest-results.XXXXXX.json)"
 set +e
 node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js --json --outputFile="$results" "$@"
 rc=$?
