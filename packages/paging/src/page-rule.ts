@@ -22,6 +22,9 @@ export function pageSizeRule(rule: PageSizeRule): PageSizeRule {
   return { defaultSize, maxSize };
 }
 
+/** The spec's numbered (page, page_size) shape where the endpoint names no other: 50 by default, 200 at most. */
+export const NUMBERED_PAGE_SIZE = pageSizeRule({ defaultSize: 50, maxSize: 200 });
+
 /** Whether `page` is a page number the spec allows. */
 export function isPageNumber(page: number): boolean {
   return Number.isInteger(page) && page >= PAGE_MIN && page <= PAGE_MAX;

@@ -3,15 +3,19 @@ import { describe, expect, it } from "@jest/globals";
 import { create } from "@bufbuild/protobuf";
 import { ProblemError } from "@sca/problem";
 import { PageRequestSchema } from "@sca/proto/sca/common/v1/paging_pb.ts";
-import { isPageNumber, isPageSize, PAGE_MAX, pageInfo, pageOf, pageSizeRule, readPage } from "../src/index.ts";
+import { NUMBERED_PAGE_SIZE, isPageNumber, isPageSize, PAGE_MAX, pageInfo, pageOf, pageSizeRule, readPage } from "../src/index.ts";
 
-const numbered = pageSizeRule({ defaultSize: 50, maxSize: 200 });
+const numbered = NUMBERED_PAGE_SIZE;
 const request = (page: number, pageSize: number) => create(PageRequestSchema, { page, pageSize });
 
 describe("the page bounds", () => {
   it("allows pages 1..1000000 and sizes 1..the endpoint's maximum, whole numbers only", () => {
     expect([0, 1, PAGE_MAX, PAGE_MAX + 1, 1.5, -1].map(isPageNumber)).toEqual([false, true, true, false, false, false]);
     expect([0, 1, 200, 201, 2.5].map((s) => isPageSize(s, numbered))).toEqual([false, true, true, false, false]);
+  });
+
+  it("gives the numbered shape 50 rows by default and 200 at most", () => {
+    expect(NUMBERED_PAGE_SIZE).toEqual({ defaultSize: 50, maxSize: 200 });
   });
 
   it("refuses an impossible rule at declaration", () => {
