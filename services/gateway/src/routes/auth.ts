@@ -2,10 +2,8 @@
 // second step, refresh, logout, forgot- and reset-password. The refresh token only ever travels in the
 // HttpOnly cookie; the access token only in the body. Choices: docs/identity.md ("HTTP routes").
 import type { Request, Response } from "express";
-import { ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
-import { fromConnectError, ProblemError } from "@sca/problem";
 import type { Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
@@ -115,19 +113,6 @@ function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
   return { access_token: session.accessToken, expires_in: session.expiresIn, token_type: "bearer" };
 }
 
-// A 429 of the failed-sign-in throttle carries its wait as retry_after_seconds; headers do not cross RPC.
-async function withRetryAfter<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (!(err instanceof ConnectError)) throw err;
-    const problem = fromConnectError(err);
-    const seconds = problem.init.extensions?.retry_after_seconds;
-    if (problem.status !== 429 || typeof seconds !== "number") throw err;
-    throw new ProblemError({ ...problem.init, headers: { "Retry-After": String(seconds) } });
-  }
-}
-
 export function authRoutes(ctx: GatewayContext): Route[] {
   const accounts = ctx.identity.accounts;
   const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
@@ -195,7 +180,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
         429: problemResponse("rate_limited (Retry-After: 60) or sign_in_throttled (Retry-After: seconds left)"),
       },
       handler: async ({ body, req, res }) => {
-        const { outcome } = await withRetryAfter(accounts.login({ email: body.email, password: body.password, client: clientOf(req) }));
+        const { outcome } = await accounts.login({ email: body.email, password: body.password, client: clientOf(req) });
         if (outcome.case === "challenge") {
           return { status: 200, body: { mfa_required: true, mfa_token: outcome.value.mfaToken, expires_in: outcome.value.expiresIn } };
         }
@@ -218,7 +203,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
         429: problemResponse("rate_limited (Retry-After: 60) or sign_in_throttled (Retry-After: seconds left)"),
       },
       handler: async ({ body, req, res }) => {
-        const { session } = await withRetryAfter(accounts.completeSecondFactor({ mfaToken: body.mfa_token, code: body.code, client: clientOf(req) }));
+        const { session } = await accounts.completeSecondFactor({ mfaToken: body.mfa_token, code: body.code, client: clientOf(req) });
         return signedIn(res, session!);
       },
     }),
