@@ -11,14 +11,13 @@ import { callerTokenKey, verifyCallerToken, type Caller } from "@sca/rpc";
 import { notFoundProblem } from "../api/route-registry.ts";
 import type { AuthNeed, RouteAuth } from "../api/route.ts";
 import type { ApiKeyAnswers } from "./api-key-answers.ts";
+import { clientOf, type ClientInfo } from "./client-address.ts";
 
 export interface Authenticated {
   caller: Caller;
   /** The signed caller token, forwarded to services in x-sca-caller. */
   token: string;
 }
-
-export interface ClientInfo { ip: string; userAgent: string }
 
 export interface AuthenticatorDeps {
   access: Pick<Client<typeof AccessService>, "authenticate">;
@@ -95,7 +94,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const bearer = bearerOf(req.get("authorization"));
       if (bearer === undefined) throw unauthorized("A bearer credential is required.", false);
       if (bearer === null) throw unauthorized("The Authorization header is not a bearer credential.", true);
-      const authenticated = await resolve(bearer, { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" });
+      const authenticated = await resolve(bearer, clientOf(req));
       const { caller } = authenticated;
       // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
       if (need === "super_admin" && !(caller.kind === "user" && caller.is_superuser)) throw notFoundProblem(req.path);

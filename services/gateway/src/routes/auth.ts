@@ -1,41 +1,19 @@
 // The anonymous account routes under /v1/auth and /auth (AccountService): register, password sign-in and its
 // second step, refresh, logout, forgot- and reset-password. The refresh token only ever travels in the
 // HttpOnly cookie; the access token only in the body. Choices: docs/identity.md ("HTTP routes").
-import type { Request, Response } from "express";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { Response } from "express";
 import { z } from "zod";
 import type { Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayConfig } from "../config.ts";
 import type { GatewayContext } from "../context.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
 import { callOptions } from "../http/authenticate.ts";
-import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
+import { clientAddressOf, clientOf } from "../http/client-address.ts";
+import { cookieValue, REFRESH_COOKIE, refreshCookieClearer, refreshCookieWriter } from "../http/cookies.ts";
+import { perAddressLimitText } from "../http/rate-limit.ts";
 import { adminUserJson, adminUserSchema } from "./identity-views.ts";
 
-/** The spec lists every authentication route under both prefixes. */
-export const AUTH_PREFIXES = ["/v1/auth", "/auth"] as const;
-export type AuthPrefix = (typeof AUTH_PREFIXES)[number];
-
-/** operationIds stay unique across the two prefixes: the unversioned copy gets a suffix. */
-export function authOperationId(prefix: AuthPrefix, name: string): string {
-  return prefix === "/v1/auth" ? name : `${name}Unversioned`;
-}
-
-export const AUTH_TAGS = ["auth"];
-
-/** The configuration keys that are rates (`5/minute`). */
-type RateKey = { [K in keyof GatewayConfig]: GatewayConfig[K] extends { limit: number; windowSeconds: number } ? K : never }[keyof GatewayConfig];
-
-/** A per-address limit as a route's description states it: "5 per 60 s per client address (KEY)." */
-export function perAddressLimitText(config: GatewayConfig, key: RateKey): string {
-  const rule = config[key];
-  return `${rule.limit} per ${rule.windowSeconds} s per client address (${key}).`;
-}
-
-const REFRESH_COOKIE = "refresh_token";
-// Browsers see the /api prefix the proxy strips; one cookie per prefix, so neither covers the rest of /api.
-const REFRESH_COOKIE_PATHS = AUTH_PREFIXES.map((p) => `${PUBLIC_PREFIX}${p}`);
 // Fixed by the spec (login 5/minute per IP, Retry-After 60); the second step gets the same allowance.
 const SIGN_IN_LIMIT = { limit: 5, windowSeconds: 60, retryAfter: 60 } as const;
 
@@ -70,45 +48,6 @@ const setsRefreshCookie = {
   "Set-Cookie": z.string().meta({ description: "refresh_token, HttpOnly, SameSite=Strict, once for Path=/api/auth and once for Path=/api/v1/auth" }),
 };
 
-export function clientOf(req: Request): { ip: string; userAgent: string } {
-  return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
-}
-
-/** The value of cookie `name` (the first one: the most specific path comes first), or "". */
-export function cookieValue(req: Request, name: string): string {
-  for (const pair of (req.get("cookie") ?? "").split(";")) {
-    const at = pair.indexOf("=");
-    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
-    try {
-      return decodeURIComponent(pair.slice(at + 1).trim());
-    } catch {
-      return "";
-    }
-  }
-  return "";
-}
-
-const refreshCookieOptions = (ctx: GatewayContext) => ({ httpOnly: true, sameSite: "strict" as const, secure: ctx.config.APP_ENV !== "dev" });
-
-/** What the refresh cookie is made of: a password sign-in's Session or an SSO sign-in's SignInSession. */
-export type RefreshCookieSource = Pick<Session, "refreshToken" | "refreshExpiresAt">;
-
-/** Sets the refresh cookie of a new session on both paths, for the rest of the session's lifetime. */
-export function refreshCookieWriter(ctx: GatewayContext): (res: Response, session: RefreshCookieSource) => void {
-  const options = refreshCookieOptions(ctx);
-  return (res, session) => {
-    const maxAge = session.refreshExpiresAt ? timestampDate(session.refreshExpiresAt).getTime() - Date.now() : 0;
-    for (const path of REFRESH_COOKIE_PATHS) res.cookie(REFRESH_COOKIE, session.refreshToken, { ...options, path, maxAge });
-  };
-}
-
-function refreshCookieClearer(ctx: GatewayContext): (res: Response) => void {
-  const options = refreshCookieOptions(ctx);
-  return (res) => {
-    for (const path of REFRESH_COOKIE_PATHS) res.clearCookie(REFRESH_COOKIE, { ...options, path });
-  };
-}
-
 function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
   return { access_token: session.accessToken, expires_in: session.expiresIn, token_type: "bearer" };
 }
@@ -116,7 +55,7 @@ function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
 export function authRoutes(ctx: GatewayContext): Route[] {
   const accounts = ctx.identity.accounts;
   const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
-    ctx.rateLimit({ name, ...rule, key: (req) => req.ip ?? "" });
+    ctx.rateLimit({ name, ...rule, key: clientAddressOf });
   const limits = {
     register: perClient("register", ctx.config.REGISTRATION_RATE_LIMIT),
     login: perClient("login", SIGN_IN_LIMIT),
@@ -126,13 +65,13 @@ export function authRoutes(ctx: GatewayContext): Route[] {
     resetPassword: perClient("reset-password", ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT),
   };
 
-  const setRefreshCookie = refreshCookieWriter(ctx);
+  const setRefreshCookie = refreshCookieWriter(ctx.config);
   /** The answer that starts a session: the access token, and the refresh cookie on both paths. */
   const signedIn = (res: Response, session: Session) => {
     setRefreshCookie(res, session);
     return { status: 200 as const, body: tokenResponse(session) };
   };
-  const clearRefreshCookie = refreshCookieClearer(ctx);
+  const clearRefreshCookie = refreshCookieClearer(ctx.config);
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
     defineRoute({

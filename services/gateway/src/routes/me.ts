@@ -5,8 +5,8 @@ import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { callOptions } from "../http/authenticate.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
 import { adminUserJson, adminUserSchema } from "./identity-views.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "./auth.ts";
 
 const meSchema = adminUserSchema.pick({
   id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true, memberships: true, mfa_enabled: true,
