@@ -17,7 +17,7 @@ export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
       request: { query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }) },
       responses: { 200: { description: "A page of organizations", schema: pageSizePagination.envelope(organizationSchema) } },
       handler: async ({ query, req }) => {
-        const page = await ctx.identity.directory.listOrganizations({ page: query.page, pageSize: query.page_size }, callOptions(req));
+        const page = await ctx.clients.identity.directory.listOrganizations({ page: query.page, pageSize: query.page_size }, callOptions(req));
         return { status: 200, body: pageSizePagination.page(page.items.map(organizationJson), page.total, query) };
       },
     }),

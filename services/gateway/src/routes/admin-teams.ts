@@ -15,7 +15,7 @@ const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).ex
 });
 
 export function adminTeamRoutes(ctx: GatewayContext): Route[] {
-  const directory = ctx.identity.directory;
+  const directory = ctx.clients.identity.directory;
   const auth = ctx.auth.route("super_admin");
   return [
     defineRoute({

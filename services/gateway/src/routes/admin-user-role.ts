@@ -9,7 +9,7 @@ import { adminUserJson, adminUserSchema } from "./identity-views.ts";
 const TAGS = ["admin: users"];
 
 export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
-  const directory = ctx.identity.directory;
+  const directory = ctx.clients.identity.directory;
   const auth = ctx.auth.route("super_admin");
   return [
     defineRoute({

@@ -24,7 +24,7 @@ const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).ex
 });
 
 export function adminUserRoutes(ctx: GatewayContext): Route[] {
-  const adminUsers = ctx.identity.adminUsers;
+  const adminUsers = ctx.clients.identity.adminUsers;
   const auth = ctx.auth.route("super_admin");
 
   // The changes that answer nothing share one shape.

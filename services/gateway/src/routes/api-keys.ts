@@ -21,7 +21,7 @@ const issuedSchema = apiKeySchema.extend({
 }).meta({ id: "IssuedApiKey" });
 
 export function apiKeyRoutes(ctx: GatewayContext): Route[] {
-  const apiKeys = ctx.identity.apiKeys;
+  const apiKeys = ctx.clients.identity.apiKeys;
   const caller = ctx.auth.route("caller");
   return [
     defineRoute({

@@ -53,7 +53,7 @@ function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
 }
 
 export function authRoutes(ctx: GatewayContext): Route[] {
-  const accounts = ctx.identity.accounts;
+  const accounts = ctx.clients.identity.accounts;
   const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
     ctx.rateLimit({ name, ...rule, key: clientAddressOf });
   const limits = {

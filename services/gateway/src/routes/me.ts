@@ -18,7 +18,7 @@ const codeBody = z.object({ code: z.string().min(1).max(64) });
 const notAPerson = problemResponse("No bearer, an invalid one, or an API key (the second factor belongs to people)");
 
 export function meRoutes(ctx: GatewayContext): Route[] {
-  const accounts = ctx.identity.accounts;
+  const accounts = ctx.clients.identity.accounts;
   const caller = ctx.auth.route("caller");
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [

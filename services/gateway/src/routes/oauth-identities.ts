@@ -32,7 +32,7 @@ function linkedIdentityJson(i: LinkedIdentity): z.input<typeof linkedIdentitySch
 const notAPerson = problemResponse("An API key: linked identities belong to people");
 
 export function oauthIdentityRoutes(ctx: GatewayContext): Route[] {
-  const sso = ctx.identity.sso;
+  const sso = ctx.clients.identity.sso;
   const caller = ctx.auth.route("caller");
   return [
     defineRoute({

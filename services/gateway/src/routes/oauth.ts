@@ -50,7 +50,7 @@ function clearFlowCookie(res: Response, prefix: AuthPrefix): void {
 }
 
 export function oauthRoutes(ctx: GatewayContext): Route[] {
-  const sso = ctx.identity.sso;
+  const sso = ctx.clients.identity.sso;
   const writeRefreshCookie = refreshCookieWriter(ctx.config);
   const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT, key: clientAddressOf });
   const demo = ctx.config.DEMO_READ_ONLY ? [refuseInDemo] : [];
