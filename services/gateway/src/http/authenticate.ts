@@ -1,6 +1,7 @@
 // Authentication at the edge (ADR 0002). The bearer goes to identity's AccessService.Authenticate (an API key's
 // answer comes from the Redis cache while identity allows it); the caller token identity answers is verified
-// here and attached to the request, so handlers call services as the caller with `callOptions(req)`.
+// here and attached to the request, and the route layer hands it to the handler as `call`, so handlers call
+// services as the caller.
 // Routes declare what they need (`auth` in api/route.ts); the check runs before the body is read or validated,
 // so an anonymous probe learns nothing from validation errors. Choices: docs/gateway-authentication.md.
 import type { Request, RequestHandler } from "express";
@@ -47,7 +48,7 @@ export function authenticatedOf(req: Request): Authenticated {
 }
 
 /** Call options that make a service call as the request's caller. */
-export function callOptions(req: Request): CallOptions {
+function callOptionsOf(req: Request): CallOptions {
   return { contextValues: createContextValues().set(callerTokenKey, authenticatedOf(req).token) };
 }
 
@@ -106,5 +107,5 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     };
   }
 
-  return { resolve, route: (need) => ({ need, enforce: enforce(need) }) };
+  return { resolve, route: (need) => ({ need, enforce: enforce(need), callOptions: callOptionsOf }) };
 }

@@ -8,7 +8,6 @@ import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
-import { callOptions } from "../http/authenticate.ts";
 import { clientAddressOf, clientOf } from "../http/client-address.ts";
 import { cookieValue, REFRESH_COOKIE, refreshCookieClearer, refreshCookieWriter } from "../http/cookies.ts";
 import { perAddressLimitText } from "../http/rate-limit.ts";
@@ -179,8 +178,8 @@ export function authRoutes(ctx: GatewayContext): Route[] {
       operationId: authOperationId(prefix, "logout"),
       auth: ctx.auth.route("caller"),
       responses: { 204: { description: "Signed out; the cookie is cleared" } },
-      handler: async ({ req, res }) => {
-        await accounts.logout({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) }, callOptions(req));
+      handler: async ({ call, req, res }) => {
+        await accounts.logout({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) }, call);
         clearRefreshCookie(res);
         return { status: 204 };
       },

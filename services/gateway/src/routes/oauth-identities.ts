@@ -6,7 +6,6 @@ import type { LinkedIdentity } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import { defineRoute, type Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
 
 const TAGS = ["users"];
 const PATH = "/v1/users/me/oauth-identities";
@@ -46,8 +45,8 @@ export function oauthIdentityRoutes(ctx: GatewayContext): Route[] {
         200: { description: "Oldest first", schema: z.object({ items: z.array(linkedIdentitySchema) }).meta({ id: "LinkedIdentities" }) },
         403: notAPerson,
       },
-      handler: async ({ req }) => {
-        const { items } = await sso.listMyIdentities({}, callOptions(req));
+      handler: async ({ call }) => {
+        const { items } = await sso.listMyIdentities({}, call);
         return { status: 200, body: { items: items.map(linkedIdentityJson) } };
       },
     }),
@@ -66,8 +65,8 @@ export function oauthIdentityRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("Not one of the caller's identities"),
         409: problemResponse("The only sign-in method of the account (type urn:service:problem:last-oauth-link)"),
       },
-      handler: async ({ params, req }) => {
-        await sso.unlinkMyIdentity({ identityId: params.identity_id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        await sso.unlinkMyIdentity({ identityId: params.identity_id }, call);
         return { status: 204 };
       },
     }),
