@@ -1,32 +1,22 @@
-// The anonymous account routes under /v1/auth and /auth (AccountService): register, password sign-in and its
-// second step, refresh, logout, forgot- and reset-password. The refresh token only ever travels in the
-// HttpOnly cookie; the access token only in the body. Choices: docs/identity.md ("HTTP routes").
+// Sessions under /v1/auth and /auth (AccountService): password sign-in and its second step, refresh, logout. The
+// refresh token only ever travels in the HttpOnly cookie; the access token only in the body.
+// Choices: docs/identity.md ("HTTP routes").
 import type { Response } from "express";
 import { z } from "zod";
 import type { Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
-import { clientAddressOf, clientOf } from "../http/client-address.ts";
-import { cookieValue, REFRESH_COOKIE, refreshCookieClearer, refreshCookieWriter } from "../http/cookies.ts";
-import { perAddressLimitText } from "../http/rate-limit.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
+import { clientAddressOf, clientOf } from "../../http/client-address.ts";
+import { cookieValue, REFRESH_COOKIE, refreshCookieClearer, refreshCookieWriter } from "../../http/cookies.ts";
+import { perAddressLimitText } from "../../http/rate-limit.ts";
+import { codePoints, emailAddress } from "./fields.ts";
 
 // Fixed by the spec (login 5/minute per IP, Retry-After 60); the second step gets the same allowance.
 const SIGN_IN_LIMIT = { limit: 5, windowSeconds: 60, retryAfter: 60 } as const;
 
-// Passwords are bounded in code points, as identity counts them (docs/identity.md, Passwords).
-function codePoints(min: number, max: number) {
-  return z.string()
-    .refine((s) => { const n = [...s].length; return n >= min && n <= max; }, `must be between ${min} and ${max} characters`)
-    .meta({ minLength: min, maxLength: max });
-}
-
-// Identity's loose shape (services/identity/src/domain/email-address.ts); identity judges it again.
-const emailAddress = z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address").meta({ format: "email" });
-
-export const tokenResponseSchema = z.object({
+const tokenResponseSchema = z.object({
   access_token: z.string(),
   expires_in: z.number().int().meta({ description: "Seconds the access token stays valid" }),
   token_type: z.literal("bearer"),
@@ -38,11 +28,6 @@ const secondFactorChallengeSchema = z.object({
   expires_in: z.number().int(),
 }).meta({ id: "SecondFactorChallenge" });
 
-/** The public view of a user (what registration answers). */
-export const publicUserSchema = adminUserSchema.pick({
-  id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true,
-}).meta({ id: "User" });
-
 const setsRefreshCookie = {
   "Set-Cookie": z.string().meta({ description: "refresh_token, HttpOnly, SameSite=Strict, once for Path=/api/auth and once for Path=/api/v1/auth" }),
 };
@@ -51,17 +36,13 @@ function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
   return { access_token: session.accessToken, expires_in: session.expiresIn, token_type: "bearer" };
 }
 
-export function authRoutes(ctx: GatewayContext): Route[] {
+/** The session routes under one of the auth prefixes (routes/identity/index.ts lists them under each). */
+export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] {
   const accounts = ctx.clients.identity.accounts;
-  const perClient = (name: string, rule: { limit: number; windowSeconds: number; retryAfter?: number }) =>
-    ctx.rateLimit({ name, ...rule, key: clientAddressOf });
   const limits = {
-    register: perClient("register", ctx.config.REGISTRATION_RATE_LIMIT),
-    login: perClient("login", SIGN_IN_LIMIT),
-    secondFactor: perClient("login-mfa", SIGN_IN_LIMIT),
-    refresh: perClient("refresh", ctx.config.REFRESH_RATE_LIMIT),
-    forgotPassword: perClient("forgot-password", ctx.config.PASSWORD_RESET_RATE_LIMIT),
-    resetPassword: perClient("reset-password", ctx.config.PASSWORD_RESET_CONFIRM_RATE_LIMIT),
+    login: ctx.rateLimit({ name: "login", ...SIGN_IN_LIMIT, key: clientAddressOf }),
+    secondFactor: ctx.rateLimit({ name: "login-mfa", ...SIGN_IN_LIMIT, key: clientAddressOf }),
+    refresh: ctx.rateLimit({ name: "refresh", ...ctx.config.REFRESH_RATE_LIMIT, key: clientAddressOf }),
   };
 
   const setRefreshCookie = refreshCookieWriter(ctx.config);
@@ -72,31 +53,7 @@ export function authRoutes(ctx: GatewayContext): Route[] {
   };
   const clearRefreshCookie = refreshCookieClearer(ctx.config);
 
-  const routesUnder = (prefix: AuthPrefix): Route[] => [
-    defineRoute({
-      method: "post",
-      path: `${prefix}/register`,
-      summary: "Register an account (self-registration)",
-      description: `Not a common password. ${perAddressLimitText(ctx.config, "REGISTRATION_RATE_LIMIT")}`,
-      tags: AUTH_TAGS,
-      operationId: authOperationId(prefix, "register"),
-      middleware: [limits.register],
-      request: {
-        body: z.object({ email: emailAddress, full_name: z.string().max(255).nullable().optional(), password: codePoints(8, 256) }),
-      },
-      responses: {
-        201: { description: "The new user (never the password)", schema: publicUserSchema },
-        404: problemResponse("Self-registration is off (AUTH_SELF_REGISTRATION=false)"),
-        409: problemResponse("The e-mail address is already registered (email_registered)"),
-        429: problemResponse("Too many registrations from this address"),
-      },
-      handler: async ({ body, req }) => {
-        const { user } = await accounts.register({
-          email: body.email, fullName: body.full_name ?? undefined, password: body.password, client: clientOf(req),
-        });
-        return { status: 201, body: adminUserJson(user!) };
-      },
-    }),
+  return [
     defineRoute({
       method: "post",
       path: `${prefix}/login`,
@@ -184,47 +141,5 @@ export function authRoutes(ctx: GatewayContext): Route[] {
         return { status: 204 };
       },
     }),
-    defineRoute({
-      method: "post",
-      path: `${prefix}/forgot-password`,
-      summary: "Ask for a password-reset e-mail",
-      description: "Always 204, whether or not the address has an account. Within PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS of the "
-        + "previous request for the address nothing is sent and Retry-After gives the seconds left. "
-        + perAddressLimitText(ctx.config, "PASSWORD_RESET_RATE_LIMIT"),
-      tags: AUTH_TAGS,
-      operationId: authOperationId(prefix, "forgotPassword"),
-      middleware: [limits.forgotPassword],
-      request: { body: z.object({ email: emailAddress }) },
-      responses: {
-        204: { description: "Accepted", headers: z.object({ "Retry-After": z.string().optional().meta({ description: "While the address's cooldown runs" }) }) },
-        429: problemResponse("Too many requests from this address"),
-      },
-      handler: async ({ body, req }) => {
-        const { retryAfterSeconds } = await accounts.forgotPassword({ email: body.email, client: clientOf(req) });
-        return { status: 204, ...(retryAfterSeconds > 0 ? { headers: { "Retry-After": String(retryAfterSeconds) } } : {}) };
-      },
-    }),
-    defineRoute({
-      method: "post",
-      path: `${prefix}/reset-password`,
-      summary: "Set a new password with the token of a reset e-mail",
-      description: "Ends every sign-in of the account and lifts its failed-sign-in throttle. "
-        + perAddressLimitText(ctx.config, "PASSWORD_RESET_CONFIRM_RATE_LIMIT"),
-      tags: AUTH_TAGS,
-      operationId: authOperationId(prefix, "resetPassword"),
-      middleware: [limits.resetPassword],
-      request: { body: z.object({ new_password: codePoints(8, 256), token: z.string().min(8).max(256) }) },
-      responses: {
-        204: { description: "The password is changed" },
-        422: problemResponse("Invalid fields, a common password, or a bad, expired or used token (invalid_reset_token)"),
-        429: problemResponse("Too many requests from this address"),
-      },
-      handler: async ({ body, req }) => {
-        await accounts.resetPassword({ token: body.token, newPassword: body.new_password, client: clientOf(req) });
-        return { status: 204 };
-      },
-    }),
   ];
-
-  return AUTH_PREFIXES.flatMap(routesUnder);
 }

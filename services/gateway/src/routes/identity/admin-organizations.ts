@@ -1,8 +1,8 @@
 // /v1/admin/organizations: the organizations of the deployment, super_admin only (DirectoryService).
-import { pageSizePagination } from "../api/pagination.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { organizationJson, organizationSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { organizationJson, organizationSchema } from "./views.ts";
 
 export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
   return [

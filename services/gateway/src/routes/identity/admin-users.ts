@@ -2,11 +2,11 @@
 // change lives in admin-user-role.ts (DirectoryService).
 import type { CallOptions } from "@connectrpc/connect";
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const TAGS = ["admin: users"];
 const userParams = z.object({ id: z.uuid() });

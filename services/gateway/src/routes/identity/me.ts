@@ -1,11 +1,11 @@
 // The signed-in person's own account under /v1/auth and /auth (AccountService): the me view and the TOTP
 // second factor (enrol, confirm, remove). The TOTP secret and the recovery codes cross the gateway once each.
 import { z } from "zod";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const meSchema = adminUserSchema.pick({
   id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true, memberships: true, mfa_enabled: true,

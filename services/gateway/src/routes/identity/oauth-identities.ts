@@ -3,9 +3,9 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type { LinkedIdentity } from "@sca/proto/sca/identity/v1/sso_pb.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
 
 const TAGS = ["users"];
 const PATH = "/v1/users/me/oauth-identities";

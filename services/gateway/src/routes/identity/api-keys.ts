@@ -1,11 +1,11 @@
 // /v1/api-keys: issue, list, revoke and narrow keys (people only; a key managing keys is 403), and the admin
 // hash-format statistics (ApiKeyService). The raw key crosses the gateway once, in the issue answer.
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { apiKeyJson, apiKeySchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { apiKeyJson, apiKeySchema } from "./views.ts";
 
 const TAGS = ["api keys"];
 const SCOPES = ["org", "team", "project"] as const;

@@ -1,10 +1,10 @@
 // /v1/admin/teams: the team (group) hierarchy and its members, super_admin only (DirectoryService).
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { teamJson, teamSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { teamJson, teamSchema } from "./views.ts";
 
 const TAGS = ["admin: teams"];
 const teamParams = z.object({ id: z.uuid() });

@@ -1,9 +1,9 @@
 // PATCH /v1/admin/users/{id}/role and service accounts: who holds which role, super_admin only (DirectoryService).
 import { z } from "zod";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const TAGS = ["admin: users"];
 

@@ -6,14 +6,14 @@ import type { RequestHandler, Response } from "express";
 import { z } from "zod";
 import { ProblemError } from "@sca/problem";
 import type { FlowCookie } from "@sca/proto/sca/identity/v1/sso_pb.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../http/auth-paths.ts";
-import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
-import { clientAddressOf, clientOf } from "../http/client-address.ts";
-import { cookieValue, refreshCookieWriter } from "../http/cookies.ts";
-import { perAddressLimitText } from "../http/rate-limit.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
+import { PUBLIC_PREFIX } from "../../http/canonical-path.ts";
+import { clientAddressOf, clientOf } from "../../http/client-address.ts";
+import { cookieValue, refreshCookieWriter } from "../../http/cookies.ts";
+import { perAddressLimitText } from "../../http/rate-limit.ts";
 
 /** Named by identity (docs/identity-sso.md): it carries the PKCE verifier and nonce, encrypted. */
 const FLOW_COOKIE = "sca_oauth_flow";
