@@ -10,24 +10,24 @@ export const ApiKey = defineEntity({
     id: p.uuid().primary(),
     name: p.string().length(100),
     scope: p.string().length(16).$type<"org" | "team" | "project">(),
-    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").nullable().deleteRule("restrict"),
+    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").strictNullable().deleteRule("restrict"),
     /** No foreign key: a deleted team revokes its keys, and the rows stay as the record of what was issued. */
-    teamId: p.uuid().nullable(),
+    teamId: p.uuid().strictNullable(),
     /** Projects live in the projects service; the id is kept as given. */
-    projectId: p.uuid().nullable(),
+    projectId: p.uuid().strictNullable(),
     permissionBreadth: p.string().length(16).$type<"read_only" | "read_write">().default("read_only"),
     keyPrefix: p.string().length(32),
     /** Loaded only where a key is verified. */
     keyHash: p.string().length(255).lazy().hidden(),
     /** hmac_sha256, or bcrypt for rows issued before HMAC storage. */
     hashFormat: p.string().length(16).$type<"hmac_sha256" | "bcrypt">().default("hmac_sha256"),
-    createdByUserId: p.manyToOne(User).mapToPk().fieldName("created_by_user_id").nullable().deleteRule("set null"),
-    createdByEmail: p.string().length(320).nullable(),
+    createdByUserId: p.manyToOne(User).mapToPk().fieldName("created_by_user_id").strictNullable().deleteRule("set null"),
+    createdByEmail: p.string().length(320).strictNullable(),
     /** Set when the key belongs to a service account rather than to the person who issued it. */
-    serviceAccountId: p.manyToOne(User).mapToPk().fieldName("service_account_id").nullable().deleteRule("cascade"),
-    expiresAt: p.datetime().nullable(),
-    lastUsedAt: p.datetime().nullable(),
-    revokedAt: p.datetime().nullable(),
+    serviceAccountId: p.manyToOne(User).mapToPk().fieldName("service_account_id").strictNullable().deleteRule("cascade"),
+    expiresAt: p.datetime().strictNullable(),
+    lastUsedAt: p.datetime().strictNullable(),
+    revokedAt: p.datetime().strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
   },
   uniques: [{ name: "api_keys_key_prefix_key", properties: ["keyPrefix"] }],
@@ -48,4 +48,4 @@ export const ApiKey = defineEntity({
   ],
 });
 
-export type ApiKeyRow = InferEntity<typeof ApiKey>;
+export type ApiKeyEntityRow = InferEntity<typeof ApiKey>;

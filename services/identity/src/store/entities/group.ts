@@ -7,12 +7,12 @@ export const Group = defineEntity({
   tableName: "groups",
   properties: {
     id: p.uuid().primary(),
-    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").nullable().deleteRule("restrict"),
+    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").strictNullable().deleteRule("restrict"),
     // A getter: the entity refers to itself.
-    parentGroupId: () => p.manyToOne(Group).mapToPk().fieldName("parent_group_id").nullable().deleteRule("restrict"),
+    parentGroupId: () => p.manyToOne(Group).mapToPk().fieldName("parent_group_id").strictNullable().deleteRule("restrict"),
     name: p.string().length(255),
     slug: p.string().length(64),
-    description: p.text().nullable(),
+    description: p.text().strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },

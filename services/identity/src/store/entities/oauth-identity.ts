@@ -12,9 +12,9 @@ export const OAuthIdentity = defineEntity({
     /** The provider's stable id for the person (`sub`). */
     subject: p.string().length(255),
     /** The address the provider reported when the identity was last used; informational. */
-    email: p.string().length(320).nullable(),
+    email: p.string().length(320).strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
-    lastUsedAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().strictNullable(),
   },
   uniques: [{ name: "oauth_identities_provider_subject_key", properties: ["provider", "subject"] }],
   indexes: [{ name: "oauth_identities_user", properties: ["userId"] }],

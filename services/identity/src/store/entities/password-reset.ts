@@ -11,7 +11,7 @@ export const PasswordResetToken = defineEntity({
     tokenHash: p.character().length(64),
     createdAt: p.datetime().defaultRaw("now()"),
     expiresAt: p.datetime(),
-    usedAt: p.datetime().nullable(),
+    usedAt: p.datetime().strictNullable(),
   },
   uniques: [{ name: "password_reset_tokens_token_hash_key", properties: ["tokenHash"] }],
   indexes: [

@@ -12,8 +12,8 @@ export const RefreshToken = defineEntity({
     tokenHash: p.character().length(64),
     createdAt: p.datetime().defaultRaw("now()"),
     expiresAt: p.datetime(),
-    rotatedAt: p.datetime().nullable(),
-    revokedAt: p.datetime().nullable(),
+    rotatedAt: p.datetime().strictNullable(),
+    revokedAt: p.datetime().strictNullable(),
   },
   uniques: [{ name: "refresh_tokens_token_hash_key", properties: ["tokenHash"] }],
   indexes: [

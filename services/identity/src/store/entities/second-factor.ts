@@ -8,9 +8,9 @@ export const TotpFactor = defineEntity({
   properties: {
     userId: p.manyToOne(User).mapToPk().fieldName("user_id").primary().deleteRule("cascade").updateRule("no action"),
     secretSealed: p.text().hidden(),
-    confirmedAt: p.datetime().nullable(),
+    confirmedAt: p.datetime().strictNullable(),
     /** The time step of the last accepted code: no code of that step or earlier is accepted again. */
-    lastUsedStep: p.bigint().nullable(),
+    lastUsedStep: p.bigint("number").strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
   },
 });
@@ -23,7 +23,7 @@ export const RecoveryCode = defineEntity({
     id: p.uuid().primary(),
     userId: p.manyToOne(User).mapToPk().fieldName("user_id").deleteRule("cascade"),
     codeDigest: p.character().length(64).hidden(),
-    usedAt: p.datetime().nullable(),
+    usedAt: p.datetime().strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
   },
   uniques: [{ name: "recovery_codes_user_id_code_digest_key", properties: ["userId", "codeDigest"] }],

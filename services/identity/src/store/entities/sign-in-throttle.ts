@@ -7,7 +7,7 @@ export const SignInThrottle = defineEntity({
   properties: {
     email: p.string().length(320).primary(),
     consecutiveFailures: p.integer(),
-    refusedUntil: p.datetime().nullable(),
+    refusedUntil: p.datetime().strictNullable(),
     updatedAt: p.datetime().defaultRaw("now()"),
   },
   checks: [{ name: "sign_in_throttles_consecutive_failures_check", expression: "consecutive_failures >= 0" }],

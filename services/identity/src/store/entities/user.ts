@@ -8,16 +8,16 @@ export const User = defineEntity({
     id: p.uuid().primary(),
     /** Stored lower-cased; unique. */
     email: p.string().length(320),
-    fullName: p.string().length(255).nullable(),
+    fullName: p.string().length(255).strictNullable(),
     /** Null for people who only sign in through SSO, and for service accounts. */
-    passwordHash: p.string().length(255).nullable(),
+    passwordHash: p.string().length(255).strictNullable(),
     isActive: p.boolean().default(true),
     /** The super_admin role. */
     isSuperuser: p.boolean().default(false),
     /** A service account holds API keys that outlive any person; it cannot sign in. */
     isServiceAccount: p.boolean().default(false),
     mfaEnabled: p.boolean().default(false),
-    lastLoginAt: p.datetime().nullable(),
+    lastLoginAt: p.datetime().strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },
