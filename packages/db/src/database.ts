@@ -27,7 +27,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: opts.poolMax ?? 10 },
-    // Raw SQL (em.execute) names tables unqualified: every connection resolves them in the service's schema.
+    // Raw SQL (rawQuery) names tables unqualified: every connection resolves them in the service's schema.
     driverOptions: { options: `-c search_path="${opts.schema}"` },
     migrations: {
       migrationsList: opts.migrations.map((cls) => ({ name: cls.name, class: cls })),
