@@ -5,7 +5,7 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, type ConfigOf } from "@sca/config";
 import {
-  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
+  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, OutboxSweep, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
   type KafkaClient,
 } from "@sca/kafka";
 import type { Logger } from "@sca/log";
@@ -69,6 +69,7 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
   const client = serviceKafkaClient(clientId, config, logger);
   const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger, pollIntervalMs: relayPollIntervalMs }) : undefined;
   relay?.start();
+  const sweep = use.outbox ? startPeriodicJob(new OutboxSweep({ orm }), logger) : undefined;
   let pruning = false;
   const context: ServiceKafka = {
     client,
@@ -86,5 +87,8 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
     },
     wakeRelay: () => relay?.wake(),
   };
-  return { context, closers: relay ? [{ name: "outbox relay", close: () => relay.stop() }] : [] };
+  const closers: Closer[] = [];
+  if (sweep) closers.push({ name: "outbox sweep", close: () => sweep.stop() });
+  if (relay) closers.push({ name: "outbox relay", close: () => relay.stop() });
+  return { context, closers };
 }
