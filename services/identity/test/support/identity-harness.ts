@@ -45,7 +45,7 @@ export interface IdentityHarness extends IdentityClients {
   schema: string;
   /** Its Kafka client: its topics are this run's (EventReader reads them through it). */
   kafka: KafkaClient;
-  /** http://127.0.0.1:<port> (undefined when started without a server) */
+  /** http://127.0.0.1:<port> ("" when started without a server) */
   url: string;
   settings: AccountSettings;
   ssoConfig: SsoConfig;
