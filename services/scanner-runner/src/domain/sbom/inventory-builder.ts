@@ -138,7 +138,7 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
   const edgeScope = new Map<number, DependencyScope | null>();
   const adjacency: number[][] = Array.from({ length: n + 1 }, () => []);
   const node = (index: number): number => (index === ROOT ? n : index);
-  let selfLoops = 0;
+  const selfLoops = new Set<number>();
   for (const edge of draft.edges) {
     const from = indexByRef.get(edge.from);
     const to = indexByRef.get(edge.to);
@@ -148,7 +148,7 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     }
     if (to === ROOT) continue;
     if (from === to) {
-      selfLoops += 1;
+      selfLoops.add(from);
       continue;
     }
     const id = node(from) * (n + 1) + to;
@@ -197,7 +197,9 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     deriveScopes(components, adjacency, edgeScope, n);
   }
 
-  const componentsInCycles = countComponentsInCycles(adjacency, n) + selfLoops;
+  const onCycle = componentsOnCycles(adjacency, n);
+  for (const index of selfLoops) onCycle[index] = 1;
+  const componentsInCycles = onCycle.reduce((sum, flag) => sum + flag, 0);
   if (componentsInCycles > 0) warnings.add("dependency_cycle", "The dependency graph has cycles; depth is the shortest path and reading stopped at each visited component.", `${componentsInCycles} component(s) on cycles`);
 
   const onTruncate = (key: string) => () => warnings.add("raw_data_truncated", `A component's raw_data was over ${rawDataMaxBytes} bytes and was cut to the fields that fit.`, key);
@@ -253,14 +255,14 @@ function deriveScopes(components: SbomComponent[], adjacency: number[][], edgeSc
 }
 
 // Components that share a strongly connected component with another (Tarjan's algorithm, iterative so a deep
-// chain cannot overflow the call stack).
-function countComponentsInCycles(adjacency: number[][], n: number): number {
+// chain cannot overflow the call stack): 1 for each such component.
+function componentsOnCycles(adjacency: number[][], n: number): Uint8Array {
+  const onCycle = new Uint8Array(n);
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
   const stack: number[] = [];
   let counter = 0;
-  let inCycles = 0;
   const edgeCursor = new Int32Array(n);
   for (let start = 0; start < n; start += 1) {
     if (index[start] !== -1) continue;
@@ -286,16 +288,16 @@ function countComponentsInCycles(adjacency: number[][], n: number): number {
       const parent = callStack[callStack.length - 1];
       if (parent !== undefined) low[parent] = Math.min(low[parent]!, low[v]!);
       if (low[v] === index[v]) {
-        let size = 0;
+        const members: number[] = [];
         let w: number;
         do {
           w = stack.pop()!;
           onStack[w] = 0;
-          size += 1;
+          members.push(w);
         } while (w !== v);
-        if (size > 1) inCycles += size;
+        if (members.length > 1) for (const member of members) onCycle[member] = 1;
       }
     }
   }
-  return inCycles;
+  return onCycle;
 }
