@@ -57,19 +57,23 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
       properties: [{ name: "cdx:npm:package:path", value: `node_modules/${scope}/${name}` }],
     });
   }
-  const dependencies: Array<{ ref: string; dependsOn: string[] }> = [];
   const direct = Math.min(50, n);
-  dependencies.push({ ref: "root-application@1.0.0", dependsOn: refs.slice(0, direct) });
+  const edges: Array<Set<number>> = Array.from({ length: n }, () => new Set<number>());
   for (let i = 0; i < n; i += 1) {
-    const dependsOn = new Set<string>();
-    const count = Math.floor(random() * (fanOut * 2 + 1));
+    // Every package below the direct ones has a parent among those before it, so all are reachable and the
+    // tree is logarithmically deep, as package trees are.
+    if (i >= direct) edges[Math.floor(random() * i)]!.add(i);
+    const count = Math.floor(random() * (fanOut * 2 - 1));
     for (let k = 0; k < count && i + 1 < n; k += 1) {
-      // Mostly forward (deeper layers), sometimes back: real trees share packages and have a few cycles.
-      const target = random() < 0.01 ? Math.floor(random() * i) : i + 1 + Math.floor(random() * Math.min(n - i - 1, 500));
-      if (target !== i) dependsOn.add(refs[target]!);
+      // Mostly forward (deeper layers), rarely a short way back: real trees share packages and have a few cycles.
+      const target = random() < 0.001 ? Math.max(0, i - 1 - Math.floor(random() * 20)) : i + 1 + Math.floor(random() * Math.min(n - i - 1, 500));
+      if (target !== i) edges[i]!.add(target);
     }
-    dependencies.push({ ref: refs[i]!, dependsOn: [...dependsOn] });
   }
+  const dependencies = [
+    { ref: "root-application@1.0.0", dependsOn: refs.slice(0, direct) },
+    ...edges.map((targets, i) => ({ ref: refs[i]!, dependsOn: [...targets].map((t) => refs[t]!) })),
+  ];
   return {
     bomFormat: "CycloneDX",
     specVersion: "1.6",

@@ -194,7 +194,8 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
       if (depth[i] === 1) directCount += 1;
       if (depth[i]! > maxDepth) maxDepth = depth[i]!;
     }
-    deriveScopes(components, adjacency, edgeScope, n);
+    // CycloneDX edges carry no scope: only SPDX relationship types give something to derive.
+    if (draft.edges.some((e) => e.scope !== null)) deriveScopes(components, adjacency, edgeScope, n);
   }
 
   const onCycle = componentsOnCycles(adjacency, n);
