@@ -85,6 +85,7 @@ export function spdxTagValueToJsonShape(source: string): Record<string, unknown>
       push(document, "snippets", section.record);
       continue;
     } else if (tag === "LicenseID") {
+      // Extracted licensing info: its tags belong to no package.
       section = { kind: "license", record: {} };
     }
     if (tag === "Relationship") {
@@ -104,8 +105,8 @@ export function spdxTagValueToJsonShape(source: string): Record<string, unknown>
         push(section.record, "externalRefs", { referenceCategory, referenceType, referenceLocator: locator.join(" ") });
       } else if (tag === "PackageLicenseInfoFromFiles") push(section.record, "licenseInfoFromFiles", value);
       else if (PACKAGE_FIELDS[tag]) section.record[PACKAGE_FIELDS[tag]] = value;
-    } else if ((section.kind === "file" && (tag === "SPDXID" || tag === "FileName")) || (section.kind === "license" && tag === "LicenseID")) {
-      section.record[tag === "SPDXID" ? "SPDXID" : "name"] = value;
+    } else if (section.kind === "file" && (tag === "SPDXID" || tag === "FileName")) {
+      section.record[tag === "SPDXID" ? "SPDXID" : "fileName"] = value;
     }
   }
   return document;
