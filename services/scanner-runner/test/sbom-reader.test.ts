@@ -249,6 +249,95 @@ describe("SPDX real SBOMs", () => {
   });
 });
 
+describe("format details beyond the shared set", () => {
+  it("CycloneDX 1.6 XML: tools as components, acknowledged licenses, nested components and dependencies, CDATA kept literal", () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bom xmlns="http://cyclonedx.org/schema/bom/1.6" serialNumber="urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79" version="7">
+  <metadata>
+    <timestamp>2026-01-02T03:04:05Z</timestamp>
+    <tools><components><component type="application"><group>acme</group><name>scanner</name><version>2.0</version></component></components></tools>
+    <component type="application" bom-ref="app"><name>app</name><version>3.1.0</version></component>
+  </metadata>
+  <components>
+    <component type="library" bom-ref="lib">
+      <supplier><name>Acme &amp; Co</name><url>https://acme.test</url></supplier>
+      <authors><author><name>Ann</name></author><author><name>Bo</name></author></authors>
+      <group>org.acme</group><name>lib</name><version>1.0</version>
+      <description><![CDATA[a &amp; b <not a tag>]]></description>
+      <scope>optional</scope>
+      <hashes><hash alg="SHA-256">ABCDEF</hash></hashes>
+      <licenses>
+        <license acknowledgement="declared"><id>Apache-2.0</id></license>
+        <license acknowledgement="concluded"><name>MIT License</name></license>
+      </licenses>
+      <cpe>cpe:2.3:a:acme:lib:1.0:*:*:*:*:*:*:*</cpe>
+      <purl>pkg:maven/org.acme/lib@1.0?type=jar</purl>
+      <components>
+        <component type="library" bom-ref="inner"><name>inner</name><version>0.1</version><licenses><expression acknowledgement="declared">MIT OR ISC</expression></licenses></component>
+      </components>
+    </component>
+  </components>
+  <dependencies>
+    <dependency ref="app"><dependency ref="lib"/></dependency>
+    <dependency ref="lib"><dependency ref="inner"/></dependency>
+  </dependencies>
+</bom>`;
+    const inventory = readSbom(xml);
+    expect(inventory.document).toMatchObject({ format: "cyclonedx-xml", specVersion: "1.6", bomVersion: 7, tools: ["acme scanner 2.0"], createdAt: "2026-01-02T03:04:05Z", release: "3.1.0" });
+    expect(inventory.components[0]).toMatchObject({
+      key: "pkg:maven/org.acme/lib@1.0?type=jar",
+      supplier: "Acme & Co",
+      author: "Ann, Bo",
+      description: "a &amp; b <not a tag>",
+      scope: "optional",
+      hashes: [{ algorithm: "SHA-256", value: "abcdef" }],
+      declaredLicense: "Apache-2.0",
+      concludedLicense: "MIT",
+      licenseIds: ["Apache-2.0", "MIT"],
+      cpe: "cpe:2.3:a:acme:lib:1.0:*:*:*:*:*:*:*",
+      direct: true,
+      depth: 1,
+    });
+    expect(inventory.components[1]).toMatchObject({ key: "component:library//inner@0.1", declaredLicense: "MIT OR ISC", direct: false, depth: 2 });
+    expect(inventory.components[0]!.rawData).not.toHaveProperty("components");
+  });
+
+  it("SPDX 3: listed-license URIs, NoAssertion, lifecycle scopes, optional dependencies, an Sbom as root", () => {
+    const id = (name: string) => `https://example.test/doc#${name}`;
+    const doc = {
+      "@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld",
+      "@graph": [
+        { "@id": "_:ci", type: "CreationInfo", specVersion: "3.0.1", created: "2026-01-01T00:00:00Z", createdUsing: [id("tool")] },
+        { spdxId: id("tool"), type: "Tool", name: "maker 1.0", creationInfo: "_:ci" },
+        { spdxId: id("org"), type: "Organization", name: "Acme", creationInfo: "_:ci" },
+        { spdxId: id("doc"), type: "SpdxDocument", name: "demo", rootElement: [id("sbom")], creationInfo: "_:ci" },
+        { spdxId: id("sbom"), type: "software_Sbom", rootElement: [id("app")], creationInfo: "_:ci" },
+        { spdxId: id("app"), type: "software_Package", name: "app", software_packageVersion: "2.0", creationInfo: "_:ci" },
+        {
+          spdxId: id("run"), type: "software_Package", name: "run", software_packageVersion: "1.0", suppliedBy: id("org"),
+          externalIdentifier: [{ type: "ExternalIdentifier", externalIdentifierType: "packageUrl", identifier: "pkg:pypi/run@1.0" }],
+          verifiedUsing: [{ type: "Hash", algorithm: "sha256", hashValue: "AA" }], software_primaryPurpose: "library", creationInfo: "_:ci",
+        },
+        { spdxId: id("opt"), type: "software_Package", name: "opt", software_packageUrl: "pkg:pypi/opt@2", creationInfo: "_:ci" },
+        { spdxId: id("dev"), type: "software_Package", name: "dev", software_packageUrl: "pkg:pypi/dev@3", creationInfo: "_:ci" },
+        { spdxId: id("r1"), type: "LifecycleScopedRelationship", relationshipType: "dependsOn", scope: "runtime", from: id("app"), to: [id("run")], creationInfo: "_:ci" },
+        { spdxId: id("r2"), type: "Relationship", relationshipType: "hasOptionalDependency", from: id("run"), to: [id("opt")], creationInfo: "_:ci" },
+        { spdxId: id("r3"), type: "LifecycleScopedRelationship", relationshipType: "dependsOn", scope: "development", from: id("app"), to: [id("dev")], creationInfo: "_:ci" },
+        { spdxId: id("r4"), type: "Relationship", relationshipType: "hasDeclaredLicense", from: id("run"), to: ["https://spdx.org/licenses/BSD-2-Clause"], creationInfo: "_:ci" },
+        { spdxId: id("r5"), type: "Relationship", relationshipType: "hasConcludedLicense", from: id("run"), to: ["https://spdx.org/rdf/3.0.1/terms/Expanded/NoAssertionLicense"], creationInfo: "_:ci" },
+      ],
+    };
+    const inventory = readSbom(JSON.stringify(doc));
+    expect(inventory.document).toMatchObject({ format: "spdx3-jsonld", specVersion: "3.0.1", name: "demo", tools: ["maker 1.0"], createdAt: "2026-01-01T00:00:00Z", release: "2.0" });
+    expect(inventory.document.primaryComponent).toMatchObject({ name: "app" });
+    const [run, opt, dev] = inventory.components;
+    expect(run).toMatchObject({ purl: "pkg:pypi/run@1.0", type: "library", supplier: "Acme", declaredLicense: "BSD-2-Clause", concludedLicense: null, scope: "required", direct: true, hashes: [{ algorithm: "SHA-256", value: "aa" }] });
+    expect(opt).toMatchObject({ scope: "optional", depth: 2 });
+    expect(dev).toMatchObject({ scope: "excluded", direct: true });
+    expect(readError(JSON.stringify({ ...doc, "@graph": [{ "@id": "_:ci", type: "CreationInfo", specVersion: "4.0.0" }] })).code).toBe("sbom_unsupported_spec_version");
+  });
+});
+
 describe("bad input", () => {
   const cern = readFileSync(join(sbomDir, "cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json"), "utf8");
   const cernXml = readFileSync(join(sbomDir, "cyclonedx/cern-lhc-vdm-editor-e564943.cdx.xml"), "utf8");
