@@ -165,6 +165,7 @@ describe("SPDX real SBOMs", () => {
     expect(v3.document).toMatchObject({ format: "spdx3-jsonld", specVersion: "3.0.1", name: "SpdxDoc for App-BOM-ination" });
     for (const inventory of [v2, v3]) {
       expect(inventory.document.primaryComponent).toMatchObject({ name: "App-BOM-ination", version: "1.0" });
+      // SOURCES.md counts 7 packages: the described one is the primary component, not inventory.
       expect(inventory.components).toHaveLength(6);
       expect(byPurl(inventory, "pkg:maven/org.apache.commons/commons-lang3@3.4")).toMatchObject({ direct: true, depth: 1 });
       // junit is a TEST_DEPENDENCY_OF the app (2.2) / a dependsOn scoped "test" (3.0); hamcrest comes through it.
@@ -180,6 +181,7 @@ describe("SPDX real SBOMs", () => {
   it("examplemaven 2.3 JSON: 6 packages, DYNAMIC_LINK is a required dependency, junit a test one", () => {
     const inventory = read("spdx/spdx-examples-examplemaven-0.0.1-enriched.spdx-2.3.json");
     expect(inventory.document.primaryComponent).toMatchObject({ name: "examplemaven", supplier: "SPDX", declaredLicense: "Apache-2.0", hashes: [{ algorithm: "SHA-1", value: "b8a7e6c75001e6d78625cfc9a3103bf121abf8b4" }] });
+    // SOURCES.md: 6 packages, one of them the described examplemaven (the primary).
     expect(inventory.components).toHaveLength(5);
     expect(byName(inventory, "JUnit")[0]).toMatchObject({ declaredLicense: "CPL-1.0", concludedLicense: null, scope: "excluded", direct: true });
     expect(byName(inventory, "Apache Log4j API")[0]).toMatchObject({ scope: "required", direct: true, purl: null, key: "component://Apache%20Log4j%20API@" });
@@ -188,6 +190,7 @@ describe("SPDX real SBOMs", () => {
   it("julia 2.2 JSON: 34 packages, the described one is Julia, 32 build/runtime dependencies, expressions with WITH", () => {
     const inventory = read("spdx/julia.spdx-2.2.json");
     expect(inventory.document.primaryComponent).toMatchObject({ name: "Julia" });
+    // SOURCES.md: 34 packages, one of them the described Julia (the primary).
     expect(inventory.components).toHaveLength(33);
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 32, maxDepth: 1 });
     const licenses = new Set(inventory.components.map((c) => c.concludedLicense));
@@ -197,6 +200,7 @@ describe("SPDX real SBOMs", () => {
 
   it("powershell 2.2 JSON: 331 packages, the root package DEPENDS_ON all 330 others", () => {
     const inventory = read("spdx/powershell-7.2.1-linux-alpine-x64.spdx-2.2.json");
+    // SOURCES.md: 331 packages, one of them the described root package (the primary).
     expect(inventory.components).toHaveLength(330);
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 330, maxDepth: 1 });
     expect(inventory.components.every((c) => c.scope === null)).toBe(true);
