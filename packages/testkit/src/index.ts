@@ -1,3 +1,12 @@
 export { testServers } from "./servers.ts";
 export type { TestServers } from "./servers.ts";
 export { uniqueName } from "./names.ts";
+export { schemaDrift } from "./schema-drift.ts";
+export { TEST_SECRET, callAs } from "./callers.ts";
+export type { CallOptions } from "./callers.ts";
+export { startService } from "./start-service.ts";
+export type { TestService, TestServiceOverrides } from "./start-service.ts";
+export { EventReader } from "./event-reader.ts";
+export type { RecordSeen } from "./event-reader.ts";
+export { followToCallback, startTestProvider } from "./oidc-provider.ts";
+export type { Person, TestProvider } from "./oidc-provider.ts";
