@@ -9,7 +9,7 @@ import { fromConnectError } from "@sca/problem";
 import { followToCallback, startTestProvider, TEST_SECRET } from "@sca/testkit";
 import { startSignIn } from "../src/domain/oauth-state.ts";
 import { providerSettings } from "../src/domain/sso-settings.ts";
-import { createProviderClients } from "../src/rpc/sso-providers.ts";
+import { createProviderClients } from "../src/clients/sso-providers.ts";
 import { CALLBACK_BASE, startSso, type SsoHarness } from "./support/sso-harness.ts";
 
 let h: SsoHarness;
