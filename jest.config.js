@@ -1,12 +1,25 @@
-// One jest run for the whole workspace. TypeScript is transformed by swc and kept as ES modules.
-export default {
+// One jest run for the whole workspace, in two projects: `pure` tests (named *.pure.test.ts) need nothing but
+// Node; `server` tests (every other *.test.ts) run against the real PostgreSQL, Kafka and Redis of ./dev test.
+// TypeScript is transformed by swc and kept as ES modules.
+const shared = {
   testEnvironment: "node",
-  testMatch: ["<rootDir>/{packages,services}/*/test/**/*.test.ts"],
+  testTimeout: 30000,
   extensionsToTreatAsEsm: [".ts"],
   transform: {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2024" }, module: { type: "es6" } }],
   },
+};
+
+export default {
   maxWorkers: 2,
-  testTimeout: 30000,
-  globalSetup: "<rootDir>/packages/testkit/src/global-setup.ts",
+  projects: [
+    { ...shared, displayName: "pure", testMatch: ["<rootDir>/{packages,services}/*/test/**/*.pure.test.ts"] },
+    {
+      ...shared,
+      displayName: "server",
+      testMatch: ["<rootDir>/{packages,services}/*/test/**/*.test.ts"],
+      testPathIgnorePatterns: ["\\.pure\\.test\\.ts$"],
+      globalSetup: "<rootDir>/packages/testkit/src/global-setup.ts",
+    },
+  ],
 };

@@ -33,6 +33,10 @@ export const column = {
   }),
   boolean: columnType((v) => (typeof v === "boolean" ? v : v === "t" || v === "true")),
   timestamp: columnType((v) => (v instanceof Date ? v : new Date(String(v)))),
+  /** bytea. */
+  bytes: columnType((v) => (Buffer.isBuffer(v) ? v : Buffer.from(v as Uint8Array))),
+  /** json and jsonb, which the driver answers parsed; the caller names the shape it stored. */
+  json: <T>() => columnType((v) => (typeof v === "string" ? JSON.parse(v) : v) as T),
 };
 
 export type Columns = Record<string, Column<unknown>>;
@@ -59,4 +63,10 @@ export async function rawQuery<C extends Columns = Record<never, never>>(
     }
     return out as RowOf<C>;
   });
+}
+
+/** Runs a statement whose rows are not wanted (a bounded delete, a lock) the same way; answers the rows it affected. */
+export async function rawStatement(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const result = await em.getConnection().execute<{ affectedRows: number }>(sql, [...params], "run", em.getTransactionContext());
+  return result.affectedRows;
 }

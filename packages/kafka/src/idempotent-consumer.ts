@@ -10,7 +10,6 @@ import { withRequestId, type Logger } from "@sca/log";
 import type { KafkaClient } from "./client.ts";
 import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
 import { recordProcessed } from "./processed-events-table.ts";
-import { schemaTable } from "./schema-table.ts";
 import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
 
 /**
@@ -38,13 +37,12 @@ export interface IdempotentConsumer {
 export async function runIdempotentConsumer<Desc extends DescMessage>(opts: IdempotentConsumerOptions<Desc>): Promise<IdempotentConsumer> {
   const { kafka, groupId, topic: contract, orm, handle } = opts;
   const logger = opts.logger.child({ component: "consumer", groupId, topic: contract.topic });
-  const processedEvents = schemaTable(orm, "processed_events");
   const deadLetters = deadLetterTopic(contract.topic);
   const stopping = new AbortController();
 
   const apply = (message: MessageShape<Desc>, meta: EventMeta) =>
     orm.em.fork().transactional(async (em) => {
-      if (!(await recordProcessed(em, processedEvents, groupId, meta.eventId))) {
+      if (!(await recordProcessed(em, groupId, meta.eventId))) {
         logger.debug({ eventId: meta.eventId }, "event already applied; skipped");
         return;
       }

@@ -6,10 +6,12 @@
 // topic prefixes existed do) and the relay publishes to its name under the client's prefix, so a deployment's
 // pending rows follow a change of prefix. Its loop is not a periodic job (it goes again at once after a full batch,
 // backs off after a failure and wakes on wake()); deleting published rows is one (OutboxSweep).
-import type { MikroORM } from "@mikro-orm/postgresql";
+import { raw, type MikroORM } from "@mikro-orm/postgresql";
+import { column, rawQuery } from "@sca/db";
 import { Partitioners, type Producer } from "kafkajs";
 import { scrubSecrets, type Logger } from "@sca/log";
 import type { KafkaClient } from "./client.ts";
+import { OutboxMessage } from "./outbox-table.ts";
 import { schemaTable } from "./schema-table.ts";
 
 export interface OutboxRelayOptions {
@@ -24,13 +26,8 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
 }
 
-interface OutboxRow {
-  id: string;
-  topic: string;
-  key: string;
-  payload: Buffer;
-  headers: Record<string, string>;
-}
+// What a claimed row answers (the claim locks rows, so it is SQL of its own: ADR 0005).
+const CLAIMED = { id: column.text, topic: column.text, key: column.text, payload: column.bytes, headers: column.json<Record<string, string>>() };
 
 export class OutboxRelay {
   private readonly kafka: KafkaClient;
@@ -40,7 +37,7 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
-  private readonly sql: { claim: string; markPublished: string; recordFailure: string };
+  private readonly claimSql: string;
   private producer: Producer | undefined;
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -56,8 +53,7 @@ export class OutboxRelay {
     this.minBackoffMs = opts.minBackoffMs ?? 500;
     this.maxBackoffMs = opts.maxBackoffMs ?? 30_000;
     const outbox = schemaTable(opts.orm, "outbox");
-    this.sql = {
-      claim: `with candidates as (
+    this.claimSql = `with candidates as (
           select id, topic, key, payload, headers from ${outbox}
           where published_at is null order by id limit ? for update skip locked)
         select * from candidates c
@@ -65,10 +61,7 @@ export class OutboxRelay {
           select 1 from ${outbox} earlier
           where earlier.published_at is null and earlier.topic = c.topic and earlier.key = c.key and earlier.id < c.id
             and earlier.id not in (select id from candidates))
-        order by c.id`,
-      markPublished: `update ${outbox} set published_at = now(), attempts = attempts + 1 where id in (?)`,
-      recordFailure: `update ${outbox} set attempts = attempts + 1, last_error = ? where id in (?) and published_at is null`,
-    };
+        order by c.id`;
   }
 
   start(): void {
@@ -116,18 +109,20 @@ export class OutboxRelay {
   private async publishBatch(): Promise<number> {
     this.woken = false; // rows committed from here on are seen by this batch or announce themselves again
     const producer = await this.connectedProducer();
-    let batch: OutboxRow[] = [];
+    let batch: { id: string }[] = [];
     try {
       return await this.orm.em.fork().transactional(async (em) => {
-        batch = await em.execute<OutboxRow[]>(this.sql.claim, [this.batchSize]);
+        const claimed = await rawQuery(em, this.claimSql, [this.batchSize], CLAIMED);
+        batch = claimed;
         if (batch.length === 0) return 0;
-        const topicMessages = [...Map.groupBy(batch, (row) => row.topic)].map(([topic, rows]) => ({
+        const topicMessages = [...Map.groupBy(claimed, (row) => row.topic)].map(([topic, rows]) => ({
           topic: this.kafka.topicName(topic),
           messages: rows.map((row) => ({ key: row.key, value: row.payload, headers: row.headers })),
         }));
         await producer.sendBatch({ acks: -1, topicMessages });
-        await em.execute(this.sql.markPublished, [batch.map((row) => row.id)]);
-        return batch.length;
+        await em.nativeUpdate(OutboxMessage, { id: { $in: claimed.map((row) => row.id) } },
+          { publishedAt: raw("now()"), attempts: raw("attempts + 1") });
+        return claimed.length;
       });
     } catch (err) {
       if (batch.length > 0) await this.recordFailure(batch, err);
@@ -135,10 +130,11 @@ export class OutboxRelay {
     }
   }
 
-  private async recordFailure(batch: OutboxRow[], err: unknown): Promise<void> {
+  private async recordFailure(batch: { id: string }[], err: unknown): Promise<void> {
     const message = scrubSecrets(err instanceof Error ? err.message : String(err)).slice(0, 2000);
     // Best effort: the database may be what failed.
-    await this.orm.em.fork().execute(this.sql.recordFailure, [message, batch.map((row) => row.id)]).catch(() => undefined);
+    await this.orm.em.fork().nativeUpdate(OutboxMessage, { id: { $in: batch.map((row) => row.id) }, publishedAt: null },
+      { attempts: raw("attempts + 1"), lastError: message }).catch(() => undefined);
   }
 
   private async connectedProducer(): Promise<Producer> {

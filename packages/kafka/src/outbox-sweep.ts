@@ -2,6 +2,7 @@
 // of the runtime beside the relay: each run deletes in bounded chunks until none is left, stopping between chunks
 // when the service stops.
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { rawStatement } from "@sca/db";
 import { schemaTable } from "./schema-table.ts";
 
 export interface OutboxSweepOptions {
@@ -35,8 +36,7 @@ export class OutboxSweep {
     let total = 0;
     let deleted: number;
     do {
-      const result = await this.orm.em.fork().execute<{ affectedRows: number }>(this.sql, [this.retentionMs / 1000], "run");
-      deleted = result.affectedRows;
+      deleted = await rawStatement(this.orm.em.fork(), this.sql, [this.retentionMs / 1000]);
       total += deleted;
     } while (deleted === SWEEP_CHUNK && !signal?.aborted);
     return total;

@@ -2,6 +2,7 @@
 // again while its record is still in the topic, so rows are kept well past Kafka's retention (7 days by default).
 // Each sweep is one bounded delete over the processed_at index; replicas sweeping at once skip each other's rows.
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { rawStatement } from "@sca/db";
 import type { Logger } from "@sca/log";
 import { schemaTable } from "./schema-table.ts";
 
@@ -52,8 +53,8 @@ export class ProcessedEventsPruner {
 
   /** One bounded delete; returns how many rows it deleted. */
   async sweep(): Promise<number> {
-    const result = await this.orm.em.fork().execute<{ affectedRows: number }>(this.deleteSql, [this.retentionMs / 1000, this.limit], "run");
-    if (result.affectedRows > 0) this.logger.debug({ deleted: result.affectedRows }, "pruned processed events");
-    return result.affectedRows;
+    const deleted = await rawStatement(this.orm.em.fork(), this.deleteSql, [this.retentionMs / 1000, this.limit]);
+    if (deleted > 0) this.logger.debug({ deleted }, "pruned processed events");
+    return deleted;
   }
 }

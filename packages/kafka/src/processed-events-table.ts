@@ -33,8 +33,8 @@ export class CreateProcessedEventsTable extends Migration {
  * Records in the transaction of `em` that `group` applies `eventId`; false when it already has. A concurrent
  * delivery of the same event waits on the key until the first transaction ends, then sees it.
  */
-export async function recordProcessed(em: EntityManager, table: string, group: string, eventId: string): Promise<boolean> {
-  const rows = await em.execute(
-    `insert into ${table} (consumer_group, event_id) values (?, ?) on conflict do nothing returning event_id`, [group, eventId]);
-  return rows.length > 0;
+export async function recordProcessed(em: EntityManager, group: string, eventId: string): Promise<boolean> {
+  const { affectedRows } = await em.createQueryBuilder(ProcessedEvent)
+    .insert({ consumerGroup: group, eventId }).onConflict().ignore().execute<{ affectedRows: number }>("run");
+  return affectedRows > 0;
 }

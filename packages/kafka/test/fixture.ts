@@ -9,7 +9,7 @@ import { createLogger, type Logger } from "@sca/log";
 import { AuditEventSchema, type AuditEvent } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
 import {
-  CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, OutboxRelay, auditEventsTopic, createKafka, enqueue, ensureTopics,
+  CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, OutboxRelay, ProcessedEvent, auditEventsTopic, createKafka, enqueue, ensureTopics,
   runIdempotentConsumer, topicContract, type EventHandler, type EventMeta, type KafkaClient, type OutboxRelayOptions, type TopicContract,
 } from "../src/index.ts";
 
@@ -62,7 +62,7 @@ export class KafkaFixture {
     this.ormInstance = await openDatabase({
       url: testServers().databaseUrl,
       schema: this.schema,
-      entities: [OutboxMessage, AppliedEvent],
+      entities: [OutboxMessage, ProcessedEvent, AppliedEvent],
       migrations: [CreateOutboxTable, CreateProcessedEventsTable, CreateAppliedEventsTable],
       logger: this.logger,
     });

@@ -5,7 +5,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, loadConfig } from "@sca/config";
 import { migrateToHead, openDatabase, pendingMigrations } from "@sca/db";
-import { OutboxMessage, type KafkaClient } from "@sca/kafka";
+import { OutboxMessage, ProcessedEvent, type KafkaClient } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, READINESS, startRpcServer } from "@sca/rpc";
 import type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition.ts";
@@ -70,7 +70,10 @@ export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefine
   const own = loadConfig(def.config ?? ({} as C), env);
   const logger = overrides.logger ?? createLogger(def.name, config.LOG_LEVEL);
   const schema = overrides.schema ?? def.schema ?? def.name.replaceAll("-", "_");
-  const entities = def.kafka?.outbox ? [...def.entities, OutboxMessage] : def.entities;
+  // The tables the Kafka parts keep in the service's schema: the outbox it publishes, the event ids it applied.
+  const entities = [
+    ...def.entities, ...(def.kafka?.outbox ? [OutboxMessage] : []), ...(def.kafka?.consumes?.length ? [ProcessedEvent] : []),
+  ];
   const openOrm = () => openDatabase({ url: config.DATABASE_URL, schema, entities, migrations: def.migrations, logger, poolMax: overrides.poolMax });
   const ensureTopics = async () => {
     if (def.kafka && kafkaConfig) await ensureDeclaredTopics(def.name, def.kafka, kafkaConfig, logger);

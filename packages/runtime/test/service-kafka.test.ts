@@ -3,7 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { migrateToHead, openDatabase } from "@sca/db";
-import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, createKafka, enqueue, topicContract, uuidv7, type EventMeta } from "@sca/kafka";
+import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, ProcessedEvent, createKafka, enqueue, topicContract, uuidv7, type EventMeta } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
@@ -19,7 +19,7 @@ describe("a service's Kafka", () => {
 
   beforeAll(async () => {
     orm = await openDatabase({
-      url: testServers().databaseUrl, schema, entities: [OutboxMessage], migrations: [CreateOutboxTable, CreateProcessedEventsTable], logger,
+      url: testServers().databaseUrl, schema, entities: [OutboxMessage, ProcessedEvent], migrations: [CreateOutboxTable, CreateProcessedEventsTable], logger,
     });
     await migrateToHead(orm);
   });

@@ -10,3 +10,5 @@ export { EventReader } from "./event-reader.ts";
 export type { RecordSeen } from "./event-reader.ts";
 export { followToCallback, startTestProvider } from "./oidc-provider.ts";
 export type { Person, TestProvider } from "./oidc-provider.ts";
+export { fixturesOf } from "./fixtures.ts";
+export type { FixtureService, ServiceFixtures } from "./fixtures.ts";

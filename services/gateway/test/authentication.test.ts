@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import { signCallerToken, verifyCallerToken } from "@sca/rpc";
-import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
-import { generateApiKey } from "../../identity/src/domain/api-key-format.ts";
+import { fixturesOf } from "@sca/testkit";
 import { SECRET, startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
 /** The <secret> of tos_<prefix>_<secret> (base64url, so it may hold underscores itself). */
@@ -55,17 +54,18 @@ describe("refused credentials", () => {
   it("answers 401 invalid_token for garbage, expired, foreign-key, alg-none, tampered and caller tokens", async () => {
     const now = Math.floor(Date.now() / 1000);
     const valid = await s.token(admin);
+    const identity = await fixturesOf("identity");
     const refused = {
       garbage: "not-a-token",
-      expired: (await issueAccessToken(admin, SECRET, 1, new Date(Date.now() - 3_600_000))).token,
-      "signed with another key": (await issueAccessToken(admin, "another-secret-key-that-is-at-least-32-chars", 30)).token,
+      expired: await identity.accessToken(admin, { lifetimeMinutes: 1, issuedAt: new Date(Date.now() - 3_600_000) }),
+      "signed with another key": await identity.accessToken(admin, { secretKey: "another-secret-key-that-is-at-least-32-chars" }),
       "alg none": `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: admin, type: "access", iss: "sca-identity", iat: now, exp: now + 600 })}.`,
       "tampered subject": `${valid.split(".")[0]}.${b64({ sub: await s.user({ superAdmin: true }), type: "access", iss: "sca-identity", iat: now, exp: now + 600 })}.${valid.split(".")[2]}`,
       "an internal caller token": await signCallerToken({
         kind: "user", user_id: admin, email: null, is_superuser: true, memberships: [], api_key_id: null, api_key: null, ip: null, user_agent: null,
       }, SECRET),
       "right key, not an access token": hs256({ sub: admin, type: "refresh", iss: "sca-identity", iat: now, exp: now + 600 }, SECRET),
-      "an unknown API key": generateApiKey().raw,
+      "an unknown API key": identity.unknownApiKey(),
     };
     for (const [what, bearer] of Object.entries(refused)) {
       const res = await s.request("GET", "/v1/api-keys", { bearer });

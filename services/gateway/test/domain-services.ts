@@ -5,9 +5,9 @@ import { connect, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openDatabase } from "@sca/db";
+import { TEST_SECRET } from "@sca/testkit";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const TEST_SECRET = "test-secret-key-that-is-at-least-32-characters";
 
 function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY ?? TEST_SECRET, LOG_LEVEL: "ERROR", ...extra };

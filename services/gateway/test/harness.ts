@@ -5,7 +5,7 @@ import { expect } from "@jest/globals";
 import { loadConfig } from "@sca/config";
 import { createLogger, currentRequestId, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
-import { testServers, uniqueName } from "@sca/testkit";
+import { TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
 import { gatewayKeys } from "../src/config.ts";
@@ -42,7 +42,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const config = loadConfig(gatewayKeys, {
     CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     DOMAIN: "portal.example.test",
-    SECRET_KEY: "test-secret-key-that-is-at-least-32-characters",
+    SECRET_KEY: TEST_SECRET,
     REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
     ...opts.env,
   });

@@ -3,17 +3,13 @@
 // ephemeral ports. Requests leave from a loopback address of the test's choosing (127.0.0.0/8 is all local on
 // Linux), so the per-client-address limits can be exercised and avoided without touching the gateway. Every log
 // line of both processes and every answer body is kept, to look for leaked secrets.
-import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
 import { createLogger } from "@sca/log";
 import { PasswordResetRequestedSchema } from "@sca/proto/sca/events/v1/accounts_pb.ts";
 import { TOPICS } from "@sca/kafka";
 import { createRedis, type Redis } from "@sca/redis";
-import { EventReader, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
-import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
-import { hashPassword } from "../../identity/src/domain/password-hash.ts";
-import { insertAccount } from "../../identity/src/store/accounts.ts";
+import { EventReader, fixturesOf, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { startTestGateway } from "./harness.ts";
 
 export { TEST_SECRET as SECRET };
@@ -147,6 +143,7 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
     };
   };
   const own = client();
+  const fixtures = await fixturesOf("identity");
   let people = 0;
 
   return {
@@ -155,19 +152,10 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
     email: () => `${identity.schema}.${++people}@example.com`,
     async person(p = {}) {
       const email = `${identity.schema}.${++people}@example.com`;
-      const account = await insertAccount(identity.orm.em.fork(), { email, fullName: "Test Person", passwordHash: await hashPassword(PASSWORD), isSuperuser: p.superAdmin ?? false });
-      return { id: account!.id, email };
+      return { id: await fixtures.person(identity.orm, { email, password: PASSWORD, superAdmin: p.superAdmin }), email };
     },
-    async user(u = {}) {
-      const id = randomUUID();
-      await identity.orm.em.fork().execute(
-        "insert into users (id, email, full_name, is_superuser, is_active) values (?, ?, ?, ?, ?)",
-        [id, `${id}@example.com`, "Test Person", u.superAdmin ?? false, u.active ?? true]);
-      return id;
-    },
-    async token(userId) {
-      return (await issueAccessToken(userId, TEST_SECRET, 30)).token;
-    },
+    user: (u) => fixtures.user(identity.orm, u),
+    token: (userId) => fixtures.accessToken(userId),
     async resetTokenOf(userId, count = 1) {
       const events = await domainEvents.waitFor(PasswordResetRequestedSchema, (e) => e.userId === userId, count);
       return new URL(events.at(-1)!.resetUrl).searchParams.get("token")!;

@@ -2,7 +2,6 @@
 // share: named clients of every Connect service it registers, users made in its database, call options as a
 // bearer (the caller token AccessService.Authenticate answers, as the gateway forwards it), and a Redis namespace
 // of its own for the API-key answers it shares with the gateway.
-import { randomUUID } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { loadConfig } from "@sca/config";
 import type { KafkaClient } from "@sca/kafka";
@@ -13,10 +12,10 @@ import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { createRedis, type Redis } from "@sca/redis";
-import { callAs, startService, TEST_SECRET, testServers, uniqueName, type CallOptions } from "@sca/testkit";
+import { fixtures } from "../fixtures.ts";
+import { callAs, startService, testServers, uniqueName, type CallOptions } from "@sca/testkit";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { CustomFetch } from "openid-client";
-import { issueAccessToken } from "../../src/domain/access-token.ts";
 import { ssoKeys, type SsoConfig } from "../../src/domain/sso-settings.ts";
 import { accountKeys, type AccountSettings } from "../../src/rpc/account-settings.ts";
 import { service } from "../../src/service.ts";
@@ -82,16 +81,10 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
     ...clients,
     orm: identity.orm, schema: identity.schema, kafka: identity.kafka!, url: identity.url ?? "",
     settings: loadConfig(accountKeys, env), ssoConfig: loadConfig(ssoKeys, env), redis, answerNamespace,
-    async user(u = {}) {
-      const id = randomUUID();
-      await identity.orm.em.fork().execute(
-        "insert into users (id, email, full_name, is_superuser, is_active) values (?, ?, ?, ?, ?)",
-        [id, `${id}@example.com`, "Test Person", u.superAdmin ?? false, u.active ?? true]);
-      return id;
-    },
+    user: (u) => fixtures.user(identity.orm, u),
     asBearer,
     async as(userId) {
-      return asBearer((await issueAccessToken(userId, TEST_SECRET, 30)).token);
+      return asBearer(await fixtures.accessToken(userId));
     },
     async close() {
       redis.disconnect();

@@ -1,0 +1,28 @@
+// Identity's fixtures for the tests of other services (see @sca/testkit fixturesOf) and its own harness.
+import { randomUUID } from "node:crypto";
+import { TEST_SECRET, type ServiceFixtures } from "@sca/testkit";
+import { issueAccessToken } from "../src/domain/access-token.ts";
+import { generateApiKey } from "../src/domain/api-key-format.ts";
+import { hashPassword } from "../src/domain/password-hash.ts";
+import { insertAccount } from "../src/store/accounts.ts";
+import { User } from "../src/store/entities/user.ts";
+
+export const fixtures: ServiceFixtures["identity"] = {
+  async user(orm, u = {}) {
+    const id = randomUUID();
+    // The address follows the id, which tests that compare member lists rely on.
+    await orm.em.fork().insert(User, {
+      id, email: u.email ?? `${id}@example.com`, fullName: "Test Person", isSuperuser: u.superAdmin ?? false, isActive: u.active ?? true,
+    });
+    return id;
+  },
+  async person(orm, p) {
+    const account = await insertAccount(orm.em.fork(), { email: p.email, fullName: "Test Person", passwordHash: await hashPassword(p.password), isSuperuser: p.superAdmin ?? false });
+    if (!account) throw new Error(`${p.email} is taken`);
+    return account.id;
+  },
+  async accessToken(userId, o = {}) {
+    return (await issueAccessToken(userId, o.secretKey ?? TEST_SECRET, o.lifetimeMinutes ?? 30, o.issuedAt)).token;
+  },
+  unknownApiKey: () => generateApiKey().raw,
+};
