@@ -3,7 +3,6 @@
 // TypeScript is transformed by swc and kept as ES modules.
 const shared = {
   testEnvironment: "node",
-  testTimeout: 30000,
   extensionsToTreatAsEsm: [".ts"],
   transform: {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2024" }, module: { type: "es6" } }],
@@ -12,6 +11,8 @@ const shared = {
 
 export default {
   maxWorkers: 2,
+  // A global option: jest ignores it inside a project.
+  testTimeout: 30000,
   projects: [
     { ...shared, displayName: "pure", testMatch: ["<rootDir>/{packages,services}/*/test/**/*.pure.test.ts"] },
     {
