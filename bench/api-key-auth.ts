@@ -26,7 +26,7 @@ import { gatewayKeys } from "../services/gateway/src/config.ts";
 import { createGatewayContext } from "../services/gateway/src/context.ts";
 import { redisApiKeyAnswers } from "../services/gateway/src/http/api-key-answers.ts";
 import { authenticatedOf } from "../services/gateway/src/http/authenticate.ts";
-import { identityClients } from "../services/gateway/src/identity-clients.ts";
+import { createServiceClients } from "../services/gateway/src/service-clients.ts";
 import { percentile, printTable } from "./table.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 5000);
@@ -41,7 +41,7 @@ const redis = createRedis(config.REDIS_URL, logger);
 const ctx = createGatewayContext({
   config, logger, redis, limiter: new FixedWindowLimiter(redis, `${namespace}rl:`), readinessTargets: [],
   // Nothing listens there: only cache hits can succeed.
-  identity: identityClients("http://127.0.0.1:9"),
+  clients: createServiceClients(() => "http://127.0.0.1:9"),
   apiKeyAnswerNamespace: namespace,
 });
 

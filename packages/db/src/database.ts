@@ -3,6 +3,7 @@
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import { Migrator, type Migration } from "@mikro-orm/migrations";
 import type { Logger } from "@sca/log";
+import { PostgresNamingStrategy } from "./naming-strategy.ts";
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -22,10 +23,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
     clientUrl: opts.url,
     schema: opts.schema,
     entities: opts.entities,
+    namingStrategy: PostgresNamingStrategy,
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: opts.poolMax ?? 10 },
-    // Raw SQL (em.execute) names tables unqualified: every connection resolves them in the service's schema.
+    // Raw SQL (rawQuery) names tables unqualified: every connection resolves them in the service's schema.
     driverOptions: { options: `-c search_path="${opts.schema}"` },
     migrations: {
       migrationsList: opts.migrations.map((cls) => ({ name: cls.name, class: cls })),

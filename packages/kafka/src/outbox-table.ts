@@ -17,11 +17,17 @@ export const OutboxMessage = defineEntity({
     type: p.text(),
     payload: p.blob(),
     headers: p.json<Record<string, string>>(),
-    createdAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw("now()"),
     publishedAt: p.datetime().nullable(),
-    attempts: p.integer(),
+    attempts: p.integer().default(0),
     lastError: p.text().nullable(),
   },
+  // The relay reads unpublished rows in id order, and per key; the sweep deletes by publication time.
+  indexes: [
+    { name: "outbox_unpublished", properties: ["id"], where: "published_at is null" },
+    { name: "outbox_unpublished_by_key", properties: ["topic", "key", "id"], where: "published_at is null" },
+    { name: "outbox_published_at", properties: ["publishedAt"], where: "published_at is not null" },
+  ],
 });
 
 export class CreateOutboxTable extends Migration {

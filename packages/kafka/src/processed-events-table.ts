@@ -1,8 +1,20 @@
 // The event ids each consumer group has applied, in the consuming service's own schema. Recording the id in
 // the handler's transaction is what makes a redelivered event a no-op. Services that consume list
 // CreateProcessedEventsTable in their migrations/index.ts.
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { defineEntity, p, type EntityManager } from "@mikro-orm/postgresql";
 import { Migration } from "@sca/db";
+
+export const ProcessedEvent = defineEntity({
+  name: "ProcessedEvent",
+  tableName: "processed_events",
+  properties: {
+    consumerGroup: p.text().primary(),
+    eventId: p.uuid().primary(),
+    processedAt: p.datetime().defaultRaw("now()"),
+  },
+  // ProcessedEventsPruner deletes by age.
+  indexes: [{ name: "processed_events_processed_at", properties: ["processedAt"] }],
+});
 
 export class CreateProcessedEventsTable extends Migration {
   up(): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { fromConnectError, ProblemError, toConnectError } from "@sca/problem";
+import { Health } from "@sca/proto/grpc/health/v1/health_pb.ts";
 
 const BASE = "https://portal.example.com";
 
@@ -32,6 +33,37 @@ describe("problem documents", () => {
     expect(wire.code).toBe(Code.FailedPrecondition);
     const back = fromConnectError(wire);
     expect(back.toDocument(BASE, "/x")).toEqual(original.toDocument(BASE, "/x"));
+  });
+
+  it("carries the problem's headers through a Connect call, names spelt as the service spelt them", async () => {
+    const thrown = [
+      new ProblemError({
+        status: 429, code: "sign_in_throttled", detail: "Too many failed sign-ins.", extensions: { retry_after_seconds: 7 },
+        headers: { "Retry-After": "7" },
+      }),
+      new ProblemError({
+        status: 401, code: "unauthorized", detail: "The bearer credential is invalid.",
+        headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+      }),
+    ];
+    for (const original of thrown) {
+      // A real client and server speaking the Connect protocol in memory: the error goes through encoding.
+      const transport = createRouterTransport((router) => router.service(Health, { check: () => { throw toConnectError(original); } }));
+      const failed = await createClient(Health, transport).check({ service: "" }).then(() => undefined, (err: unknown) => err);
+      expect(failed).toBeInstanceOf(ConnectError);
+      const back = fromConnectError(failed as ConnectError);
+      expect(back.init.headers).toEqual(original.init.headers);
+      expect(back.toDocument(BASE, "/x")).toEqual(original.toDocument(BASE, "/x"));
+    }
+  });
+
+  it("restores no headers when the problem had none, or when they cannot be read", () => {
+    expect(fromConnectError(toConnectError(ProblemError.notFound())).init.headers).toBeUndefined();
+    const garbled = toConnectError(ProblemError.notFound());
+    garbled.metadata.set("sca-problem-headers-bin", "not base64 of json!");
+    expect(fromConnectError(garbled).init.headers).toBeUndefined();
+    const notFromAProblem = new ConnectError("gone", Code.NotFound, { "sca-problem-headers-bin": "eyJSZXRyeS1BZnRlciI6IjEifQ" });
+    expect(fromConnectError(notFromAProblem).init.headers).toBeUndefined();
   });
 
   it("never passes an internal error's message to the caller", () => {

@@ -16,12 +16,12 @@ export const gatewayKeys = {
   DEMO_ALLOW_SANDBOX_SCANS: keys.DEMO_ALLOW_SANDBOX_SCANS,
   METRICS_ENABLED: keys.METRICS_ENABLED,
   METRICS_TOKEN: keys.METRICS_TOKEN,
-  /** Per-client-address limits of the anonymous account routes (routes/auth.ts). */
+  /** Per-client-address limits of the anonymous account routes (routes/identity/registration.ts, sessions.ts, passwords.ts). */
   REGISTRATION_RATE_LIMIT: keys.REGISTRATION_RATE_LIMIT,
   PASSWORD_RESET_RATE_LIMIT: keys.PASSWORD_RESET_RATE_LIMIT,
   PASSWORD_RESET_CONFIRM_RATE_LIMIT: keys.PASSWORD_RESET_CONFIRM_RATE_LIMIT,
   REFRESH_RATE_LIMIT: keys.REFRESH_RATE_LIMIT,
-  /** Per-client-address limit of starting an OAuth sign-in (routes/oauth.ts). */
+  /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
   OAUTH_AUTHORIZE_RATE_LIMIT: keys.OAUTH_AUTHORIZE_RATE_LIMIT,
 };
 

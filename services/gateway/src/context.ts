@@ -8,7 +8,7 @@ import { redisApiKeyAnswers } from "./http/api-key-answers.ts";
 import { createAuthenticator, type Authenticator } from "./http/authenticate.ts";
 import { HttpMetrics } from "./http/http-metrics.ts";
 import { createRateLimit, type RateLimit } from "./http/rate-limit.ts";
-import { identityClients, type IdentityClients } from "./identity-clients.ts";
+import { createServiceClients, type ServiceClients } from "./service-clients.ts";
 
 export interface GatewayContext {
   config: GatewayConfig;
@@ -19,8 +19,8 @@ export interface GatewayContext {
   metrics: HttpMetrics;
   /** The domain services /health/ready asks. */
   readinessTargets: readonly ReadinessTarget[];
-  /** Clients of identity's services; a call for a request passes `callOptions(req)`. */
-  identity: IdentityClients;
+  /** Clients of the domain services' Connect services: `ctx.clients.identity.directory` (src/service-clients.ts). */
+  clients: ServiceClients;
   /** Route `auth`: `auth: ctx.auth.route("caller")` or `ctx.auth.route("super_admin")`. */
   auth: Authenticator;
 }
@@ -31,14 +31,14 @@ export interface GatewayDependencies {
   redis: Redis;
   limiter: FixedWindowLimiter;
   readinessTargets: readonly ReadinessTarget[];
-  /** Defaults to clients at the configured identity address. */
-  identity?: IdentityClients;
+  /** Defaults to clients at the services' configured addresses. */
+  clients?: ServiceClients;
   /** Redis namespace of cached API-key answers; identity's own unless a test runs an identity of its own. */
   apiKeyAnswerNamespace?: string;
 }
 
 export function createGatewayContext(deps: GatewayDependencies): GatewayContext {
-  const identity = deps.identity ?? identityClients();
+  const clients = deps.clients ?? createServiceClients();
   return {
     config: deps.config,
     logger: deps.logger,
@@ -46,9 +46,9 @@ export function createGatewayContext(deps: GatewayDependencies): GatewayContext 
     rateLimit: createRateLimit(deps.limiter, deps.logger),
     metrics: new HttpMetrics(),
     readinessTargets: deps.readinessTargets,
-    identity,
+    clients,
     auth: createAuthenticator({
-      access: identity.access,
+      access: clients.identity.access,
       answers: redisApiKeyAnswers(deps.redis, deps.config.SECRET_KEY, deps.logger, deps.apiKeyAnswerNamespace),
       secretKey: deps.config.SECRET_KEY,
     }),

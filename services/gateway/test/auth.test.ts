@@ -2,7 +2,7 @@
 // codes and field bounds under both prefixes, the refresh cookie's attributes, the per-address limits read from
 // configuration (login fixed at 5/minute with Retry-After 60), the failed-sign-in throttle and the reset token.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { AUTH_PREFIXES } from "../src/routes/auth.ts";
+import { AUTH_PREFIXES } from "../src/http/auth-paths.ts";
 import { PASSWORD, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
 
 const NEW_PASSWORD = "amber-lantern-orchard-77";

@@ -10,10 +10,10 @@ import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
 import { gatewayKeys } from "../src/config.ts";
 import { createGatewayContext, type GatewayContext } from "../src/context.ts";
-import { identityClients } from "../src/identity-clients.ts";
 import type { ReadinessTarget } from "../src/health/readiness.ts";
 import { apiRoutes } from "../src/routes/index.ts";
 import { startGateway, type GatewayServer } from "../src/server.ts";
+import { createServiceClients } from "../src/service-clients.ts";
 import type { WebSocketEndpoint } from "../src/ws/websocket-upgrade.ts";
 
 export const ALLOWED_ORIGIN = "http://portal.example.test";
@@ -52,8 +52,8 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     config, logger, redis,
     limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
     readinessTargets: opts.readinessTargets ?? [],
-    // Without an identity of the test's own, a closed port: a portal running on this machine is never reached.
-    identity: identityClients(opts.identity?.url ?? "http://127.0.0.1:9"),
+    // Every service but an identity of the test's own is at a closed port: a portal running on this machine is never reached.
+    clients: createServiceClients((service) => (service === "identity" && opts.identity ? opts.identity.url : "http://127.0.0.1:9")),
     apiKeyAnswerNamespace: opts.identity?.answerNamespace,
   });
   const server = await startGateway(ctx, {

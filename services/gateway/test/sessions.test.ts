@@ -3,7 +3,7 @@
 // a bearer route: tampered, alg none, HS512, another key, expired, refresh-like.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
-import { AUTH_PREFIXES } from "../src/routes/auth.ts";
+import { AUTH_PREFIXES } from "../src/http/auth-paths.ts";
 import { PASSWORD, SECRET, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
 
 let s: IdentityStack;

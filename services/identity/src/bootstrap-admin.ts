@@ -11,10 +11,9 @@ import { isEmailAddress, normalizeEmail } from "./domain/email-address.ts";
 import { hashPassword } from "./domain/password-hash.ts";
 import { newPasswordViolation } from "./domain/password-policy.ts";
 import { emitAudit } from "./events/account-events.ts";
-import { accountByEmail, anySuperAdmin, insertAccount } from "./store/accounts.ts";
+import { accountByEmail, anySuperAdmin, insertAccount, lockBootstrap, promoteToSuperAdmin } from "./store/accounts.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
-import { query } from "./store/raw-sql.ts";
 
 export type BootstrapOutcome =
   | { kind: "exists" }
@@ -31,13 +30,12 @@ export async function ensureSuperAdmin(orm: MikroORM, wanted: { email: string; p
   const password = wanted.password ?? randomBytes(18).toString("base64url"); // 144 bits
   const passwordHash = await hashPassword(password);
   return orm.em.fork().transactional(async (em): Promise<BootstrapOutcome> => {
-    // One bootstrap at a time, even when two start together.
-    await query(em, "select pg_advisory_xact_lock(hashtext('identity.bootstrap-admin'))");
+    await lockBootstrap(em);
     if (await anySuperAdmin(em)) return { kind: "exists" };
     const existing = await accountByEmail(em, email);
     if (existing) {
       // The address is someone's account already: promote it and keep its password.
-      await query(em, "update users set is_superuser = true, is_active = true, updated_at = now() where id = ?", [existing.id]);
+      await promoteToSuperAdmin(em, existing.id);
       emitAudit(em, { action: "user.bootstrap_promoted", actor: bootstrapActor, targetId: existing.id, outcome: "success", at: new Date() });
       return { kind: "promoted", email };
     }

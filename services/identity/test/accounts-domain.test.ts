@@ -51,20 +51,6 @@ describe("password hashes", () => {
     expect(await verifyPassword("violet-harbour-engine-42", old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
   });
-
-  it("cost tens of milliseconds: expensive for guessing, a sign-in well under a second", async () => {
-    const hash = await hashPassword("violet-harbour-engine-42");
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      await verifyPassword("violet-harbour-engine-42", hash);
-      times.push(performance.now() - start);
-    }
-    const median = times.sort((x, y) => x - y)[2]!;
-    expect(median).toBeGreaterThan(15);
-    // 100 ms on an idle machine (bench/login.ts measures it); the margin absorbs parallel test workers.
-    expect(median).toBeLessThan(250);
-  });
 });
 
 describe("opaque tokens", () => {

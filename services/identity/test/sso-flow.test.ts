@@ -9,7 +9,6 @@ import { fromConnectError } from "@sca/problem";
 import { startSignIn } from "../src/domain/oauth-state.ts";
 import { providerSettings } from "../src/domain/sso-settings.ts";
 import { createProviderClients } from "../src/rpc/sso-providers.ts";
-import { query } from "../src/store/raw-sql.ts";
 import { followToCallback, startTestProvider } from "./support/oidc-provider.ts";
 import { CALLBACK_BASE, SECRET, startSso, type SsoHarness } from "./support/sso-harness.ts";
 
@@ -19,7 +18,7 @@ beforeAll(async () => {
   h = await startSso({ OIDC_GROUP_ROLE_MAP: "payments:developer,ops:team_admin", AUTH_AUTO_REGISTER: "true" });
   const em = h.orm.em.fork();
   for (const slug of ["payments", "ops"]) {
-    await query(em, "insert into groups (id, organization_id, name, slug) select gen_random_uuid(), id, ?, ? from organizations where slug = 'default'", [slug, slug]);
+    await em.execute("insert into groups (id, organization_id, name, slug) select gen_random_uuid(), id, ?, ? from organizations where slug = 'default'", [slug, slug]);
   }
 });
 
@@ -49,7 +48,7 @@ async function problemOf(call: Promise<unknown>) {
 }
 
 async function rolesOf(userId: string): Promise<Record<string, string>> {
-  const rows = await query<{ slug: string; role: string }>(h.orm.em.fork(),
+  const rows = await h.orm.em.fork().execute<{ slug: string; role: string }[]>(
     "select g.slug, m.role from memberships m join groups g on g.id = m.group_id where m.user_id = ?", [userId]);
   return Object.fromEntries(rows.map((r) => [r.slug, r.role]));
 }
@@ -88,7 +87,7 @@ describe("sign-in", () => {
     expect(done.failureReason).toBe("");
     expect(done.redirectTo).toBe("/projects/7?tab=licenses");
     aliceId = done.session!.userId;
-    const [user] = await query<{ email: string; full_name: string; password_hash: string | null; last_login_at: Date | null }>(h.orm.em.fork(),
+    const [user] = await h.orm.em.fork().execute<{ email: string; full_name: string; password_hash: string | null; last_login_at: Date | null }[]>(
       "select email, full_name, password_hash, last_login_at from users where id = ?", [aliceId]);
     expect(user).toMatchObject({ email: "alice@example.com", full_name: "Alice", password_hash: null });
     expect(user!.last_login_at).not.toBeNull();
@@ -107,7 +106,7 @@ describe("sign-in", () => {
   });
 
   it("links an existing password account with the same verified e-mail", async () => {
-    const [bob] = await query<{ id: string }>(h.orm.em.fork(),
+    const [bob] = await h.orm.em.fork().execute<{ id: string }[]>(
       "insert into users (id, email, password_hash) values (gen_random_uuid(), 'bob@example.com', 'hash') returning id");
     h.provider.people.set("bob-sub", { email: "bob@example.com", email_verified: true, name: "Bob", groups: [] });
     const done = await signIn({ subject: "bob-sub" });
@@ -147,7 +146,7 @@ describe("sign-in", () => {
   });
 
   it("unlinks an identity of an account with a password, and hides other people's identities", async () => {
-    const [bob] = await query<{ id: string }>(h.orm.em.fork(), "select id from users where email = 'bob@example.com'");
+    const [bob] = await h.orm.em.fork().execute<{ id: string }[]>("select id from users where email = 'bob@example.com'");
     const { items } = await h.sso.listMyIdentities({}, await h.as(bob!.id));
     const [alicesIdentity] = (await h.sso.listMyIdentities({}, await h.as(aliceId))).items;
     expect(await problemOf(h.sso.unlinkMyIdentity({ identityId: alicesIdentity!.id }, await h.as(bob!.id)))).toMatchObject({ status: 404 });
@@ -156,7 +155,7 @@ describe("sign-in", () => {
   });
 
   it("writes sign-in, registration and link audit events to the outbox", async () => {
-    const rows = await query<{ payload: Buffer }>(h.orm.em.fork(), "select payload from outbox where topic = ? order by id", [auditEventsTopic.topic]);
+    const rows = await h.orm.em.fork().execute<{ payload: Buffer }[]>("select payload from outbox where topic = ? order by id", [auditEventsTopic.topic]);
     const events = rows.map((r) => fromBinary(AuditEventSchema, r.payload));
     const seen = new Set(events.map((e) => `${e.action}:${e.outcome}`));
     for (const expected of ["auth.registered:success", "oauth_identity.linked:success", "auth.login.succeeded:success",

@@ -99,7 +99,9 @@ function tagTemplate(template: string): RequestHandler {
 function runRoute(route: Route): RequestHandler {
   return async (req, res) => {
     const input = await parseRequest(route, req);
-    const reply = await route.handler({ ...input, req, res });
+    // The caller's call options, bound once for the handler; a route without auth calls services anonymously.
+    const call = route.auth?.callOptions(req) ?? {};
+    const reply = await route.handler({ ...input, call, req, res });
     sendReply(route, reply, res);
   };
 }

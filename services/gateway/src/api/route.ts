@@ -1,5 +1,6 @@
 // A route is declared once: method, path template, documentation, request schemas, responses and handler.
 // RouteRegistry mounts it on express (validation -> 422 problem) and adds it to the OpenAPI document.
+import type { CallOptions } from "@connectrpc/connect";
 import type { Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import type { ZodObjectInput } from "zod-openapi";
@@ -35,6 +36,11 @@ export interface HandlerInput<P, Q, B> {
   params: Parsed<P, Record<string, string>>;
   query: Parsed<Q, Record<string, unknown>>;
   body: Parsed<B, undefined>;
+  /**
+   * Connect call options that make a service call as the request's caller (the caller token, bound by the route's
+   * `auth`): `ctx.clients.identity.directory.getTeam({ ... }, call)`. Empty on a route without `auth`.
+   */
+  call: CallOptions;
   req: Request;
   /** For what a reply does not carry (cookies). The route layer sends the reply. */
   res: Response;
@@ -52,8 +58,11 @@ export type Reply<R extends ResponseSpecs> = { [S in keyof R]: S extends number 
 /** Who may call a route: any authenticated caller, or only a person holding super_admin. */
 export type AuthNeed = "caller" | "super_admin";
 
-/** Built by src/http/authenticate.ts; `enforce` runs before the route's own middleware, body and validation. */
-export interface RouteAuth { need: AuthNeed; enforce: RequestHandler }
+/**
+ * Built by src/http/authenticate.ts; `enforce` runs before the route's own middleware, body and validation, and
+ * `callOptions` gives the handler's `call` for the caller it admitted.
+ */
+export interface RouteAuth { need: AuthNeed; enforce: RequestHandler; callOptions(req: Request): CallOptions }
 
 export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   method: HttpMethod;
@@ -79,7 +88,7 @@ export interface AnyReply { status: number; body?: unknown; headers?: Record<str
 
 /** A route with its types erased, as the registry keeps it. */
 export interface Route extends Omit<RouteSpec<ZodObjectInput | undefined, ZodObjectInput | undefined, z.ZodType | undefined, ResponseSpecs>, "handler"> {
-  handler(input: { params: unknown; query: unknown; body: unknown; req: Request; res: Response }): Promise<AnyReply> | AnyReply;
+  handler(input: { params: unknown; query: unknown; body: unknown; call: CallOptions; req: Request; res: Response }): Promise<AnyReply> | AnyReply;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;

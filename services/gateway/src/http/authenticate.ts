@@ -1,6 +1,7 @@
 // Authentication at the edge (ADR 0002). The bearer goes to identity's AccessService.Authenticate (an API key's
 // answer comes from the Redis cache while identity allows it); the caller token identity answers is verified
-// here and attached to the request, so handlers call services as the caller with `callOptions(req)`.
+// here and attached to the request, and the route layer hands it to the handler as `call`, so handlers call
+// services as the caller.
 // Routes declare what they need (`auth` in api/route.ts); the check runs before the body is read or validated,
 // so an anonymous probe learns nothing from validation errors. Choices: docs/gateway-authentication.md.
 import type { Request, RequestHandler } from "express";
@@ -11,14 +12,13 @@ import { callerTokenKey, verifyCallerToken, type Caller } from "@sca/rpc";
 import { notFoundProblem } from "../api/route-registry.ts";
 import type { AuthNeed, RouteAuth } from "../api/route.ts";
 import type { ApiKeyAnswers } from "./api-key-answers.ts";
+import { clientOf, type ClientInfo } from "./client-address.ts";
 
 export interface Authenticated {
   caller: Caller;
   /** The signed caller token, forwarded to services in x-sca-caller. */
   token: string;
 }
-
-export interface ClientInfo { ip: string; userAgent: string }
 
 export interface AuthenticatorDeps {
   access: Pick<Client<typeof AccessService>, "authenticate">;
@@ -48,7 +48,7 @@ export function authenticatedOf(req: Request): Authenticated {
 }
 
 /** Call options that make a service call as the request's caller. */
-export function callOptions(req: Request): CallOptions {
+function callOptionsOf(req: Request): CallOptions {
   return { contextValues: createContextValues().set(callerTokenKey, authenticatedOf(req).token) };
 }
 
@@ -95,7 +95,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const bearer = bearerOf(req.get("authorization"));
       if (bearer === undefined) throw unauthorized("A bearer credential is required.", false);
       if (bearer === null) throw unauthorized("The Authorization header is not a bearer credential.", true);
-      const authenticated = await resolve(bearer, { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" });
+      const authenticated = await resolve(bearer, clientOf(req));
       const { caller } = authenticated;
       // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
       if (need === "super_admin" && !(caller.kind === "user" && caller.is_superuser)) throw notFoundProblem(req.path);
@@ -107,5 +107,5 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     };
   }
 
-  return { resolve, route: (need) => ({ need, enforce: enforce(need) }) };
+  return { resolve, route: (need) => ({ need, enforce: enforce(need), callOptions: callOptionsOf }) };
 }

@@ -2,13 +2,9 @@
 // visitors can still sign in (and out) of the demo.
 import type { RequestHandler } from "express";
 import { ProblemError } from "@sca/problem";
+import { isAuthPath } from "./auth-paths.ts";
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const AUTH_PREFIXES = ["/auth", "/v1/auth"];
-
-function isAuthPath(path: string): boolean {
-  return AUTH_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
-}
 
 export function demoReadOnly(): RequestHandler {
   return (req, _res, next) => {

@@ -1,11 +1,12 @@
 // Fixed-window rate limits as route middleware, counted in Redis so every gateway replica shares the buckets.
-//   middleware: [ctx.rateLimit({ name: "login", limit: 5, windowSeconds: 60, key: (req) => req.ip ?? "", retryAfter: 60 })]
+//   middleware: [ctx.rateLimit({ name: "login", limit: 5, windowSeconds: 60, key: clientAddressOf, retryAfter: 60 })]
 // While Redis is unreachable the request proceeds (logged): Redis holds no truth, and losing it must not take
 // sign-in down with it.
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "@sca/log";
 import { ProblemError } from "@sca/problem";
 import { assertRateLimitRule, type FixedWindowLimiter } from "@sca/redis";
+import type { GatewayConfig } from "../config.ts";
 
 export interface RateLimitOptions {
   /** The bucket, e.g. "login"; subjects are counted per bucket. */
@@ -19,6 +20,15 @@ export interface RateLimitOptions {
 }
 
 export type RateLimit = (options: RateLimitOptions) => RequestHandler;
+
+/** The configuration keys that are rates (`5/minute`). */
+type RateKey = { [K in keyof GatewayConfig]: GatewayConfig[K] extends { limit: number; windowSeconds: number } ? K : never }[keyof GatewayConfig];
+
+/** A per-address limit as a route's description states it: "5 per 60 s per client address (KEY)." */
+export function perAddressLimitText(config: GatewayConfig, key: RateKey): string {
+  const rule = config[key];
+  return `${rule.limit} per ${rule.windowSeconds} s per client address (${key}).`;
+}
 
 export function createRateLimit(limiter: FixedWindowLimiter, logger: Logger): RateLimit {
   return (options) => {

@@ -5,7 +5,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
 export interface ScryptParams { logN: number; r: number; p: number }
 
 // 2^15 × 8 × 128 B = 32 MiB and ~70 ms per hash on the 2-core development machine: a sign-in stays under
-// 100 ms while an offline guess costs the same. Measured by test/accounts-password-hash.test.ts and bench/login.ts.
+// 100 ms while an offline guess costs the same. Measured by bench/login.ts.
 export const CURRENT_SCRYPT: ScryptParams = { logN: 15, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;

@@ -12,13 +12,12 @@ import { requireCaller, type Caller } from "@sca/rpc";
 import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator } from "../domain/roles.ts";
 import { callerActor, emitAudit } from "../events/account-events.ts";
-import { accountById, listAccounts, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
+import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
 import { heldKeyPrefixes } from "../store/api-keys.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";
 import { deleteSecondFactor } from "../store/second-factors.ts";
 import { clearThrottle } from "../store/sign-in-throttles.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
-import { lockSuperAdmins } from "../store/user-roles.ts";
 import type { AccountDeps } from "./account-deps.ts";
 import { issuePasswordReset } from "./password-reset.ts";
 import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
@@ -82,7 +81,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
     async deactivateUser(req, ctx) {
       let heldKeys: string[] = [];
       const user = await change(ctx, req.userId, "user.deactivated", async (em, account, now) => {
-        if (account.is_superuser && account.is_active) {
+        if (account.isSuperuser && account.isActive) {
           await lockSuperAdmins(em);
           await refuseRemovingLastSuperAdmin(em);
         }

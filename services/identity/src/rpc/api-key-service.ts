@@ -19,7 +19,7 @@ import * as keys from "../store/api-keys.ts";
 import { effectiveMemberships } from "../store/callers.ts";
 import { organizationExists, soleOrganizationId } from "../store/organizations.ts";
 import { isMemberOf, teamById } from "../store/teams.ts";
-import { isActiveServiceAccount } from "../store/user-roles.ts";
+import { isActiveServiceAccount } from "../store/accounts.ts";
 import { apiKeyView } from "./directory-views.ts";
 import { bodyId, pathId } from "./fields.ts";
 
@@ -48,7 +48,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
   /** The key, when the caller may manage it; NotFound otherwise so keys of other teams stay invisible. */
   async function manageableKey(caller: Caller, rawId: string) {
     const key = await keys.apiKeyById(fork(), pathId(rawId));
-    if (!key || !mayManageKey(caller, { createdByUserId: key.created_by_user_id ?? "", teamId: key.team_id })) {
+    if (!key || !mayManageKey(caller, { createdByUserId: key.createdByUserId ?? "", teamId: key.teamId })) {
       throw ProblemError.notFound("No such API key.");
     }
     return key;
@@ -74,7 +74,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
           const team = await teamById(em, plan.teamId);
           // A team the caller has no role on is not acknowledged to exist.
           if (!team || (!caller.is_superuser && !roleOnTeam(caller, plan.teamId))) throw ProblemError.notFound("No such team.");
-          organizationId = team.organization_id;
+          organizationId = team.organizationId;
         } else {
           // Refused before any lookup, so a caller who may not issue org keys learns nothing of which organizations exist.
           if (!mayIssue(caller, plan.scope, plan.teamId)) throw ProblemError.forbidden(`Your role does not allow issuing ${plan.scope}-scoped keys here.`);
@@ -129,16 +129,16 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       const key = await manageableKey(caller, req.keyId);
       const row = await fork().transactional(async (em) => {
         const revoked = await keys.revokeApiKey(em, key.id);
-        if (!key.revoked_at) {
+        if (!key.revokedAt) {
           emitAudit(em, {
-            action: "api_key.revoked", targetTable: "api_keys", targetId: key.id, teamId: key.team_id,
-            organizationId: key.organization_id, details: { key_prefix: key.key_prefix },
+            action: "api_key.revoked", targetTable: "api_keys", targetId: key.id, teamId: key.teamId,
+            organizationId: key.organizationId, details: { key_prefix: key.keyPrefix },
             actor: callerActor(caller), outcome: "success", at: new Date(),
           });
         }
         return revoked!;
       });
-      await deps.apiKeyAnswers.forget([key.key_prefix]);
+      await deps.apiKeyAnswers.forget([key.keyPrefix]);
       return create(RevokeApiKeyResponseSchema, { key: apiKeyView(row) });
     },
 
@@ -147,17 +147,17 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       const breadth = narrowedBreadth(req.permissionBreadth);
       if (!breadth) throw invalid("body.permission_breadth", "must be read_only: a key is never widened");
       const key = await manageableKey(caller, req.keyId);
-      if (key.permission_breadth === breadth) return create(NarrowApiKeyResponseSchema, { key: apiKeyView(key) });
+      if (key.permissionBreadth === breadth) return create(NarrowApiKeyResponseSchema, { key: apiKeyView(key) });
       const row = await fork().transactional(async (em) => {
         const narrowed = await keys.narrowApiKey(em, key.id);
         emitAudit(em, {
-          action: "api_key.narrowed", targetTable: "api_keys", targetId: key.id, teamId: key.team_id,
-          organizationId: key.organization_id, details: { key_prefix: key.key_prefix, permission_breadth: breadth },
+          action: "api_key.narrowed", targetTable: "api_keys", targetId: key.id, teamId: key.teamId,
+          organizationId: key.organizationId, details: { key_prefix: key.keyPrefix, permission_breadth: breadth },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return narrowed!;
       });
-      await deps.apiKeyAnswers.forget([key.key_prefix]);
+      await deps.apiKeyAnswers.forget([key.keyPrefix]);
       return create(NarrowApiKeyResponseSchema, { key: apiKeyView(row) });
     },
 
@@ -165,7 +165,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       if (!isAdministrator(requireCaller(ctx))) throw ProblemError.notFound();
       const s = await keys.apiKeyHashStats(fork());
       return create(GetApiKeyHashStatsResponseSchema, {
-        activeTotal: s.active_total, hmacSha256Count: s.hmac_sha256_count, legacyBcryptCount: s.legacy_bcrypt_count,
+        activeTotal: s.activeTotal, hmacSha256Count: s.hmacSha256Count, legacyBcryptCount: s.legacyBcryptCount,
       });
     },
   });

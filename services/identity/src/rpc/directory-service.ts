@@ -18,7 +18,7 @@ import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { revokeTeamApiKeys } from "../store/api-keys.ts";
 import { listOrganizations, organizationExists, soleOrganizationId } from "../store/organizations.ts";
 import * as teams from "../store/teams.ts";
-import * as users from "../store/user-roles.ts";
+import * as users from "../store/accounts.ts";
 import { organizationView, teamView } from "./directory-views.ts";
 import { bodyId, boundedText, pathId } from "./fields.ts";
 import { refuseRemovingLastSuperAdmin } from "./super-admins.ts";
@@ -97,7 +97,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         if (parentId) {
           const parent = await teams.teamById(em, parentId);
           if (!parent) throw invalid("body.parent_group_id", "no such team");
-          if (parent.organization_id !== organizationId) throw invalid("body.parent_group_id", "must be a team of the same organization");
+          if (parent.organizationId !== organizationId) throw invalid("body.parent_group_id", "must be a team of the same organization");
         }
         const row = await teams.insertTeam(em, { name, slug, description: req.description ?? null, organizationId, parentGroupId: parentId ?? null });
         if (!row) throw slugTaken();
@@ -143,7 +143,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         const prefixes = await revokeTeamApiKeys(em, [id]);
         await teams.deleteTeam(em, id);
         emitAudit(em, {
-          action: "team.deleted", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organization_id,
+          action: "team.deleted", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organizationId,
           details: { revoked_api_keys: String(prefixes.length) },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
@@ -164,7 +164,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         if (newParentId !== null) {
           const parent = await teams.teamById(em, newParentId);
           if (!parent) throw invalid("body.new_parent_id", "no such team");
-          if (parent.organization_id !== row.organization_id) throw invalid("body.new_parent_id", "must be a team of the same organization");
+          if (parent.organizationId !== row.organizationId) throw invalid("body.new_parent_id", "must be a team of the same organization");
         }
         const ancestors = newParentId === null ? [] : await teams.ancestorsOf(em, newParentId);
         if (moveCreatesCycle(id, newParentId, ancestors)) {
@@ -172,8 +172,8 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         }
         await teams.setParent(em, id, newParentId);
         emitAudit(em, {
-          action: "team.moved", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organization_id,
-          details: { from_parent_id: row.parent_group_id ?? "", to_parent_id: newParentId ?? "" },
+          action: "team.moved", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organizationId,
+          details: { from_parent_id: row.parentGroupId ?? "", to_parent_id: newParentId ?? "" },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return loadTeam(em, id);
@@ -193,7 +193,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         if (!await accountById(em, userId)) throw invalid("body.user_id", "no such user");
         await teams.upsertMembership(em, teamId, userId, req.role);
         emitAudit(em, {
-          action: "team.member_added", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organization_id,
+          action: "team.member_added", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organizationId,
           details: { user_id: userId, role: req.role },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
@@ -210,7 +210,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         const row = await teams.teamById(em, teamId);
         if (!row || !await teams.deleteMembership(em, teamId, userId)) throw ProblemError.notFound("No such membership.");
         emitAudit(em, {
-          action: "team.member_removed", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organization_id,
+          action: "team.member_removed", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organizationId,
           details: { user_id: userId },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
@@ -233,19 +233,19 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
         if (change.kind === "team_role") {
           const team = await teams.teamById(em, change.teamId);
           if (!team) throw invalid("body.team_id", "no such team");
-          organizationId = team.organization_id;
+          organizationId = team.organizationId;
         }
-        if (isDemotion(target.is_superuser, change) && target.is_active) await refuseRemovingLastSuperAdmin(em);
+        if (isDemotion(target.isSuperuser, change) && target.isActive) await refuseRemovingLastSuperAdmin(em);
         if (change.kind === "super_admin") {
           await users.setSuperuser(em, userId, true);
         } else {
-          if (target.is_superuser) await users.setSuperuser(em, userId, false);
+          if (target.isSuperuser) await users.setSuperuser(em, userId, false);
           await teams.upsertMembership(em, change.teamId, userId, change.role);
         }
         emitAudit(em, {
           action: "user.role_changed", targetTable: "users", targetId: userId,
           teamId: change.kind === "team_role" ? change.teamId : null, organizationId,
-          details: { role: change.kind === "super_admin" ? "super_admin" : change.role, was_super_admin: String(target.is_superuser) },
+          details: { role: change.kind === "super_admin" ? "super_admin" : change.role, was_super_admin: String(target.isSuperuser) },
           actor: callerActor(caller), outcome: "success", at: new Date(),
         });
         return loadUser(em, userId);

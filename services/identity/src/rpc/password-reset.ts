@@ -25,7 +25,7 @@ export async function issuePasswordReset(em: EntityManager, deps: AccountDeps, a
   const expiresAt = new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000);
   await insertResetToken(em, { userId: account.id, hash: token.hash, expiresAt });
   emitPasswordResetRequested(em, {
-    userId: account.id, email: account.email, fullName: account.full_name,
+    userId: account.id, email: account.email, fullName: account.fullName,
     resetUrl: resetUrl(deps.settings.PASSWORD_RESET_BASE_URL, token.raw), expiresAt, requestedBy, at: now,
   });
   emitAudit(em, {
@@ -47,7 +47,7 @@ export function passwordResetHandlers(deps: AccountDeps) {
         if (wait > 0) return wait;
         await recordResetRequest(em, email, now);
         const account = await accountByEmail(em, email);
-        if (account && account.is_active && !account.is_service_account) {
+        if (account && account.isActive && !account.isServiceAccount) {
           await issuePasswordReset(em, deps, account, clientActor(clientOf(req.client), { email }), "self_service", now);
         }
         return 0;
@@ -65,7 +65,7 @@ export function passwordResetHandlers(deps: AccountDeps) {
       const done = await deps.orm.em.fork().transactional(async (em) => {
         const userId = await consumeResetToken(em, hashOpaqueToken(req.token), now);
         const account = userId ? await accountById(em, userId) : null;
-        if (!account || !account.is_active) return false;
+        if (!account || !account.isActive) return false;
         await setPasswordHash(em, account.id, passwordHash);
         await spendResetTokensOf(em, account.id, now);
         const revoked = await revokeAllOfUser(em, account.id, now);

@@ -40,7 +40,7 @@ export function registrationHandlers(deps: AccountDeps) {
       if (caller.kind !== "user" || !caller.user_id) throw ProblemError.unauthorized("This route is for signed-in people, not API keys.");
       const em = deps.orm.em.fork();
       const account = await accountById(em, caller.user_id);
-      if (!account || !account.is_active) throw ProblemError.unauthorized();
+      if (!account || !account.isActive) throw ProblemError.unauthorized();
       return create(GetMeResponseSchema, { user: await userView(em, account, "me") });
     },
   };

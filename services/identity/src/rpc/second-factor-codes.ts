@@ -14,10 +14,10 @@ export function totpKey(secretKey: string): Buffer {
 /** "totp" or "recovery_code" when the code is accepted (and spent), else null. Needs a confirmed factor. */
 export async function acceptSecondFactorCode(em: EntityManager, deps: { secretKey: string }, userId: string, code: string, now: Date): Promise<"totp" | "recovery_code" | null> {
   const factor = await totpOf(em, userId);
-  if (!factor?.confirmed_at) return null;
+  if (!factor?.confirmedAt) return null;
   if (totpCodeShape(code)) {
-    const last = factor.last_used_step === null ? null : Number(factor.last_used_step);
-    const step = acceptTotp(open(factor.secret_sealed, totpKey(deps.secretKey)), code, now, last);
+    const last = factor.lastUsedStep === null ? null : Number(factor.lastUsedStep);
+    const step = acceptTotp(open(factor.secretSealed, totpKey(deps.secretKey)), code, now, last);
     if (step === null) return null;
     await recordTotpStep(em, userId, step);
     return "totp";

@@ -23,7 +23,7 @@ async function signedInAccount(deps: AccountDeps, em: Parameters<typeof accountB
   const caller = requireCaller(ctx);
   if (caller.kind !== "user" || !caller.user_id) throw ProblemError.unauthorized("A second factor belongs to a signed-in person, not an API key.");
   const account = await accountById(em, caller.user_id);
-  if (!account || !account.is_active) throw ProblemError.unauthorized();
+  if (!account || !account.isActive) throw ProblemError.unauthorized();
   return { caller, account };
 }
 
@@ -38,7 +38,7 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
     async beginTotpEnrolment(_req: unknown, ctx: HandlerContext) {
       return deps.orm.em.fork().transactional(async (em) => {
         const { account } = await signedInAccount(deps, em, ctx);
-        if (account.mfa_enabled) throw new ProblemError({ status: 409, code: "second_factor_enabled", detail: "A second factor is already enabled; remove it first." });
+        if (account.mfaEnabled) throw new ProblemError({ status: 409, code: "second_factor_enabled", detail: "A second factor is already enabled; remove it first." });
         const secret = newTotpSecret();
         await savePendingTotp(em, account.id, seal(secret, totpKey(deps.secretKey)));
         return create(BeginTotpEnrolmentResponseSchema, { secret, otpauthUri: totpUri(secret, account.email) });
@@ -51,10 +51,10 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
       const codes = await deps.orm.em.fork().transactional(async (em) => {
         const { caller, account } = await signedInAccount(deps, em, ctx);
         const factor = await totpOf(em, account.id);
-        if (!factor || factor.confirmed_at) {
+        if (!factor || factor.confirmedAt) {
           throw new ProblemError({ status: 409, code: "no_enrolment_pending", detail: "No second-factor enrolment is in progress." });
         }
-        const step = acceptTotp(open(factor.secret_sealed, totpKey(deps.secretKey)), req.code, now, null);
+        const step = acceptTotp(open(factor.secretSealed, totpKey(deps.secretKey)), req.code, now, null);
         if (step === null) return null;
         const recovery = newRecoveryCodes();
         await confirmTotp(em, account.id, step, now);
@@ -72,7 +72,7 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
       const now = new Date();
       const removed = await deps.orm.em.fork().transactional(async (em) => {
         const { caller, account } = await signedInAccount(deps, em, ctx);
-        if (!account.mfa_enabled) throw ProblemError.notFound("No second factor is enabled.");
+        if (!account.mfaEnabled) throw ProblemError.notFound("No second factor is enabled.");
         if (!await acceptSecondFactorCode(em, deps, account.id, req.code, now)) return false;
         await deleteSecondFactor(em, account.id);
         await setMfaEnabled(em, account.id, false);

@@ -77,19 +77,19 @@ export function signInHandlers(deps: AccountDeps) {
           emitAudit(em, { action: "auth.login.failed", actor, targetId: account?.id ?? "", outcome: "failure", details: { reason: "throttled" }, at: now });
           return { ok: false, error: throttled(wait) };
         }
-        const usable = account && account.password_hash && !account.is_service_account ? account : null;
-        const matches = await verifyPassword(req.password, usable?.password_hash ?? await decoy());
+        const usable = account && account.passwordHash && !account.isServiceAccount ? account : null;
+        const matches = await verifyPassword(req.password, usable?.passwordHash ?? await decoy());
         if (!usable || !matches) {
           await recordFailure(em, deps, email, actor, account?.id ?? "", "bad_credentials", now);
           return { ok: false, error: badCredentials() };
         }
         // A deactivated account answers like a wrong password, after the password proved who is asking.
-        if (!usable.is_active) {
+        if (!usable.isActive) {
           emitAudit(em, { action: "auth.login.failed", actor, targetId: usable.id, outcome: "failure", details: { reason: "inactive" }, at: now });
           return { ok: false, error: badCredentials() };
         }
-        if (needsRehash(usable.password_hash!)) await setPasswordHash(em, usable.id, await hashPassword(req.password));
-        if (usable.mfa_enabled) {
+        if (needsRehash(usable.passwordHash!)) await setPasswordHash(em, usable.id, await hashPassword(req.password));
+        if (usable.mfaEnabled) {
           const challenge = await issueChallenge(usable.id, deps.secretKey, now);
           return { ok: true, value: create(LoginResponseSchema, {
             outcome: { case: "challenge", value: create(SecondFactorChallengeSchema, { mfaToken: challenge.token, expiresIn: challenge.expiresIn }) },
@@ -111,7 +111,7 @@ export function signInHandlers(deps: AccountDeps) {
       const client = clientOf(req.client);
       return settle(deps, async (em) => {
         const account = await accountById(em, userId);
-        if (!account || !account.is_active || !account.mfa_enabled) return { ok: false, error: badSecondFactor() };
+        if (!account || !account.isActive || !account.mfaEnabled) return { ok: false, error: badSecondFactor() };
         const actor = clientActor(client, { userId: account.id, email: account.email });
         const wait = refusalSecondsLeft(await throttleOf(em, account.email), throttlePolicy(deps.settings), now);
         if (wait > 0) {
@@ -135,19 +135,19 @@ export function signInHandlers(deps: AccountDeps) {
       return settle(deps, async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
         const decision = decideRefresh(token && {
-          rotatedAt: token.rotated_at, revokedAt: token.revoked_at, expiresAt: token.expires_at, userActive: token.user_active,
+          rotatedAt: token.rotatedAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, userActive: token.userActive,
         }, now);
         if (decision.kind === "reuse") {
-          await revokeFamily(em, token!.family_id, now);
+          await revokeFamily(em, token!.familyId, now);
           emitAudit(em, {
-            action: "auth.refresh.reuse_detected", actor: clientActor(client, { userId: token!.user_id }), targetId: token!.user_id,
-            outcome: "failure", details: { family_id: token!.family_id }, at: now,
+            action: "auth.refresh.reuse_detected", actor: clientActor(client, { userId: token!.userId }), targetId: token!.userId,
+            outcome: "failure", details: { family_id: token!.familyId }, at: now,
           });
           return { ok: false, error: badRefresh() };
         }
         if (decision.kind === "refuse") return { ok: false, error: badRefresh() };
         await markRotated(em, token!.id, now);
-        const session = await issueSession(em, deps, token!.user_id, now, token!.family_id);
+        const session = await issueSession(em, deps, token!.userId, now, token!.familyId);
         return { ok: true, value: create(RefreshResponseSchema, { session }) };
       });
     },
@@ -158,9 +158,9 @@ export function signInHandlers(deps: AccountDeps) {
       const client = clientOf(req.client);
       await deps.orm.em.fork().transactional(async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
-        if (!token || token.revoked_at) return;
-        await revokeFamily(em, token.family_id, now);
-        emitAudit(em, { action: "auth.logout", actor: clientActor(client, { userId: token.user_id }), targetId: token.user_id, outcome: "success", at: now });
+        if (!token || token.revokedAt) return;
+        await revokeFamily(em, token.familyId, now);
+        emitAudit(em, { action: "auth.logout", actor: clientActor(client, { userId: token.userId }), targetId: token.userId, outcome: "success", at: now });
       });
       return create(LogoutResponseSchema);
     },

@@ -78,7 +78,7 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
       return create(ListMyIdentitiesResponseSchema, {
         items: rows.map((r) => ({
           id: r.id, provider: r.provider, subject: r.subject, email: r.email ?? undefined,
-          createdAt: timestampFromDate(r.created_at), lastUsedAt: r.last_used_at ? timestampFromDate(r.last_used_at) : undefined,
+          createdAt: timestampFromDate(r.createdAt), lastUsedAt: r.lastUsedAt ? timestampFromDate(r.lastUsedAt) : undefined,
         })),
       });
     },

@@ -128,7 +128,7 @@ export async function completeSignIn(deps: SignInDeps, settings: ProviderSetting
     const linked = await identityBySubject(em, settings.name, profile.subject);
     const decision = decideAccount({
       profile,
-      linked: linked ? await knownAccountById(em, linked.user_id) : null,
+      linked: linked ? await knownAccountById(em, linked.userId) : null,
       sameEmail: !linked && profile.email ? await knownAccountByEmail(em, profile.email) : null,
       autoRegister: deps.config.AUTH_AUTO_REGISTER,
     });
@@ -139,19 +139,19 @@ export async function completeSignIn(deps: SignInDeps, settings: ProviderSetting
     });
     switch (decision.kind) {
       case "refuse":
-        return { ok: false as const, reason: decision.reason, userId: linked?.user_id };
+        return { ok: false as const, reason: decision.reason, userId: linked?.userId };
       case "sign_in":
         userId = decision.userId;
         await touchIdentity(em, linked!.id, profile.email, now);
         break;
       case "link":
-        userId = (await linkIdentity(em, { userId: decision.userId, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).user_id;
+        userId = (await linkIdentity(em, { userId: decision.userId, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).userId;
         linkedAudit(userId);
         break;
       case "register": {
         const created = await registerSsoAccount(em, { email: decision.email, fullName: profile.name });
         if (!created) return { ok: false as const, reason: "account_conflict", userId: undefined };
-        userId = (await linkIdentity(em, { userId: created, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).user_id;
+        userId = (await linkIdentity(em, { userId: created, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).userId;
         emitAudit(em, {
           action: "auth.registered", actor: clientActor(p.client, { userId, email: decision.email }), targetId: userId,
           outcome: "success", details: { method: "oauth", provider: settings.name }, at: now,

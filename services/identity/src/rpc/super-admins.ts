@@ -1,7 +1,7 @@
 // The rule that an active super_admin always remains, shared by the role change and deactivation.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ProblemError } from "@sca/problem";
-import { activeSuperAdminCount } from "../store/user-roles.ts";
+import { activeSuperAdminCount } from "../store/accounts.ts";
 
 /** 409 last-super-admin when no other active super_admin exists. Call it holding lockSuperAdmins. */
 export async function refuseRemovingLastSuperAdmin(em: EntityManager): Promise<void> {

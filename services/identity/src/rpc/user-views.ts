@@ -5,32 +5,33 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { MembershipViewSchema, UserViewSchema, type UserView } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { membershipsOf, type AccountRow, type MembershipRow } from "../store/accounts.ts";
+import type { AccountRow } from "../store/accounts.ts";
+import { membershipsOf, type MembershipRow } from "../store/teams.ts";
 
 export type ViewKind = "public" | "me" | "admin";
 
 /** The columns a view reads; credentials never reach it. */
-export type UserViewRow = Omit<AccountRow, "password_hash" | "is_service_account">;
+export type UserViewRow = Omit<AccountRow, "passwordHash" | "isServiceAccount">;
 
 function view(row: UserViewRow, memberships: MembershipRow[], kind: ViewKind): UserView {
   return create(UserViewSchema, {
     id: row.id,
     email: row.email,
-    ...(row.full_name === null ? {} : { fullName: row.full_name }),
-    isActive: row.is_active,
-    isSuperuser: row.is_superuser,
-    createdAt: timestampFromDate(row.created_at),
+    ...(row.fullName === null ? {} : { fullName: row.fullName }),
+    isActive: row.isActive,
+    isSuperuser: row.isSuperuser,
+    createdAt: timestampFromDate(row.createdAt),
     ...(kind === "public" ? {} : {
-      mfaEnabled: row.mfa_enabled,
+      mfaEnabled: row.mfaEnabled,
       memberships: memberships.map((m) => create(MembershipViewSchema, {
-        teamId: m.team_id, teamName: m.team_name, teamSlug: m.team_slug,
-        ...(m.organization_id === null ? {} : { organizationId: m.organization_id }),
-        role: m.role, createdAt: timestampFromDate(m.created_at),
+        teamId: m.teamId, teamName: m.teamName, teamSlug: m.teamSlug,
+        ...(m.organizationId === null ? {} : { organizationId: m.organizationId }),
+        role: m.role, createdAt: timestampFromDate(m.createdAt),
       })),
     }),
     ...(kind === "admin" ? {
-      ...(row.last_login_at ? { lastLoginAt: timestampFromDate(row.last_login_at) } : {}),
-      updatedAt: timestampFromDate(row.updated_at),
+      ...(row.lastLoginAt ? { lastLoginAt: timestampFromDate(row.lastLoginAt) } : {}),
+      updatedAt: timestampFromDate(row.updatedAt),
     } : {}),
   });
 }

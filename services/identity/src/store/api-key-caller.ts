@@ -21,22 +21,22 @@ export async function apiKeyCaller(em: EntityManager, bearer: string, opts: ApiK
   const parsed = parseApiKey(bearer);
   if (!parsed) return null;
   const key = await apiKeyCredential(em, parsed.prefix);
-  if (!key || !await verifyApiKeyHash(parsed.raw, key.key_hash, key.hash_format, opts.hashKey)) return null;
+  if (!key || !await verifyApiKeyHash(parsed.raw, key.keyHash, key.hashFormat, opts.hashKey)) return null;
   const now = opts.now ?? new Date();
-  if (key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || !key.holder_active) return null;
+  if (key.revokedAt || (key.expiresAt && key.expiresAt <= now) || !key.holderActive) return null;
 
   const grant: ApiKeyGrant = {
-    scope: key.scope, organization_id: key.organization_id, team_id: key.team_id, project_id: key.project_id,
-    permission_breadth: key.permission_breadth,
+    scope: key.scope, organization_id: key.organizationId, team_id: key.teamId, project_id: key.projectId,
+    permission_breadth: key.permissionBreadth,
   };
-  const teamsCovered = await teamsCoveredBy(em, key.scope, key.team_id, opts.cascade);
-  const memberships = membershipsWithinGrant(await effectiveMemberships(em, key.holder_id, opts.cascade), grant, teamsCovered);
+  const teamsCovered = await teamsCoveredBy(em, key.scope, key.teamId, opts.cascade);
+  const memberships = membershipsWithinGrant(await effectiveMemberships(em, key.holderId, opts.cascade), grant, teamsCovered);
   await touchApiKey(em, key.id);
   return {
-    prefix: key.key_prefix,
-    expiresAt: key.expires_at ? new Date(key.expires_at) : null,
+    prefix: key.keyPrefix,
+    expiresAt: key.expiresAt,
     caller: {
-      kind: "api_key", user_id: key.holder_id, email: key.holder_email, is_superuser: false, memberships,
+      kind: "api_key", user_id: key.holderId, email: key.holderEmail, is_superuser: false, memberships,
       api_key_id: key.id, api_key: grant, ip: opts.ip, user_agent: opts.userAgent,
     },
   };

@@ -1,38 +1,20 @@
-// API-key rows. The hash never leaves this file except to the verifier of the access path.
+// API-key rows: the one module that reads or writes `api_keys` (docs/adr/0005). The hash never leaves this
+// file except to the verifier of the access path.
 import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { uuidArray } from "./uuid-array.ts";
-import type { HashFormat } from "../domain/api-key-format.ts";
+import { raw, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
+import { SNAPSHOT } from "@sca/db";
+import { accountById } from "./accounts.ts";
+import { ApiKey, type ApiKeyEntityRow } from "./entities/api-key.ts";
 
-export interface ApiKeyRow {
-  id: string;
-  name: string;
-  scope: "org" | "team" | "project";
-  organization_id: string | null;
-  team_id: string | null;
-  project_id: string | null;
-  permission_breadth: "read_only" | "read_write";
-  key_prefix: string;
-  created_by_user_id: string | null;
-  created_by_email: string | null;
-  service_account_id: string | null;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-}
+/** A key as it is shown: everything but its hash. */
+export type ApiKeyRow = Omit<ApiKeyEntityRow, "keyHash" | "hashFormat">;
 
 /** The row the access path verifies: the key, its hash and whether its holder may still use it. */
-export interface ApiKeyCredentialRow extends ApiKeyRow {
-  key_hash: string;
-  hash_format: HashFormat;
-  holder_id: string;
-  holder_active: boolean;
-  holder_email: string;
+export interface ApiKeyCredentialRow extends ApiKeyEntityRow {
+  holderId: string;
+  holderActive: boolean;
+  holderEmail: string;
 }
-
-const COLUMNS = `k.id, k.name, k.scope, k.organization_id, k.team_id, k.project_id, k.permission_breadth, k.key_prefix,
-  k.created_by_user_id, k.created_by_email, k.service_account_id, k.expires_at, k.last_used_at, k.revoked_at, k.created_at`;
 
 export interface NewApiKey {
   name: string;
@@ -40,7 +22,7 @@ export interface NewApiKey {
   organizationId: string | null;
   teamId: string | null;
   projectId: string | null;
-  permissionBreadth: ApiKeyRow["permission_breadth"];
+  permissionBreadth: ApiKeyRow["permissionBreadth"];
   prefix: string;
   hash: string;
   createdByUserId: string;
@@ -50,34 +32,33 @@ export interface NewApiKey {
 }
 
 export async function insertApiKey(em: EntityManager, k: NewApiKey): Promise<ApiKeyRow> {
-  const [row] = await em.execute<ApiKeyRow[]>(
-    `insert into api_keys as k (id, name, scope, organization_id, team_id, project_id, permission_breadth, key_prefix,
-       key_hash, hash_format, created_by_user_id, created_by_email, service_account_id, expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'hmac_sha256', ?, ?, ?, ?) returning ${COLUMNS}`,
-    [randomUUID(), k.name, k.scope, k.organizationId, k.teamId, k.projectId, k.permissionBreadth, k.prefix, k.hash,
-      k.createdByUserId, k.createdByEmail, k.serviceAccountId, k.expiresAt]);
-  return row!;
+  const id = randomUUID();
+  await em.insert(ApiKey, {
+    id, name: k.name, scope: k.scope, organizationId: k.organizationId, teamId: k.teamId, projectId: k.projectId,
+    permissionBreadth: k.permissionBreadth, keyPrefix: k.prefix, keyHash: k.hash, hashFormat: "hmac_sha256",
+    createdByUserId: k.createdByUserId, createdByEmail: k.createdByEmail, serviceAccountId: k.serviceAccountId, expiresAt: k.expiresAt,
+  });
+  return (await apiKeyById(em, id))!;
 }
 
 export async function apiKeyById(em: EntityManager, id: string): Promise<ApiKeyRow | null> {
-  const [row] = await em.execute<ApiKeyRow[]>(`select ${COLUMNS} from api_keys k where k.id = ?`, [id]);
-  return row ?? null;
+  return em.findOne(ApiKey, { id }, SNAPSHOT);
 }
 
 /** The credential with the given prefix and its holder: the service account when set, else the issuer. */
 export async function apiKeyCredential(em: EntityManager, prefix: string): Promise<ApiKeyCredentialRow | null> {
-  const [row] = await em.execute<ApiKeyCredentialRow[]>(
-    `select ${COLUMNS}, k.key_hash, k.hash_format, u.id as holder_id, u.is_active as holder_active, u.email as holder_email
-       from api_keys k join users u on u.id = coalesce(k.service_account_id, k.created_by_user_id)
-      where k.key_prefix = ?`, [prefix]);
-  return row ?? null;
+  const key = await em.findOne(ApiKey, { keyPrefix: prefix }, { ...SNAPSHOT, populate: ["keyHash"] });
+  const holderId = key && (key.serviceAccountId ?? key.createdByUserId);
+  const holder = holderId ? await accountById(em, holderId) : null;
+  if (!key || !holder) return null;
+  return { ...key, holderId: holder.id, holderActive: holder.isActive, holderEmail: holder.email };
 }
 
-/** Prefixes of the unrevoked keys a user holds (issued by them, not through a service account). */
+/** Prefixes of the unrevoked keys a user holds: as their service account, or issued by them for no service account. */
 export async function heldKeyPrefixes(em: EntityManager, userId: string): Promise<string[]> {
-  const rows = await em.execute<{ key_prefix: string }[]>(
-    "select key_prefix from api_keys where coalesce(service_account_id, created_by_user_id) = ? and revoked_at is null", [userId]);
-  return rows.map((r) => r.key_prefix);
+  const heldBy = [{ serviceAccountId: userId }, { serviceAccountId: null, createdByUserId: userId }];
+  const rows = await em.find(ApiKey, { $or: heldBy, revokedAt: null }, { ...SNAPSHOT, fields: ["keyPrefix"] });
+  return rows.map((r) => r.keyPrefix);
 }
 
 export interface ApiKeyFilter {
@@ -90,57 +71,53 @@ export interface ApiKeyFilter {
 }
 
 export async function listApiKeys(em: EntityManager, f: ApiKeyFilter, limit: number, offset: number): Promise<{ rows: ApiKeyRow[]; total: number }> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.scope) { where.push("k.scope = ?"); params.push(f.scope); }
-  if (f.teamId) { where.push("k.team_id = ?"); params.push(f.teamId); }
-  if (f.projectId) { where.push("k.project_id = ?"); params.push(f.projectId); }
-  if (!f.includeRevoked) where.push("k.revoked_at is null");
-  if (f.visibleTo) {
-    where.push("(k.created_by_user_id = ? or k.team_id = any(?::uuid[]))");
-    params.push(f.visibleTo.userId, uuidArray(f.visibleTo.teamIds));
-  }
-  const clause = where.length ? `where ${where.join(" and ")}` : "";
-  const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from api_keys k ${clause}`, params);
-  const rows = await em.execute<ApiKeyRow[]>(
-    `select ${COLUMNS} from api_keys k ${clause} order by k.created_at desc, k.id limit ? offset ?`, [...params, limit, offset]);
-  return { rows, total: count?.n ?? 0 };
+  const where: FilterQuery<ApiKeyEntityRow> = {};
+  if (f.scope) where.scope = f.scope as ApiKeyRow["scope"];
+  if (f.teamId) where.teamId = f.teamId;
+  if (f.projectId) where.projectId = f.projectId;
+  if (!f.includeRevoked) where.revokedAt = null;
+  if (f.visibleTo) where.$or = [{ createdByUserId: f.visibleTo.userId }, { teamId: { $in: f.visibleTo.teamIds } }];
+  const [rows, total] = await em.findAndCount(ApiKey, where, { ...SNAPSHOT, orderBy: { createdAt: "desc", id: "asc" }, limit, offset });
+  return { rows, total };
 }
 
 /** Sets revoked_at once; revoking again keeps the first time. */
 export async function revokeApiKey(em: EntityManager, id: string): Promise<ApiKeyRow | null> {
-  const [row] = await em.execute<ApiKeyRow[]>(
-    `update api_keys k set revoked_at = coalesce(revoked_at, now()) where id = ? returning ${COLUMNS}`, [id]);
-  return row ?? null;
+  await em.nativeUpdate(ApiKey, { id, revokedAt: null }, { revokedAt: raw("now()") });
+  return apiKeyById(em, id);
 }
 
 /** Revokes every active key of the teams; answers their prefixes so their cached answers can be dropped. */
 export async function revokeTeamApiKeys(em: EntityManager, teamIds: readonly string[]): Promise<string[]> {
-  const rows = await em.execute<{ key_prefix: string }[]>(
-    "update api_keys set revoked_at = now() where team_id = any(?::uuid[]) and revoked_at is null returning key_prefix", [uuidArray(teamIds)]);
-  return rows.map((r) => r.key_prefix);
+  const active = { teamId: { $in: [...teamIds] }, revokedAt: null };
+  const rows = await em.find(ApiKey, active, { ...SNAPSHOT, fields: ["keyPrefix"] });
+  await em.nativeUpdate(ApiKey, active, { revokedAt: raw("now()") });
+  return rows.map((r) => r.keyPrefix);
 }
 
 export async function narrowApiKey(em: EntityManager, id: string): Promise<ApiKeyRow | null> {
-  const [row] = await em.execute<ApiKeyRow[]>(
-    `update api_keys k set permission_breadth = 'read_only' where id = ? returning ${COLUMNS}`, [id]);
-  return row ?? null;
+  await em.nativeUpdate(ApiKey, { id }, { permissionBreadth: "read_only" });
+  return apiKeyById(em, id);
 }
 
 /** At most one write a minute per key: last_used_at is a coarse signal, not an access log. */
 export async function touchApiKey(em: EntityManager, id: string): Promise<void> {
-  await em.execute(
-    "update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')", [id]);
+  await em.nativeUpdate(ApiKey,
+    { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: raw("now() - interval '1 minute'") } }] },
+    { lastUsedAt: raw("now()") });
 }
 
-export interface HashStats { active_total: number; hmac_sha256_count: number; legacy_bcrypt_count: number }
+export interface HashStats { activeTotal: number; hmacSha256Count: number; legacyBcryptCount: number }
 
 /** Counts over active keys: not revoked and not expired. */
 export async function apiKeyHashStats(em: EntityManager): Promise<HashStats> {
-  const [row] = await em.execute<HashStats[]>(
-    `select count(*)::int as active_total,
-            (count(*) filter (where hash_format = 'hmac_sha256'))::int as hmac_sha256_count,
-            (count(*) filter (where hash_format = 'bcrypt'))::int as legacy_bcrypt_count
-       from api_keys where revoked_at is null and (expires_at is null or expires_at > now())`);
-  return row!;
+  const row = await em.createQueryBuilder(ApiKey)
+    .select([
+      raw("count(*)::int as active_total"),
+      raw("(count(*) filter (where hash_format = 'hmac_sha256'))::int as hmac_sha256_count"),
+      raw("(count(*) filter (where hash_format = 'bcrypt'))::int as legacy_bcrypt_count"),
+    ])
+    .where({ revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: raw("now()") } }] })
+    .execute<{ active_total: number; hmac_sha256_count: number; legacy_bcrypt_count: number }>("get", false);
+  return { activeTotal: row.active_total, hmacSha256Count: row.hmac_sha256_count, legacyBcryptCount: row.legacy_bcrypt_count };
 }

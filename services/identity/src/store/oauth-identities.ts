@@ -2,42 +2,33 @@
 // last-sign-in-method rule.
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { query, withDates } from "./raw-sql.ts";
+import { SNAPSHOT } from "@sca/db";
+import { lockAccount } from "./accounts.ts";
+import { OAuthIdentity, type OAuthIdentityRow } from "./entities/oauth-identity.ts";
 
-export interface OAuthIdentityRow {
-  id: string;
-  user_id: string;
-  provider: string;
-  subject: string;
-  email: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-}
-
-const COLUMNS = "id, user_id, provider, subject, email, created_at, last_used_at";
-const identity = (r: OAuthIdentityRow): OAuthIdentityRow => withDates(r, "created_at", "last_used_at");
+export type { OAuthIdentityRow };
 
 export async function identityBySubject(em: EntityManager, provider: string, subject: string): Promise<OAuthIdentityRow | null> {
-  const [row] = await query<OAuthIdentityRow>(em, `select ${COLUMNS} from oauth_identities where provider = ? and subject = ?`, [provider, subject]);
-  return row ? identity(row) : null;
+  return em.findOne(OAuthIdentity, { provider, subject }, SNAPSHOT);
 }
 
 /** Links the identity; when a racing sign-in linked it first, the existing link stands and is returned. */
 export async function linkIdentity(em: EntityManager, link: { userId: string; provider: string; subject: string; email: string | null; at: Date }): Promise<OAuthIdentityRow> {
-  const [row] = await query<OAuthIdentityRow>(em,
-    `insert into oauth_identities (id, user_id, provider, subject, email, created_at, last_used_at) values (?, ?, ?, ?, ?, ?, ?)
-     on conflict (provider, subject) do update set last_used_at = excluded.last_used_at returning ${COLUMNS}`,
-    [randomUUID(), link.userId, link.provider, link.subject, link.email, link.at, link.at]);
-  return identity(row!);
+  await em.createQueryBuilder(OAuthIdentity).insert({
+    id: randomUUID(), userId: link.userId, provider: link.provider, subject: link.subject, email: link.email,
+    createdAt: link.at, lastUsedAt: link.at,
+  }).onConflict(["provider", "subject"]).merge(["lastUsedAt"]).execute("run");
+  return (await identityBySubject(em, link.provider, link.subject))!;
 }
 
 export async function touchIdentity(em: EntityManager, id: string, email: string | null, at: Date): Promise<void> {
-  await query(em, "update oauth_identities set last_used_at = ?, email = coalesce(?, email) where id = ?", [at, email, id]);
+  // A provider that reports no address leaves the one last seen.
+  await em.nativeUpdate(OAuthIdentity, { id }, email === null ? { lastUsedAt: at } : { lastUsedAt: at, email });
 }
 
 /** The user's identities, oldest first. */
 export async function identitiesOf(em: EntityManager, userId: string): Promise<OAuthIdentityRow[]> {
-  return (await query<OAuthIdentityRow>(em, `select ${COLUMNS} from oauth_identities where user_id = ? order by created_at, id`, [userId])).map(identity);
+  return em.find(OAuthIdentity, { userId }, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" } });
 }
 
 export type UnlinkResult = { kind: "unlinked"; identity: OAuthIdentityRow } | { kind: "not_found" } | { kind: "last_sign_in_method" };
@@ -48,11 +39,11 @@ export type UnlinkResult = { kind: "unlinked"; identity: OAuthIdentityRow } | { 
  * as the last one and remove both.
  */
 export async function unlinkIdentity(em: EntityManager, userId: string, identityId: string): Promise<UnlinkResult> {
-  const [user] = await query<{ has_password: boolean }>(em, "select password_hash is not null as has_password from users where id = ? for update", [userId]);
+  const user = await lockAccount(em, userId);
   const identities = await identitiesOf(em, userId);
   const identity = identities.find((i) => i.id === identityId);
   if (!user || !identity) return { kind: "not_found" };
-  if (!user.has_password && identities.length === 1) return { kind: "last_sign_in_method" };
-  await query(em, "delete from oauth_identities where id = ?", [identityId]);
+  if (user.passwordHash === null && identities.length === 1) return { kind: "last_sign_in_method" };
+  await em.nativeDelete(OAuthIdentity, { id: identityId });
   return { kind: "unlinked", identity };
 }

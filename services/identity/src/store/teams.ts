@@ -1,123 +1,156 @@
-// Teams (groups) and their hierarchy, as rows. Authorization and rules live in rpc/ and domain/.
+// Teams (groups), their hierarchy and their memberships: the one module that reads or writes `groups` and
+// `memberships` (docs/adr/0005). Authorization and rules live in rpc/ and domain/.
 import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { uuidArray } from "./uuid-array.ts";
+import { raw, type EntityManager } from "@mikro-orm/postgresql";
+import { column, containsPattern, rawQuery, SNAPSHOT } from "@sca/db";
+import type { Membership as CallerMembership } from "@sca/rpc";
+import { accountsByIds, type AccountRow } from "./accounts.ts";
+import { Group, type GroupRow } from "./entities/group.ts";
+import { Membership } from "./entities/membership.ts";
 
-export interface TeamRow {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  organization_id: string | null;
-  parent_group_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type TeamRow = GroupRow;
 
-export interface TeamMemberRow {
-  group_id: string;
-  user_id: string;
-  email: string;
-  full_name: string | null;
+/** A direct member of a team, as the team view shows it. */
+export interface TeamMemberRow extends Pick<AccountRow, "email" | "fullName"> {
+  groupId: string;
+  userId: string;
   role: string;
-  created_at: Date;
+  createdAt: Date;
 }
 
-const TEAM_COLUMNS = "id, name, slug, description, organization_id, parent_group_id, created_at, updated_at";
+/** A user's direct membership, as the user views show it. */
+export interface MembershipRow {
+  teamId: string;
+  teamName: string;
+  teamSlug: string;
+  organizationId: string | null;
+  role: string;
+  createdAt: Date;
+}
 
 export async function teamById(em: EntityManager, id: string): Promise<TeamRow | null> {
-  const [row] = await em.execute<TeamRow[]>(`select ${TEAM_COLUMNS} from groups where id = ?`, [id]);
-  return row ?? null;
+  return em.findOne(Group, { id }, SNAPSHOT);
 }
 
 export async function listTeams(em: EntityManager, search: string, limit: number, offset: number): Promise<{ rows: TeamRow[]; total: number }> {
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = search ? "where name ilike ? or slug ilike ?" : "";
-  const params = search ? [pattern, pattern] : [];
-  const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from groups ${where}`, params);
-  const rows = await em.execute<TeamRow[]>(
-    `select ${TEAM_COLUMNS} from groups ${where} order by name, id limit ? offset ?`, [...params, limit, offset]);
-  return { rows, total: count?.n ?? 0 };
+  const where = search ? { $or: [{ name: { $ilike: containsPattern(search) } }, { slug: { $ilike: containsPattern(search) } }] } : {};
+  const [rows, total] = await em.findAndCount(Group, where, { ...SNAPSHOT, orderBy: { name: "asc", id: "asc" }, limit, offset });
+  return { rows, total };
 }
 
 /** Direct members of the given teams, oldest first. */
 export async function membersOf(em: EntityManager, teamIds: readonly string[]): Promise<Map<string, TeamMemberRow[]>> {
   const byTeam = new Map<string, TeamMemberRow[]>(teamIds.map((id) => [id, []]));
   if (teamIds.length === 0) return byTeam;
-  const rows = await em.execute<TeamMemberRow[]>(
-    `select m.group_id, m.user_id, u.email, u.full_name, m.role, m.created_at
-       from memberships m join users u on u.id = m.user_id
-      where m.group_id = any(?::uuid[]) order by m.created_at, m.id`, [uuidArray(teamIds)]);
-  for (const r of rows) byTeam.get(r.group_id)?.push(r);
+  const memberships = await em.find(Membership, { groupId: { $in: [...teamIds] } }, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" } });
+  const users = await accountsByIds(em, memberships.map((m) => m.userId));
+  for (const m of memberships) {
+    const user = users.get(m.userId);
+    if (!user) continue; // removed between the two reads
+    byTeam.get(m.groupId)?.push({ groupId: m.groupId, userId: m.userId, email: user.email, fullName: user.fullName, role: m.role, createdAt: m.createdAt });
+  }
   return byTeam;
+}
+
+/** Direct memberships of each user, oldest first. */
+export async function membershipsOf(em: EntityManager, userIds: readonly string[]): Promise<Map<string, MembershipRow[]>> {
+  const out = new Map<string, MembershipRow[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const memberships = await em.find(Membership, { userId: { $in: [...userIds] } }, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" } });
+  const groups = await groupsByIds(em, memberships.map((m) => m.groupId));
+  for (const m of memberships) {
+    const g = groups.get(m.groupId);
+    if (!g) continue; // removed between the two reads
+    out.get(m.userId)!.push({ teamId: g.id, teamName: g.name, teamSlug: g.slug, organizationId: g.organizationId, role: m.role, createdAt: m.createdAt });
+  }
+  return out;
+}
+
+async function groupsByIds(em: EntityManager, ids: readonly string[]): Promise<Map<string, TeamRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.find(Group, { id: { $in: [...new Set(ids)] } }, SNAPSHOT);
+  return new Map(rows.map((g) => [g.id, g]));
+}
+
+/**
+ * The user's memberships, and with cascade those inherited by every subgroup below (a recursive query, so
+ * through rawQuery); one row per (group, role) reached. The strongest role per group is the caller's to choose.
+ */
+export async function membershipsReached(em: EntityManager, userId: string, cascade: boolean): Promise<{ groupId: string; organizationId: string | null; role: CallerMembership["role"] }[]> {
+  if (!cascade) {
+    const memberships = await em.find(Membership, { userId }, SNAPSHOT);
+    const groups = await groupsByIds(em, memberships.map((m) => m.groupId));
+    return memberships.flatMap((m) => {
+      const g = groups.get(m.groupId);
+      return g ? [{ groupId: m.groupId, organizationId: g.organizationId, role: m.role as CallerMembership["role"] }] : [];
+    });
+  }
+  const rows = await rawQuery(em,
+    `with recursive reach(group_id, role) as (
+       select m.group_id, m.role from memberships m where m.user_id = ?
+       union
+       select g.id, r.role from groups g join reach r on g.parent_group_id = r.group_id)
+     select r.group_id, g.organization_id, r.role from reach r join groups g on g.id = r.group_id`,
+    [userId], { groupId: column.text, organizationId: column.text.nullable, role: column.text });
+  return rows.map((r) => ({ ...r, role: r.role as CallerMembership["role"] }));
 }
 
 export interface NewTeam { name: string; slug: string; description: string | null; organizationId: string; parentGroupId: string | null }
 
 /** The new team, or null when the slug is taken in the organization. */
 export async function insertTeam(em: EntityManager, t: NewTeam): Promise<TeamRow | null> {
-  const [row] = await em.execute<TeamRow[]>(
-    `insert into groups (id, organization_id, parent_group_id, name, slug, description)
-     values (?, ?, ?, ?, ?, ?) on conflict do nothing returning ${TEAM_COLUMNS}`,
-    [randomUUID(), t.organizationId, t.parentGroupId, t.name, t.slug, t.description]);
-  return row ?? null;
+  const id = randomUUID();
+  const inserted = await em.createQueryBuilder(Group)
+    .insert({ id, organizationId: t.organizationId, parentGroupId: t.parentGroupId, name: t.name, slug: t.slug, description: t.description })
+    .onConflict().ignore().execute<{ affectedRows: number }>("run");
+  return inserted.affectedRows === 0 ? null : teamById(em, id);
 }
 
 export interface TeamChanges { name?: string; slug?: string; description?: string | null }
 
-/** The updated team; null when another team of the organization already has the slug. */
+/** The updated team; null when another team of the organization already has the slug (or the team is gone). */
 export async function updateTeam(em: EntityManager, id: string, c: TeamChanges): Promise<TeamRow | null> {
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  for (const [column, value] of [["name", c.name], ["slug", c.slug], ["description", c.description]] as const) {
-    if (value !== undefined) { sets.push(`${column} = ?`); params.push(value); }
-  }
-  if (c.slug !== undefined) {
-    const [clash] = await em.execute<{ id: string }[]>(
-      `select g.id from groups g join groups me on me.id = ?
-        where g.id <> me.id and g.slug = ? and g.organization_id is not distinct from me.organization_id`, [id, c.slug]);
-    if (clash) return null;
-  }
-  const [row] = await em.execute<TeamRow[]>(
-    `update groups set ${[...sets, "updated_at = now()"].join(", ")} where id = ? returning ${TEAM_COLUMNS}`, [...params, id]);
-  return row ?? null;
+  const team = await teamById(em, id);
+  if (!team) return null;
+  if (c.slug !== undefined && await em.count(Group, { id: { $ne: id }, slug: c.slug, organizationId: team.organizationId }) > 0) return null;
+  const changes = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as TeamChanges;
+  await em.nativeUpdate(Group, { id }, { ...changes, updatedAt: raw("now()") });
+  return teamById(em, id);
 }
 
 export async function hasSubteams(em: EntityManager, id: string): Promise<boolean> {
-  const [row] = await em.execute<{ n: number }[]>("select count(*)::int as n from groups where parent_group_id = ?", [id]);
-  return (row?.n ?? 0) > 0;
+  return await em.count(Group, { parentGroupId: id }) > 0;
 }
 
 export async function deleteTeam(em: EntityManager, id: string): Promise<void> {
-  await em.execute("delete from groups where id = ?", [id]);
+  await em.nativeDelete(Group, { id });
 }
 
 /** The team's ancestors, nearest first. */
 export async function ancestorsOf(em: EntityManager, id: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
+  const rows = await rawQuery(em,
     `with recursive up(id, parent, depth) as (
        select id, parent_group_id, 0 from groups where id = ?
        union all
        select g.id, g.parent_group_id, up.depth + 1 from groups g join up on g.id = up.parent)
-     select id from up where depth > 0 order by depth`, [id]);
+     select id from up where depth > 0 order by depth`, [id], { id: column.text });
   return rows.map((r) => r.id);
 }
 
 /** The team and every team below it. */
 export async function subtreeOf(em: EntityManager, id: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
+  const rows = await rawQuery(em,
     `with recursive down(id) as (
        select id from groups where id = ?
        union
        select g.id from groups g join down on g.parent_group_id = down.id)
-     select id from down`, [id]);
+     select id from down`, [id], { id: column.text });
   return rows.map((r) => r.id);
 }
 
 export async function setParent(em: EntityManager, id: string, parentId: string | null): Promise<TeamRow | null> {
-  const [row] = await em.execute<TeamRow[]>(
-    `update groups set parent_group_id = ?, updated_at = now() where id = ? returning ${TEAM_COLUMNS}`, [parentId, id]);
-  return row ?? null;
+  await em.nativeUpdate(Group, { id }, { parentGroupId: parentId, updatedAt: raw("now()") });
+  return teamById(em, id);
 }
 
 /**
@@ -125,24 +158,33 @@ export async function setParent(em: EntityManager, id: string, parentId: string 
  * pass the cycle check and together close a loop.
  */
 export async function lockGroupTree(em: EntityManager): Promise<void> {
-  await em.execute("select pg_advisory_xact_lock(hashtext('identity.group-tree'))");
+  await rawQuery(em, "select pg_advisory_xact_lock(hashtext('identity.group-tree'))");
 }
 
 /** Adds the membership or changes its role. */
 export async function upsertMembership(em: EntityManager, teamId: string, userId: string, role: string): Promise<void> {
-  await em.execute(
-    `insert into memberships (id, user_id, group_id, role) values (?, ?, ?, ?)
-     on conflict (user_id, group_id) do update set role = excluded.role`, [randomUUID(), userId, teamId, role]);
+  await em.createQueryBuilder(Membership).insert({ id: randomUUID(), userId, groupId: teamId, role })
+    .onConflict(["userId", "groupId"]).merge(["role"]).execute("run");
+}
+
+/** Sets the role on every team with one of these slugs (in any organization); a slug naming no team grants nothing. */
+export async function grantRoleBySlug(em: EntityManager, userId: string, slug: string, role: string): Promise<void> {
+  for (const team of await em.find(Group, { slug }, { ...SNAPSHOT, fields: ["id"] })) await upsertMembership(em, team.id, userId, role);
+}
+
+/** Lowers the user's existing memberships on teams with these slugs to `role`. */
+export async function lowerRolesBySlug(em: EntityManager, userId: string, slugs: readonly string[], role: string): Promise<void> {
+  if (slugs.length === 0) return;
+  const teams = await em.find(Group, { slug: { $in: [...slugs] } }, { ...SNAPSHOT, fields: ["id"] });
+  if (teams.length === 0) return;
+  await em.nativeUpdate(Membership, { userId, groupId: { $in: teams.map((t) => t.id) }, role: { $ne: role } }, { role });
 }
 
 /** Whether a membership was there to remove. */
 export async function deleteMembership(em: EntityManager, teamId: string, userId: string): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>(
-    "delete from memberships where group_id = ? and user_id = ? returning id", [teamId, userId]);
-  return rows.length > 0;
+  return await em.nativeDelete(Membership, { groupId: teamId, userId }) > 0;
 }
 
 export async function isMemberOf(em: EntityManager, userId: string, teamId: string): Promise<boolean> {
-  const [row] = await em.execute<{ id: string }[]>("select id from memberships where user_id = ? and group_id = ?", [userId, teamId]);
-  return row !== undefined;
+  return await em.count(Membership, { userId, groupId: teamId }) > 0;
 }

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@mikro-orm/postgresql";
+import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
 
 export const Organization = defineEntity({
   name: "Organization",
@@ -6,8 +6,11 @@ export const Organization = defineEntity({
   properties: {
     id: p.uuid().primary(),
     name: p.string().length(255),
-    slug: p.string().length(64).unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    slug: p.string().length(64),
+    createdAt: p.datetime().defaultRaw("now()"),
+    updatedAt: p.datetime().defaultRaw("now()"),
   },
+  uniques: [{ name: "organizations_slug_key", properties: ["slug"] }],
 });
+
+export type OrganizationRow = InferEntity<typeof Organization>;

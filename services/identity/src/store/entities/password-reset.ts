@@ -1,4 +1,5 @@
-import { defineEntity, p } from "@mikro-orm/postgresql";
+import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+import { User } from "./user.ts";
 
 /** A one-shot reset token (only its SHA-256 digest). */
 export const PasswordResetToken = defineEntity({
@@ -6,12 +7,17 @@ export const PasswordResetToken = defineEntity({
   tableName: "password_reset_tokens",
   properties: {
     id: p.uuid().primary(),
-    userId: p.uuid(),
-    tokenHash: p.string().length(64).unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    userId: p.manyToOne(User).mapToPk().fieldName("user_id").deleteRule("cascade"),
+    tokenHash: p.character().length(64),
+    createdAt: p.datetime().defaultRaw("now()"),
     expiresAt: p.datetime(),
-    usedAt: p.datetime().nullable(),
+    usedAt: p.datetime().strictNullable(),
   },
+  uniques: [{ name: "password_reset_tokens_token_hash_key", properties: ["tokenHash"] }],
+  indexes: [
+    { name: "password_reset_tokens_user", properties: ["userId"] },
+    { name: "password_reset_tokens_expires", properties: ["expiresAt"] },
+  ],
 });
 
 /** When an address last asked for a reset e-mail (known address or not). */
@@ -23,3 +29,5 @@ export const PasswordResetCooldown = defineEntity({
     lastRequestedAt: p.datetime(),
   },
 });
+
+export type PasswordResetTokenRow = InferEntity<typeof PasswordResetToken>;

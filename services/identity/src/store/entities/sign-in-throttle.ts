@@ -7,7 +7,8 @@ export const SignInThrottle = defineEntity({
   properties: {
     email: p.string().length(320).primary(),
     consecutiveFailures: p.integer(),
-    refusedUntil: p.datetime().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    refusedUntil: p.datetime().strictNullable(),
+    updatedAt: p.datetime().defaultRaw("now()"),
   },
+  checks: [{ name: "sign_in_throttles_consecutive_failures_check", expression: "consecutive_failures >= 0" }],
 });

@@ -1,9 +1,8 @@
 // /v1/admin/organizations: the organizations of the deployment, super_admin only (DirectoryService).
-import { pageSizePagination } from "../api/pagination.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { organizationJson, organizationSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { organizationJson, organizationSchema } from "./views.ts";
 
 export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
   return [
@@ -16,8 +15,8 @@ export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
       auth: ctx.auth.route("super_admin"),
       request: { query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }) },
       responses: { 200: { description: "A page of organizations", schema: pageSizePagination.envelope(organizationSchema) } },
-      handler: async ({ query, req }) => {
-        const page = await ctx.identity.directory.listOrganizations({ page: query.page, pageSize: query.page_size }, callOptions(req));
+      handler: async ({ query, call }) => {
+        const page = await ctx.clients.identity.directory.listOrganizations({ page: query.page, pageSize: query.page_size }, call);
         return { status: 200, body: pageSizePagination.page(page.items.map(organizationJson), page.total, query) };
       },
     }),

@@ -1,13 +1,12 @@
 // /v1/admin/users: the super_admin's view of accounts (AdminUserService); everyone else gets 404. The role
 // change lives in admin-user-role.ts (DirectoryService).
-import type { Request } from "express";
+import type { CallOptions } from "@connectrpc/connect";
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const TAGS = ["admin: users"];
 const userParams = z.object({ id: z.uuid() });
@@ -24,17 +23,17 @@ const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).ex
 });
 
 export function adminUserRoutes(ctx: GatewayContext): Route[] {
-  const adminUsers = ctx.identity.adminUsers;
+  const adminUsers = ctx.clients.identity.adminUsers;
   const auth = ctx.auth.route("super_admin");
 
   // The changes that answer nothing share one shape.
-  const noContent = (path: string, method: "post" | "delete", operationId: string, summary: string, call: (userId: string, req: Request) => Promise<unknown>) =>
+  const noContent = (path: string, method: "post" | "delete", operationId: string, summary: string, change: (userId: string, call: CallOptions) => Promise<unknown>) =>
     defineRoute({
       method, path: `/v1/admin/users/{id}${path}`, summary, tags: TAGS, operationId, auth,
       request: { params: userParams },
       responses: { 204: { description: "Done (audited)" }, 404: notFound },
-      handler: async ({ params, req }) => {
-        await call(params.id, req);
+      handler: async ({ params, call }) => {
+        await change(params.id, call);
         return { status: 204 };
       },
     });
@@ -49,11 +48,11 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { query: listQuery },
       responses: { 200: { description: "A page of users", schema: pageSizePagination.envelope(adminUserSchema) } },
-      handler: async ({ query, req }) => {
+      handler: async ({ query, call }) => {
         const page = await adminUsers.listUsers({
           page: query.page, pageSize: query.page_size, q: query.q ?? "",
           isActive: query.is_active, isSuperuser: query.is_superuser, mfaEnabled: query.mfa_enabled,
-        }, callOptions(req));
+        }, call);
         return { status: 200, body: pageSizePagination.page(page.items.map(adminUserJson), page.total, query) };
       },
     }),
@@ -66,8 +65,8 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: userParams },
       responses: { 200: { description: "The user", schema: adminUserSchema }, 404: notFound },
-      handler: async ({ params, req }) => {
-        const { user } = await adminUsers.getUser({ userId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        const { user } = await adminUsers.getUser({ userId: params.id }, call);
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
@@ -81,8 +80,8 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: userParams },
       responses: { 200: { description: "The user", schema: adminUserSchema }, 404: notFound },
-      handler: async ({ params, req }) => {
-        const { user } = await adminUsers.deactivateUser({ userId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        const { user } = await adminUsers.deactivateUser({ userId: params.id }, call);
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
@@ -95,16 +94,16 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: userParams },
       responses: { 200: { description: "The user", schema: adminUserSchema }, 404: notFound },
-      handler: async ({ params, req }) => {
-        const { user } = await adminUsers.activateUser({ userId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        const { user } = await adminUsers.activateUser({ userId: params.id }, call);
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
     noContent("/password-reset", "post", "adminIssuePasswordReset", "Send the user a one-shot password-reset link (no cooldown)",
-      (userId, req) => adminUsers.issuePasswordReset({ userId }, callOptions(req))),
+      (userId, call) => adminUsers.issuePasswordReset({ userId }, call)),
     noContent("/unlock-sign-in", "post", "adminUnlockSignIn", "Lift the failed-sign-in throttle of the user's address",
-      (userId, req) => adminUsers.unlockSignIn({ userId }, callOptions(req))),
+      (userId, call) => adminUsers.unlockSignIn({ userId }, call)),
     noContent("/mfa", "delete", "adminClearSecondFactor", "Clear the user's second factor (the user may enrol again)",
-      (userId, req) => adminUsers.clearSecondFactor({ userId }, callOptions(req))),
+      (userId, call) => adminUsers.clearSecondFactor({ userId }, call)),
   ];
 }

@@ -1,12 +1,11 @@
 // The signed-in person's own account under /v1/auth and /auth (AccountService): the me view and the TOTP
 // second factor (enrol, confirm, remove). The TOTP secret and the recovery codes cross the gateway once each.
 import { z } from "zod";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "./auth.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const meSchema = adminUserSchema.pick({
   id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true, memberships: true, mfa_enabled: true,
@@ -18,7 +17,7 @@ const codeBody = z.object({ code: z.string().min(1).max(64) });
 const notAPerson = problemResponse("No bearer, an invalid one, or an API key (the second factor belongs to people)");
 
 export function meRoutes(ctx: GatewayContext): Route[] {
-  const accounts = ctx.identity.accounts;
+  const accounts = ctx.clients.identity.accounts;
   const caller = ctx.auth.route("caller");
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
@@ -30,8 +29,8 @@ export function meRoutes(ctx: GatewayContext): Route[] {
       operationId: authOperationId(prefix, "getMe"),
       auth: caller,
       responses: { 200: { description: "The caller", schema: meSchema }, 401: notAPerson },
-      handler: async ({ req }) => {
-        const { user } = await accounts.getMe({}, callOptions(req));
+      handler: async ({ call }) => {
+        const { user } = await accounts.getMe({}, call);
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
@@ -51,8 +50,8 @@ export function meRoutes(ctx: GatewayContext): Route[] {
         401: notAPerson,
         409: problemResponse("A second factor is already enabled (second_factor_enabled)"),
       },
-      handler: async ({ req }) => {
-        const enrolment = await accounts.beginTotpEnrolment({}, callOptions(req));
+      handler: async ({ call }) => {
+        const enrolment = await accounts.beginTotpEnrolment({}, call);
         return { status: 200, body: { secret: enrolment.secret, otpauth_uri: enrolment.otpauthUri } };
       },
     }),
@@ -73,8 +72,8 @@ export function meRoutes(ctx: GatewayContext): Route[] {
         409: problemResponse("No enrolment is pending (no_enrolment_pending)"),
         422: problemResponse("The code is wrong (invalid_second_factor_code)"),
       },
-      handler: async ({ body, req }) => {
-        const { recoveryCodes } = await accounts.confirmTotpEnrolment({ code: body.code }, callOptions(req));
+      handler: async ({ body, call }) => {
+        const { recoveryCodes } = await accounts.confirmTotpEnrolment({ code: body.code }, call);
         return { status: 200, body: { recovery_codes: recoveryCodes } };
       },
     }),
@@ -93,8 +92,8 @@ export function meRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("No second factor is enabled"),
         422: problemResponse("The code is wrong (invalid_second_factor_code)"),
       },
-      handler: async ({ body, req }) => {
-        await accounts.removeSecondFactor({ code: body.code }, callOptions(req));
+      handler: async ({ body, call }) => {
+        await accounts.removeSecondFactor({ code: body.code }, call);
         return { status: 204 };
       },
     }),

@@ -1,11 +1,11 @@
 // Liveness (/health, /healthz) and readiness (/health/ready) of the portal.
 import { z } from "zod";
 import { ProblemError } from "@sca/problem";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import { checkReadiness } from "../health/readiness.ts";
-import { API_VERSION } from "../openapi/document.ts";
-import type { GatewayContext } from "../context.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import { checkReadiness } from "../../health/readiness.ts";
+import { API_VERSION } from "../../openapi/document.ts";
+import type { GatewayContext } from "../../context.ts";
 
 const liveness = z.object({
   status: z.literal("ok"),

@@ -1,12 +1,11 @@
 // /v1/api-keys: issue, list, revoke and narrow keys (people only; a key managing keys is 403), and the admin
 // hash-format statistics (ApiKeyService). The raw key crosses the gateway once, in the issue answer.
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { apiKeyJson, apiKeySchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { apiKeyJson, apiKeySchema } from "./views.ts";
 
 const TAGS = ["api keys"];
 const SCOPES = ["org", "team", "project"] as const;
@@ -21,7 +20,7 @@ const issuedSchema = apiKeySchema.extend({
 }).meta({ id: "IssuedApiKey" });
 
 export function apiKeyRoutes(ctx: GatewayContext): Route[] {
-  const apiKeys = ctx.identity.apiKeys;
+  const apiKeys = ctx.clients.identity.apiKeys;
   const caller = ctx.auth.route("caller");
   return [
     defineRoute({
@@ -41,11 +40,11 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
         }),
       },
       responses: { 200: { description: "A page of keys", schema: pageSizePagination.envelope(apiKeySchema) } },
-      handler: async ({ query, req }) => {
+      handler: async ({ query, call }) => {
         const page = await apiKeys.listApiKeys({
           scope: query.scope, teamId: query.team_id, projectId: query.project_id, includeRevoked: query.include_revoked,
           page: query.page, pageSize: query.page_size,
-        }, callOptions(req));
+        }, call);
         return { status: 200, body: pageSizePagination.page(page.items.map(apiKeyJson), page.total, query) };
       },
     }),
@@ -75,12 +74,12 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
         403: problemResponse("The caller may not issue this scope here, or is an API key"),
         404: problemResponse("A team the caller has no role on"),
       },
-      handler: async ({ body, req }) => {
+      handler: async ({ body, call }) => {
         const issued = await apiKeys.issueApiKey({
           name: body.name, scope: body.scope, teamId: body.team_id ?? undefined, projectId: body.project_id ?? undefined,
           expiresInDays: body.expires_in_days ?? undefined, permissionBreadth: body.permission_breadth,
           serviceAccountId: body.service_account_id ?? undefined, organizationId: body.organization_id ?? undefined,
-        }, callOptions(req));
+        }, call);
         return { status: 201, body: { ...apiKeyJson(issued.key!), raw_key: issued.rawKey } };
       },
     }),
@@ -94,8 +93,8 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       auth: caller,
       request: { params: keyParams },
       responses: { 204: { description: "Revoked" }, 404: notFound },
-      handler: async ({ params, req }) => {
-        await apiKeys.revokeApiKey({ keyId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        await apiKeys.revokeApiKey({ keyId: params.id }, call);
         return { status: 204 };
       },
     }),
@@ -109,8 +108,8 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       auth: caller,
       request: { params: keyParams, body: z.object({ permission_breadth: z.literal("read_only") }) },
       responses: { 200: { description: "The key", schema: apiKeySchema }, 404: notFound },
-      handler: async ({ params, body, req }) => {
-        const { key } = await apiKeys.narrowApiKey({ keyId: params.id, permissionBreadth: body.permission_breadth }, callOptions(req));
+      handler: async ({ params, body, call }) => {
+        const { key } = await apiKeys.narrowApiKey({ keyId: params.id, permissionBreadth: body.permission_breadth }, call);
         return { status: 200, body: apiKeyJson(key!) };
       },
     }),
@@ -130,8 +129,8 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
           }).meta({ id: "ApiKeyHashStats" }),
         },
       },
-      handler: async ({ req }) => {
-        const s = await apiKeys.getApiKeyHashStats({}, callOptions(req));
+      handler: async ({ call }) => {
+        const s = await apiKeys.getApiKeyHashStats({}, call);
         return { status: 200, body: { active_total: s.activeTotal, hmac_sha256_count: s.hmacSha256Count, legacy_bcrypt_count: s.legacyBcryptCount } };
       },
     }),

@@ -1,11 +1,10 @@
 // /v1/admin/teams: the team (group) hierarchy and its members, super_admin only (DirectoryService).
 import { z } from "zod";
-import { pageSizePagination } from "../api/pagination.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { teamJson, teamSchema } from "./identity-views.ts";
+import { pageSizePagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { teamJson, teamSchema } from "./views.ts";
 
 const TAGS = ["admin: teams"];
 const teamParams = z.object({ id: z.uuid() });
@@ -15,7 +14,7 @@ const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).ex
 });
 
 export function adminTeamRoutes(ctx: GatewayContext): Route[] {
-  const directory = ctx.identity.directory;
+  const directory = ctx.clients.identity.directory;
   const auth = ctx.auth.route("super_admin");
   return [
     defineRoute({
@@ -27,8 +26,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { query: listQuery },
       responses: { 200: { description: "A page of teams", schema: pageSizePagination.envelope(teamSchema) } },
-      handler: async ({ query, req }) => {
-        const page = await directory.listTeams({ page: query.page, pageSize: query.page_size, search: query.search ?? "" }, callOptions(req));
+      handler: async ({ query, call }) => {
+        const page = await directory.listTeams({ page: query.page, pageSize: query.page_size, search: query.search ?? "" }, call);
         return { status: 200, body: pageSizePagination.page(page.items.map(teamJson), page.total, query) };
       },
     }),
@@ -53,11 +52,11 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         201: { description: "The new team", schema: teamSchema },
         409: problemResponse("Another team of the organization uses the slug (slug_taken)"),
       },
-      handler: async ({ body, req }) => {
+      handler: async ({ body, call }) => {
         const { team } = await directory.createTeam({
           name: body.name, slug: body.slug, description: body.description ?? undefined,
           organizationId: body.organization_id ?? undefined, parentGroupId: body.parent_group_id ?? undefined,
-        }, callOptions(req));
+        }, call);
         return { status: 201, body: teamJson(team!) };
       },
     }),
@@ -70,8 +69,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: teamParams },
       responses: { 200: { description: "The team", schema: teamSchema }, 404: notFound },
-      handler: async ({ params, req }) => {
-        const { team } = await directory.getTeam({ teamId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        const { team } = await directory.getTeam({ teamId: params.id }, call);
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -96,11 +95,11 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         404: notFound,
         409: problemResponse("Another team of the organization uses the slug (slug_taken)"),
       },
-      handler: async ({ params, body, req }) => {
+      handler: async ({ params, body, call }) => {
         const { team } = await directory.updateTeam({
           teamId: params.id, name: body.name, slug: body.slug,
           description: body.description === null ? "" : body.description,
-        }, callOptions(req));
+        }, call);
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -118,8 +117,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         404: notFound,
         409: problemResponse("The team has subteams (team_has_subteams)"),
       },
-      handler: async ({ params, req }) => {
-        await directory.deleteTeam({ teamId: params.id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        await directory.deleteTeam({ teamId: params.id }, call);
         return { status: 204 };
       },
     }),
@@ -133,8 +132,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: z.object({ group_id: z.uuid() }), body: z.object({ new_parent_id: z.uuid().nullable() }) },
       responses: { 200: { description: "The moved team", schema: teamSchema }, 404: notFound },
-      handler: async ({ params, body, req }) => {
-        const { team } = await directory.moveTeam({ teamId: params.group_id, newParentId: body.new_parent_id ?? undefined }, callOptions(req));
+      handler: async ({ params, body, call }) => {
+        const { team } = await directory.moveTeam({ teamId: params.group_id, newParentId: body.new_parent_id ?? undefined }, call);
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -150,8 +149,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         body: z.object({ user_id: z.uuid(), role: z.enum(["group_admin", "team_admin", "developer", "viewer"]) }),
       },
       responses: { 200: { description: "The team with its members", schema: teamSchema }, 404: notFound },
-      handler: async ({ params, body, req }) => {
-        const { team } = await directory.addTeamMember({ teamId: params.id, userId: body.user_id, role: body.role }, callOptions(req));
+      handler: async ({ params, body, call }) => {
+        const { team } = await directory.addTeamMember({ teamId: params.id, userId: body.user_id, role: body.role }, call);
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -164,8 +163,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { params: z.object({ id: z.uuid(), user_id: z.uuid() }) },
       responses: { 204: { description: "Removed" }, 404: problemResponse("No such membership") },
-      handler: async ({ params, req }) => {
-        await directory.removeTeamMember({ teamId: params.id, userId: params.user_id }, callOptions(req));
+      handler: async ({ params, call }) => {
+        await directory.removeTeamMember({ teamId: params.id, userId: params.user_id }, call);
         return { status: 204 };
       },
     }),

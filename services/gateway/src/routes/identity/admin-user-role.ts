@@ -1,15 +1,14 @@
 // PATCH /v1/admin/users/{id}/role and service accounts: who holds which role, super_admin only (DirectoryService).
 import { z } from "zod";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { callOptions } from "../http/authenticate.ts";
-import { adminUserJson, adminUserSchema } from "./identity-views.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { adminUserJson, adminUserSchema } from "./views.ts";
 
 const TAGS = ["admin: users"];
 
 export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
-  const directory = ctx.identity.directory;
+  const directory = ctx.clients.identity.directory;
   const auth = ctx.auth.route("super_admin");
   return [
     defineRoute({
@@ -31,9 +30,9 @@ export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("No such user"),
         409: problemResponse("The last active super_admin would be demoted (type ends /last-super-admin)"),
       },
-      handler: async ({ params, body, req }) => {
+      handler: async ({ params, body, call }) => {
         // team_id is passed as given: identity ignores it for super_admin and judges it for the team roles.
-        const { user } = await directory.changeUserRole({ userId: params.id, role: body.role, teamId: body.team_id ?? undefined }, callOptions(req));
+        const { user } = await directory.changeUserRole({ userId: params.id, role: body.role, teamId: body.team_id ?? undefined }, call);
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
@@ -47,8 +46,8 @@ export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
       auth,
       request: { body: z.object({ name: z.string().min(1).max(255) }) },
       responses: { 201: { description: "The service account", schema: adminUserSchema } },
-      handler: async ({ body, req }) => {
-        const { user } = await directory.createServiceAccount({ name: body.name }, callOptions(req));
+      handler: async ({ body, call }) => {
+        const { user } = await directory.createServiceAccount({ name: body.name }, call);
         return { status: 201, body: adminUserJson(user!) };
       },
     }),

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { UserView } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import type { ApiKey } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import type { Organization, Team } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import type { LinkedIdentity } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
 const time = () => z.iso.datetime();
@@ -104,5 +105,21 @@ export function apiKeyJson(k: ApiKey): z.input<typeof apiKeySchema> {
     service_account_id: k.serviceAccountId ?? null, expires_at: iso(k.expiresAt), created_at: iso(k.createdAt)!,
     created_by_user_id: k.createdByUserId ?? null, created_by_email: k.createdByEmail ?? null,
     last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt),
+  };
+}
+
+export const linkedIdentitySchema = z.object({
+  id: id(),
+  provider: z.string().meta({ description: "idp_a, idp_b or oidc" }),
+  subject: z.string().meta({ description: "The person's identifier at the provider" }),
+  email: z.string().nullable().meta({ description: "The provider's e-mail address at the latest sign-in" }),
+  created_at: time(),
+  last_used_at: time().nullable(),
+}).meta({ id: "LinkedIdentity" });
+
+export function linkedIdentityJson(i: LinkedIdentity): z.input<typeof linkedIdentitySchema> {
+  return {
+    id: i.id, provider: i.provider, subject: i.subject, email: i.email ?? null,
+    created_at: iso(i.createdAt)!, last_used_at: iso(i.lastUsedAt),
   };
 }

@@ -6,11 +6,14 @@ import type { RequestHandler, Response } from "express";
 import { z } from "zod";
 import { ProblemError } from "@sca/problem";
 import type { FlowCookie } from "@sca/proto/sca/identity/v1/sso_pb.ts";
-import { problemResponse } from "../api/problem-schema.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
-import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, clientOf, cookieValue, perAddressLimitText, refreshCookieWriter, type AuthPrefix } from "./auth.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
+import { PUBLIC_PREFIX } from "../../http/canonical-path.ts";
+import { clientAddressOf, clientOf } from "../../http/client-address.ts";
+import { cookieValue, refreshCookieWriter } from "../../http/cookies.ts";
+import { perAddressLimitText } from "../../http/rate-limit.ts";
 
 /** Named by identity (docs/identity-sso.md): it carries the PKCE verifier and nonce, encrypted. */
 const FLOW_COOKIE = "sca_oauth_flow";
@@ -47,9 +50,9 @@ function clearFlowCookie(res: Response, prefix: AuthPrefix): void {
 }
 
 export function oauthRoutes(ctx: GatewayContext): Route[] {
-  const sso = ctx.identity.sso;
-  const writeRefreshCookie = refreshCookieWriter(ctx);
-  const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT, key: (req) => req.ip ?? "" });
+  const sso = ctx.clients.identity.sso;
+  const writeRefreshCookie = refreshCookieWriter(ctx.config);
+  const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT, key: clientAddressOf });
   const demo = ctx.config.DEMO_READ_ONLY ? [refuseInDemo] : [];
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [

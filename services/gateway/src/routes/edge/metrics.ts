@@ -2,11 +2,11 @@
 // METRICS_TOKEN, it answers exactly as an unknown path does, so its existence is not disclosed.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { problemResponse } from "../api/problem-schema.ts";
-import { notFoundProblem } from "../api/route-registry.ts";
-import { defineRoute, type Route } from "../api/route.ts";
-import type { GatewayContext } from "../context.ts";
-import { bearerOf } from "../http/authenticate.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { notFoundProblem } from "../../api/route-registry.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { bearerOf } from "../../http/authenticate.ts";
 
 // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
 function sameSecret(given: string, expected: string): boolean {

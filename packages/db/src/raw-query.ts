@@ -1,0 +1,62 @@
+// The one way to run SQL the ORM cannot express (recursive queries, advisory locks, bulk ingestion); see
+// docs/adr/0005. The caller declares each answered column with its type, which converts the driver's value
+// (PostgreSQL answers timestamptz and bigint as text here) and types the row.
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+export interface Column<T> {
+  convert(value: unknown): T;
+  /** The same column, where SQL null stays null. */
+  nullable: Column<T | null>;
+}
+
+function columnType<T>(convert: (value: unknown) => T): Column<T> & { nullable: Column<T | null> } {
+  const nullable: Column<T | null> = {
+    convert: (v) => (v === null || v === undefined ? null : convert(v)),
+    get nullable() { return nullable; },
+  };
+  return {
+    convert: (v) => {
+      if (v === null || v === undefined) throw new TypeError("a non-null column answered null");
+      return convert(v);
+    },
+    nullable,
+  };
+}
+
+export const column = {
+  text: columnType((v) => String(v)),
+  /** integer, bigint (text from the driver) and numeric within the safe integer range. */
+  integer: columnType((v) => {
+    const n = typeof v === "number" ? v : Number(v);
+    if (!Number.isSafeInteger(n)) throw new TypeError(`not a safe integer: ${String(v)}`);
+    return n;
+  }),
+  boolean: columnType((v) => (typeof v === "boolean" ? v : v === "t" || v === "true")),
+  timestamp: columnType((v) => (v instanceof Date ? v : new Date(String(v)))),
+};
+
+export type Columns = Record<string, Column<unknown>>;
+export type RowOf<C extends Columns> = { [K in keyof C]: C[K] extends Column<infer T> ? T : never };
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * Runs `sql` (with `?` placeholders) inside the EntityManager's transaction when it has one, and answers the rows
+ * with the declared columns only. A column `userId` reads the answered column `user_id` (or `userId` when the SQL
+ * names it so); a statement whose answer is not needed (a lock) declares no columns.
+ */
+export async function rawQuery<C extends Columns = Record<never, never>>(
+  em: EntityManager, sql: string, params: readonly unknown[] = [], columns: C = {} as C,
+): Promise<RowOf<C>[]> {
+  const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [...params], "all", em.getTransactionContext());
+  const names = Object.keys(columns);
+  return rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const name of names) {
+      const source = name in row ? name : snakeCase(name);
+      if (!(source in row)) throw new TypeError(`the query answered no column ${source}`);
+      out[name] = columns[name]!.convert(row[source]);
+    }
+    return out as RowOf<C>;
+  });
+}

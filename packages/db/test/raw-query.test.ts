@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { column, Migration, migrateToHead, openDatabase, rawQuery } from "@sca/db";
+import { testServers, uniqueName } from "@sca/testkit";
+
+class Migration1_CreateEvents extends Migration {
+  override up(): void {
+    this.addSql("create table events (id bigint primary key, happened_at timestamptz not null, note text null, seen boolean not null)");
+  }
+}
+
+describe("rawQuery", () => {
+  const schema = uniqueName("t_raw");
+  let orm: MikroORM;
+
+  beforeAll(async () => {
+    orm = await openDatabase({ url: testServers().databaseUrl, schema, entities: [], migrations: [Migration1_CreateEvents] });
+    await migrateToHead(orm);
+  });
+
+  afterAll(async () => {
+    await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
+    await orm.close();
+  });
+
+  const columns = { id: column.integer, happenedAt: column.timestamp, note: column.text.nullable, seen: column.boolean };
+
+  it("converts each declared column (timestamptz to Date, bigint to number) and answers only those", async () => {
+    const at = new Date("2026-11-24T05:00:00.123Z");
+    await rawQuery(orm.em.fork(), "insert into events values (?, ?, null, true)", [9_007_199_254_740_991, at]);
+    const [row] = await rawQuery(orm.em.fork(), "select *, 1 as extra from events", [], columns);
+    expect(row).toEqual({ id: 9_007_199_254_740_991, happenedAt: at, note: null, seen: true });
+    expect(row!.happenedAt).toBeInstanceOf(Date);
+  });
+
+  it("runs inside the EntityManager's transaction", async () => {
+    await orm.em.fork().transactional(async (em) => {
+      await rawQuery(em, "insert into events values (2, now(), 'inside', false)");
+      expect(await rawQuery(em, "select * from events where id = 2", [], columns)).toHaveLength(1);
+      expect(await rawQuery(orm.em.fork(), "select * from events where id = 2", [], columns)).toHaveLength(0);
+    });
+  });
+
+  it("refuses a declared column the query does not answer, and null in a non-null column", async () => {
+    await expect(rawQuery(orm.em.fork(), "select id from events", [], { missing: column.text })).rejects.toThrow("no column missing");
+    await expect(rawQuery(orm.em.fork(), "select null as note", [], { note: column.text })).rejects.toThrow("answered null");
+  });
+});

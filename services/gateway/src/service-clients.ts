@@ -1,0 +1,37 @@
+// The one table of the Connect services the gateway calls, per domain service (the names of SERVICES in
+// @sca/runtime). Each becomes `ctx.clients.<service>.<name>`, at the service's address (<SERVICE>_RPC_URL, or the
+// single-machine default). A service's clients are one line here, e.g. `projects: { projects: ProjectService },`.
+// A call made for a request passes the handler's `call`, which carries the caller (src/api/route.ts).
+import type { DescService } from "@bufbuild/protobuf";
+import type { Client } from "@connectrpc/connect";
+import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
+import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
+import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
+import { createServiceClient } from "@sca/rpc";
+import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
+
+export const SERVICE_CLIENTS = {
+  identity: {
+    access: AccessService, accounts: AccountService, adminUsers: AdminUserService, directory: DirectoryService,
+    apiKeys: ApiKeyService, sso: SsoService,
+  },
+} as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
+
+type Table = typeof SERVICE_CLIENTS;
+
+/** `clients.identity.directory`: a Connect client of every service in the table. */
+export type ServiceClients = {
+  readonly [S in keyof Table]: { readonly [C in keyof Table[S]]: Table[S][C] extends DescService ? Client<Table[S][C]> : never };
+};
+
+/** Clients of every service in the table, each service's at `urlOf(service)` (by default its configured address). */
+export function createServiceClients(urlOf: (service: ServiceName) => string = (service) => rpcUrlFor(service)): ServiceClients {
+  const table: Record<string, Record<string, DescService>> = SERVICE_CLIENTS;
+  const perService = Object.entries(table).map(([service, connectServices]) => {
+    const baseUrl = urlOf(service as ServiceName);
+    return [service, Object.fromEntries(Object.entries(connectServices).map(([name, desc]) => [name, createServiceClient(desc, baseUrl)]))] as const;
+  });
+  return Object.fromEntries(perService) as ServiceClients;
+}
