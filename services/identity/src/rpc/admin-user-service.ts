@@ -11,7 +11,8 @@ import {
 import { requireCaller, type Caller } from "@sca/rpc";
 import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator } from "../domain/roles.ts";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
 import { heldKeyPrefixes } from "../store/api-keys.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";

@@ -12,7 +12,8 @@ import { deriveApiKeyHashKey, generateApiKey, hashApiKey } from "../domain/api-k
 import { mayIssue, mayManageKey, narrowedBreadth, planIssue, serviceAccountWithinIssuer } from "../domain/api-key-scope.ts";
 import { offsetOf, readPage } from "../domain/pagination.ts";
 import { isAdministrator, roleAtLeast, roleOnTeam } from "../domain/roles.ts";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
 import { teamsCoveredBy } from "../store/api-key-caller.ts";
 import * as keys from "../store/api-keys.ts";

@@ -9,7 +9,8 @@ import {
 import { hashPassword } from "../domain/password-hash.ts";
 import { newOpaqueToken, hashOpaqueToken } from "../domain/opaque-token.ts";
 import { RESET_TOKEN_TTL_MINUTES, resetCooldownSecondsLeft, resetUrl } from "../domain/password-reset-link.ts";
-import { clientActor, emitAudit, emitPasswordResetRequested, type Actor } from "../events/account-events.ts";
+import { clientActor, type Actor } from "@sca/audit";
+import { emitAudit, emitPasswordResetRequested } from "../events/account-events.ts";
 import { accountByEmail, accountById, setPasswordHash, type AccountRow } from "../store/accounts.ts";
 import { consumeResetToken, insertResetToken, lastResetRequest, recordResetRequest, spendResetTokensOf } from "../store/password-resets.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";

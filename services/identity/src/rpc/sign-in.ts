@@ -13,7 +13,8 @@ import { hashPassword, needsRehash, verifyPassword } from "../domain/password-ha
 import { decideRefresh } from "../domain/refresh-rotation.ts";
 import { challengeUserId, issueChallenge } from "../domain/second-factor-challenge.ts";
 import { afterFailure, refusalSecondsLeft } from "../domain/sign-in-throttle.ts";
-import { clientActor, emitAudit, type Actor } from "../events/account-events.ts";
+import { clientActor, type Actor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountByEmail, accountById, recordSignIn, setPasswordHash, type AccountRow } from "../store/accounts.ts";
 import { lockRefreshToken, markRotated, revokeFamily } from "../store/refresh-tokens.ts";
 import { clearThrottle, saveThrottle, throttleOf } from "../store/sign-in-throttles.ts";

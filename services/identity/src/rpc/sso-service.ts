@@ -8,7 +8,8 @@ import {
   SsoService, UnlinkMyIdentityResponseSchema,
 } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { requireCaller, type Caller } from "@sca/rpc";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { safeRedirectPath } from "../domain/redirect-safety.ts";
 import { isProviderName, providerSettings, type ProviderSettings } from "../domain/sso-settings.ts";
 import { identitiesOf, unlinkIdentity } from "../store/oauth-identities.ts";

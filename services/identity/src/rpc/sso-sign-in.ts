@@ -11,7 +11,8 @@ import { profileFromClaims, type OAuthProfile } from "../domain/oauth-profile.ts
 import { readSignIn, startSignIn } from "../domain/oauth-state.ts";
 import { decideAccount } from "../domain/sso-account.ts";
 import type { ProviderSettings, SsoConfig } from "../domain/sso-settings.ts";
-import { clientActor, emitAudit } from "../events/account-events.ts";
+import { clientActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { recordSignIn } from "../store/accounts.ts";
 import { identityBySubject, linkIdentity, touchIdentity } from "../store/oauth-identities.ts";
 import { applyTeamGrades, knownAccountByEmail, knownAccountById, registerSsoAccount } from "../store/sso-accounts.ts";
