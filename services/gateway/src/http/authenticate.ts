@@ -8,7 +8,7 @@ import type { Request, RequestHandler } from "express";
 import { Code, ConnectError, createContextValues, type CallOptions, type Client } from "@connectrpc/connect";
 import { ProblemError } from "@sca/problem";
 import type { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
-import { callerTokenKey, verifyCallerToken, type Caller } from "@sca/rpc";
+import { callerTokenKey, isSuperAdmin, verifyCallerToken, type Caller } from "@sca/rpc";
 import { notFoundProblem } from "../api/route-registry.ts";
 import type { AuthNeed, RouteAuth } from "../api/route.ts";
 import type { ApiKeyAnswers } from "./api-key-answers.ts";
@@ -98,7 +98,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const authenticated = await resolve(bearer, clientOf(req));
       const { caller } = authenticated;
       // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
-      if (need === "super_admin" && !(caller.kind === "user" && caller.is_superuser)) throw notFoundProblem(req.path);
+      if (need === "super_admin" && !isSuperAdmin(caller)) throw notFoundProblem(req.path);
       if (caller.api_key?.permission_breadth === "read_only" && MUTATIONS.has(req.method)) {
         throw ProblemError.forbidden("This API key is read-only: it cannot change anything.");
       }

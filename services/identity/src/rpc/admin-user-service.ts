@@ -8,9 +8,8 @@ import {
   ActivateUserResponseSchema, AdminUserService, ClearSecondFactorResponseSchema, DeactivateUserResponseSchema, GetUserResponseSchema,
   IssuePasswordResetResponseSchema, ListUsersResponseSchema, UnlockSignInResponseSchema, type ListUsersRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { requireSuperAdmin } from "@sca/rpc";
 import { offsetOf, readPage } from "../domain/pagination.ts";
-import { isAdministrator } from "../domain/roles.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
@@ -27,12 +26,6 @@ import { isUuid } from "./fields.ts";
 
 const Q_MAX = 200;
 
-function administrator(ctx: HandlerContext): Caller {
-  const caller = requireCaller(ctx);
-  if (!isAdministrator(caller)) throw ProblemError.notFound();
-  return caller;
-}
-
 async function target(em: EntityManager, userId: string): Promise<AccountRow> {
   const account = isUuid(userId) ? await accountById(em, userId) : null;
   if (!account) throw ProblemError.notFound("No such user.");
@@ -47,7 +40,7 @@ export interface AdminUserDeps extends AccountDeps {
 export function registerAdminUserService(router: ConnectRouter, deps: AdminUserDeps): void {
   /** Runs an administrator's change to one account in a transaction and audits it. */
   const change = <T>(ctx: HandlerContext, userId: string, action: string, work: (em: EntityManager, account: AccountRow, now: Date) => Promise<T>) => {
-    const caller = administrator(ctx);
+    const caller = requireSuperAdmin(ctx);
     const now = new Date();
     return deps.orm.em.fork().transactional(async (em) => {
       const account = await target(em, userId);
@@ -59,7 +52,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
 
   router.service(AdminUserService, {
     async listUsers(req: ListUsersRequest, ctx) {
-      administrator(ctx);
+      requireSuperAdmin(ctx);
       const page = readPage(req.page, req.pageSize);
       if (!page.ok) throw ProblemError.validation(page.violations);
       const q = req.q.trim();
@@ -74,7 +67,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
     },
 
     async getUser(req, ctx) {
-      administrator(ctx);
+      requireSuperAdmin(ctx);
       const em = deps.orm.em.fork();
       return create(GetUserResponseSchema, { user: await userView(em, await target(em, req.userId), "admin") });
     },
@@ -102,7 +95,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
     },
 
     async issuePasswordReset(req, ctx) {
-      const caller = administrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const now = new Date();
       await deps.orm.em.fork().transactional(async (em) => {
         const account = await target(em, req.userId);

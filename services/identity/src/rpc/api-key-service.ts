@@ -1,17 +1,17 @@
 // ApiKeyService: issue, list, revoke, narrow, and the admin hash statistics. Only people manage keys.
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError } from "@sca/problem";
 import {
   ApiKeyService, GetApiKeyHashStatsResponseSchema, IssueApiKeyResponseSchema, ListApiKeysResponseSchema,
   NarrowApiKeyResponseSchema, RevokeApiKeyResponseSchema,
 } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { requirePerson, requireSuperAdmin, type Caller } from "@sca/rpc";
 import { deriveApiKeyHashKey, generateApiKey, hashApiKey } from "../domain/api-key-format.ts";
 import { mayIssue, mayManageKey, narrowedBreadth, planIssue, serviceAccountWithinIssuer } from "../domain/api-key-scope.ts";
 import { offsetOf, readPage } from "../domain/pagination.ts";
-import { isAdministrator, roleAtLeast, roleOnTeam } from "../domain/roles.ts";
+import { roleAtLeast, roleOnTeam } from "../domain/roles.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
@@ -34,11 +34,7 @@ export interface ApiKeyServiceDeps {
 
 const DAY_MS = 86_400_000;
 
-function requirePerson(ctx: HandlerContext): Caller {
-  const caller = requireCaller(ctx);
-  if (caller.kind !== "user") throw ProblemError.forbidden("API keys are managed by people, not by other API keys.");
-  return caller;
-}
+const peopleOnly = () => ProblemError.forbidden("API keys are managed by people, not by other API keys.");
 
 const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
 
@@ -57,7 +53,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
 
   router.service(ApiKeyService, {
     async issueApiKey(req, ctx) {
-      const caller = requirePerson(ctx);
+      const caller = requirePerson(ctx, peopleOnly);
       const planned = planIssue({
         name: req.name, scope: req.scope, teamId: bodyId(req.teamId, "body.team_id"),
         projectId: bodyId(req.projectId, "body.project_id"), expiresInDays: req.expiresInDays,
@@ -98,7 +94,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
         const inserted = await keys.insertApiKey(em, {
           name: plan.name, scope: plan.scope, organizationId, teamId: plan.teamId, projectId: plan.projectId,
           permissionBreadth: plan.permissionBreadth, prefix, hash: hashApiKey(raw, hashKey),
-          createdByUserId: caller.user_id!, createdByEmail: caller.email, serviceAccountId,
+          createdByUserId: caller.user_id, createdByEmail: caller.email, serviceAccountId,
           expiresAt: plan.expiresInDays === null ? null : new Date(Date.now() + plan.expiresInDays * DAY_MS),
         });
         emitAudit(em, {
@@ -112,7 +108,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
     },
 
     async listApiKeys(req, ctx) {
-      const caller = requirePerson(ctx);
+      const caller = requirePerson(ctx, peopleOnly);
       const read = readPage(req.page, req.pageSize);
       if (!read.ok) throw ProblemError.validation(read.violations);
       const p = read.value;
@@ -120,13 +116,13 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
       const { rows, total } = await keys.listApiKeys(fork(), {
         scope: req.scope || undefined, teamId: bodyId(req.teamId, "query.team_id"), projectId: bodyId(req.projectId, "query.project_id"),
         includeRevoked: req.includeRevoked,
-        visibleTo: caller.is_superuser ? null : { userId: caller.user_id!, teamIds: administeredTeams },
+        visibleTo: caller.is_superuser ? null : { userId: caller.user_id, teamIds: administeredTeams },
       }, p.pageSize, offsetOf(p));
       return create(ListApiKeysResponseSchema, { items: rows.map(apiKeyView), total, page: p.page, pageSize: p.pageSize });
     },
 
     async revokeApiKey(req, ctx) {
-      const caller = requirePerson(ctx);
+      const caller = requirePerson(ctx, peopleOnly);
       const key = await manageableKey(caller, req.keyId);
       const row = await fork().transactional(async (em) => {
         const revoked = await keys.revokeApiKey(em, key.id);
@@ -144,7 +140,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
     },
 
     async narrowApiKey(req, ctx) {
-      const caller = requirePerson(ctx);
+      const caller = requirePerson(ctx, peopleOnly);
       const breadth = narrowedBreadth(req.permissionBreadth);
       if (!breadth) throw invalid("body.permission_breadth", "must be read_only: a key is never widened");
       const key = await manageableKey(caller, req.keyId);
@@ -163,7 +159,7 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
     },
 
     async getApiKeyHashStats(_req, ctx) {
-      if (!isAdministrator(requireCaller(ctx))) throw ProblemError.notFound();
+      requireSuperAdmin(ctx);
       const s = await keys.apiKeyHashStats(fork());
       return create(GetApiKeyHashStatsResponseSchema, {
         activeTotal: s.activeTotal, hmacSha256Count: s.hmacSha256Count, legacyBcryptCount: s.legacyBcryptCount,

@@ -1,7 +1,7 @@
 // DirectoryService: the admin surface over organizations, teams, memberships and roles. super_admin only;
 // any other caller is told NotFound, as the spec wants for /v1/admin/**.
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
@@ -9,10 +9,10 @@ import {
   DeleteTeamResponseSchema, DirectoryService, GetTeamResponseSchema, ListOrganizationsResponseSchema, ListTeamsResponseSchema,
   MoveTeamResponseSchema, RemoveTeamMemberResponseSchema, UpdateTeamResponseSchema, type Team,
 } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { requireSuperAdmin } from "@sca/rpc";
 import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
 import { offsetOf, readPage, type PageRequest } from "../domain/pagination.ts";
-import { isAdministrator, isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
+import { isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import type { ApiKeyAnswerCache } from "../store/api-key-answer-cache.ts";
@@ -29,12 +29,6 @@ import { accountById } from "../store/accounts.ts";
 export interface DirectoryServiceDeps {
   orm: MikroORM;
   apiKeyAnswers: ApiKeyAnswerCache;
-}
-
-function requireAdministrator(ctx: HandlerContext): Caller {
-  const caller = requireCaller(ctx);
-  if (!isAdministrator(caller)) throw ProblemError.notFound();
-  return caller;
 }
 
 function page(p: number, size: number): PageRequest {
@@ -64,14 +58,14 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
 
   router.service(DirectoryService, {
     async listOrganizations(req, ctx) {
-      requireAdministrator(ctx);
+      requireSuperAdmin(ctx);
       const p = page(req.page, req.pageSize);
       const { rows, total } = await listOrganizations(fork(), p.pageSize, offsetOf(p));
       return create(ListOrganizationsResponseSchema, { items: rows.map(organizationView), total, page: p.page, pageSize: p.pageSize });
     },
 
     async listTeams(req, ctx) {
-      requireAdministrator(ctx);
+      requireSuperAdmin(ctx);
       const p = page(req.page, req.pageSize);
       const em = fork();
       const { rows, total } = await teams.listTeams(em, req.search.trim(), p.pageSize, offsetOf(p));
@@ -82,7 +76,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async createTeam(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const violations: FieldViolation[] = [];
       const name = req.name.trim();
       const slug = req.slug.trim();
@@ -112,12 +106,12 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async getTeam(req, ctx) {
-      requireAdministrator(ctx);
+      requireSuperAdmin(ctx);
       return create(GetTeamResponseSchema, { team: await loadTeam(fork(), pathId(req.teamId)) });
     },
 
     async updateTeam(req, ctx) {
-      requireAdministrator(ctx);
+      requireSuperAdmin(ctx);
       const id = pathId(req.teamId);
       const changes: teams.TeamChanges = {};
       if (req.name !== undefined) changes.name = boundedText(req.name, "body.name", 1, 255);
@@ -132,7 +126,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async deleteTeam(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const id = pathId(req.teamId);
       const revokedPrefixes = await fork().transactional(async (em) => {
         await teams.lockGroupTree(em);
@@ -155,7 +149,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async moveTeam(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const id = pathId(req.teamId);
       const newParentId = bodyId(req.newParentId, "body.new_parent_id") ?? null;
       const team = await fork().transactional(async (em) => {
@@ -183,7 +177,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async addTeamMember(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const teamId = pathId(req.teamId);
       const userId = bodyId(req.userId, "body.user_id");
       if (!userId) throw invalid("body.user_id", "is required");
@@ -204,7 +198,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async removeTeamMember(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const teamId = pathId(req.teamId);
       const userId = pathId(req.userId);
       await fork().transactional(async (em) => {
@@ -220,7 +214,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async changeUserRole(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const userId = pathId(req.userId);
       // team_id is ignored for super_admin, so only a team role reads it.
       const parsed = parseRoleChange(req.role, req.role === "super_admin" ? undefined : bodyId(req.teamId, "body.team_id"));
@@ -255,7 +249,7 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
     },
 
     async createServiceAccount(req, ctx) {
-      const caller = requireAdministrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const name = boundedText(req.name, "body.name", 1, 255);
       const user = await fork().transactional(async (em) => {
         const row = await users.insertServiceAccount(em, name);

@@ -3,7 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import { GetMeResponseSchema, RegisterResponseSchema, type RegisterRequest } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { requireCaller } from "@sca/rpc";
+import { requirePerson } from "@sca/rpc";
 import { hashPassword } from "../domain/password-hash.ts";
 import { clientActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
@@ -37,8 +37,7 @@ export function registrationHandlers(deps: AccountDeps) {
     },
 
     async getMe(_req: unknown, ctx: HandlerContext) {
-      const caller = requireCaller(ctx);
-      if (caller.kind !== "user" || !caller.user_id) throw ProblemError.unauthorized("This route is for signed-in people, not API keys.");
+      const caller = requirePerson(ctx, () => ProblemError.unauthorized("This route is for signed-in people, not API keys."));
       const em = deps.orm.em.fork();
       const account = await accountById(em, caller.user_id);
       if (!account || !account.isActive) throw ProblemError.unauthorized();
