@@ -31,6 +31,8 @@ export const pageSizePagination = {
   query: (rule: PageSizeRule) => z.object({ page: pageNumber(), page_size: pageSize(rule).meta({ description: "Rows per page" }) }),
   envelope: <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: count(), page: positive(), page_size: positive() }),
   page: <T>(items: T[], total: number, query: { page: number; page_size: number }) => ({ items, total, page: query.page, page_size: query.page_size }),
+  /** The sca.common.v1.PageRequest a service's List reads. */
+  request: (query: { page: number; page_size: number }) => ({ page: query.page, pageSize: query.page_size }),
 };
 
 /** Numbered shape with `size`: `page`, `size` -> items, total, page, page_size. */

@@ -3,13 +3,13 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
   ActivateUserResponseSchema, AdminUserService, ClearSecondFactorResponseSchema, DeactivateUserResponseSchema, GetUserResponseSchema,
   IssuePasswordResetResponseSchema, ListUsersResponseSchema, UnlockSignInResponseSchema, type ListUsersRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
-import { offsetOf, readPage } from "../domain/pagination.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
@@ -53,8 +53,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
   router.service(AdminUserService, {
     async listUsers(req: ListUsersRequest, ctx) {
       requireSuperAdmin(ctx);
-      const page = readPage(req.page, req.pageSize);
-      if (!page.ok) throw ProblemError.validation(page.violations);
+      const page = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const q = req.q.trim();
       if (q.length > Q_MAX) throw ProblemError.validation([{ path: "query.q", message: `must be at most ${Q_MAX} characters` }]);
       const em = deps.orm.em.fork();
@@ -62,8 +61,8 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
         q, ...(req.isActive === undefined ? {} : { isActive: req.isActive }),
         ...(req.isSuperuser === undefined ? {} : { isSuperuser: req.isSuperuser }),
         ...(req.mfaEnabled === undefined ? {} : { mfaEnabled: req.mfaEnabled }),
-      }, page.value.pageSize, offsetOf(page.value));
-      return create(ListUsersResponseSchema, { items: await userViews(em, rows, "admin"), total, page: page.value.page, pageSize: page.value.pageSize });
+      }, page.limit, page.offset);
+      return create(ListUsersResponseSchema, { items: await userViews(em, rows, "admin"), page: pageInfo(page, total) });
     },
 
     async getUser(req, ctx) {

@@ -2,6 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
   ApiKeyService, GetApiKeyHashStatsResponseSchema, IssueApiKeyResponseSchema, ListApiKeysResponseSchema,
@@ -10,7 +11,6 @@ import {
 import { requirePerson, requireSuperAdmin, type Caller } from "@sca/rpc";
 import { deriveApiKeyHashKey, generateApiKey, hashApiKey } from "../domain/api-key-format.ts";
 import { mayIssue, mayManageKey, narrowedBreadth, planIssue, serviceAccountWithinIssuer } from "../domain/api-key-scope.ts";
-import { offsetOf, readPage } from "../domain/pagination.ts";
 import { roleAtLeast, roleOnTeam } from "../domain/roles.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
@@ -109,16 +109,14 @@ export function registerApiKeyService(router: ConnectRouter, deps: ApiKeyService
 
     async listApiKeys(req, ctx) {
       const caller = requirePerson(ctx, peopleOnly);
-      const read = readPage(req.page, req.pageSize);
-      if (!read.ok) throw ProblemError.validation(read.violations);
-      const p = read.value;
+      const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const administeredTeams = caller.memberships.filter((m) => roleAtLeast(m.role, "team_admin")).map((m) => m.team_id);
       const { rows, total } = await keys.listApiKeys(fork(), {
         scope: req.scope || undefined, teamId: bodyId(req.teamId, "query.team_id"), projectId: bodyId(req.projectId, "query.project_id"),
         includeRevoked: req.includeRevoked,
         visibleTo: caller.is_superuser ? null : { userId: caller.user_id, teamIds: administeredTeams },
-      }, p.pageSize, offsetOf(p));
-      return create(ListApiKeysResponseSchema, { items: rows.map(apiKeyView), total, page: p.page, pageSize: p.pageSize });
+      }, p.limit, p.offset);
+      return create(ListApiKeysResponseSchema, { items: rows.map(apiKeyView), page: pageInfo(p, total) });
     },
 
     async revokeApiKey(req, ctx) {

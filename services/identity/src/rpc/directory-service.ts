@@ -3,6 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
   AddTeamMemberResponseSchema, ChangeUserRoleResponseSchema, CreateServiceAccountResponseSchema, CreateTeamResponseSchema,
@@ -11,7 +12,6 @@ import {
 } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
 import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
-import { offsetOf, readPage, type PageRequest } from "../domain/pagination.ts";
 import { isDemotion, isMembershipRole, MEMBERSHIP_ROLES, parseRoleChange } from "../domain/roles.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
@@ -29,12 +29,6 @@ import { accountById } from "../store/accounts.ts";
 export interface DirectoryServiceDeps {
   orm: MikroORM;
   apiKeyAnswers: ApiKeyAnswerCache;
-}
-
-function page(p: number, size: number): PageRequest {
-  const read = readPage(p, size);
-  if (!read.ok) throw ProblemError.validation(read.violations);
-  return read.value;
 }
 
 const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
@@ -59,19 +53,19 @@ export function registerDirectoryService(router: ConnectRouter, deps: DirectoryS
   router.service(DirectoryService, {
     async listOrganizations(req, ctx) {
       requireSuperAdmin(ctx);
-      const p = page(req.page, req.pageSize);
-      const { rows, total } = await listOrganizations(fork(), p.pageSize, offsetOf(p));
-      return create(ListOrganizationsResponseSchema, { items: rows.map(organizationView), total, page: p.page, pageSize: p.pageSize });
+      const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
+      const { rows, total } = await listOrganizations(fork(), p.limit, p.offset);
+      return create(ListOrganizationsResponseSchema, { items: rows.map(organizationView), page: pageInfo(p, total) });
     },
 
     async listTeams(req, ctx) {
       requireSuperAdmin(ctx);
-      const p = page(req.page, req.pageSize);
+      const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const em = fork();
-      const { rows, total } = await teams.listTeams(em, req.search.trim(), p.pageSize, offsetOf(p));
+      const { rows, total } = await teams.listTeams(em, req.search.trim(), p.limit, p.offset);
       const members = await teams.membersOf(em, rows.map((r) => r.id));
       return create(ListTeamsResponseSchema, {
-        items: rows.map((r) => teamView(r, members.get(r.id) ?? [])), total, page: p.page, pageSize: p.pageSize,
+        items: rows.map((r) => teamView(r, members.get(r.id) ?? [])), page: pageInfo(p, total),
       });
     },
 
