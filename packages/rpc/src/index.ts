@@ -5,6 +5,6 @@ export {
   ANONYMOUS, callerKey, isPerson, isSuperAdmin, requireCaller, requirePerson, requireSuperAdmin, signCallerToken, verifyCallerToken, CALLER_HEADER,
 } from "./caller.ts";
 export type { Caller, Membership, ApiKeyGrant, Person, Role } from "./caller.ts";
-export { clientAddressOf } from "./client-address.ts";
+export { clientAddressFrom } from "./client-address.ts";
 export { createServiceClient, callerTokenKey } from "./client.ts";
 export { onShutdown } from "./shutdown.ts";

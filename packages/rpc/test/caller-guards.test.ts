@@ -4,7 +4,7 @@ import { createContextValues, createHandlerContext, type HandlerContext } from "
 import { ProblemError } from "@sca/problem";
 import { Health } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import {
-  ANONYMOUS, callerKey, clientAddressOf, isPerson, isSuperAdmin, requireCaller, requirePerson, requireSuperAdmin, type Caller,
+  ANONYMOUS, callerKey, clientAddressFrom, isPerson, isSuperAdmin, requireCaller, requirePerson, requireSuperAdmin, type Caller,
 } from "@sca/rpc";
 
 const person: Caller = { ...ANONYMOUS, kind: "user", user_id: "0190f0e0-0000-7000-8000-000000000001", email: "dev@example.com" };
@@ -62,13 +62,13 @@ describe("client address", () => {
   const fields = (a: { ip: string; userAgent: string }) => ({ ip: a.ip, userAgent: a.userAgent });
 
   it("comes from the address the edge put in the request, or from the caller it vouched for", () => {
-    expect(fields(clientAddressOf({ ip: "198.51.100.2", userAgent: "ua" }))).toEqual({ ip: "198.51.100.2", userAgent: "ua" });
-    expect(fields(clientAddressOf({ ...person, ip: "203.0.113.7", user_agent: "curl/8" }))).toEqual({ ip: "203.0.113.7", userAgent: "curl/8" });
-    expect(clientAddressOf({ ...person, ip: "203.0.113.7", user_agent: "curl/8" }).$typeName).toBe("sca.common.v1.ClientAddress");
+    expect(fields(clientAddressFrom({ ip: "198.51.100.2", userAgent: "ua" }))).toEqual({ ip: "198.51.100.2", userAgent: "ua" });
+    expect(fields(clientAddressFrom({ ...person, ip: "203.0.113.7", user_agent: "curl/8" }))).toEqual({ ip: "203.0.113.7", userAgent: "curl/8" });
+    expect(clientAddressFrom({ ...person, ip: "203.0.113.7", user_agent: "curl/8" }).$typeName).toBe("sca.common.v1.ClientAddress");
   });
 
   it("is empty where the edge did not know", () => {
-    expect(fields(clientAddressOf(undefined))).toEqual({ ip: "", userAgent: "" });
-    expect(fields(clientAddressOf(ANONYMOUS))).toEqual({ ip: "", userAgent: "" });
+    expect(fields(clientAddressFrom(undefined))).toEqual({ ip: "", userAgent: "" });
+    expect(fields(clientAddressFrom(ANONYMOUS))).toEqual({ ip: "", userAgent: "" });
   });
 });

@@ -34,7 +34,7 @@ async function signIn(as: { subject: string } | "deny", redirectAfter = "") {
   const q = callback.searchParams;
   return h.sso.completeSignIn({
     provider: "oidc", code: q.get("code") ?? "", state: q.get("state") ?? "", error: q.get("error") ?? "", iss: q.get("iss") ?? "",
-    flowCookie: begun.flowCookie!.value, ip: "198.51.100.7", userAgent: "jest",
+    flowCookie: begun.flowCookie!.value, client: { ip: "198.51.100.7", userAgent: "jest" },
   });
 }
 

@@ -7,7 +7,7 @@ import {
   BeginSignInResponseSchema, CompleteSignInResponseSchema, ListMyIdentitiesResponseSchema, ListProvidersResponseSchema,
   SsoService, UnlinkMyIdentityResponseSchema,
 } from "@sca/proto/sca/identity/v1/sso_pb.ts";
-import { requirePerson } from "@sca/rpc";
+import { clientAddressFrom, requirePerson } from "@sca/rpc";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import { safeRedirectPath } from "../domain/redirect-safety.ts";
@@ -57,7 +57,7 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
     async completeSignIn(req) {
       const result = await completeSignIn(deps, provider(req.provider), {
         code: req.code, state: req.state, error: req.error, iss: req.iss, flowCookie: req.flowCookie,
-        client: { ip: req.ip, userAgent: req.userAgent },
+        client: clientAddressFrom(req.client),
       });
       if (!result.ok) {
         deps.logger.info({ provider: req.provider, reason: result.reason }, "sso sign-in failed");

@@ -5,6 +5,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "@sca/log";
+import type { ClientAddress } from "@sca/proto/sca/common/v1/client_address_pb.ts";
 import * as oidc from "openid-client";
 import { gradeTeams } from "../domain/group-role-map.ts";
 import { profileFromClaims, type OAuthProfile } from "../domain/oauth-profile.ts";
@@ -21,8 +22,6 @@ import type { ProviderClients } from "./sso-providers.ts";
 
 export const FLOW_COOKIE_NAME = "sca_oauth_flow";
 
-export interface ClientInfo { ip: string; userAgent: string }
-
 export interface SignInDeps {
   orm: MikroORM;
   secretKey: string;
@@ -33,7 +32,7 @@ export interface SignInDeps {
   logger: Logger;
 }
 
-export interface CallbackParams { code: string; state: string; error: string; iss: string; flowCookie: string; client: ClientInfo }
+export interface CallbackParams { code: string; state: string; error: string; iss: string; flowCookie: string; client: ClientAddress }
 
 export type SignInResult =
   | { ok: true; redirectTo: string; userId: string; refreshToken: string; refreshExpiresAt: Date }

@@ -109,7 +109,7 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
   const transport = createGrpcTransport({ baseUrl: url });
   const clients = Object.fromEntries(Object.entries(SERVICES).map(([name, service]) => [name, createClient(service, transport)])) as IdentityClients;
   const asBearer = async (bearer: string) => {
-    const { callerToken } = await clients.access.authenticate({ bearer, ip: "203.0.113.9", userAgent: "jest" });
+    const { callerToken } = await clients.access.authenticate({ bearer, client: { ip: "203.0.113.9", userAgent: "jest" } });
     return { headers: { [CALLER_HEADER]: callerToken } };
   };
   return {

@@ -14,7 +14,7 @@ export const file_sca_common_v1_client_address: GenFile = /*@__PURE__*/
 
 /**
  * The client of a request as the edge saw it, for audit, sign-in throttles and last-used records. The gateway
- * fills it; services read it with @sca/rpc clientAddressOf. Empty fields mean the edge did not know.
+ * fills it; services read it with @sca/rpc clientAddressFrom. Empty fields mean the edge did not know.
  *
  * @generated from message sca.common.v1.ClientAddress
  */
