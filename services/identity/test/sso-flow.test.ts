@@ -8,7 +8,7 @@ import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { fromConnectError } from "@sca/problem";
 import { startSignIn } from "../src/domain/oauth-state.ts";
 import { providerSettings } from "../src/domain/sso-settings.ts";
-import { createProviderClients } from "../src/rpc/sso-providers.ts";
+import { createProviderClients } from "../src/clients/sso-providers.ts";
 import { followToCallback, startTestProvider } from "./support/oidc-provider.ts";
 import { CALLBACK_BASE, SECRET, startSso, type SsoHarness } from "./support/sso-harness.ts";
 

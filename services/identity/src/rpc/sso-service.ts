@@ -13,7 +13,7 @@ import { emitAudit } from "../events/account-events.ts";
 import { safeRedirectPath } from "../domain/redirect-safety.ts";
 import { isProviderName, providerSettings, type ProviderSettings } from "../domain/sso-settings.ts";
 import { identitiesOf, unlinkIdentity } from "../store/oauth-identities.ts";
-import { ProviderUnavailable } from "./sso-providers.ts";
+import { ProviderUnavailable } from "../clients/sso-providers.ts";
 import { beginSignIn, completeSignIn, FLOW_COOKIE_NAME, flowCookiePath, type SignInDeps } from "./sso-sign-in.ts";
 import { isUuid } from "./fields.ts";
 

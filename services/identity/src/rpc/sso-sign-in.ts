@@ -18,7 +18,7 @@ import { recordSignIn } from "../store/accounts.ts";
 import { identityBySubject, linkIdentity, touchIdentity } from "../store/oauth-identities.ts";
 import { applyTeamGrades, knownAccountByEmail, knownAccountById, registerSsoAccount } from "../store/sso-accounts.ts";
 import { issueSession, type SessionDeps } from "./sessions.ts";
-import type { ProviderClients } from "./sso-providers.ts";
+import type { ProviderClients } from "../clients/sso-providers.ts";
 
 export const FLOW_COOKIE_NAME = "sca_oauth_flow";
 

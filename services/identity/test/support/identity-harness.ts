@@ -27,7 +27,7 @@ import { accountKeys, type AccountSettings } from "../../src/rpc/account-setting
 import { registerAdminUserService } from "../../src/rpc/admin-user-service.ts";
 import { registerApiKeyService } from "../../src/rpc/api-key-service.ts";
 import { registerDirectoryService } from "../../src/rpc/directory-service.ts";
-import { createProviderClients } from "../../src/rpc/sso-providers.ts";
+import { createProviderClients } from "../../src/clients/sso-providers.ts";
 import { registerSsoService } from "../../src/rpc/sso-service.ts";
 import { redisApiKeyAnswerCache } from "../../src/store/api-key-answer-cache.ts";
 import { entities } from "../../src/store/entities.ts";
