@@ -46,6 +46,8 @@ export const keys = {
   HTTP_PORT: key(p.int(8080, { min: 1, max: 65535 })),
   /** Unset: the service's default port; 0: any free port (tests). */
   RPC_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  /** The address a domain service's Connect server binds (0.0.0.0 in a pod; loopback on one machine). */
+  RPC_HOST: key(p.text("127.0.0.1")),
   RPC_READ_MAX_BYTES: key(p.int(4 * 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 })),
   SERVICE_VERSION: key(p.text("unknown")),
   SERVICE_COMMIT: key(p.text("unknown")),
@@ -107,4 +109,9 @@ export const keys = {
 /** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */
 export function serviceAddressKey(service: string): string {
   return `${service.toUpperCase().replaceAll("-", "_")}_RPC_URL`;
+}
+
+/** The key of a service's Connect address with its single-machine default (http://127.0.0.1:<its port>). */
+export function serviceAddressKeys(service: string, defaultPort: number): Record<string, KeySpec<string>> {
+  return { [serviceAddressKey(service)]: key(p.text(`http://127.0.0.1:${defaultPort}`)) };
 }

@@ -13,7 +13,11 @@ import { recordProcessed } from "./processed-events-table.ts";
 import { schemaTable } from "./schema-table.ts";
 import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
 
-export type EventHandler<Desc extends DescMessage> = (em: EntityManager, message: MessageShape<Desc>, meta: EventMeta) => Promise<void>;
+/**
+ * Applies one event. `signal` aborts when the consumer stops: a long handler gives up then (its transaction rolls
+ * back and the record is delivered again to the partition's next owner).
+ */
+export type EventHandler<Desc extends DescMessage> = (em: EntityManager, message: MessageShape<Desc>, meta: EventMeta, signal: AbortSignal) => Promise<void>;
 
 export interface IdempotentConsumerOptions<Desc extends DescMessage> {
   kafka: KafkaClient;
@@ -27,7 +31,7 @@ export interface IdempotentConsumerOptions<Desc extends DescMessage> {
 }
 
 export interface IdempotentConsumer {
-  /** Lets the record in hand finish (or abandons its retries), leaves the group and disconnects. */
+  /** Aborts the handlers' signal, lets the record in hand end (or abandons its retries), leaves the group and disconnects. */
   stop(): Promise<void>;
 }
 
@@ -44,7 +48,7 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(opts: Idem
         logger.debug({ eventId: meta.eventId }, "event already applied; skipped");
         return;
       }
-      await handle(em, message, meta);
+      await handle(em, message, meta, stopping.signal);
     });
 
   const settle = async (record: EachMessagePayload, producer: Producer) => {

@@ -8,6 +8,8 @@ export { OutboxMessage, CreateOutboxTable } from "./outbox-table.ts";
 export { enqueue } from "./enqueue.ts";
 export { OutboxRelay } from "./outbox-relay.ts";
 export type { OutboxRelayOptions } from "./outbox-relay.ts";
+export { OutboxSweep } from "./outbox-sweep.ts";
+export type { OutboxSweepOptions } from "./outbox-sweep.ts";
 export { CreateProcessedEventsTable, ProcessedEvent } from "./processed-events-table.ts";
 export { PROCESSED_EVENTS_RETENTION_MS, ProcessedEventsPruner } from "./processed-events-pruner.ts";
 export type { ProcessedEventsPrunerOptions } from "./processed-events-pruner.ts";

@@ -4,7 +4,8 @@
 // each key is published in id order. A crash between sending and marking sends the batch again: delivery is
 // at least once, and consumers apply each event id once. Rows store the logical topic (as rows written before
 // topic prefixes existed do) and the relay publishes to its name under the client's prefix, so a deployment's
-// pending rows follow a change of prefix.
+// pending rows follow a change of prefix. Its loop is not a periodic job (it goes again at once after a full batch,
+// backs off after a failure and wakes on wake()); deleting published rows is one (OutboxSweep).
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { Partitioners, type Producer } from "kafkajs";
 import { scrubSecrets, type Logger } from "@sca/log";
@@ -21,9 +22,6 @@ export interface OutboxRelayOptions {
   /** Back-off after a failed batch doubles from min to max. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
-  /** Published rows are kept this long (for inspection), then deleted. */
-  retentionMs?: number;
-  sweepIntervalMs?: number;
 }
 
 interface OutboxRow {
@@ -34,8 +32,6 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
-const SWEEP_CHUNK = 1000;
-
 export class OutboxRelay {
   private readonly kafka: KafkaClient;
   private readonly orm: MikroORM;
@@ -44,15 +40,12 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
-  private readonly retentionMs: number;
-  private readonly sweepIntervalMs: number;
-  private readonly sql: { claim: string; markPublished: string; recordFailure: string; sweep: string };
+  private readonly sql: { claim: string; markPublished: string; recordFailure: string };
   private producer: Producer | undefined;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private woken = false;
   private pending: { end: () => void; wakeable: boolean } | undefined;
-  private lastSweep = 0;
 
   constructor(opts: OutboxRelayOptions) {
     this.kafka = opts.kafka;
@@ -62,8 +55,6 @@ export class OutboxRelay {
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
     this.minBackoffMs = opts.minBackoffMs ?? 500;
     this.maxBackoffMs = opts.maxBackoffMs ?? 30_000;
-    this.retentionMs = opts.retentionMs ?? 7 * 24 * 3600_000;
-    this.sweepIntervalMs = opts.sweepIntervalMs ?? 10 * 60_000;
     const outbox = schemaTable(opts.orm, "outbox");
     this.sql = {
       claim: `with candidates as (
@@ -77,8 +68,6 @@ export class OutboxRelay {
         order by c.id`,
       markPublished: `update ${outbox} set published_at = now(), attempts = attempts + 1 where id in (?)`,
       recordFailure: `update ${outbox} set attempts = attempts + 1, last_error = ? where id in (?) and published_at is null`,
-      sweep: `delete from ${outbox} where id in (
-          select id from ${outbox} where published_at < now() - make_interval(secs => ?) limit ${SWEEP_CHUNK})`,
     };
   }
 
@@ -113,10 +102,7 @@ export class OutboxRelay {
       try {
         const published = await this.publishBatch();
         failures = 0;
-        if (published < this.batchSize) {
-          await this.sweepPublished();
-          await this.pause(this.pollIntervalMs, true);
-        }
+        if (published < this.batchSize) await this.pause(this.pollIntervalMs, true);
       } catch (err) {
         failures += 1;
         const retryInMs = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** (failures - 1));
@@ -178,16 +164,6 @@ export class OutboxRelay {
     const producer = this.producer;
     this.producer = undefined;
     await producer?.disconnect().catch(() => undefined);
-  }
-
-  private async sweepPublished(): Promise<void> {
-    if (Date.now() - this.lastSweep < this.sweepIntervalMs) return;
-    this.lastSweep = Date.now();
-    let deleted: number;
-    do {
-      const result = await this.orm.em.fork().execute<{ affectedRows: number }>(this.sql.sweep, [this.retentionMs / 1000], "run");
-      deleted = result.affectedRows;
-    } while (deleted === SWEEP_CHUNK);
   }
 
   // Waits `ms`; stop() ends the wait, and so does wake() when `wakeable`. A wake() during the last batch ends

@@ -10,7 +10,7 @@ export interface ProcessedEventsPrunerOptions {
   logger: Logger;
   /** Rows older than this are deleted; keep it above the retention of every topic the service consumes. */
   retentionMs?: number;
-  /** Time between sweeps; the first runs at start(). */
+  /** Time between sweeps; the first runs as the job starts. */
   intervalMs?: number;
   /**
    * Rows deleted at most per sweep. At the defaults a service prunes 2.88 million rows a day, so it keeps up
@@ -21,21 +21,23 @@ export interface ProcessedEventsPrunerOptions {
 
 export const PROCESSED_EVENTS_RETENTION_MS = 14 * 24 * 3600_000;
 
+/**
+ * The pruning as a periodic job (its `run` is one sweep); the runtime runs it while the service consumes.
+ */
 export class ProcessedEventsPruner {
+  readonly name = "processed events pruning";
+  readonly everyMs: number;
   private readonly orm: MikroORM;
   private readonly logger: Logger;
   private readonly retentionMs: number;
-  private readonly intervalMs: number;
   private readonly limit: number;
   private readonly deleteSql: string;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
 
   constructor(opts: ProcessedEventsPrunerOptions) {
     this.orm = opts.orm;
     this.logger = opts.logger.child({ component: "processed-events-pruner" });
     this.retentionMs = opts.retentionMs ?? PROCESSED_EVENTS_RETENTION_MS;
-    this.intervalMs = opts.intervalMs ?? 5 * 60_000;
+    this.everyMs = opts.intervalMs ?? 5 * 60_000;
     this.limit = opts.limit ?? 10_000;
     const table = schemaTable(opts.orm, "processed_events");
     this.deleteSql = `delete from ${table} where (consumer_group, event_id) in (
@@ -43,17 +45,9 @@ export class ProcessedEventsPruner {
         limit ? for update skip locked)`;
   }
 
-  /** Sweeps now, then every interval until stop(). */
-  start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.running ??= this.sweep()
-        .catch((err: unknown) => this.logger.warn({ err }, "could not prune processed events; trying again at the next sweep"))
-        .finally(() => (this.running = undefined));
-    };
-    this.timer = setInterval(tick, this.intervalMs);
-    this.timer.unref();
-    tick();
+  /** The job's run: one sweep (a single statement, so there is nothing to give up half-way on stop). */
+  run(): Promise<number> {
+    return this.sweep();
   }
 
   /** One bounded delete; returns how many rows it deleted. */
@@ -61,12 +55,5 @@ export class ProcessedEventsPruner {
     const result = await this.orm.em.fork().execute<{ affectedRows: number }>(this.deleteSql, [this.retentionMs / 1000, this.limit], "run");
     if (result.affectedRows > 0) this.logger.debug({ deleted: result.affectedRows }, "pruned processed events");
     return result.affectedRows;
-  }
-
-  /** Stops sweeping and waits for a sweep in flight. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
   }
 }

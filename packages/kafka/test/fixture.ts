@@ -110,7 +110,7 @@ export class KafkaFixture {
       }),
     });
     this.stoppers.push(() => consumer.stop());
-    return { seen, groupId };
+    return { seen, groupId, stop: () => consumer.stop() };
   }
 
   /** Every record of the logical `topic` (under the prefix), read by a plain consumer group of its own, as it arrives. */

@@ -76,4 +76,29 @@ describe("the idempotent consumer", () => {
     await waitFor("the event to be applied", async () => (await fx.appliedCount(record.eventId)) === 1);
     expect(calls).toBe(2);
   }, 60_000);
+
+  it("aborts the handler's signal when it stops, and the event stays unapplied for the partition's next owner", async () => {
+    let handlerStarted!: () => void;
+    const started = new Promise<void>((resolve) => (handlerStarted = resolve));
+    let abortedInHandler = false;
+    const { groupId, stop } = await fx.startConsumer({
+      // A long piece of work that gives up when told to.
+      handle: (_em, _message, _meta, signal) => new Promise<void>((_resolve, reject) => {
+        handlerStarted();
+        signal.addEventListener("abort", () => {
+          abortedInHandler = signal.aborted;
+          reject(new Error("gave up: the consumer is stopping"));
+        }, { once: true });
+      }),
+    });
+    const record = auditRecord("actor-4", "scan.started");
+    await produce(fx.topic.topic, [record]);
+
+    await started;
+    await stop();
+    expect(abortedInHandler).toBe(true);
+    const processed = await fx.em().getConnection().execute<{ event_id: string }[]>(
+      `select event_id from "${fx.schema}".processed_events where consumer_group = ?`, [groupId]);
+    expect(processed).toEqual([]);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import kafkajs from "kafkajs";
 import { withRequestId } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { OutboxMessage, deadLetterTopic, enqueue, uuidv7 } from "../src/index.ts";
+import { OutboxMessage, OutboxSweep, deadLetterTopic, enqueue, uuidv7 } from "../src/index.ts";
 import { KafkaFixture, auditEvent, waitFor, type DeliveredRecord } from "./fixture.ts";
 
 const actionOf = (record: DeliveredRecord) => fromBinary(AuditEventSchema, record.value!).action;
@@ -149,12 +149,16 @@ describe("the outbox relay", () => {
     expect(onBroker).not.toContain(deadLetterTopic(topic.topic));
   }, 60_000);
 
-  it("deletes published rows older than the retention", async () => {
+  it("deletes published rows older than the retention (the outbox sweep beside it)", async () => {
     const wire = await fx.recordTopic(fx.topic.topic);
-    fx.startRelay({ retentionMs: 0, sweepIntervalMs: 0 });
+    fx.startRelay();
+    const sweep = new OutboxSweep({ orm: fx.orm, retentionMs: 0 });
 
     const eventId = await fx.enqueueCommitted("actor-5", "release.published");
     await waitFor("the event on the wire", () => wire.some((r) => r.headers["event-id"] === eventId));
-    await waitFor("the row to be swept", async () => (await fx.em().count(OutboxMessage)) === 0);
+    await waitFor("the row to be swept", async () => {
+      await sweep.run();
+      return (await fx.em().count(OutboxMessage)) === 0;
+    });
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-export { startRpcServer } from "./server.ts";
+export { serviceInterceptors, startRpcServer } from "./server.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";
 export { HealthRegistry, READINESS } from "./health.ts";
 export {

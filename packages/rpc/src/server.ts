@@ -57,6 +57,11 @@ function callerFromToken(secretKey: string): Interceptor {
   };
 }
 
+/** What every service's handlers run behind: the caller the gateway vouched for, the request id, problems as Connect errors. */
+export function serviceInterceptors(opts: { secretKey: string; logger: Logger }): Interceptor[] {
+  return [callerFromToken(opts.secretKey), errorBoundary(opts.logger)];
+}
+
 export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
   const handler = connectNodeAdapter({
     routes: (router) => {
@@ -67,7 +72,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer>
     grpcWeb: true,
     connect: true,
     readMaxBytes: opts.readMaxBytes,
-    interceptors: [callerFromToken(opts.secretKey), errorBoundary(opts.logger)],
+    interceptors: serviceInterceptors(opts),
   });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();

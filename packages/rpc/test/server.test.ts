@@ -6,8 +6,8 @@ import {
   ANONYMOUS, callerTokenKey, createServiceClient, HealthRegistry, signCallerToken, startRpcServer, verifyCallerToken,
   type Caller, type RpcServer,
 } from "@sca/rpc";
+import { TEST_SECRET } from "@sca/testkit";
 
-const SECRET = "test-secret-key-that-is-at-least-32-characters";
 const caller: Caller = { ...ANONYMOUS, kind: "user", user_id: "0190f0e0-0000-7000-8000-000000000001", email: "a@example.com" };
 
 describe("rpc server", () => {
@@ -17,7 +17,7 @@ describe("rpc server", () => {
 
   beforeAll(async () => {
     server = await startRpcServer({
-      service: "test", port: 0, logger: createLogger("test", "ERROR"), secretKey: SECRET, health, readMaxBytes: 1024 * 1024, routes: () => undefined,
+      service: "test", port: 0, logger: createLogger("test", "ERROR"), secretKey: TEST_SECRET, health, readMaxBytes: 1024 * 1024, routes: () => undefined,
     });
   });
   afterAll(() => server.close(100));
@@ -36,7 +36,7 @@ describe("rpc server", () => {
   });
 
   it("accepts a valid caller token and refuses a forged one", async () => {
-    const token = await signCallerToken(caller, SECRET);
+    const token = await signCallerToken(caller, TEST_SECRET);
     const ok = await client().check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, token) });
     expect(ok.status).toBe(Status.SERVING);
     const forged = await signCallerToken(caller, "another-secret-key-that-is-also-32-chars");
@@ -53,23 +53,23 @@ describe("rpc server", () => {
 
 describe("caller token", () => {
   it("round-trips the caller", async () => {
-    expect(await verifyCallerToken(await signCallerToken(caller, SECRET), SECRET)).toEqual(caller);
+    expect(await verifyCallerToken(await signCallerToken(caller, TEST_SECRET), TEST_SECRET)).toEqual(caller);
   });
 
   it("is refused when tampered with", async () => {
-    const token = await signCallerToken(caller, SECRET);
+    const token = await signCallerToken(caller, TEST_SECRET);
     const [h, p, s] = token.split(".");
     const payload = JSON.parse(Buffer.from(p!, "base64url").toString()) as { caller: Caller };
     payload.caller.is_superuser = true;
     const tampered = [h, Buffer.from(JSON.stringify(payload)).toString("base64url"), s].join(".");
-    await expect(verifyCallerToken(tampered, SECRET)).rejects.toThrow();
+    await expect(verifyCallerToken(tampered, TEST_SECRET)).rejects.toThrow();
   });
 
   it("is not an access token: a token signed directly with SECRET_KEY is refused", async () => {
     const { SignJWT } = await import("jose");
     const direct = await new SignJWT({ caller }).setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
-      .setIssuer("sca-gateway").setAudience("sca-services").setExpirationTime("1m").sign(new TextEncoder().encode(SECRET));
-    await expect(verifyCallerToken(direct, SECRET)).rejects.toThrow();
+      .setIssuer("sca-gateway").setAudience("sca-services").setExpirationTime("1m").sign(new TextEncoder().encode(TEST_SECRET));
+    await expect(verifyCallerToken(direct, TEST_SECRET)).rejects.toThrow();
   });
 });
 

@@ -1,5 +1,10 @@
 export { runService } from "./run-service.ts";
-export type { ServiceDefinition, ServiceContext } from "./run-service.ts";
+export { defineService } from "./definition.ts";
+export type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition.ts";
+export { startServiceInstance } from "./start-service.ts";
+export type { ServiceInstance, ServiceOverrides } from "./start-service.ts";
+export { startPeriodicJob } from "./periodic-job.ts";
+export type { PeriodicJob, RunningJob } from "./periodic-job.ts";
 export type { KafkaUse, ServiceKafka } from "./service-kafka.ts";
 export { SERVICES, defaultRpcPort, rpcUrlFor } from "./services.ts";
 export type { ServiceName } from "./services.ts";

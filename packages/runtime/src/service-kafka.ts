@@ -5,10 +5,11 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, type ConfigOf } from "@sca/config";
 import {
-  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
+  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, OutboxSweep, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
   type KafkaClient,
 } from "@sca/kafka";
 import type { Logger } from "@sca/log";
+import { startPeriodicJob } from "./periodic-job.ts";
 
 export interface KafkaUse {
   /** Runs the outbox relay; the service lists CreateOutboxTable in its migrations. */
@@ -43,6 +44,8 @@ interface Deps {
   orm: MikroORM;
   logger: Logger;
   addCloser: (name: string, close: () => Promise<unknown>) => void;
+  /** How often the relay looks for rows nobody woke it for (tests shorten it). */
+  relayPollIntervalMs?: number;
 }
 
 function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logger): KafkaClient {
@@ -62,10 +65,11 @@ export async function ensureDeclaredTopics(clientId: string, use: KafkaUse, conf
 }
 
 /** Returns what handlers use, and the closers to run after the service's own (the relay publishes last). */
-export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm, logger, addCloser }: Deps): { context: ServiceKafka; closers: Closer[] } {
+export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm, logger, addCloser, relayPollIntervalMs }: Deps): { context: ServiceKafka; closers: Closer[] } {
   const client = serviceKafkaClient(clientId, config, logger);
-  const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger }) : undefined;
+  const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger, pollIntervalMs: relayPollIntervalMs }) : undefined;
   relay?.start();
+  const sweep = use.outbox ? startPeriodicJob(new OutboxSweep({ orm }), logger) : undefined;
   let pruning = false;
   const context: ServiceKafka = {
     client,
@@ -75,13 +79,16 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
       if (!pruning) {
         pruning = true;
         const pruner = new ProcessedEventsPruner({ orm, logger });
-        pruner.start();
-        addCloser("processed events pruning", () => pruner.stop());
+        const job = startPeriodicJob(pruner, logger);
+        addCloser(pruner.name, () => job.stop());
       }
       const consumer = await runIdempotentConsumer({ ...opts, kafka: client, orm, logger });
       addCloser(`consumer ${opts.groupId}`, () => consumer.stop());
     },
     wakeRelay: () => relay?.wake(),
   };
-  return { context, closers: relay ? [{ name: "outbox relay", close: () => relay.stop() }] : [] };
+  const closers: Closer[] = [];
+  if (sweep) closers.push({ name: "outbox sweep", close: () => sweep.stop() });
+  if (relay) closers.push({ name: "outbox relay", close: () => relay.stop() });
+  return { context, closers };
 }

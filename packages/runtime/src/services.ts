@@ -1,6 +1,6 @@
 // The services of the portal and where each listens locally. In Kubernetes the addresses come from
 // <SERVICE>_RPC_URL (set by the Helm chart); these defaults are the single-machine layout of ./dev up.
-import { serviceAddressKey } from "@sca/config";
+import { loadConfig, serviceAddressKey, serviceAddressKeys } from "@sca/config";
 
 export const SERVICES = {
   identity: 7101,
@@ -18,6 +18,7 @@ export function defaultRpcPort(name: ServiceName): number {
   return SERVICES[name];
 }
 
-export function rpcUrlFor(name: ServiceName, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return env[serviceAddressKey(name)]?.trim() || `http://127.0.0.1:${SERVICES[name]}`;
+/** The service's Connect address: <SERVICE>_RPC_URL from `env` (the process's by default), else its local port. */
+export function rpcUrlFor(name: ServiceName, env?: Readonly<Record<string, string | undefined>>): string {
+  return loadConfig(serviceAddressKeys(name, SERVICES[name]), env)[serviceAddressKey(name)]!;
 }

@@ -1,22 +1,22 @@
-// A real identity (every service, over a schema of its own, events through the outbox to the real Kafka, cached
-// API-key answers in the real Redis: identity's test harness) and a real gateway in front of it, both on
+// A real identity (its definition started by the test kit: every service, over a schema of its own, events through
+// the outbox to the real Kafka, cached API-key answers in the real Redis) and a real gateway in front of it, both on
 // ephemeral ports. Requests leave from a loopback address of the test's choosing (127.0.0.0/8 is all local on
 // Linux), so the per-client-address limits can be exercised and avoided without touching the gateway. Every log
 // line of both processes and every answer body is kept, to look for leaked secrets.
+import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
 import { createLogger } from "@sca/log";
 import { PasswordResetRequestedSchema } from "@sca/proto/sca/events/v1/accounts_pb.ts";
 import { TOPICS } from "@sca/kafka";
-import type { Redis } from "@sca/redis";
+import { createRedis, type Redis } from "@sca/redis";
+import { EventReader, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
 import { hashPassword } from "../../identity/src/domain/password-hash.ts";
 import { insertAccount } from "../../identity/src/store/accounts.ts";
-import { EventReader } from "../../identity/test/support/event-reader.ts";
-import { SECRET, startIdentity } from "../../identity/test/support/identity-harness.ts";
 import { startTestGateway } from "./harness.ts";
 
-export { SECRET };
+export { TEST_SECRET as SECRET };
 export const PASSWORD = "violet-harbour-engine-42";
 
 /** Response headers by lower-case name (set-cookie as a list), also readable with `get(name)` as fetch's are. */
@@ -124,10 +124,15 @@ function send(origin: string, localAddress: string, method: string, path: string
 export async function startIdentityStack(opts: IdentityStackOptions = {}): Promise<IdentityStack> {
   const lines: string[] = [];
   // INFO: the gateway's request lines and identity's own lines are what must stay clean.
-  const identity = await startIdentity({ accountEnv: opts.identityEnv, logger: createLogger("identity-test", "INFO", logSink(lines)) });
-  const domainEvents = await EventReader.start(identity.kafka, TOPICS.domainEvents);
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  const identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", ...opts.identityEnv },
+    logger: createLogger("identity-test", "INFO", logSink(lines)), poolMax: 6, seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  const redis = createRedis(testServers().redisUrl, identity.logger);
+  const domainEvents = await EventReader.start(identity.kafka!, TOPICS.domainEvents);
   const gateway = await startTestGateway({
-    env: opts.gatewayEnv, logger: createLogger("gateway-test", "INFO", logSink(lines)), identity,
+    env: opts.gatewayEnv, logger: createLogger("gateway-test", "INFO", logSink(lines)), identity: { url: identity.url!, answerNamespace },
   });
   const bodies: string[] = [];
   const client = (): Client => {
@@ -153,22 +158,29 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
       const account = await insertAccount(identity.orm.em.fork(), { email, fullName: "Test Person", passwordHash: await hashPassword(PASSWORD), isSuperuser: p.superAdmin ?? false });
       return { id: account!.id, email };
     },
-    user: (u) => identity.user(u),
+    async user(u = {}) {
+      const id = randomUUID();
+      await identity.orm.em.fork().execute(
+        "insert into users (id, email, full_name, is_superuser, is_active) values (?, ?, ?, ?, ?)",
+        [id, `${id}@example.com`, "Test Person", u.superAdmin ?? false, u.active ?? true]);
+      return id;
+    },
     async token(userId) {
-      return (await issueAccessToken(userId, SECRET, 30)).token;
+      return (await issueAccessToken(userId, TEST_SECRET, 30)).token;
     },
     async resetTokenOf(userId, count = 1) {
       const events = await domainEvents.waitFor(PasswordResetRequestedSchema, (e) => e.userId === userId, count);
       return new URL(events.at(-1)!.resetUrl).searchParams.get("token")!;
     },
     sql: (query, params = []) => identity.orm.em.fork().execute(query, params),
-    redis: identity.redis,
-    answerNamespace: identity.answerNamespace,
+    redis,
+    answerNamespace,
     logText: () => lines.join(""),
     bodies: () => bodies,
     async close() {
       await gateway.close();
       await domainEvents.stop();
+      redis.disconnect();
       await identity.close();
     },
   };

@@ -1,13 +1,13 @@
 // OAuth / OIDC sign-in through the gateway, end to end: a real identity service (SSO, accounts and access over a
-// schema of its own) signing people in at a real OpenID provider over https (identity's test support), and real
+// schema of its own, started by the test kit) signing people in at a real OpenID provider over https (the test
+// kit's), and real
 // gateways in front of it. The test plays the browser with manual redirects; the ingress's job (the provider
 // sends the browser to https://portal.test/api/..., which reaches the gateway) is done by `viaIngress`.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "@sca/log";
-import { followToCallback, type TestProvider } from "../../identity/test/support/oidc-provider.ts";
-import { startSso, type SsoHarness } from "../../identity/test/support/sso-harness.ts";
+import { followToCallback, startService, startTestProvider, uniqueName, type TestProvider, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 const BROWSER_ORIGIN = "https://portal.test";
@@ -15,8 +15,9 @@ const CALLBACK = `${BROWSER_ORIGIN}/api/auth/oauth/oidc/callback`;
 const FAILURE = `${BROWSER_ORIGIN}/login`;
 
 let provider: TestProvider;
-let orm: SsoHarness["orm"];
-let identity: SsoHarness;
+let orm: TestService["orm"];
+let identity: TestService;
+const answerNamespace = `${uniqueName("identity_answers")}:`;
 const logLines: string[] = [];
 const gateways: TestGateway[] = [];
 /** Every answer the gateways gave, to look for secrets in. */
@@ -31,15 +32,25 @@ function logTo(name: string): Logger {
   }));
 }
 
-/** Identity's SSO with its callback at CALLBACK and the failure page at FAILURE (sso-harness.ts). */
+/** Identity's SSO at the test provider, with its callback at CALLBACK and the failure page at FAILURE. */
 async function startIdentity(): Promise<void> {
-  identity = await startSso({ OIDC_SCOPES: "email profile", AUTH_AUTO_REGISTER: "true", OAUTH_HTTP_TIMEOUT_SECONDS: "5" }, logTo("identity-test"));
-  ({ provider, orm } = identity);
+  provider = await startTestProvider({ redirectUris: [CALLBACK] });
+  identity = await startService("identity", {
+    env: {
+      OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_SCOPES: "email profile", OAUTH_CALLBACK_BASE_URL: `${BROWSER_ORIGIN}/api`, OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard",
+      OAUTH_LOGIN_REDIRECT_FAILURE: FAILURE, AUTH_AUTO_REGISTER: "true", OAUTH_HTTP_TIMEOUT_SECONDS: "5",
+    },
+    logger: logTo("identity-test"), poolMax: 6, seams: { apiKeyAnswerNamespace: answerNamespace, providerFetch: provider.fetch },
+  });
+  ({ orm } = identity);
 }
 
 /** A gateway in front of the identity service; `env` on top of the test defaults. */
 async function startGatewayWith(env: Record<string, string> = {}): Promise<(path: string, init?: RequestInit) => Promise<Response>> {
-  const gateway = await startTestGateway({ env: { DOMAIN: "portal.test", ...env }, logger: logTo("gateway-test"), identity });
+  const gateway = await startTestGateway({
+    env: { DOMAIN: "portal.test", ...env }, logger: logTo("gateway-test"), identity: { url: identity.url!, answerNamespace },
+  });
   gateways.push(gateway);
   return async (path, init = {}) => {
     const res = await fetch(`${gateway.origin}${path}`, { redirect: "manual", ...init });
@@ -103,6 +114,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const g of gateways) await g.close();
   await identity?.close();
+  await provider?.close();
 });
 
 describe("provider list", () => {

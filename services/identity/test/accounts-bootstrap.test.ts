@@ -3,7 +3,8 @@ import { ensureSuperAdmin } from "../src/commands/bootstrap-admin.ts";
 import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 let h: IdentityHarness;
-beforeAll(async () => { h = await startIdentity(); }, 60_000);
+// Only its handlers are called: in memory, through the same definition, without a server.
+beforeAll(async () => { h = await startIdentity({ listen: false }); }, 60_000);
 afterAll(async () => { await h?.close(); });
 
 describe("bootstrap admin", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { generateSync } from "otplib";
+import { TEST_SECRET } from "@sca/testkit";
 import { hashOpaqueToken, newOpaqueToken } from "../src/domain/opaque-token.ts";
 import { hashPassword, needsRehash, parseHash, verifyPassword } from "../src/domain/password-hash.ts";
 import { newPasswordViolation } from "../src/domain/password-policy.ts";
@@ -12,7 +13,6 @@ import { afterFailure, CLEAR, refusalSecondsLeft, type ThrottlePolicy } from "..
 import { acceptTotp, newTotpSecret, totpUri } from "../src/domain/totp.ts";
 import { verifyAccessToken } from "../src/domain/access-token.ts";
 
-const SECRET = "test-secret-key-that-is-at-least-32-characters";
 const T0 = new Date("2026-11-23T10:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
@@ -165,11 +165,11 @@ describe("recovery codes", () => {
 
 describe("sealed secrets", () => {
   it("round-trip under the key, fail under another key or when altered", () => {
-    const key = secretBoxKey(SECRET, "sca/identity/totp-secret/v1");
+    const key = secretBoxKey(TEST_SECRET, "sca/identity/totp-secret/v1");
     const sealed = seal("JBSWY3DPEHPK3PXP", key);
     expect(sealed).not.toContain("JBSWY3DPEHPK3PXP");
     expect(open(sealed, key)).toBe("JBSWY3DPEHPK3PXP");
-    expect(() => open(sealed, secretBoxKey(SECRET, "another purpose"))).toThrow();
+    expect(() => open(sealed, secretBoxKey(TEST_SECRET, "another purpose"))).toThrow();
     const parts = sealed.split(".");
     parts[3] = Buffer.from("KBSWY3DPEHPK3PXP").toString("base64url");
     expect(() => open(parts.join("."), key)).toThrow();
@@ -178,11 +178,11 @@ describe("sealed secrets", () => {
 
 describe("second-factor challenge", () => {
   it("names the user while fresh, and is not an access token", async () => {
-    const { token, expiresIn } = await issueChallenge("0190f0e0-0000-7000-8000-000000000001", SECRET, T0);
+    const { token, expiresIn } = await issueChallenge("0190f0e0-0000-7000-8000-000000000001", TEST_SECRET, T0);
     expect(expiresIn).toBe(300);
-    expect(await challengeUserId(token, SECRET, at(299))).toBe("0190f0e0-0000-7000-8000-000000000001");
-    expect(await challengeUserId(token, SECRET, at(301))).toBeNull();
+    expect(await challengeUserId(token, TEST_SECRET, at(299))).toBe("0190f0e0-0000-7000-8000-000000000001");
+    expect(await challengeUserId(token, TEST_SECRET, at(301))).toBeNull();
     expect(await challengeUserId(token, "another-secret-key-that-is-also-32-chars", at(1))).toBeNull();
-    expect(await verifyAccessToken(token, SECRET)).toBeNull();
+    expect(await verifyAccessToken(token, TEST_SECRET)).toBeNull();
   });
 });

@@ -8,12 +8,12 @@ import { generateSync } from "otplib";
 import { PasswordResetRequestedSchema } from "@sca/proto/sca/events/v1/accounts_pb.ts";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { UserViewSchema, type Session } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
+import { EventReader, TEST_SECRET } from "@sca/testkit";
 import { verifyAccessToken } from "../src/domain/access-token.ts";
 import { hashPassword } from "../src/domain/password-hash.ts";
 import { insertAccount } from "../src/store/accounts.ts";
 import { sweepSessionState } from "../src/store/session-sweep.ts";
-import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
-import { EventReader } from "./support/event-reader.ts";
+import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 const PASSWORD = "violet-harbour-engine-42";
 const client = { ip: "198.51.100.7", userAgent: "jest" };
@@ -51,7 +51,7 @@ async function superAdmin(): Promise<string> {
 }
 
 beforeAll(async () => {
-  h = await startIdentity({ accountEnv: { LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" } });
+  h = await startIdentity({ env: { LOGIN_THROTTLE_FAILURES: "3", LOGIN_THROTTLE_WINDOWS: "2,4", PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: "300" } });
   domainEvents = await EventReader.start(h.kafka, TOPICS.domainEvents);
   auditEvents = await EventReader.start(h.kafka, TOPICS.auditEvents);
 }, 60_000);
@@ -85,7 +85,7 @@ describe("register", () => {
   });
 
   it("answers 404 when self-registration is off", async () => {
-    const off = await startIdentity({ accountEnv: { AUTH_SELF_REGISTRATION: "false" } });
+    const off = await startIdentity({ env: { AUTH_SELF_REGISTRATION: "false" } });
     try {
       expect(await failure(off.accounts.register({ email: newEmail(), password: PASSWORD, client }))).toMatchObject({ status: 404 });
     } finally {
@@ -98,7 +98,7 @@ describe("login, refresh, logout", () => {
   it("signs in with an access token for the user and a refresh token; stamps last_login_at; audits", async () => {
     const { id, email } = await registered();
     const session = await signIn(email);
-    expect((await verifyAccessToken(session.accessToken, SECRET))?.userId).toBe(id);
+    expect((await verifyAccessToken(session.accessToken, TEST_SECRET))?.userId).toBe(id);
     expect(session.expiresIn).toBe(1800);
     expect(session.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(session.refreshExpiresAt!.seconds - BigInt(Math.floor(Date.now() / 1000))).toBeGreaterThan(7n * 86400n - 60n);
@@ -129,7 +129,7 @@ describe("login, refresh, logout", () => {
     const other = await signIn(email); // a second session (another device) must survive
     const second = (await h.accounts.refresh({ refreshToken: first.refreshToken, client })).session!;
     expect(second.refreshToken).not.toBe(first.refreshToken);
-    expect((await verifyAccessToken(second.accessToken, SECRET))?.userId).toBe(id);
+    expect((await verifyAccessToken(second.accessToken, TEST_SECRET))?.userId).toBe(id);
     const third = (await h.accounts.refresh({ refreshToken: second.refreshToken, client })).session!;
 
     expect(await failure(h.accounts.refresh({ refreshToken: first.refreshToken, client }))).toMatchObject({ status: 401 });
@@ -291,11 +291,11 @@ describe("second factor", () => {
     const login = await h.accounts.login({ email, password: PASSWORD, client });
     if (login.outcome.case !== "challenge") throw new Error("expected a challenge");
     const { mfaToken } = login.outcome.value;
-    expect(await verifyAccessToken(mfaToken, SECRET)).toBeNull();
+    expect(await verifyAccessToken(mfaToken, TEST_SECRET)).toBeNull();
     expect(await failure(h.accounts.completeSecondFactor({ mfaToken, code: "123456", client }))).toMatchObject({ status: 401 });
     const code = codeAt(secret);
     const { session } = await h.accounts.completeSecondFactor({ mfaToken, code, client });
-    expect((await verifyAccessToken(session!.accessToken, SECRET))?.userId).toBe(id);
+    expect((await verifyAccessToken(session!.accessToken, TEST_SECRET))?.userId).toBe(id);
     expect(await failure(h.accounts.completeSecondFactor({ mfaToken, code, client }))).toMatchObject({ status: 401 }); // replay
     expect(await failure(h.accounts.completeSecondFactor({ mfaToken: "x", code: "", client }))).toMatchObject({ status: 422 });
     expect(await failure(h.accounts.completeSecondFactor({ mfaToken: "x".repeat(4097), code: "1", client }))).toMatchObject({ status: 422 });

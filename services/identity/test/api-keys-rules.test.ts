@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
 import bcrypt from "bcryptjs";
 import type { ApiKeyGrant, Caller } from "@sca/rpc";
+import { TEST_SECRET } from "@sca/testkit";
 import { deriveApiKeyHashKey, generateApiKey, hashApiKey, looksLikeApiKey, parseApiKey, verifyApiKeyHash } from "../src/domain/api-key-format.ts";
 import { mayIssue, mayManageKey, membershipsWithinGrant, narrowedBreadth, planIssue } from "../src/domain/api-key-scope.ts";
 
-const SECRET = "test-secret-key-that-is-at-least-32-characters";
 const TEAM = "0190f0e0-0000-7000-8000-00000000000a";
 const SUB = "0190f0e0-0000-7000-8000-00000000000c";
 const OTHER = "0190f0e0-0000-7000-8000-00000000000b";
@@ -34,13 +34,13 @@ describe("key format", () => {
   });
 
   it("verifies HMAC hashes only under the same derived key and for the same key", async () => {
-    const hashKey = deriveApiKeyHashKey(SECRET);
+    const hashKey = deriveApiKeyHashKey(TEST_SECRET);
     const { raw } = generateApiKey();
     const stored = hashApiKey(raw, hashKey);
     expect(stored).toMatch(/^[a-f0-9]{64}$/);
     expect(stored).not.toContain(raw.slice(17));
     expect(await verifyApiKeyHash(raw, stored, "hmac_sha256", hashKey)).toBe(true);
-    expect(await verifyApiKeyHash(raw, stored, "hmac_sha256", deriveApiKeyHashKey(SECRET + "x"))).toBe(false);
+    expect(await verifyApiKeyHash(raw, stored, "hmac_sha256", deriveApiKeyHashKey(TEST_SECRET + "x"))).toBe(false);
     expect(await verifyApiKeyHash(generateApiKey().raw, stored, "hmac_sha256", hashKey)).toBe(false);
     expect(await verifyApiKeyHash(raw, "abcd", "hmac_sha256", hashKey)).toBe(false);
   });
@@ -48,7 +48,7 @@ describe("key format", () => {
   it("still verifies legacy bcrypt rows", async () => {
     const { raw } = generateApiKey();
     const legacy = await bcrypt.hash(raw, 4);
-    const hashKey = deriveApiKeyHashKey(SECRET);
+    const hashKey = deriveApiKeyHashKey(TEST_SECRET);
     expect(await verifyApiKeyHash(raw, legacy, "bcrypt", hashKey)).toBe(true);
     expect(await verifyApiKeyHash(generateApiKey().raw, legacy, "bcrypt", hashKey)).toBe(false);
   });

@@ -7,9 +7,9 @@ import bcrypt from "bcryptjs";
 import { TOPICS } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { verifyCallerToken } from "@sca/rpc";
+import { EventReader, TEST_SECRET } from "@sca/testkit";
 import { generateApiKey } from "../src/domain/api-key-format.ts";
-import { EventReader } from "./support/event-reader.ts";
-import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
+import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 let h: IdentityHarness;
 let audit: EventReader;
@@ -22,7 +22,7 @@ let adminB: string;
 
 /** Everything a message carries, as text, to look for leaked secrets. */
 const textOf = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-const callerOf = async (bearer: string) => verifyCallerToken((await h.asBearer(bearer)).headers["x-sca-caller"]!, SECRET);
+const callerOf = async (bearer: string) => verifyCallerToken((await h.asBearer(bearer)).headers["x-sca-caller"]!, TEST_SECRET);
 
 beforeAll(async () => {
   h = await startIdentity();

@@ -5,8 +5,8 @@ import { Code } from "@connectrpc/connect";
 import { TOPICS } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { verifyCallerToken } from "@sca/rpc";
-import { EventReader } from "./support/event-reader.ts";
-import { SECRET, startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
+import { EventReader, TEST_SECRET } from "@sca/testkit";
+import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 let h: IdentityHarness;
 let audit: EventReader;
@@ -97,10 +97,10 @@ describe("hierarchy", () => {
     const member = await h.user();
     await h.directory.addTeamMember({ teamId: d.id, userId: member, role: "developer" }, opts);
     await h.directory.moveTeam({ teamId: b.id, newParentId: d.id }, opts);
-    const under = await verifyCallerToken((await h.as(member)).headers["x-sca-caller"]!, SECRET);
+    const under = await verifyCallerToken((await h.as(member)).headers["x-sca-caller"]!, TEST_SECRET);
     expect(under.memberships.map((m) => m.team_id).sort()).toEqual([b.id, c.id, d.id].sort());
     await h.directory.moveTeam({ teamId: b.id }, opts);
-    const after = await verifyCallerToken((await h.as(member)).headers["x-sca-caller"]!, SECRET);
+    const after = await verifyCallerToken((await h.as(member)).headers["x-sca-caller"]!, TEST_SECRET);
     expect(after.memberships.map((m) => m.team_id)).toEqual([d.id]);
 
     await expect(h.directory.deleteTeam({ teamId: b.id }, opts)).rejects.toMatchObject({ code: Code.AlreadyExists });

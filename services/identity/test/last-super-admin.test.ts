@@ -7,7 +7,8 @@ import { startIdentity, type IdentityHarness } from "./support/identity-harness.
 let h: IdentityHarness;
 
 beforeAll(async () => {
-  h = await startIdentity();
+  // Only its handlers are called: in memory, through the same definition, without a server.
+  h = await startIdentity({ listen: false });
 });
 afterAll(async () => {
   await h.close();

@@ -2,6 +2,7 @@
 // role map and grading, claims to profile, the account decision, and the start-up refusals of the settings.
 import { describe, expect, it } from "@jest/globals";
 import { loadConfig } from "@sca/config";
+import { TEST_SECRET } from "@sca/testkit";
 import { gradeTeams, parseDefaultMemberRole, parseGroupRoleMap } from "../src/domain/group-role-map.ts";
 import { profileFromClaims } from "../src/domain/oauth-profile.ts";
 import { readSignIn, startSignIn } from "../src/domain/oauth-state.ts";
@@ -10,7 +11,6 @@ import { safeRedirectPath } from "../src/domain/redirect-safety.ts";
 import { decideAccount } from "../src/domain/sso-account.ts";
 import { providerSettings, ssoKeys } from "../src/domain/sso-settings.ts";
 
-const SECRET = "test-secret-key-that-is-at-least-32-characters";
 
 describe("safeRedirectPath", () => {
   it.each([
@@ -28,11 +28,11 @@ describe("safeRedirectPath", () => {
 });
 
 describe("state and flow cookie", () => {
-  const start = () => startSignIn({ provider: "oidc", redirectAfter: "/projects", ttlSeconds: 300, secretKey: SECRET });
+  const start = () => startSignIn({ provider: "oidc", redirectAfter: "/projects", ttlSeconds: 300, secretKey: TEST_SECRET });
 
   it("round-trips provider, redirect, verifier and nonce", async () => {
     const s = await start();
-    const read = await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: SECRET });
+    const read = await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: TEST_SECRET });
     expect(read).toEqual({ ok: true, flow: { redirectAfter: "/projects", codeVerifier: s.codeVerifier, nonce: s.nonce } });
   });
 
@@ -49,29 +49,29 @@ describe("state and flow cookie", () => {
     const [h, p, sig] = s.state.split(".");
     const forged = JSON.stringify({ ...JSON.parse(Buffer.from(p!, "base64url").toString()), rda: "/admin" });
     const state = `${h}.${Buffer.from(forged).toString("base64url")}.${sig}`;
-    expect(await readSignIn({ provider: "oidc", state, flowCookie: s.flowCookie, secretKey: SECRET })).toEqual({ ok: false, reason: "invalid_state" });
+    expect(await readSignIn({ provider: "oidc", state, flowCookie: s.flowCookie, secretKey: TEST_SECRET })).toEqual({ ok: false, reason: "invalid_state" });
   });
 
   it("refuses a state signed under another key", async () => {
     const s = await start();
-    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: `${SECRET}x` })).toEqual({ ok: false, reason: "invalid_state" });
+    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: `${TEST_SECRET}x` })).toEqual({ ok: false, reason: "invalid_state" });
   });
 
   it("refuses an expired state", async () => {
-    const s = await startSignIn({ provider: "oidc", redirectAfter: null, ttlSeconds: 300, secretKey: SECRET, now: new Date(Date.now() - 301_000) });
-    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: SECRET })).toEqual({ ok: false, reason: "state_expired" });
+    const s = await startSignIn({ provider: "oidc", redirectAfter: null, ttlSeconds: 300, secretKey: TEST_SECRET, now: new Date(Date.now() - 301_000) });
+    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: s.flowCookie, secretKey: TEST_SECRET })).toEqual({ ok: false, reason: "state_expired" });
   });
 
   it("refuses a state used for another provider", async () => {
     const s = await start();
-    expect(await readSignIn({ provider: "idp_a", state: s.state, flowCookie: s.flowCookie, secretKey: SECRET })).toEqual({ ok: false, reason: "invalid_state" });
+    expect(await readSignIn({ provider: "idp_a", state: s.state, flowCookie: s.flowCookie, secretKey: TEST_SECRET })).toEqual({ ok: false, reason: "invalid_state" });
   });
 
   it("refuses a missing flow cookie or one from another attempt (login CSRF)", async () => {
     const s = await start();
     const other = await start();
-    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: "", secretKey: SECRET })).toEqual({ ok: false, reason: "invalid_state" });
-    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: other.flowCookie, secretKey: SECRET })).toEqual({ ok: false, reason: "invalid_state" });
+    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: "", secretKey: TEST_SECRET })).toEqual({ ok: false, reason: "invalid_state" });
+    expect(await readSignIn({ provider: "oidc", state: s.state, flowCookie: other.flowCookie, secretKey: TEST_SECRET })).toEqual({ ok: false, reason: "invalid_state" });
   });
 });
 

@@ -6,11 +6,11 @@ import type { ConnectError } from "@connectrpc/connect";
 import { auditEventsTopic } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { fromConnectError } from "@sca/problem";
+import { followToCallback, startTestProvider, TEST_SECRET } from "@sca/testkit";
 import { startSignIn } from "../src/domain/oauth-state.ts";
 import { providerSettings } from "../src/domain/sso-settings.ts";
 import { createProviderClients } from "../src/clients/sso-providers.ts";
-import { followToCallback, startTestProvider } from "./support/oidc-provider.ts";
-import { CALLBACK_BASE, SECRET, startSso, type SsoHarness } from "./support/sso-harness.ts";
+import { CALLBACK_BASE, startSso, type SsoHarness } from "./support/sso-harness.ts";
 
 let h: SsoHarness;
 
@@ -131,7 +131,7 @@ describe("sign-in", () => {
     const state = new URL(begun.authorizationUrl).searchParams.get("state")!;
     const complete = (s: string, cookie: string) => h.sso.completeSignIn({ provider: "oidc", code: "any-code", state: s, flowCookie: cookie });
     expect((await complete(`${state.slice(0, -2)}xx`, begun.flowCookie!.value)).failureReason).toBe("invalid_state");
-    const old = await startSignIn({ provider: "oidc", redirectAfter: null, ttlSeconds: 300, secretKey: SECRET, now: new Date(Date.now() - 600_000) });
+    const old = await startSignIn({ provider: "oidc", redirectAfter: null, ttlSeconds: 300, secretKey: TEST_SECRET, now: new Date(Date.now() - 600_000) });
     expect((await complete(old.state, old.flowCookie)).redirectTo).toBe("https://portal.test/login?error=state_expired");
     expect((await complete(state, "")).failureReason).toBe("invalid_state");
   });

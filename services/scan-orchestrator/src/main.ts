@@ -1,12 +1,5 @@
-// Wiring of the scan-orchestrator service.
+// Runs the scan-orchestrator service (`node src/main.ts`, or `node src/main.ts migrate`).
 import { runService } from "@sca/runtime";
-import { entities } from "./store/entities.ts";
-import { migrations } from "./store/migrations/index.ts";
+import { service } from "./service.ts";
 
-await runService({
-  name: "scan-orchestrator",
-  entities,
-  migrations,
-  // No capability yet: the service answers health and owns its (empty) schema.
-  start: () => () => undefined,
-});
+await runService(service);

@@ -1,10 +1,10 @@
 // Reads a topic from the beginning with a group of its own and keeps every record, so a test can wait for
 // the events its own actions caused (filtering by key: the user ids are new in every test run). It reads through
-// the harness's client, so under the harness's topic prefix.
+// the client it is given (a started service's), so under that service's topic prefix.
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { fromBinary } from "@bufbuild/protobuf";
 import { EVENT_TYPE, type KafkaClient } from "@sca/kafka";
-import { uniqueName } from "@sca/testkit";
+import { uniqueName } from "./names.ts";
 
 export interface RecordSeen { key: string; type: string; value: Buffer }
 

@@ -1,0 +1,95 @@
+// Starts a domain service for a test by the path production takes (the runtime's startServiceInstance on the
+// service's definition), with what keeps test runs apart: an ephemeral port, a schema and a topic prefix of its
+// own, the test secret, configuration from the test (not the process environment). Migrations run first.
+// close() stops it and removes its schema and topics.
+import type { DescService } from "@bufbuild/protobuf";
+import { createClient, createRouterTransport, type Client, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { openDatabase } from "@sca/db";
+import type { KafkaClient } from "@sca/kafka";
+import { createLogger } from "@sca/log";
+import { serviceInterceptors } from "@sca/rpc";
+import { startServiceInstance, type ConfigKeys, type KafkaUse, type ServiceDefinition, type ServiceInstance, type ServiceName, type ServiceOverrides } from "@sca/runtime";
+import { TEST_SECRET } from "./callers.ts";
+import { uniqueName } from "./names.ts";
+import { testServers } from "./servers.ts";
+
+export interface TestServiceOverrides<S extends object = object> extends Omit<ServiceOverrides<S>, "env"> {
+  /** Configuration on top of the test defaults (the servers, SECRET_KEY, APP_ENV=dev, RPC_PORT=0, a topic prefix). */
+  env?: Record<string, string>;
+}
+
+export interface TestService extends ServiceInstance {
+  /**
+   * A client of one of its Connect services: over gRPC to its server or, started with `listen: false`, through
+   * connect-es's in-memory router transport (the same handlers and interceptors, no network).
+   */
+  client<S extends DescService>(service: S): Client<S>;
+  /** Stops it, then drops its schema and deletes its topics. */
+  close(): Promise<void>;
+}
+
+// A definition whose config, Kafka use and seams the caller does not need to know.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDefinition = ServiceDefinition<ConfigKeys, KafkaUse | undefined, any>;
+
+/** The definition services/<name>/src/service.ts exports (imported when asked for: packages never import services). */
+async function definitionOf(name: ServiceName): Promise<AnyDefinition> {
+  const module = (await import(new URL(`../../../services/${name}/src/service.ts`, import.meta.url).href)) as { service: AnyDefinition };
+  return module.service;
+}
+
+export async function startService<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
+  definition: ServiceDefinition<C, K, S>, overrides?: TestServiceOverrides<S>,
+): Promise<TestService>;
+export async function startService(name: ServiceName, overrides?: TestServiceOverrides): Promise<TestService>;
+export async function startService(which: AnyDefinition | ServiceName, overrides: TestServiceOverrides = {}): Promise<TestService> {
+  const def = typeof which === "string" ? await definitionOf(which) : which;
+  const servers = testServers();
+  const schema = overrides.schema ?? uniqueName(def.name.replaceAll("-", "_"));
+  const instance = await startServiceInstance(def, {
+    migrate: true,
+    relayPollIntervalMs: 100,
+    ...overrides,
+    schema,
+    logger: overrides.logger ?? createLogger(`${def.name}-test`, "ERROR"),
+    env: {
+      DATABASE_URL: servers.databaseUrl, REDIS_URL: servers.redisUrl, KAFKA_BROKERS: servers.kafkaBrokers.join(","),
+      KAFKA_TOPIC_PREFIX: `${schema}.`, SECRET_KEY: TEST_SECRET, APP_ENV: "dev", RPC_PORT: "0", ...overrides.env,
+    },
+  });
+  let transport: Transport | undefined;
+  const transportOf = () => transport ??= instance.url
+    ? createGrpcTransport({ baseUrl: instance.url })
+    : createRouterTransport(instance.routes, { router: { interceptors: serviceInterceptors(instance) } });
+  return {
+    ...instance,
+    client: (service) => createClient(service, transportOf()),
+    async close() {
+      await instance.close(1000);
+      if (instance.kafka) await deleteTopicsOf(instance.kafka);
+      await dropSchema(servers.databaseUrl, instance.schema);
+    },
+  };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const orm = await openDatabase({ url, schema: "public", entities: [], migrations: [], poolMax: 1 });
+  try {
+    await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await orm.close();
+  }
+}
+
+/** Deletes the topics under the client's prefix (everything that produced or read them has stopped). */
+async function deleteTopicsOf(kafka: KafkaClient): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const own = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
+    if (own.length > 0) await admin.deleteTopics({ topics: own });
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,67 @@
+// The identity service: accounts and sessions, SSO, the directory, API keys and the caller resolution the gateway
+// asks for. main.ts runs it; tests start it through the test kit.
+import { keys } from "@sca/config";
+import { TOPICS } from "@sca/kafka";
+import { createRedis } from "@sca/redis";
+import { defineService } from "@sca/runtime";
+import type { CustomFetch } from "openid-client";
+import { ssoKeys } from "./domain/sso-settings.ts";
+import { registerAccessService } from "./rpc/access-service.ts";
+import { registerAccountService } from "./rpc/account-service.ts";
+import { accountKeys } from "./rpc/account-settings.ts";
+import { registerAdminUserService } from "./rpc/admin-user-service.ts";
+import { registerApiKeyService } from "./rpc/api-key-service.ts";
+import { registerDirectoryService } from "./rpc/directory-service.ts";
+import { createProviderClients } from "./clients/sso-providers.ts";
+import { registerSsoService } from "./rpc/sso-service.ts";
+import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-key-answer-cache.ts";
+import { entities } from "./store/entities.ts";
+import { migrations } from "./store/migrations/index.ts";
+import { sweepSessionState } from "./store/session-sweep.ts";
+
+export interface IdentitySeams {
+  /** How SSO reaches the identity providers (the platform's fetch; a test provider's trusts its test CA). */
+  providerFetch?: CustomFetch;
+  /** Where the cached API-key answers it shares with the gateway live in Redis. */
+  apiKeyAnswerNamespace: string;
+}
+
+const seams: IdentitySeams = { apiKeyAnswerNamespace: API_KEY_ANSWER_NAMESPACE };
+
+export const service = defineService({
+  name: "identity",
+  config: {
+    GROUP_CASCADE_ENABLED: keys.GROUP_CASCADE_ENABLED,
+    REDIS_URL: keys.REDIS_URL,
+    ...accountKeys,
+    ...ssoKeys,
+  },
+  entities,
+  migrations,
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
+  seams,
+  start: (ctx) => {
+    const { orm, secretKey, logger, config, seams } = ctx;
+    const redis = createRedis(config.REDIS_URL, logger);
+    ctx.addCloser("redis", () => redis.quit());
+    const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);
+    const accounts = { orm, secretKey, settings: config };
+    return (router) => {
+      registerAccountService(router, accounts);
+      registerAdminUserService(router, { ...accounts, apiKeyAnswers });
+      registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
+      registerDirectoryService(router, { orm, apiKeyAnswers });
+      registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
+      registerSsoService(router, {
+        orm, secretKey, logger, config, sessions: { secretKey, settings: config },
+        clients: createProviderClients({ timeoutSeconds: config.OAUTH_HTTP_TIMEOUT_SECONDS, fetch: seams.providerFetch }),
+      });
+    };
+  },
+  jobs: ({ orm, config, logger }) => [{
+    // Replicas may sweep at once: the deletes are idempotent.
+    name: "session sweep",
+    everyMs: 86_400_000,
+    run: async () => logger.info({ deleted: await sweepSessionState(orm, config) }, "swept expired session state"),
+  }],
+});
