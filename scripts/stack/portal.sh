@@ -46,8 +46,8 @@ case "${1:-}" in
       curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" 2>/dev/null && break; sleep 0.2
     done
     curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" || die "the portal did not become ready; see ./dev logs"
-    if [ -f "$ROOT/services/identity/src/bootstrap-admin.ts" ]; then
-      (cd "$ROOT/services/identity" && node src/bootstrap-admin.ts)
+    if [ -f "$ROOT/services/identity/src/commands/bootstrap-admin.ts" ]; then
+      (cd "$ROOT/services/identity" && node src/commands/bootstrap-admin.ts)
     fi
     log "the portal is up: API http://127.0.0.1:${HTTP_PORT:-8080}/api (docs at /api/docs); ./dev logs to follow, ./dev down to stop"
     ;;

@@ -65,9 +65,44 @@ export async function verifyCallerToken(token: string, secretKey: string): Promi
   return payload.caller as Caller;
 }
 
+// Guards: each answers the caller a handler may serve or throws the problem the handler chose. They hold who the
+// caller is, not what a role may do there: those rules stay in the service's domain/.
+
 /** The caller of a handler, or 401 when the gateway vouched for nobody. */
 export function requireCaller(ctx: HandlerContext): Caller {
   const caller = ctx.values.get(callerKey);
   if (caller.kind === "anonymous") throw ProblemError.unauthorized();
+  return caller;
+}
+
+/** A signed-in person: a user caller, never an API key. */
+export type Person = Caller & { kind: "user"; user_id: string };
+
+export function isPerson(caller: Caller): caller is Person {
+  return caller.kind === "user" && !!caller.user_id;
+}
+
+/** A person whose account is super_admin (an API key never is one, whatever its issuer). */
+export function isSuperAdmin(caller: Caller): caller is Person {
+  return isPerson(caller) && caller.is_superuser;
+}
+
+/**
+ * The person calling; 401 for nobody, else `refused` (403 unless the handler says otherwise) for an API key.
+ * Handlers name why in the refusal, e.g. "API keys are managed by people, not by other API keys."
+ */
+export function requirePerson(ctx: HandlerContext, refused: () => ProblemError = () => ProblemError.forbidden("This action is for signed-in people, not API keys.")): Person {
+  const caller = requireCaller(ctx);
+  if (!isPerson(caller)) throw refused();
+  return caller;
+}
+
+/**
+ * The super_admin calling; 401 for nobody, else `refused` for anyone else: 404 unless the handler says otherwise,
+ * since the admin surface is not shown to those who may not use it.
+ */
+export function requireSuperAdmin(ctx: HandlerContext, refused: () => ProblemError = () => ProblemError.notFound()): Person {
+  const caller = requireCaller(ctx);
+  if (!isSuperAdmin(caller)) throw refused();
   return caller;
 }

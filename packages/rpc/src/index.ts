@@ -1,7 +1,10 @@
 export { serviceInterceptors, startRpcServer } from "./server.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";
 export { HealthRegistry, READINESS } from "./health.ts";
-export { ANONYMOUS, callerKey, requireCaller, signCallerToken, verifyCallerToken, CALLER_HEADER } from "./caller.ts";
-export type { Caller, Membership, ApiKeyGrant, Role } from "./caller.ts";
+export {
+  ANONYMOUS, callerKey, isPerson, isSuperAdmin, requireCaller, requirePerson, requireSuperAdmin, signCallerToken, verifyCallerToken, CALLER_HEADER,
+} from "./caller.ts";
+export type { Caller, Membership, ApiKeyGrant, Person, Role } from "./caller.ts";
+export { clientAddressFrom } from "./client-address.ts";
 export { createServiceClient, callerTokenKey } from "./client.ts";
 export { onShutdown } from "./shutdown.ts";

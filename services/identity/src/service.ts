@@ -12,7 +12,7 @@ import { accountKeys } from "./rpc/account-settings.ts";
 import { registerAdminUserService } from "./rpc/admin-user-service.ts";
 import { registerApiKeyService } from "./rpc/api-key-service.ts";
 import { registerDirectoryService } from "./rpc/directory-service.ts";
-import { createProviderClients } from "./rpc/sso-providers.ts";
+import { createProviderClients } from "./clients/sso-providers.ts";
 import { registerSsoService } from "./rpc/sso-service.ts";
 import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-key-answer-cache.ts";
 import { entities } from "./store/entities.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { ensureSuperAdmin } from "../src/bootstrap-admin.ts";
+import { ensureSuperAdmin } from "../src/commands/bootstrap-admin.ts";
 import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 let h: IdentityHarness;

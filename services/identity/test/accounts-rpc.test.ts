@@ -354,12 +354,12 @@ describe("administration of users", () => {
     const as = await h.as(admin);
     const tag = `zz${Date.now()}`;
     for (let i = 0; i < 3; i++) await registered(`${tag}.${i}@example.com`);
-    const page1 = await h.admin.listUsers({ q: tag, page: 1, pageSize: 2 }, as);
-    expect(page1).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    const page1 = await h.admin.listUsers({ q: tag, page: { page: 1, pageSize: 2 } }, as);
+    expect(page1.page).toMatchObject({ total: 3, page: 1, pageSize: 2 });
     expect(page1.items.map((u) => u.email)).toEqual([`${tag}.0@example.com`, `${tag}.1@example.com`]);
-    expect((await h.admin.listUsers({ q: tag, page: 2, pageSize: 2 }, as)).items).toHaveLength(1);
-    expect((await h.admin.listUsers({ isSuperuser: true, pageSize: 200 }, as)).items.every((u) => u.isSuperuser)).toBe(true);
-    expect(await failure(h.admin.listUsers({ pageSize: 201 }, as))).toMatchObject({ status: 422 });
+    expect((await h.admin.listUsers({ q: tag, page: { page: 2, pageSize: 2 } }, as)).items).toHaveLength(1);
+    expect((await h.admin.listUsers({ isSuperuser: true, page: { pageSize: 200 } }, as)).items.every((u) => u.isSuperuser)).toBe(true);
+    expect(await failure(h.admin.listUsers({ page: { pageSize: 201 } }, as))).toMatchObject({ status: 422 });
     const item = page1.items[0]!;
     expect(item.updatedAt).toBeDefined();
     expect(item.mfaEnabled).toBe(false);

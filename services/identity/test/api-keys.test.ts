@@ -200,7 +200,7 @@ describe("revoking and narrowing", () => {
 describe("listing", () => {
   it("shows each person only the keys they may manage, with filters and pages", async () => {
     const bKey = await h.apiKeys.issueApiKey({ name: "b", scope: "team", teamId: teamB }, await h.as(adminB));
-    const seenByA = await h.apiKeys.listApiKeys({ pageSize: 200 }, await h.as(adminA));
+    const seenByA = await h.apiKeys.listApiKeys({ page: { pageSize: 200 } }, await h.as(adminA));
     // Non-empty first, or `every` holds whatever the listing answers.
     expect(seenByA.items.length).toBeGreaterThan(0);
     expect(seenByA.items.every((k) => k.teamId === teamA)).toBe(true);
@@ -208,11 +208,11 @@ describe("listing", () => {
     const seenByDev = await h.apiKeys.listApiKeys({}, await h.as(devA));
     expect(seenByDev.items.length).toBeGreaterThan(0);
     expect(seenByDev.items.every((k) => k.createdByUserId === devA)).toBe(true);
-    const all = await h.apiKeys.listApiKeys({ scope: "team", pageSize: 1, page: 2 }, await h.as(admin));
-    expect(all).toMatchObject({ page: 2, pageSize: 1 });
+    const all = await h.apiKeys.listApiKeys({ scope: "team", page: { pageSize: 1, page: 2 } }, await h.as(admin));
+    expect(all.page).toMatchObject({ page: 2, pageSize: 1 });
     expect(all.items).toHaveLength(1);
-    expect(all.total).toBeGreaterThan(2);
-    await expect(h.apiKeys.listApiKeys({ pageSize: 201 }, await h.as(admin))).rejects.toMatchObject({ code: Code.InvalidArgument });
+    expect(all.page?.total).toBeGreaterThan(2);
+    await expect(h.apiKeys.listApiKeys({ page: { pageSize: 201 } }, await h.as(admin))).rejects.toMatchObject({ code: Code.InvalidArgument });
     expect(textOf(all)).not.toMatch(/tos_[a-z0-9]+_/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
+import { NUMBERED_PAGE_SIZE, readPage as readPageRequest } from "@sca/paging";
 import type { Caller } from "@sca/rpc";
 import { moveCreatesCycle } from "../src/domain/group-hierarchy.ts";
-import { readPage } from "../src/domain/pagination.ts";
 import { isAdministrator, isDemotion, mayActOnTeam, parseRoleChange } from "../src/domain/roles.ts";
 
 const TEAM = "0190f0e0-0000-7000-8000-00000000000a";
@@ -71,9 +71,12 @@ describe("group moves", () => {
 });
 
 describe("numbered pages", () => {
+  // The directory's Lists read their PageRequest with @sca/paging and the spec's numbered page size.
+  const readPage = (page: number, pageSize: number) => readPageRequest({ page, pageSize }, NUMBERED_PAGE_SIZE);
+
   it("defaults and bounds", () => {
-    expect(readPage(0, 0)).toEqual({ ok: true, value: { page: 1, pageSize: 50 } });
-    expect(readPage(3, 200)).toEqual({ ok: true, value: { page: 3, pageSize: 200 } });
+    expect(readPage(0, 0)).toEqual({ ok: true, value: { page: 1, pageSize: 50, limit: 50, offset: 0 } });
+    expect(readPage(3, 200)).toEqual({ ok: true, value: { page: 3, pageSize: 200, limit: 200, offset: 400 } });
     expect(readPage(1, 201)).toMatchObject({ ok: false, violations: [{ path: "query.page_size" }] });
     expect(readPage(-1, 10)).toMatchObject({ ok: false, violations: [{ path: "query.page" }] });
     expect(readPage(1_000_001, 10)).toMatchObject({ ok: false });

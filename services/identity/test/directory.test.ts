@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("organizations", () => {
   it("starts a fresh deployment with one default organization", async () => {
     const orgs = await h.directory.listOrganizations({}, await h.as(admin));
-    expect(orgs).toMatchObject({ total: 1, page: 1, pageSize: 50 });
+    expect(orgs.page).toMatchObject({ total: 1, page: 1, pageSize: 50 });
     expect(orgs.items[0]).toMatchObject({ slug: "default" });
   });
 
@@ -59,7 +59,7 @@ describe("teams", () => {
     const opts = await h.as(admin);
     await expect(h.directory.createTeam({ name: "", slug: "x" }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
     await expect(h.directory.createTeam({ name: "x", slug: "s".repeat(65) }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    await expect(h.directory.listTeams({ pageSize: 201 }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(h.directory.listTeams({ page: { pageSize: 201 } }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
   });
 
   it("requires organization_id once several organizations exist", async () => {

@@ -9,7 +9,7 @@ import { fromConnectError } from "@sca/problem";
 import { followToCallback, startTestProvider, TEST_SECRET } from "@sca/testkit";
 import { startSignIn } from "../src/domain/oauth-state.ts";
 import { providerSettings } from "../src/domain/sso-settings.ts";
-import { createProviderClients } from "../src/rpc/sso-providers.ts";
+import { createProviderClients } from "../src/clients/sso-providers.ts";
 import { CALLBACK_BASE, startSso, type SsoHarness } from "./support/sso-harness.ts";
 
 let h: SsoHarness;
@@ -34,7 +34,7 @@ async function signIn(as: { subject: string } | "deny", redirectAfter = "") {
   const q = callback.searchParams;
   return h.sso.completeSignIn({
     provider: "oidc", code: q.get("code") ?? "", state: q.get("state") ?? "", error: q.get("error") ?? "", iss: q.get("iss") ?? "",
-    flowCookie: begun.flowCookie!.value, ip: "198.51.100.7", userAgent: "jest",
+    flowCookie: begun.flowCookie!.value, client: { ip: "198.51.100.7", userAgent: "jest" },
   });
 }
 

@@ -1,25 +1,18 @@
 // The three pagination shapes of the spec's Limits table. Each gives a query schema for the endpoint's default
-// and maximum page size, the response envelope's schema, and the envelope itself. A page size past the maximum,
-// or a page outside 1..1000000, is a 422: never clamped.
+// and maximum page size, the response envelope's schema, and the envelope itself. The bounds are @sca/paging's, the
+// one rule the services read their PageRequest with: a page size past the maximum, or a page outside 1..1000000, is
+// a 422, never clamped.
+import { PAGE_MAX, PAGE_MIN, PAGE_SIZE_MIN, pageSizeRule, type PageSizeRule } from "@sca/paging";
 import { z } from "zod";
 
-export interface PageSizeRule {
-  /** The page size when the caller gives none. */
-  defaultSize: number;
-  /** The largest page size the endpoint serves. */
-  maxSize: number;
-}
+export type { PageSizeRule } from "@sca/paging";
 
-const MAX_PAGE = 1_000_000;
-
-const pageSize = ({ defaultSize, maxSize }: PageSizeRule) => {
-  if (!(Number.isInteger(defaultSize) && Number.isInteger(maxSize) && defaultSize >= 1 && defaultSize <= maxSize)) {
-    throw new RangeError("pagination needs whole sizes with 1 <= defaultSize <= maxSize");
-  }
-  return z.coerce.number().int().min(1).max(maxSize).default(defaultSize);
+const pageSize = (rule: PageSizeRule) => {
+  const { defaultSize, maxSize } = pageSizeRule(rule);
+  return z.coerce.number().int().min(PAGE_SIZE_MIN).max(maxSize).default(defaultSize);
 };
 
-const pageNumber = () => z.coerce.number().int().min(1).max(MAX_PAGE).default(1).meta({ description: "1-based page number" });
+const pageNumber = () => z.coerce.number().int().min(PAGE_MIN).max(PAGE_MAX).default(PAGE_MIN).meta({ description: "1-based page number" });
 const count = () => z.number().int().min(0);
 const positive = () => z.number().int().min(1);
 
@@ -38,6 +31,8 @@ export const pageSizePagination = {
   query: (rule: PageSizeRule) => z.object({ page: pageNumber(), page_size: pageSize(rule).meta({ description: "Rows per page" }) }),
   envelope: <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: count(), page: positive(), page_size: positive() }),
   page: <T>(items: T[], total: number, query: { page: number; page_size: number }) => ({ items, total, page: query.page, page_size: query.page_size }),
+  /** The sca.common.v1.PageRequest a service's List reads. */
+  request: (query: { page: number; page_size: number }) => ({ page: query.page, pageSize: query.page_size }),
 };
 
 /** Numbered shape with `size`: `page`, `size` -> items, total, page, page_size. */

@@ -7,12 +7,13 @@
 import type { Request, RequestHandler } from "express";
 import { Code, ConnectError, createContextValues, type CallOptions, type Client } from "@connectrpc/connect";
 import { ProblemError } from "@sca/problem";
+import type { ClientAddress } from "@sca/proto/sca/common/v1/client_address_pb.ts";
 import type { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
-import { callerTokenKey, verifyCallerToken, type Caller } from "@sca/rpc";
+import { callerTokenKey, isSuperAdmin, verifyCallerToken, type Caller } from "@sca/rpc";
 import { notFoundProblem } from "../api/route-registry.ts";
 import type { AuthNeed, RouteAuth } from "../api/route.ts";
 import type { ApiKeyAnswers } from "./api-key-answers.ts";
-import { clientOf, type ClientInfo } from "./client-address.ts";
+import { clientOf } from "./client-address.ts";
 
 export interface Authenticated {
   caller: Caller;
@@ -28,7 +29,7 @@ export interface AuthenticatorDeps {
 
 export interface Authenticator {
   /** The caller the bearer stands for; a 401 problem when it stands for nobody. */
-  resolve(bearer: string, client: ClientInfo): Promise<Authenticated>;
+  resolve(bearer: string, client: Pick<ClientAddress, "ip" | "userAgent">): Promise<Authenticated>;
   /** The `auth` of a route admitting callers that meet `need`. */
   route(need: AuthNeed): RouteAuth;
 }
@@ -68,7 +69,7 @@ export function bearerOf(header: string | undefined): string | undefined | null 
 }
 
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
-  async function resolve(bearer: string, client: ClientInfo): Promise<Authenticated> {
+  async function resolve(bearer: string, client: Pick<ClientAddress, "ip" | "userAgent">): Promise<Authenticated> {
     const cached = await deps.answers.read(bearer);
     if (cached) {
       try {
@@ -79,7 +80,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     }
     let answer;
     try {
-      answer = await deps.access.authenticate({ bearer, ip: client.ip, userAgent: client.userAgent });
+      answer = await deps.access.authenticate({ bearer, client });
     } catch (err) {
       if (err instanceof ConnectError && err.code === Code.Unauthenticated) throw unauthorized("The bearer credential is invalid or expired.", true);
       throw err;
@@ -98,7 +99,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const authenticated = await resolve(bearer, clientOf(req));
       const { caller } = authenticated;
       // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
-      if (need === "super_admin" && !(caller.kind === "user" && caller.is_superuser)) throw notFoundProblem(req.path);
+      if (need === "super_admin" && !isSuperAdmin(caller)) throw notFoundProblem(req.path);
       if (caller.api_key?.permission_breadth === "read_only" && MUTATIONS.has(req.method)) {
         throw ProblemError.forbidden("This API key is read-only: it cannot change anything.");
       }

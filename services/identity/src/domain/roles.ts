@@ -1,5 +1,5 @@
 // The role rules of the directory: which roles exist, how they rank, what a role-change body means.
-import type { Caller, Role } from "@sca/rpc";
+import { isSuperAdmin, type Caller, type Role } from "@sca/rpc";
 
 /** Roles a membership (a role on one team) may carry; super_admin is a user flag, not a membership. */
 export const MEMBERSHIP_ROLES = ["group_admin", "team_admin", "developer", "viewer"] as const;
@@ -36,9 +36,7 @@ export function mayActOnTeam(caller: Caller, teamId: string, minimum: Role): boo
 }
 
 /** The admin surface is for people holding super_admin; API keys never administer (see docs/identity-directory.md). */
-export function isAdministrator(caller: Caller): boolean {
-  return caller.kind === "user" && caller.is_superuser;
-}
+export const isAdministrator: (caller: Caller) => boolean = isSuperAdmin;
 
 export type RoleChange =
   | { kind: "super_admin" }

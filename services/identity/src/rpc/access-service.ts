@@ -5,7 +5,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError } from "@sca/problem";
 import { AccessService, AuthenticateResponseSchema } from "@sca/proto/sca/identity/v1/access_pb.ts";
-import { signCallerToken } from "@sca/rpc";
+import { clientAddressFrom, signCallerToken } from "@sca/rpc";
 import { verifyAccessToken } from "../domain/access-token.ts";
 import { deriveApiKeyHashKey, looksLikeApiKey } from "../domain/api-key-format.ts";
 import { API_KEY_ANSWER_SECONDS } from "../store/api-key-answer-cache.ts";
@@ -32,7 +32,8 @@ export function registerAccessService(router: ConnectRouter, deps: AccessService
     async authenticate(req) {
       const bearer = req.bearer.trim();
       if (!bearer) throw ProblemError.unauthorized();
-      const client = { ip: req.ip || null, userAgent: req.userAgent || null };
+      const address = clientAddressFrom(req.client);
+      const client = { ip: address.ip || null, userAgent: address.userAgent || null };
       if (looksLikeApiKey(bearer)) {
         const resolved = await apiKeyCaller(deps.orm.em.fork(), bearer, { hashKey: apiKeyHashKey, cascade: deps.groupCascade, ...client });
         if (!resolved) throw invalid();

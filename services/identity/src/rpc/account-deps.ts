@@ -7,10 +7,6 @@ export interface AccountDeps {
   settings: AccountSettings;
 }
 
-export function clientOf(client: { ip: string; userAgent: string } | undefined): { ip: string; userAgent: string } {
-  return { ip: client?.ip ?? "", userAgent: client?.userAgent ?? "" };
-}
-
 export function throttlePolicy(s: AccountSettings) {
   return { enabled: s.LOGIN_THROTTLE_ENABLED, failures: s.LOGIN_THROTTLE_FAILURES, windowsSeconds: s.LOGIN_THROTTLE_WINDOWS };
 }

@@ -3,15 +3,15 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
   ActivateUserResponseSchema, AdminUserService, ClearSecondFactorResponseSchema, DeactivateUserResponseSchema, GetUserResponseSchema,
   IssuePasswordResetResponseSchema, ListUsersResponseSchema, UnlockSignInResponseSchema, type ListUsersRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
-import { offsetOf, readPage } from "../domain/pagination.ts";
-import { isAdministrator } from "../domain/roles.ts";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { requireSuperAdmin } from "@sca/rpc";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
 import { heldKeyPrefixes } from "../store/api-keys.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";
@@ -25,12 +25,6 @@ import { userView, userViews } from "./user-views.ts";
 import { isUuid } from "./fields.ts";
 
 const Q_MAX = 200;
-
-function administrator(ctx: HandlerContext): Caller {
-  const caller = requireCaller(ctx);
-  if (!isAdministrator(caller)) throw ProblemError.notFound();
-  return caller;
-}
 
 async function target(em: EntityManager, userId: string): Promise<AccountRow> {
   const account = isUuid(userId) ? await accountById(em, userId) : null;
@@ -46,7 +40,7 @@ export interface AdminUserDeps extends AccountDeps {
 export function registerAdminUserService(router: ConnectRouter, deps: AdminUserDeps): void {
   /** Runs an administrator's change to one account in a transaction and audits it. */
   const change = <T>(ctx: HandlerContext, userId: string, action: string, work: (em: EntityManager, account: AccountRow, now: Date) => Promise<T>) => {
-    const caller = administrator(ctx);
+    const caller = requireSuperAdmin(ctx);
     const now = new Date();
     return deps.orm.em.fork().transactional(async (em) => {
       const account = await target(em, userId);
@@ -58,9 +52,8 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
 
   router.service(AdminUserService, {
     async listUsers(req: ListUsersRequest, ctx) {
-      administrator(ctx);
-      const page = readPage(req.page, req.pageSize);
-      if (!page.ok) throw ProblemError.validation(page.violations);
+      requireSuperAdmin(ctx);
+      const page = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const q = req.q.trim();
       if (q.length > Q_MAX) throw ProblemError.validation([{ path: "query.q", message: `must be at most ${Q_MAX} characters` }]);
       const em = deps.orm.em.fork();
@@ -68,12 +61,12 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
         q, ...(req.isActive === undefined ? {} : { isActive: req.isActive }),
         ...(req.isSuperuser === undefined ? {} : { isSuperuser: req.isSuperuser }),
         ...(req.mfaEnabled === undefined ? {} : { mfaEnabled: req.mfaEnabled }),
-      }, page.value.pageSize, offsetOf(page.value));
-      return create(ListUsersResponseSchema, { items: await userViews(em, rows, "admin"), total, page: page.value.page, pageSize: page.value.pageSize });
+      }, page.limit, page.offset);
+      return create(ListUsersResponseSchema, { items: await userViews(em, rows, "admin"), page: pageInfo(page, total) });
     },
 
     async getUser(req, ctx) {
-      administrator(ctx);
+      requireSuperAdmin(ctx);
       const em = deps.orm.em.fork();
       return create(GetUserResponseSchema, { user: await userView(em, await target(em, req.userId), "admin") });
     },
@@ -101,7 +94,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
     },
 
     async issuePasswordReset(req, ctx) {
-      const caller = administrator(ctx);
+      const caller = requireSuperAdmin(ctx);
       const now = new Date();
       await deps.orm.em.fork().transactional(async (em) => {
         const account = await target(em, req.userId);

@@ -20,6 +20,11 @@ export function bodyId(value: string | undefined, path: string): string | undefi
   return value.toLowerCase();
 }
 
+/** A 422 naming one field. */
+export function invalid(path: string, message: string): ProblemError {
+  return ProblemError.validation([{ path, message }]);
+}
+
 /** Trimmed text within bounds, or a 422 naming the field. */
 export function boundedText(value: string, path: string, min: number, max: number): string {
   const text = value.trim();

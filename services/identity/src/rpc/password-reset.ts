@@ -3,18 +3,20 @@
 import { create } from "@bufbuild/protobuf";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ProblemError, type FieldViolation } from "@sca/problem";
+import { clientAddressFrom } from "@sca/rpc";
 import {
   ForgotPasswordResponseSchema, ResetPasswordResponseSchema, type ForgotPasswordRequest, type ResetPasswordRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { newOpaqueToken, hashOpaqueToken } from "../domain/opaque-token.ts";
 import { RESET_TOKEN_TTL_MINUTES, resetCooldownSecondsLeft, resetUrl } from "../domain/password-reset-link.ts";
-import { clientActor, emitAudit, emitPasswordResetRequested, type Actor } from "../events/account-events.ts";
+import { clientActor, type Actor } from "@sca/audit";
+import { emitAudit, emitPasswordResetRequested } from "../events/account-events.ts";
 import { accountByEmail, accountById, setPasswordHash, type AccountRow } from "../store/accounts.ts";
 import { consumeResetToken, insertResetToken, lastResetRequest, recordResetRequest, spendResetTokensOf } from "../store/password-resets.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";
 import { clearThrottle } from "../store/sign-in-throttles.ts";
-import { clientOf, type AccountDeps } from "./account-deps.ts";
+import type { AccountDeps } from "./account-deps.ts";
 import { emailField, failIfAny, lengthField, newPasswordField } from "./field-checks.ts";
 
 const badToken = () => new ProblemError({ status: 422, code: "invalid_reset_token", detail: "The reset link is invalid, expired or already used." });
@@ -48,7 +50,7 @@ export function passwordResetHandlers(deps: AccountDeps) {
         await recordResetRequest(em, email, now);
         const account = await accountByEmail(em, email);
         if (account && account.isActive && !account.isServiceAccount) {
-          await issuePasswordReset(em, deps, account, clientActor(clientOf(req.client), { email }), "self_service", now);
+          await issuePasswordReset(em, deps, account, clientActor(clientAddressFrom(req.client), { email }), "self_service", now);
         }
         return 0;
       });
@@ -71,7 +73,7 @@ export function passwordResetHandlers(deps: AccountDeps) {
         const revoked = await revokeAllOfUser(em, account.id, now);
         await clearThrottle(em, account.email);
         emitAudit(em, {
-          action: "auth.password_reset.completed", actor: clientActor(clientOf(req.client), { userId: account.id, email: account.email }),
+          action: "auth.password_reset.completed", actor: clientActor(clientAddressFrom(req.client), { userId: account.id, email: account.email }),
           targetId: account.id, outcome: "success", details: { sessions_revoked: String(revoked) }, at: now,
         });
         return true;

@@ -3,11 +3,12 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import { GetMeResponseSchema, RegisterResponseSchema, type RegisterRequest } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { requireCaller } from "@sca/rpc";
+import { clientAddressFrom, requirePerson } from "@sca/rpc";
 import { hashPassword } from "../domain/password-hash.ts";
-import { clientActor, emitAudit } from "../events/account-events.ts";
+import { clientActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountById, insertAccount } from "../store/accounts.ts";
-import { clientOf, type AccountDeps } from "./account-deps.ts";
+import type { AccountDeps } from "./account-deps.ts";
 import { emailField, failIfAny, newPasswordField } from "./field-checks.ts";
 import { userView } from "./user-views.ts";
 
@@ -28,7 +29,7 @@ export function registrationHandlers(deps: AccountDeps) {
       const view = await deps.orm.em.fork().transactional(async (em) => {
         const account = await insertAccount(em, { email, fullName, passwordHash });
         if (!account) return null;
-        emitAudit(em, { action: "auth.registered", actor: clientActor(clientOf(req.client), { userId: account.id, email }), targetId: account.id, outcome: "success", at: now });
+        emitAudit(em, { action: "auth.registered", actor: clientActor(clientAddressFrom(req.client), { userId: account.id, email }), targetId: account.id, outcome: "success", at: now });
         return userView(em, account, "public");
       });
       if (!view) throw new ProblemError({ status: 409, code: "email_registered", detail: "An account with this e-mail address already exists." });
@@ -36,8 +37,7 @@ export function registrationHandlers(deps: AccountDeps) {
     },
 
     async getMe(_req: unknown, ctx: HandlerContext) {
-      const caller = requireCaller(ctx);
-      if (caller.kind !== "user" || !caller.user_id) throw ProblemError.unauthorized("This route is for signed-in people, not API keys.");
+      const caller = requirePerson(ctx, () => ProblemError.unauthorized("This route is for signed-in people, not API keys."));
       const em = deps.orm.em.fork();
       const account = await accountById(em, caller.user_id);
       if (!account || !account.isActive) throw ProblemError.unauthorized();

@@ -6,11 +6,12 @@ import {
   BeginTotpEnrolmentResponseSchema, ConfirmTotpEnrolmentResponseSchema, RemoveSecondFactorResponseSchema,
   type ConfirmTotpEnrolmentRequest, type RemoveSecondFactorRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { requirePerson, type Caller } from "@sca/rpc";
 import { newRecoveryCodes, recoveryCodeDigest } from "../domain/recovery-codes.ts";
 import { open, seal } from "../domain/secret-box.ts";
 import { acceptTotp, newTotpSecret, totpUri } from "../domain/totp.ts";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountById, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
 import { confirmTotp, deleteSecondFactor, replaceRecoveryCodes, savePendingTotp, totpOf } from "../store/second-factors.ts";
 import type { AccountDeps } from "./account-deps.ts";
@@ -20,8 +21,7 @@ import { acceptSecondFactorCode, totpKey } from "./second-factor-codes.ts";
 const invalidCode = () => new ProblemError({ status: 422, code: "invalid_second_factor_code", detail: "The code is incorrect or has expired." });
 
 async function signedInAccount(deps: AccountDeps, em: Parameters<typeof accountById>[0], ctx: HandlerContext): Promise<{ caller: Caller; account: AccountRow }> {
-  const caller = requireCaller(ctx);
-  if (caller.kind !== "user" || !caller.user_id) throw ProblemError.unauthorized("A second factor belongs to a signed-in person, not an API key.");
+  const caller = requirePerson(ctx, () => ProblemError.unauthorized("A second factor belongs to a signed-in person, not an API key."));
   const account = await accountById(em, caller.user_id);
   if (!account || !account.isActive) throw ProblemError.unauthorized();
   return { caller, account };

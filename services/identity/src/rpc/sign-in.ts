@@ -3,6 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ProblemError, type FieldViolation } from "@sca/problem";
+import { clientAddressFrom } from "@sca/rpc";
 import {
   CompleteSecondFactorResponseSchema, LoginResponseSchema, LogoutResponseSchema, RefreshResponseSchema, SecondFactorChallengeSchema,
   type CompleteSecondFactorRequest, type LoginRequest, type LogoutRequest, type RefreshRequest, type Session,
@@ -13,11 +14,12 @@ import { hashPassword, needsRehash, verifyPassword } from "../domain/password-ha
 import { decideRefresh } from "../domain/refresh-rotation.ts";
 import { challengeUserId, issueChallenge } from "../domain/second-factor-challenge.ts";
 import { afterFailure, refusalSecondsLeft } from "../domain/sign-in-throttle.ts";
-import { clientActor, emitAudit, type Actor } from "../events/account-events.ts";
+import { clientActor, type Actor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { accountByEmail, accountById, recordSignIn, setPasswordHash, type AccountRow } from "../store/accounts.ts";
 import { lockRefreshToken, markRotated, revokeFamily } from "../store/refresh-tokens.ts";
 import { clearThrottle, saveThrottle, throttleOf } from "../store/sign-in-throttles.ts";
-import { clientOf, throttlePolicy, type AccountDeps } from "./account-deps.ts";
+import { throttlePolicy, type AccountDeps } from "./account-deps.ts";
 import { emailField, failIfAny, lengthField } from "./field-checks.ts";
 import { acceptSecondFactorCode } from "./second-factor-codes.ts";
 import { issueSession } from "./sessions.ts";
@@ -67,7 +69,7 @@ export function signInHandlers(deps: AccountDeps) {
       const email = emailField(req.email, "body.email", violations);
       lengthField(req.password, "body.password", 1, LOGIN_PASSWORD_MAX, violations);
       failIfAny(violations);
-      const client = clientOf(req.client);
+      const client = clientAddressFrom(req.client);
       const now = new Date();
       return settle(deps, async (em) => {
         const wait = refusalSecondsLeft(await throttleOf(em, email), throttlePolicy(deps.settings), now);
@@ -108,7 +110,7 @@ export function signInHandlers(deps: AccountDeps) {
       const now = new Date();
       const userId = await challengeUserId(req.mfaToken, deps.secretKey, now);
       if (!userId) throw badSecondFactor();
-      const client = clientOf(req.client);
+      const client = clientAddressFrom(req.client);
       return settle(deps, async (em) => {
         const account = await accountById(em, userId);
         if (!account || !account.isActive || !account.mfaEnabled) return { ok: false, error: badSecondFactor() };
@@ -131,7 +133,7 @@ export function signInHandlers(deps: AccountDeps) {
     async refresh(req: RefreshRequest) {
       if (!req.refreshToken || req.refreshToken.length > 512) throw badRefresh();
       const now = new Date();
-      const client = clientOf(req.client);
+      const client = clientAddressFrom(req.client);
       return settle(deps, async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
         const decision = decideRefresh(token && {
@@ -155,7 +157,7 @@ export function signInHandlers(deps: AccountDeps) {
     async logout(req: LogoutRequest) {
       if (!req.refreshToken || req.refreshToken.length > 512) return create(LogoutResponseSchema);
       const now = new Date();
-      const client = clientOf(req.client);
+      const client = clientAddressFrom(req.client);
       await deps.orm.em.fork().transactional(async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
         if (!token || token.revokedAt) return;

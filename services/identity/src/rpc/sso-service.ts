@@ -7,21 +7,18 @@ import {
   BeginSignInResponseSchema, CompleteSignInResponseSchema, ListMyIdentitiesResponseSchema, ListProvidersResponseSchema,
   SsoService, UnlinkMyIdentityResponseSchema,
 } from "@sca/proto/sca/identity/v1/sso_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
-import { callerActor, emitAudit } from "../events/account-events.ts";
+import { clientAddressFrom, requirePerson } from "@sca/rpc";
+import { callerActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { safeRedirectPath } from "../domain/redirect-safety.ts";
 import { isProviderName, providerSettings, type ProviderSettings } from "../domain/sso-settings.ts";
 import { identitiesOf, unlinkIdentity } from "../store/oauth-identities.ts";
-import { ProviderUnavailable } from "./sso-providers.ts";
+import { ProviderUnavailable } from "../clients/sso-providers.ts";
 import { beginSignIn, completeSignIn, FLOW_COOKIE_NAME, flowCookiePath, type SignInDeps } from "./sso-sign-in.ts";
 import { isUuid } from "./fields.ts";
 
-
-function requireUser(caller: Caller): string {
-  // Linked identities belong to people; an API key acts for no person's sign-in methods.
-  if (caller.kind !== "user" || !caller.user_id) throw ProblemError.forbidden("Only a signed-in person has linked identities.");
-  return caller.user_id;
-}
+// Linked identities belong to people; an API key acts for no person's sign-in methods.
+const peopleOnly = () => ProblemError.forbidden("Only a signed-in person has linked identities.");
 
 export function registerSsoService(router: ConnectRouter, deps: SignInDeps): void {
   const providers = providerSettings(deps.config);
@@ -60,7 +57,7 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
     async completeSignIn(req) {
       const result = await completeSignIn(deps, provider(req.provider), {
         code: req.code, state: req.state, error: req.error, iss: req.iss, flowCookie: req.flowCookie,
-        client: { ip: req.ip, userAgent: req.userAgent },
+        client: clientAddressFrom(req.client),
       });
       if (!result.ok) {
         deps.logger.info({ provider: req.provider, reason: result.reason }, "sso sign-in failed");
@@ -73,7 +70,7 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
     },
 
     async listMyIdentities(_req, ctx) {
-      const userId = requireUser(requireCaller(ctx));
+      const userId = requirePerson(ctx, peopleOnly).user_id;
       const rows = await identitiesOf(deps.orm.em.fork(), userId);
       return create(ListMyIdentitiesResponseSchema, {
         items: rows.map((r) => ({
@@ -84,8 +81,8 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
     },
 
     async unlinkMyIdentity(req, ctx) {
-      const caller = requireCaller(ctx);
-      const userId = requireUser(caller);
+      const caller = requirePerson(ctx, peopleOnly);
+      const userId = caller.user_id;
       if (!isUuid(req.identityId)) throw ProblemError.notFound();
       const result = await deps.orm.em.fork().transactional(async (em) => {
         const unlinked = await unlinkIdentity(em, userId, req.identityId);

@@ -5,22 +5,22 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "@sca/log";
+import type { ClientAddress } from "@sca/proto/sca/common/v1/client_address_pb.ts";
 import * as oidc from "openid-client";
 import { gradeTeams } from "../domain/group-role-map.ts";
 import { profileFromClaims, type OAuthProfile } from "../domain/oauth-profile.ts";
 import { readSignIn, startSignIn } from "../domain/oauth-state.ts";
 import { decideAccount } from "../domain/sso-account.ts";
 import type { ProviderSettings, SsoConfig } from "../domain/sso-settings.ts";
-import { clientActor, emitAudit } from "../events/account-events.ts";
+import { clientActor } from "@sca/audit";
+import { emitAudit } from "../events/account-events.ts";
 import { recordSignIn } from "../store/accounts.ts";
 import { identityBySubject, linkIdentity, touchIdentity } from "../store/oauth-identities.ts";
 import { applyTeamGrades, knownAccountByEmail, knownAccountById, registerSsoAccount } from "../store/sso-accounts.ts";
 import { issueSession, type SessionDeps } from "./sessions.ts";
-import type { ProviderClients } from "./sso-providers.ts";
+import type { ProviderClients } from "../clients/sso-providers.ts";
 
 export const FLOW_COOKIE_NAME = "sca_oauth_flow";
-
-export interface ClientInfo { ip: string; userAgent: string }
 
 export interface SignInDeps {
   orm: MikroORM;
@@ -32,7 +32,7 @@ export interface SignInDeps {
   logger: Logger;
 }
 
-export interface CallbackParams { code: string; state: string; error: string; iss: string; flowCookie: string; client: ClientInfo }
+export interface CallbackParams { code: string; state: string; error: string; iss: string; flowCookie: string; client: ClientAddress }
 
 export type SignInResult =
   | { ok: true; redirectTo: string; userId: string; refreshToken: string; refreshExpiresAt: Date }

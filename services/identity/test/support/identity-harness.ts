@@ -75,7 +75,7 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
   const redis = createRedis(testServers().redisUrl, identity.logger);
   const clients = Object.fromEntries(Object.entries(SERVICES).map(([name, desc]) => [name, identity.client(desc)])) as IdentityClients;
   const asBearer = async (bearer: string) => {
-    const { callerToken } = await clients.access.authenticate({ bearer, ip: "203.0.113.9", userAgent: "jest" });
+    const { callerToken } = await clients.access.authenticate({ bearer, client: { ip: "203.0.113.9", userAgent: "jest" } });
     return callAs.token(callerToken);
   };
   return {

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ClientAddress } from "../../common/v1/client_address_pb.ts";
+import { file_sca_common_v1_client_address } from "../../common/v1/client_address_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file sca/identity/v1/access.proto.
  */
 export const file_sca_identity_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvaWRlbnRpdHkvdjEvYWNjZXNzLnByb3RvEg9zY2EuaWRlbnRpdHkudjEiRQoTQXV0aGVudGljYXRlUmVxdWVzdBIOCgZiZWFyZXIYASABKAkSCgoCaXAYAiABKAkSEgoKdXNlcl9hZ2VudBgDIAEoCSJDChRBdXRoZW50aWNhdGVSZXNwb25zZRIUCgxjYWxsZXJfdG9rZW4YASABKAkSFQoNY2FjaGVfc2Vjb25kcxgCIAEoBTJsCg1BY2Nlc3NTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLnNjYS5pZGVudGl0eS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuc2NhLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChxzY2EvaWRlbnRpdHkvdjEvYWNjZXNzLnByb3RvEg9zY2EuaWRlbnRpdHkudjEiXwoTQXV0aGVudGljYXRlUmVxdWVzdBIOCgZiZWFyZXIYASABKAkSLAoGY2xpZW50GAQgASgLMhwuc2NhLmNvbW1vbi52MS5DbGllbnRBZGRyZXNzSgQIAhADSgQIAxAEIkMKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEhQKDGNhbGxlcl90b2tlbhgBIAEoCRIVCg1jYWNoZV9zZWNvbmRzGAIgASgFMmwKDUFjY2Vzc1NlcnZpY2USWwoMQXV0aGVudGljYXRlEiQuc2NhLmlkZW50aXR5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaJS5zY2EuaWRlbnRpdHkudjEuQXV0aGVudGljYXRlUmVzcG9uc2ViBnByb3RvMw", [file_sca_common_v1_client_address]);
 
 /**
  * @generated from message sca.identity.v1.AuthenticateRequest
@@ -22,16 +24,11 @@ export type AuthenticateRequest = Message<"sca.identity.v1.AuthenticateRequest">
   bearer: string;
 
   /**
-   * Client address and agent as seen by the edge, for audit and last_used_at.
+   * The client as the edge saw it, for audit and last_used_at.
    *
-   * @generated from field: string ip = 2;
+   * @generated from field: sca.common.v1.ClientAddress client = 4;
    */
-  ip: string;
-
-  /**
-   * @generated from field: string user_agent = 3;
-   */
-  userAgent: string;
+  client?: ClientAddress | undefined;
 };
 
 /**

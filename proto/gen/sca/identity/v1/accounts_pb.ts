@@ -6,37 +6,17 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { ClientAddress } from "../../common/v1/client_address_pb.ts";
+import { file_sca_common_v1_client_address } from "../../common/v1/client_address_pb.ts";
+import type { PageInfo, PageRequest } from "../../common/v1/paging_pb.ts";
+import { file_sca_common_v1_paging } from "../../common/v1/paging_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file sca/identity/v1/accounts.proto.
  */
 export const file_sca_identity_v1_accounts: GenFile = /*@__PURE__*/
-  fileDesc("Ch5zY2EvaWRlbnRpdHkvdjEvYWNjb3VudHMucHJvdG8SD3NjYS5pZGVudGl0eS52MSIsCgpDbGllbnRJbmZvEgoKAmlwGAEgASgJEhIKCnVzZXJfYWdlbnQYAiABKAki5gIKCFVzZXJWaWV3EgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEhYKCWZ1bGxfbmFtZRgDIAEoCUgAiAEBEhEKCWlzX2FjdGl2ZRgEIAEoCBIUCgxpc19zdXBlcnVzZXIYBSABKAgSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbWZhX2VuYWJsZWQYByABKAgSNAoLbWVtYmVyc2hpcHMYCCADKAsyHy5zY2EuaWRlbnRpdHkudjEuTWVtYmVyc2hpcFZpZXcSMQoNbGFzdF9sb2dpbl9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKc2Nhbl9jb3VudBgKIAEoBRIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIMCgpfZnVsbF9uYW1lIrcBCg5NZW1iZXJzaGlwVmlldxIPCgd0ZWFtX2lkGAEgASgJEhEKCXRlYW1fbmFtZRgCIAEoCRIRCgl0ZWFtX3NsdWcYAyABKAkSHAoPb3JnYW5pemF0aW9uX2lkGAQgASgJSACIAQESDAoEcm9sZRgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEISChBfb3JnYW5pemF0aW9uX2lkIoIBCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFEhUKDXJlZnJlc2hfdG9rZW4YAyABKAkSNgoScmVmcmVzaF9leHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKFAQoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhYKCWZ1bGxfbmFtZRgCIAEoCUgAiAEBEhAKCHBhc3N3b3JkGAMgASgJEisKBmNsaWVudBgEIAEoCzIbLnNjYS5pZGVudGl0eS52MS5DbGllbnRJbmZvQgwKCl9mdWxsX25hbWUiOwoQUmVnaXN0ZXJSZXNwb25zZRInCgR1c2VyGAEgASgLMhkuc2NhLmlkZW50aXR5LnYxLlVzZXJWaWV3IlwKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIrCgZjbGllbnQYAyABKAsyGy5zY2EuaWRlbnRpdHkudjEuQ2xpZW50SW5mbyKEAQoNTG9naW5SZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhguc2NhLmlkZW50aXR5LnYxLlNlc3Npb25IABI7CgljaGFsbGVuZ2UYAiABKAsyJi5zY2EuaWRlbnRpdHkudjEuU2Vjb25kRmFjdG9yQ2hhbGxlbmdlSABCCQoHb3V0Y29tZSI+ChVTZWNvbmRGYWN0b3JDaGFsbGVuZ2USEQoJbWZhX3Rva2VuGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUiawobQ29tcGxldGVTZWNvbmRGYWN0b3JSZXF1ZXN0EhEKCW1mYV90b2tlbhgBIAEoCRIMCgRjb2RlGAIgASgJEisKBmNsaWVudBgDIAEoCzIbLnNjYS5pZGVudGl0eS52MS5DbGllbnRJbmZvIkkKHENvbXBsZXRlU2Vjb25kRmFjdG9yUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLnNjYS5pZGVudGl0eS52MS5TZXNzaW9uIlQKDlJlZnJlc2hSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkSKwoGY2xpZW50GAIgASgLMhsuc2NhLmlkZW50aXR5LnYxLkNsaWVudEluZm8iPAoPUmVmcmVzaFJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5zY2EuaWRlbnRpdHkudjEuU2Vzc2lvbiJTCg1Mb2dvdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkSKwoGY2xpZW50GAIgASgLMhsuc2NhLmlkZW50aXR5LnYxLkNsaWVudEluZm8iEAoOTG9nb3V0UmVzcG9uc2UiDgoMR2V0TWVSZXF1ZXN0IjgKDUdldE1lUmVzcG9uc2USJwoEdXNlchgBIAEoCzIZLnNjYS5pZGVudGl0eS52MS5Vc2VyVmlldyJTChVGb3Jnb3RQYXNzd29yZFJlcXVlc3QSDQoFZW1haWwYASABKAkSKwoGY2xpZW50GAIgASgLMhsuc2NhLmlkZW50aXR5LnYxLkNsaWVudEluZm8iNQoWRm9yZ290UGFzc3dvcmRSZXNwb25zZRIbChNyZXRyeV9hZnRlcl9zZWNvbmRzGAEgASgFImgKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhQKDG5ld19wYXNzd29yZBgCIAEoCRIrCgZjbGllbnQYAyABKAsyGy5zY2EuaWRlbnRpdHkudjEuQ2xpZW50SW5mbyIXChVSZXNldFBhc3N3b3JkUmVzcG9uc2UiGwoZQmVnaW5Ub3RwRW5yb2xtZW50UmVxdWVzdCJBChpCZWdpblRvdHBFbnJvbG1lbnRSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSEwoLb3RwYXV0aF91cmkYAiABKAkiKwobQ29uZmlybVRvdHBFbnJvbG1lbnRSZXF1ZXN0EgwKBGNvZGUYASABKAkiNgocQ29uZmlybVRvdHBFbnJvbG1lbnRSZXNwb25zZRIWCg5yZWNvdmVyeV9jb2RlcxgBIAMoCSIpChlSZW1vdmVTZWNvbmRGYWN0b3JSZXF1ZXN0EgwKBGNvZGUYASABKAkiHAoaUmVtb3ZlU2Vjb25kRmFjdG9yUmVzcG9uc2UiugEKEExpc3RVc2Vyc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIRCglwYWdlX3NpemUYAiABKAUSCQoBcRgDIAEoCRIWCglpc19hY3RpdmUYBCABKAhIAIgBARIZCgxpc19zdXBlcnVzZXIYBSABKAhIAYgBARIYCgttZmFfZW5hYmxlZBgGIAEoCEgCiAEBQgwKCl9pc19hY3RpdmVCDwoNX2lzX3N1cGVydXNlckIOCgxfbWZhX2VuYWJsZWQibQoRTGlzdFVzZXJzUmVzcG9uc2USKAoFaXRlbXMYASADKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXcSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSI6Cg9HZXRVc2VyUmVzcG9uc2USJwoEdXNlchgBIAEoCzIZLnNjYS5pZGVudGl0eS52MS5Vc2VyVmlldyIoChVEZWFjdGl2YXRlVXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJBChZEZWFjdGl2YXRlVXNlclJlc3BvbnNlEicKBHVzZXIYASABKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXciJgoTQWN0aXZhdGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIj8KFEFjdGl2YXRlVXNlclJlc3BvbnNlEicKBHVzZXIYASABKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXciLAoZSXNzdWVQYXNzd29yZFJlc2V0UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhwKGklzc3VlUGFzc3dvcmRSZXNldFJlc3BvbnNlIiYKE1VubG9ja1NpZ25JblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRVbmxvY2tTaWduSW5SZXNwb25zZSIrChhDbGVhclNlY29uZEZhY3RvclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIbChlDbGVhclNlY29uZEZhY3RvclJlc3BvbnNlMpUICg5BY2NvdW50U2VydmljZRJPCghSZWdpc3RlchIgLnNjYS5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaIS5zY2EuaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJGCgVMb2dpbhIdLnNjYS5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaHi5zY2EuaWRlbnRpdHkudjEuTG9naW5SZXNwb25zZRJzChRDb21wbGV0ZVNlY29uZEZhY3RvchIsLnNjYS5pZGVudGl0eS52MS5Db21wbGV0ZVNlY29uZEZhY3RvclJlcXVlc3QaLS5zY2EuaWRlbnRpdHkudjEuQ29tcGxldGVTZWNvbmRGYWN0b3JSZXNwb25zZRJMCgdSZWZyZXNoEh8uc2NhLmlkZW50aXR5LnYxLlJlZnJlc2hSZXF1ZXN0GiAuc2NhLmlkZW50aXR5LnYxLlJlZnJlc2hSZXNwb25zZRJJCgZMb2dvdXQSHi5zY2EuaWRlbnRpdHkudjEuTG9nb3V0UmVxdWVzdBofLnNjYS5pZGVudGl0eS52MS5Mb2dvdXRSZXNwb25zZRJGCgVHZXRNZRIdLnNjYS5pZGVudGl0eS52MS5HZXRNZVJlcXVlc3QaHi5zY2EuaWRlbnRpdHkudjEuR2V0TWVSZXNwb25zZRJhCg5Gb3Jnb3RQYXNzd29yZBImLnNjYS5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaJy5zY2EuaWRlbnRpdHkudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZRJeCg1SZXNldFBhc3N3b3JkEiUuc2NhLmlkZW50aXR5LnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYuc2NhLmlkZW50aXR5LnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZRJtChJCZWdpblRvdHBFbnJvbG1lbnQSKi5zY2EuaWRlbnRpdHkudjEuQmVnaW5Ub3RwRW5yb2xtZW50UmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5CZWdpblRvdHBFbnJvbG1lbnRSZXNwb25zZRJzChRDb25maXJtVG90cEVucm9sbWVudBIsLnNjYS5pZGVudGl0eS52MS5Db25maXJtVG90cEVucm9sbWVudFJlcXVlc3QaLS5zY2EuaWRlbnRpdHkudjEuQ29uZmlybVRvdHBFbnJvbG1lbnRSZXNwb25zZRJtChJSZW1vdmVTZWNvbmRGYWN0b3ISKi5zY2EuaWRlbnRpdHkudjEuUmVtb3ZlU2Vjb25kRmFjdG9yUmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5SZW1vdmVTZWNvbmRGYWN0b3JSZXNwb25zZTKsBQoQQWRtaW5Vc2VyU2VydmljZRJSCglMaXN0VXNlcnMSIS5zY2EuaWRlbnRpdHkudjEuTGlzdFVzZXJzUmVxdWVzdBoiLnNjYS5pZGVudGl0eS52MS5MaXN0VXNlcnNSZXNwb25zZRJMCgdHZXRVc2VyEh8uc2NhLmlkZW50aXR5LnYxLkdldFVzZXJSZXF1ZXN0GiAuc2NhLmlkZW50aXR5LnYxLkdldFVzZXJSZXNwb25zZRJhCg5EZWFjdGl2YXRlVXNlchImLnNjYS5pZGVudGl0eS52MS5EZWFjdGl2YXRlVXNlclJlcXVlc3QaJy5zY2EuaWRlbnRpdHkudjEuRGVhY3RpdmF0ZVVzZXJSZXNwb25zZRJbCgxBY3RpdmF0ZVVzZXISJC5zY2EuaWRlbnRpdHkudjEuQWN0aXZhdGVVc2VyUmVxdWVzdBolLnNjYS5pZGVudGl0eS52MS5BY3RpdmF0ZVVzZXJSZXNwb25zZRJtChJJc3N1ZVBhc3N3b3JkUmVzZXQSKi5zY2EuaWRlbnRpdHkudjEuSXNzdWVQYXNzd29yZFJlc2V0UmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5Jc3N1ZVBhc3N3b3JkUmVzZXRSZXNwb25zZRJbCgxVbmxvY2tTaWduSW4SJC5zY2EuaWRlbnRpdHkudjEuVW5sb2NrU2lnbkluUmVxdWVzdBolLnNjYS5pZGVudGl0eS52MS5VbmxvY2tTaWduSW5SZXNwb25zZRJqChFDbGVhclNlY29uZEZhY3RvchIpLnNjYS5pZGVudGl0eS52MS5DbGVhclNlY29uZEZhY3RvclJlcXVlc3QaKi5zY2EuaWRlbnRpdHkudjEuQ2xlYXJTZWNvbmRGYWN0b3JSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
-
-/**
- * The client of an anonymous call, as seen by the edge (for audit).
- *
- * @generated from message sca.identity.v1.ClientInfo
- */
-export type ClientInfo = Message<"sca.identity.v1.ClientInfo"> & {
-  /**
-   * @generated from field: string ip = 1;
-   */
-  ip: string;
-
-  /**
-   * @generated from field: string user_agent = 2;
-   */
-  userAgent: string;
-};
-
-/**
- * Describes the message sca.identity.v1.ClientInfo.
- * Use `create(ClientInfoSchema)` to create a new message.
- */
-export const ClientInfoSchema: GenMessage<ClientInfo> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 0);
+  fileDesc("Ch5zY2EvaWRlbnRpdHkvdjEvYWNjb3VudHMucHJvdG8SD3NjYS5pZGVudGl0eS52MSLmAgoIVXNlclZpZXcSCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSFgoJZnVsbF9uYW1lGAMgASgJSACIAQESEQoJaXNfYWN0aXZlGAQgASgIEhQKDGlzX3N1cGVydXNlchgFIAEoCBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgttZmFfZW5hYmxlZBgHIAEoCBI0CgttZW1iZXJzaGlwcxgIIAMoCzIfLnNjYS5pZGVudGl0eS52MS5NZW1iZXJzaGlwVmlldxIxCg1sYXN0X2xvZ2luX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpzY2FuX2NvdW50GAogASgFEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgwKCl9mdWxsX25hbWUitwEKDk1lbWJlcnNoaXBWaWV3Eg8KB3RlYW1faWQYASABKAkSEQoJdGVhbV9uYW1lGAIgASgJEhEKCXRlYW1fc2x1ZxgDIAEoCRIcCg9vcmdhbml6YXRpb25faWQYBCABKAlIAIgBARIMCgRyb2xlGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhIKEF9vcmdhbml6YXRpb25faWQiggEKB1Nlc3Npb24SFAoMYWNjZXNzX3Rva2VuGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAUSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoYBCg9SZWdpc3RlclJlcXVlc3QSDQoFZW1haWwYASABKAkSFgoJZnVsbF9uYW1lGAIgASgJSACIAQESEAoIcGFzc3dvcmQYAyABKAkSLAoGY2xpZW50GAQgASgLMhwuc2NhLmNvbW1vbi52MS5DbGllbnRBZGRyZXNzQgwKCl9mdWxsX25hbWUiOwoQUmVnaXN0ZXJSZXNwb25zZRInCgR1c2VyGAEgASgLMhkuc2NhLmlkZW50aXR5LnYxLlVzZXJWaWV3Il0KDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIsCgZjbGllbnQYAyABKAsyHC5zY2EuY29tbW9uLnYxLkNsaWVudEFkZHJlc3MihAEKDUxvZ2luUmVzcG9uc2USKwoHc2Vzc2lvbhgBIAEoCzIYLnNjYS5pZGVudGl0eS52MS5TZXNzaW9uSAASOwoJY2hhbGxlbmdlGAIgASgLMiYuc2NhLmlkZW50aXR5LnYxLlNlY29uZEZhY3RvckNoYWxsZW5nZUgAQgkKB291dGNvbWUiPgoVU2Vjb25kRmFjdG9yQ2hhbGxlbmdlEhEKCW1mYV90b2tlbhgBIAEoCRISCgpleHBpcmVzX2luGAIgASgFImwKG0NvbXBsZXRlU2Vjb25kRmFjdG9yUmVxdWVzdBIRCgltZmFfdG9rZW4YASABKAkSDAoEY29kZRgCIAEoCRIsCgZjbGllbnQYAyABKAsyHC5zY2EuY29tbW9uLnYxLkNsaWVudEFkZHJlc3MiSQocQ29tcGxldGVTZWNvbmRGYWN0b3JSZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguc2NhLmlkZW50aXR5LnYxLlNlc3Npb24iVQoOUmVmcmVzaFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRIsCgZjbGllbnQYAiABKAsyHC5zY2EuY29tbW9uLnYxLkNsaWVudEFkZHJlc3MiPAoPUmVmcmVzaFJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5zY2EuaWRlbnRpdHkudjEuU2Vzc2lvbiJUCg1Mb2dvdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkSLAoGY2xpZW50GAIgASgLMhwuc2NhLmNvbW1vbi52MS5DbGllbnRBZGRyZXNzIhAKDkxvZ291dFJlc3BvbnNlIg4KDEdldE1lUmVxdWVzdCI4Cg1HZXRNZVJlc3BvbnNlEicKBHVzZXIYASABKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXciVAoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiwKBmNsaWVudBgCIAEoCzIcLnNjYS5jb21tb24udjEuQ2xpZW50QWRkcmVzcyI1ChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlEhsKE3JldHJ5X2FmdGVyX3NlY29uZHMYASABKAUiaQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJEiwKBmNsaWVudBgDIAEoCzIcLnNjYS5jb21tb24udjEuQ2xpZW50QWRkcmVzcyIXChVSZXNldFBhc3N3b3JkUmVzcG9uc2UiGwoZQmVnaW5Ub3RwRW5yb2xtZW50UmVxdWVzdCJBChpCZWdpblRvdHBFbnJvbG1lbnRSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSEwoLb3RwYXV0aF91cmkYAiABKAkiKwobQ29uZmlybVRvdHBFbnJvbG1lbnRSZXF1ZXN0EgwKBGNvZGUYASABKAkiNgocQ29uZmlybVRvdHBFbnJvbG1lbnRSZXNwb25zZRIWCg5yZWNvdmVyeV9jb2RlcxgBIAMoCSIpChlSZW1vdmVTZWNvbmRGYWN0b3JSZXF1ZXN0EgwKBGNvZGUYASABKAkiHAoaUmVtb3ZlU2Vjb25kRmFjdG9yUmVzcG9uc2UizwEKEExpc3RVc2Vyc1JlcXVlc3QSKAoEcGFnZRgHIAEoCzIaLnNjYS5jb21tb24udjEuUGFnZVJlcXVlc3QSCQoBcRgDIAEoCRIWCglpc19hY3RpdmUYBCABKAhIAIgBARIZCgxpc19zdXBlcnVzZXIYBSABKAhIAYgBARIYCgttZmFfZW5hYmxlZBgGIAEoCEgCiAEBQgwKCl9pc19hY3RpdmVCDwoNX2lzX3N1cGVydXNlckIOCgxfbWZhX2VuYWJsZWRKBAgBEAJKBAgCEAMidgoRTGlzdFVzZXJzUmVzcG9uc2USKAoFaXRlbXMYASADKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXcSJQoEcGFnZRgFIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm9KBAgCEANKBAgDEARKBAgEEAUiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSI6Cg9HZXRVc2VyUmVzcG9uc2USJwoEdXNlchgBIAEoCzIZLnNjYS5pZGVudGl0eS52MS5Vc2VyVmlldyIoChVEZWFjdGl2YXRlVXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJBChZEZWFjdGl2YXRlVXNlclJlc3BvbnNlEicKBHVzZXIYASABKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXciJgoTQWN0aXZhdGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIj8KFEFjdGl2YXRlVXNlclJlc3BvbnNlEicKBHVzZXIYASABKAsyGS5zY2EuaWRlbnRpdHkudjEuVXNlclZpZXciLAoZSXNzdWVQYXNzd29yZFJlc2V0UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhwKGklzc3VlUGFzc3dvcmRSZXNldFJlc3BvbnNlIiYKE1VubG9ja1NpZ25JblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRVbmxvY2tTaWduSW5SZXNwb25zZSIrChhDbGVhclNlY29uZEZhY3RvclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIbChlDbGVhclNlY29uZEZhY3RvclJlc3BvbnNlMpUICg5BY2NvdW50U2VydmljZRJPCghSZWdpc3RlchIgLnNjYS5pZGVudGl0eS52MS5SZWdpc3RlclJlcXVlc3QaIS5zY2EuaWRlbnRpdHkudjEuUmVnaXN0ZXJSZXNwb25zZRJGCgVMb2dpbhIdLnNjYS5pZGVudGl0eS52MS5Mb2dpblJlcXVlc3QaHi5zY2EuaWRlbnRpdHkudjEuTG9naW5SZXNwb25zZRJzChRDb21wbGV0ZVNlY29uZEZhY3RvchIsLnNjYS5pZGVudGl0eS52MS5Db21wbGV0ZVNlY29uZEZhY3RvclJlcXVlc3QaLS5zY2EuaWRlbnRpdHkudjEuQ29tcGxldGVTZWNvbmRGYWN0b3JSZXNwb25zZRJMCgdSZWZyZXNoEh8uc2NhLmlkZW50aXR5LnYxLlJlZnJlc2hSZXF1ZXN0GiAuc2NhLmlkZW50aXR5LnYxLlJlZnJlc2hSZXNwb25zZRJJCgZMb2dvdXQSHi5zY2EuaWRlbnRpdHkudjEuTG9nb3V0UmVxdWVzdBofLnNjYS5pZGVudGl0eS52MS5Mb2dvdXRSZXNwb25zZRJGCgVHZXRNZRIdLnNjYS5pZGVudGl0eS52MS5HZXRNZVJlcXVlc3QaHi5zY2EuaWRlbnRpdHkudjEuR2V0TWVSZXNwb25zZRJhCg5Gb3Jnb3RQYXNzd29yZBImLnNjYS5pZGVudGl0eS52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaJy5zY2EuaWRlbnRpdHkudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZRJeCg1SZXNldFBhc3N3b3JkEiUuc2NhLmlkZW50aXR5LnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYuc2NhLmlkZW50aXR5LnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZRJtChJCZWdpblRvdHBFbnJvbG1lbnQSKi5zY2EuaWRlbnRpdHkudjEuQmVnaW5Ub3RwRW5yb2xtZW50UmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5CZWdpblRvdHBFbnJvbG1lbnRSZXNwb25zZRJzChRDb25maXJtVG90cEVucm9sbWVudBIsLnNjYS5pZGVudGl0eS52MS5Db25maXJtVG90cEVucm9sbWVudFJlcXVlc3QaLS5zY2EuaWRlbnRpdHkudjEuQ29uZmlybVRvdHBFbnJvbG1lbnRSZXNwb25zZRJtChJSZW1vdmVTZWNvbmRGYWN0b3ISKi5zY2EuaWRlbnRpdHkudjEuUmVtb3ZlU2Vjb25kRmFjdG9yUmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5SZW1vdmVTZWNvbmRGYWN0b3JSZXNwb25zZTKsBQoQQWRtaW5Vc2VyU2VydmljZRJSCglMaXN0VXNlcnMSIS5zY2EuaWRlbnRpdHkudjEuTGlzdFVzZXJzUmVxdWVzdBoiLnNjYS5pZGVudGl0eS52MS5MaXN0VXNlcnNSZXNwb25zZRJMCgdHZXRVc2VyEh8uc2NhLmlkZW50aXR5LnYxLkdldFVzZXJSZXF1ZXN0GiAuc2NhLmlkZW50aXR5LnYxLkdldFVzZXJSZXNwb25zZRJhCg5EZWFjdGl2YXRlVXNlchImLnNjYS5pZGVudGl0eS52MS5EZWFjdGl2YXRlVXNlclJlcXVlc3QaJy5zY2EuaWRlbnRpdHkudjEuRGVhY3RpdmF0ZVVzZXJSZXNwb25zZRJbCgxBY3RpdmF0ZVVzZXISJC5zY2EuaWRlbnRpdHkudjEuQWN0aXZhdGVVc2VyUmVxdWVzdBolLnNjYS5pZGVudGl0eS52MS5BY3RpdmF0ZVVzZXJSZXNwb25zZRJtChJJc3N1ZVBhc3N3b3JkUmVzZXQSKi5zY2EuaWRlbnRpdHkudjEuSXNzdWVQYXNzd29yZFJlc2V0UmVxdWVzdBorLnNjYS5pZGVudGl0eS52MS5Jc3N1ZVBhc3N3b3JkUmVzZXRSZXNwb25zZRJbCgxVbmxvY2tTaWduSW4SJC5zY2EuaWRlbnRpdHkudjEuVW5sb2NrU2lnbkluUmVxdWVzdBolLnNjYS5pZGVudGl0eS52MS5VbmxvY2tTaWduSW5SZXNwb25zZRJqChFDbGVhclNlY29uZEZhY3RvchIpLnNjYS5pZGVudGl0eS52MS5DbGVhclNlY29uZEZhY3RvclJlcXVlc3QaKi5zY2EuaWRlbnRpdHkudjEuQ2xlYXJTZWNvbmRGYWN0b3JSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_sca_common_v1_client_address, file_sca_common_v1_paging]);
 
 /**
  * @generated from message sca.identity.v1.UserView
@@ -107,7 +87,7 @@ export type UserView = Message<"sca.identity.v1.UserView"> & {
  * Use `create(UserViewSchema)` to create a new message.
  */
 export const UserViewSchema: GenMessage<UserView> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 1);
+  messageDesc(file_sca_identity_v1_accounts, 0);
 
 /**
  * A direct membership (not the cascaded reach).
@@ -151,7 +131,7 @@ export type MembershipView = Message<"sca.identity.v1.MembershipView"> & {
  * Use `create(MembershipViewSchema)` to create a new message.
  */
 export const MembershipViewSchema: GenMessage<MembershipView> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 2);
+  messageDesc(file_sca_identity_v1_accounts, 1);
 
 /**
  * A signed-in session: the access token for the body, the refresh token for the cookie.
@@ -185,7 +165,7 @@ export type Session = Message<"sca.identity.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 3);
+  messageDesc(file_sca_identity_v1_accounts, 2);
 
 /**
  * @generated from message sca.identity.v1.RegisterRequest
@@ -207,9 +187,9 @@ export type RegisterRequest = Message<"sca.identity.v1.RegisterRequest"> & {
   password: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 4;
+   * @generated from field: sca.common.v1.ClientAddress client = 4;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -217,7 +197,7 @@ export type RegisterRequest = Message<"sca.identity.v1.RegisterRequest"> & {
  * Use `create(RegisterRequestSchema)` to create a new message.
  */
 export const RegisterRequestSchema: GenMessage<RegisterRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 4);
+  messageDesc(file_sca_identity_v1_accounts, 3);
 
 /**
  * @generated from message sca.identity.v1.RegisterResponse
@@ -234,7 +214,7 @@ export type RegisterResponse = Message<"sca.identity.v1.RegisterResponse"> & {
  * Use `create(RegisterResponseSchema)` to create a new message.
  */
 export const RegisterResponseSchema: GenMessage<RegisterResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 5);
+  messageDesc(file_sca_identity_v1_accounts, 4);
 
 /**
  * @generated from message sca.identity.v1.LoginRequest
@@ -251,9 +231,9 @@ export type LoginRequest = Message<"sca.identity.v1.LoginRequest"> & {
   password: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 3;
+   * @generated from field: sca.common.v1.ClientAddress client = 3;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -261,7 +241,7 @@ export type LoginRequest = Message<"sca.identity.v1.LoginRequest"> & {
  * Use `create(LoginRequestSchema)` to create a new message.
  */
 export const LoginRequestSchema: GenMessage<LoginRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 6);
+  messageDesc(file_sca_identity_v1_accounts, 5);
 
 /**
  * @generated from message sca.identity.v1.LoginResponse
@@ -292,7 +272,7 @@ export type LoginResponse = Message<"sca.identity.v1.LoginResponse"> & {
  * Use `create(LoginResponseSchema)` to create a new message.
  */
 export const LoginResponseSchema: GenMessage<LoginResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 7);
+  messageDesc(file_sca_identity_v1_accounts, 6);
 
 /**
  * @generated from message sca.identity.v1.SecondFactorChallenge
@@ -314,7 +294,7 @@ export type SecondFactorChallenge = Message<"sca.identity.v1.SecondFactorChallen
  * Use `create(SecondFactorChallengeSchema)` to create a new message.
  */
 export const SecondFactorChallengeSchema: GenMessage<SecondFactorChallenge> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 8);
+  messageDesc(file_sca_identity_v1_accounts, 7);
 
 /**
  * @generated from message sca.identity.v1.CompleteSecondFactorRequest
@@ -333,9 +313,9 @@ export type CompleteSecondFactorRequest = Message<"sca.identity.v1.CompleteSecon
   code: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 3;
+   * @generated from field: sca.common.v1.ClientAddress client = 3;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -343,7 +323,7 @@ export type CompleteSecondFactorRequest = Message<"sca.identity.v1.CompleteSecon
  * Use `create(CompleteSecondFactorRequestSchema)` to create a new message.
  */
 export const CompleteSecondFactorRequestSchema: GenMessage<CompleteSecondFactorRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 9);
+  messageDesc(file_sca_identity_v1_accounts, 8);
 
 /**
  * @generated from message sca.identity.v1.CompleteSecondFactorResponse
@@ -360,7 +340,7 @@ export type CompleteSecondFactorResponse = Message<"sca.identity.v1.CompleteSeco
  * Use `create(CompleteSecondFactorResponseSchema)` to create a new message.
  */
 export const CompleteSecondFactorResponseSchema: GenMessage<CompleteSecondFactorResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 10);
+  messageDesc(file_sca_identity_v1_accounts, 9);
 
 /**
  * @generated from message sca.identity.v1.RefreshRequest
@@ -372,9 +352,9 @@ export type RefreshRequest = Message<"sca.identity.v1.RefreshRequest"> & {
   refreshToken: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 2;
+   * @generated from field: sca.common.v1.ClientAddress client = 2;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -382,7 +362,7 @@ export type RefreshRequest = Message<"sca.identity.v1.RefreshRequest"> & {
  * Use `create(RefreshRequestSchema)` to create a new message.
  */
 export const RefreshRequestSchema: GenMessage<RefreshRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 11);
+  messageDesc(file_sca_identity_v1_accounts, 10);
 
 /**
  * @generated from message sca.identity.v1.RefreshResponse
@@ -399,7 +379,7 @@ export type RefreshResponse = Message<"sca.identity.v1.RefreshResponse"> & {
  * Use `create(RefreshResponseSchema)` to create a new message.
  */
 export const RefreshResponseSchema: GenMessage<RefreshResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 12);
+  messageDesc(file_sca_identity_v1_accounts, 11);
 
 /**
  * @generated from message sca.identity.v1.LogoutRequest
@@ -413,9 +393,9 @@ export type LogoutRequest = Message<"sca.identity.v1.LogoutRequest"> & {
   refreshToken: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 2;
+   * @generated from field: sca.common.v1.ClientAddress client = 2;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -423,7 +403,7 @@ export type LogoutRequest = Message<"sca.identity.v1.LogoutRequest"> & {
  * Use `create(LogoutRequestSchema)` to create a new message.
  */
 export const LogoutRequestSchema: GenMessage<LogoutRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 13);
+  messageDesc(file_sca_identity_v1_accounts, 12);
 
 /**
  * @generated from message sca.identity.v1.LogoutResponse
@@ -436,7 +416,7 @@ export type LogoutResponse = Message<"sca.identity.v1.LogoutResponse"> & {
  * Use `create(LogoutResponseSchema)` to create a new message.
  */
 export const LogoutResponseSchema: GenMessage<LogoutResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 14);
+  messageDesc(file_sca_identity_v1_accounts, 13);
 
 /**
  * @generated from message sca.identity.v1.GetMeRequest
@@ -449,7 +429,7 @@ export type GetMeRequest = Message<"sca.identity.v1.GetMeRequest"> & {
  * Use `create(GetMeRequestSchema)` to create a new message.
  */
 export const GetMeRequestSchema: GenMessage<GetMeRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 15);
+  messageDesc(file_sca_identity_v1_accounts, 14);
 
 /**
  * @generated from message sca.identity.v1.GetMeResponse
@@ -466,7 +446,7 @@ export type GetMeResponse = Message<"sca.identity.v1.GetMeResponse"> & {
  * Use `create(GetMeResponseSchema)` to create a new message.
  */
 export const GetMeResponseSchema: GenMessage<GetMeResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 16);
+  messageDesc(file_sca_identity_v1_accounts, 15);
 
 /**
  * @generated from message sca.identity.v1.ForgotPasswordRequest
@@ -478,9 +458,9 @@ export type ForgotPasswordRequest = Message<"sca.identity.v1.ForgotPasswordReque
   email: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 2;
+   * @generated from field: sca.common.v1.ClientAddress client = 2;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -488,7 +468,7 @@ export type ForgotPasswordRequest = Message<"sca.identity.v1.ForgotPasswordReque
  * Use `create(ForgotPasswordRequestSchema)` to create a new message.
  */
 export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 17);
+  messageDesc(file_sca_identity_v1_accounts, 16);
 
 /**
  * @generated from message sca.identity.v1.ForgotPasswordResponse
@@ -507,7 +487,7 @@ export type ForgotPasswordResponse = Message<"sca.identity.v1.ForgotPasswordResp
  * Use `create(ForgotPasswordResponseSchema)` to create a new message.
  */
 export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 18);
+  messageDesc(file_sca_identity_v1_accounts, 17);
 
 /**
  * @generated from message sca.identity.v1.ResetPasswordRequest
@@ -524,9 +504,9 @@ export type ResetPasswordRequest = Message<"sca.identity.v1.ResetPasswordRequest
   newPassword: string;
 
   /**
-   * @generated from field: sca.identity.v1.ClientInfo client = 3;
+   * @generated from field: sca.common.v1.ClientAddress client = 3;
    */
-  client?: ClientInfo | undefined;
+  client?: ClientAddress | undefined;
 };
 
 /**
@@ -534,7 +514,7 @@ export type ResetPasswordRequest = Message<"sca.identity.v1.ResetPasswordRequest
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 19);
+  messageDesc(file_sca_identity_v1_accounts, 18);
 
 /**
  * @generated from message sca.identity.v1.ResetPasswordResponse
@@ -547,7 +527,7 @@ export type ResetPasswordResponse = Message<"sca.identity.v1.ResetPasswordRespon
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 20);
+  messageDesc(file_sca_identity_v1_accounts, 19);
 
 /**
  * @generated from message sca.identity.v1.BeginTotpEnrolmentRequest
@@ -560,7 +540,7 @@ export type BeginTotpEnrolmentRequest = Message<"sca.identity.v1.BeginTotpEnrolm
  * Use `create(BeginTotpEnrolmentRequestSchema)` to create a new message.
  */
 export const BeginTotpEnrolmentRequestSchema: GenMessage<BeginTotpEnrolmentRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 21);
+  messageDesc(file_sca_identity_v1_accounts, 20);
 
 /**
  * @generated from message sca.identity.v1.BeginTotpEnrolmentResponse
@@ -584,7 +564,7 @@ export type BeginTotpEnrolmentResponse = Message<"sca.identity.v1.BeginTotpEnrol
  * Use `create(BeginTotpEnrolmentResponseSchema)` to create a new message.
  */
 export const BeginTotpEnrolmentResponseSchema: GenMessage<BeginTotpEnrolmentResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 22);
+  messageDesc(file_sca_identity_v1_accounts, 21);
 
 /**
  * @generated from message sca.identity.v1.ConfirmTotpEnrolmentRequest
@@ -601,7 +581,7 @@ export type ConfirmTotpEnrolmentRequest = Message<"sca.identity.v1.ConfirmTotpEn
  * Use `create(ConfirmTotpEnrolmentRequestSchema)` to create a new message.
  */
 export const ConfirmTotpEnrolmentRequestSchema: GenMessage<ConfirmTotpEnrolmentRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 23);
+  messageDesc(file_sca_identity_v1_accounts, 22);
 
 /**
  * @generated from message sca.identity.v1.ConfirmTotpEnrolmentResponse
@@ -618,7 +598,7 @@ export type ConfirmTotpEnrolmentResponse = Message<"sca.identity.v1.ConfirmTotpE
  * Use `create(ConfirmTotpEnrolmentResponseSchema)` to create a new message.
  */
 export const ConfirmTotpEnrolmentResponseSchema: GenMessage<ConfirmTotpEnrolmentResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 24);
+  messageDesc(file_sca_identity_v1_accounts, 23);
 
 /**
  * @generated from message sca.identity.v1.RemoveSecondFactorRequest
@@ -635,7 +615,7 @@ export type RemoveSecondFactorRequest = Message<"sca.identity.v1.RemoveSecondFac
  * Use `create(RemoveSecondFactorRequestSchema)` to create a new message.
  */
 export const RemoveSecondFactorRequestSchema: GenMessage<RemoveSecondFactorRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 25);
+  messageDesc(file_sca_identity_v1_accounts, 24);
 
 /**
  * @generated from message sca.identity.v1.RemoveSecondFactorResponse
@@ -648,21 +628,18 @@ export type RemoveSecondFactorResponse = Message<"sca.identity.v1.RemoveSecondFa
  * Use `create(RemoveSecondFactorResponseSchema)` to create a new message.
  */
 export const RemoveSecondFactorResponseSchema: GenMessage<RemoveSecondFactorResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 26);
+  messageDesc(file_sca_identity_v1_accounts, 25);
 
 /**
  * @generated from message sca.identity.v1.ListUsersRequest
  */
 export type ListUsersRequest = Message<"sca.identity.v1.ListUsersRequest"> & {
   /**
-   * @generated from field: int32 page = 1;
+   * Page size 50 by default, 200 at most.
+   *
+   * @generated from field: sca.common.v1.PageRequest page = 7;
    */
-  page: number;
-
-  /**
-   * @generated from field: int32 page_size = 2;
-   */
-  pageSize: number;
+  page?: PageRequest | undefined;
 
   /**
    * Case-insensitive substring of e-mail or full name.
@@ -692,7 +669,7 @@ export type ListUsersRequest = Message<"sca.identity.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 27);
+  messageDesc(file_sca_identity_v1_accounts, 26);
 
 /**
  * @generated from message sca.identity.v1.ListUsersResponse
@@ -704,19 +681,9 @@ export type ListUsersResponse = Message<"sca.identity.v1.ListUsersResponse"> & {
   items: UserView[];
 
   /**
-   * @generated from field: int32 total = 2;
+   * @generated from field: sca.common.v1.PageInfo page = 5;
    */
-  total: number;
-
-  /**
-   * @generated from field: int32 page = 3;
-   */
-  page: number;
-
-  /**
-   * @generated from field: int32 page_size = 4;
-   */
-  pageSize: number;
+  page?: PageInfo | undefined;
 };
 
 /**
@@ -724,7 +691,7 @@ export type ListUsersResponse = Message<"sca.identity.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 28);
+  messageDesc(file_sca_identity_v1_accounts, 27);
 
 /**
  * @generated from message sca.identity.v1.GetUserRequest
@@ -741,7 +708,7 @@ export type GetUserRequest = Message<"sca.identity.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 29);
+  messageDesc(file_sca_identity_v1_accounts, 28);
 
 /**
  * @generated from message sca.identity.v1.GetUserResponse
@@ -758,7 +725,7 @@ export type GetUserResponse = Message<"sca.identity.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 30);
+  messageDesc(file_sca_identity_v1_accounts, 29);
 
 /**
  * @generated from message sca.identity.v1.DeactivateUserRequest
@@ -775,7 +742,7 @@ export type DeactivateUserRequest = Message<"sca.identity.v1.DeactivateUserReque
  * Use `create(DeactivateUserRequestSchema)` to create a new message.
  */
 export const DeactivateUserRequestSchema: GenMessage<DeactivateUserRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 31);
+  messageDesc(file_sca_identity_v1_accounts, 30);
 
 /**
  * @generated from message sca.identity.v1.DeactivateUserResponse
@@ -792,7 +759,7 @@ export type DeactivateUserResponse = Message<"sca.identity.v1.DeactivateUserResp
  * Use `create(DeactivateUserResponseSchema)` to create a new message.
  */
 export const DeactivateUserResponseSchema: GenMessage<DeactivateUserResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 32);
+  messageDesc(file_sca_identity_v1_accounts, 31);
 
 /**
  * @generated from message sca.identity.v1.ActivateUserRequest
@@ -809,7 +776,7 @@ export type ActivateUserRequest = Message<"sca.identity.v1.ActivateUserRequest">
  * Use `create(ActivateUserRequestSchema)` to create a new message.
  */
 export const ActivateUserRequestSchema: GenMessage<ActivateUserRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 33);
+  messageDesc(file_sca_identity_v1_accounts, 32);
 
 /**
  * @generated from message sca.identity.v1.ActivateUserResponse
@@ -826,7 +793,7 @@ export type ActivateUserResponse = Message<"sca.identity.v1.ActivateUserResponse
  * Use `create(ActivateUserResponseSchema)` to create a new message.
  */
 export const ActivateUserResponseSchema: GenMessage<ActivateUserResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 34);
+  messageDesc(file_sca_identity_v1_accounts, 33);
 
 /**
  * @generated from message sca.identity.v1.IssuePasswordResetRequest
@@ -843,7 +810,7 @@ export type IssuePasswordResetRequest = Message<"sca.identity.v1.IssuePasswordRe
  * Use `create(IssuePasswordResetRequestSchema)` to create a new message.
  */
 export const IssuePasswordResetRequestSchema: GenMessage<IssuePasswordResetRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 35);
+  messageDesc(file_sca_identity_v1_accounts, 34);
 
 /**
  * @generated from message sca.identity.v1.IssuePasswordResetResponse
@@ -856,7 +823,7 @@ export type IssuePasswordResetResponse = Message<"sca.identity.v1.IssuePasswordR
  * Use `create(IssuePasswordResetResponseSchema)` to create a new message.
  */
 export const IssuePasswordResetResponseSchema: GenMessage<IssuePasswordResetResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 36);
+  messageDesc(file_sca_identity_v1_accounts, 35);
 
 /**
  * @generated from message sca.identity.v1.UnlockSignInRequest
@@ -873,7 +840,7 @@ export type UnlockSignInRequest = Message<"sca.identity.v1.UnlockSignInRequest">
  * Use `create(UnlockSignInRequestSchema)` to create a new message.
  */
 export const UnlockSignInRequestSchema: GenMessage<UnlockSignInRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 37);
+  messageDesc(file_sca_identity_v1_accounts, 36);
 
 /**
  * @generated from message sca.identity.v1.UnlockSignInResponse
@@ -886,7 +853,7 @@ export type UnlockSignInResponse = Message<"sca.identity.v1.UnlockSignInResponse
  * Use `create(UnlockSignInResponseSchema)` to create a new message.
  */
 export const UnlockSignInResponseSchema: GenMessage<UnlockSignInResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 38);
+  messageDesc(file_sca_identity_v1_accounts, 37);
 
 /**
  * @generated from message sca.identity.v1.ClearSecondFactorRequest
@@ -903,7 +870,7 @@ export type ClearSecondFactorRequest = Message<"sca.identity.v1.ClearSecondFacto
  * Use `create(ClearSecondFactorRequestSchema)` to create a new message.
  */
 export const ClearSecondFactorRequestSchema: GenMessage<ClearSecondFactorRequest> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 39);
+  messageDesc(file_sca_identity_v1_accounts, 38);
 
 /**
  * @generated from message sca.identity.v1.ClearSecondFactorResponse
@@ -916,12 +883,12 @@ export type ClearSecondFactorResponse = Message<"sca.identity.v1.ClearSecondFact
  * Use `create(ClearSecondFactorResponseSchema)` to create a new message.
  */
 export const ClearSecondFactorResponseSchema: GenMessage<ClearSecondFactorResponse> = /*@__PURE__*/
-  messageDesc(file_sca_identity_v1_accounts, 40);
+  messageDesc(file_sca_identity_v1_accounts, 39);
 
 /**
  * Accounts and sessions: registration, password sign-in with an optional second factor, refresh-token
  * rotation, logout, password reset. Called by the gateway's /auth and /v1/auth routes. Anonymous calls carry
- * the client's address in ClientInfo; bearer calls carry the caller token (x-sca-caller).
+ * the client's address in a ClientAddress; bearer calls carry the caller token (x-sca-caller).
  * Raw refresh tokens cross this boundary only so the gateway can set or read the cookie; they are never logged.
  *
  * @generated from service sca.identity.v1.AccountService

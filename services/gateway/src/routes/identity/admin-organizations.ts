@@ -1,4 +1,5 @@
 // /v1/admin/organizations: the organizations of the deployment, super_admin only (DirectoryService).
+import { NUMBERED_PAGE_SIZE } from "@sca/paging";
 import { pageSizePagination } from "../../api/pagination.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -13,11 +14,11 @@ export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
       tags: ["admin: organizations"],
       operationId: "adminListOrganizations",
       auth: ctx.auth.route("super_admin"),
-      request: { query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }) },
+      request: { query: pageSizePagination.query(NUMBERED_PAGE_SIZE) },
       responses: { 200: { description: "A page of organizations", schema: pageSizePagination.envelope(organizationSchema) } },
       handler: async ({ query, call }) => {
-        const page = await ctx.clients.identity.directory.listOrganizations({ page: query.page, pageSize: query.page_size }, call);
-        return { status: 200, body: pageSizePagination.page(page.items.map(organizationJson), page.total, query) };
+        const list = await ctx.clients.identity.directory.listOrganizations({ page: pageSizePagination.request(query) }, call);
+        return { status: 200, body: pageSizePagination.page(list.items.map(organizationJson), list.page?.total ?? 0, query) };
       },
     }),
   ];

@@ -1,5 +1,6 @@
 // /v1/admin/teams: the team (group) hierarchy and its members, super_admin only (DirectoryService).
 import { z } from "zod";
+import { NUMBERED_PAGE_SIZE } from "@sca/paging";
 import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -9,7 +10,7 @@ import { teamJson, teamSchema } from "./views.ts";
 const TAGS = ["admin: teams"];
 const teamParams = z.object({ id: z.uuid() });
 const notFound = problemResponse("No such team (or the caller is not super_admin)");
-const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).extend({
+const listQuery = pageSizePagination.query(NUMBERED_PAGE_SIZE).extend({
   search: z.string().max(255).optional().meta({ description: "Case-insensitive part of the name or slug" }),
 });
 
@@ -27,8 +28,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       request: { query: listQuery },
       responses: { 200: { description: "A page of teams", schema: pageSizePagination.envelope(teamSchema) } },
       handler: async ({ query, call }) => {
-        const page = await directory.listTeams({ page: query.page, pageSize: query.page_size, search: query.search ?? "" }, call);
-        return { status: 200, body: pageSizePagination.page(page.items.map(teamJson), page.total, query) };
+        const list = await directory.listTeams({ page: pageSizePagination.request(query), search: query.search ?? "" }, call);
+        return { status: 200, body: pageSizePagination.page(list.items.map(teamJson), list.page?.total ?? 0, query) };
       },
     }),
     defineRoute({

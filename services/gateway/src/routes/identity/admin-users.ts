@@ -2,6 +2,7 @@
 // change lives in admin-user-role.ts (DirectoryService).
 import type { CallOptions } from "@connectrpc/connect";
 import { z } from "zod";
+import { NUMBERED_PAGE_SIZE } from "@sca/paging";
 import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -15,7 +16,7 @@ const notFound = problemResponse("No such user (or the caller is not super_admin
 // Query strings carry text: only the words true and false are booleans; absent means "either".
 const optionalFlag = z.enum(["true", "false"]).optional().transform((v) => (v === undefined ? undefined : v === "true"));
 
-const listQuery = pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).extend({
+const listQuery = pageSizePagination.query(NUMBERED_PAGE_SIZE).extend({
   q: z.string().max(200).optional().meta({ description: "Case-insensitive part of the e-mail address or full name" }),
   is_active: optionalFlag,
   is_superuser: optionalFlag,
@@ -49,11 +50,11 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       request: { query: listQuery },
       responses: { 200: { description: "A page of users", schema: pageSizePagination.envelope(adminUserSchema) } },
       handler: async ({ query, call }) => {
-        const page = await adminUsers.listUsers({
-          page: query.page, pageSize: query.page_size, q: query.q ?? "",
+        const list = await adminUsers.listUsers({
+          page: pageSizePagination.request(query), q: query.q ?? "",
           isActive: query.is_active, isSuperuser: query.is_superuser, mfaEnabled: query.mfa_enabled,
         }, call);
-        return { status: 200, body: pageSizePagination.page(page.items.map(adminUserJson), page.total, query) };
+        return { status: 200, body: pageSizePagination.page(list.items.map(adminUserJson), list.page?.total ?? 0, query) };
       },
     }),
     defineRoute({

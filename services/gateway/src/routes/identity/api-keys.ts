@@ -1,6 +1,7 @@
 // /v1/api-keys: issue, list, revoke and narrow keys (people only; a key managing keys is 403), and the admin
 // hash-format statistics (ApiKeyService). The raw key crosses the gateway once, in the issue answer.
 import { z } from "zod";
+import { NUMBERED_PAGE_SIZE } from "@sca/paging";
 import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -32,7 +33,7 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       operationId: "listApiKeys",
       auth: caller,
       request: {
-        query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }).extend({
+        query: pageSizePagination.query(NUMBERED_PAGE_SIZE).extend({
           scope: z.enum(SCOPES).optional(),
           team_id: z.uuid().optional(),
           project_id: z.uuid().optional(),
@@ -41,11 +42,11 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       },
       responses: { 200: { description: "A page of keys", schema: pageSizePagination.envelope(apiKeySchema) } },
       handler: async ({ query, call }) => {
-        const page = await apiKeys.listApiKeys({
+        const list = await apiKeys.listApiKeys({
           scope: query.scope, teamId: query.team_id, projectId: query.project_id, includeRevoked: query.include_revoked,
-          page: query.page, pageSize: query.page_size,
+          page: pageSizePagination.request(query),
         }, call);
-        return { status: 200, body: pageSizePagination.page(page.items.map(apiKeyJson), page.total, query) };
+        return { status: 200, body: pageSizePagination.page(list.items.map(apiKeyJson), list.page?.total ?? 0, query) };
       },
     }),
     defineRoute({

@@ -119,7 +119,7 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       handler: async ({ params, query, req, res }) => {
         const done = await sso.completeSignIn({
           provider: params.provider, code: query.code ?? "", state: query.state ?? "", error: query.error ?? "", iss: query.iss ?? "",
-          flowCookie: cookieValue(req, FLOW_COOKIE), ...clientOf(req),
+          flowCookie: cookieValue(req, FLOW_COOKIE), client: clientOf(req),
         });
         clearFlowCookie(res, prefix);
         if (done.session) writeRefreshCookie(res, done.session);

@@ -7,13 +7,13 @@ import { keys, loadConfigOrExit, parse } from "@sca/config";
 import { openDatabase } from "@sca/db";
 import { OutboxMessage } from "@sca/kafka";
 import { createLogger } from "@sca/log";
-import { isEmailAddress, normalizeEmail } from "./domain/email-address.ts";
-import { hashPassword } from "./domain/password-hash.ts";
-import { newPasswordViolation } from "./domain/password-policy.ts";
-import { emitAudit } from "./events/account-events.ts";
-import { accountByEmail, anySuperAdmin, insertAccount, lockBootstrap, promoteToSuperAdmin } from "./store/accounts.ts";
-import { entities } from "./store/entities.ts";
-import { migrations } from "./store/migrations/index.ts";
+import { isEmailAddress, normalizeEmail } from "../domain/email-address.ts";
+import { hashPassword } from "../domain/password-hash.ts";
+import { newPasswordViolation } from "../domain/password-policy.ts";
+import { emitAudit } from "../events/account-events.ts";
+import { accountByEmail, anySuperAdmin, insertAccount, lockBootstrap, promoteToSuperAdmin } from "../store/accounts.ts";
+import { entities } from "../store/entities.ts";
+import { migrations } from "../store/migrations/index.ts";
 
 export type BootstrapOutcome =
   | { kind: "exists" }
