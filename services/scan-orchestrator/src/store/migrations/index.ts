@@ -1,4 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
-export const migrations: DatabaseOptions["migrations"] = [];
+export const migrations: DatabaseOptions["migrations"] = [
+  Migration20261124100000_Scans,
+];
