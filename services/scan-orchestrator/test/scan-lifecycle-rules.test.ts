@@ -90,6 +90,13 @@ describe("retention", () => {
     expect(out.find((d) => d.id === failed[0]!.id)?.reason).toBe("max_age");
   });
 
+  it("counts only finished scans among the KEEP_LAST kept", () => {
+    const latest = scan({ ageDays: 1 });
+    const queued = scan({ ageDays: 190, normalizedRef: "", status: "queued" });
+    const failed = scan({ ageDays: 200, normalizedRef: "", status: "failed" });
+    expect(scansToDelete([latest, queued, failed], NOW, { ...settings, keepLast: 1 })).toEqual([]);
+  });
+
   it("never deletes queued or running scans", () => {
     const latest = scan({ ageDays: 1 });
     const stuck = [scan({ ageDays: 400, status: "queued" }), scan({ ageDays: 400, status: "running" })];

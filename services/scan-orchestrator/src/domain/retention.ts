@@ -42,7 +42,8 @@ export function scansToDelete(scans: readonly RetentionCandidate[], now: Date, s
   const kept = new Set<string>();
   const latestSucceeded = sorted.find((s) => s.status === "succeeded");
   if (latestSucceeded) kept.add(latestSucceeded.id);
-  sorted.filter((s) => s.normalizedRef === "" || s.status === "failed" || s.status === "cancelled")
+  // Finished scans only: a queued or running scan is never deleted anyway, so it takes no place among the kept.
+  sorted.filter((s) => isTerminal(s.status) && (s.normalizedRef === "" || s.status === "failed" || s.status === "cancelled"))
     .slice(0, settings.keepLast)
     .forEach((s) => kept.add(s.id));
 
