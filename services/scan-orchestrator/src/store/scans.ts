@@ -7,8 +7,10 @@ import { Scan, type ScanRow } from "./entities/scan.ts";
 
 export type { ScanRow } from "./entities/scan.ts";
 
-export type NewScan = Omit<ScanRow, "createdAt" | "updatedAt" | "startedAt" | "completedAt" | "supersededAt" | "leaseExpiresAt" | "currentStep" | "progressPercent" | "attempt" | "errorMessage" | "status"> &
-  Partial<Pick<ScanRow, "createdAt" | "status" | "attempt" | "startedAt" | "completedAt" | "supersededAt" | "leaseExpiresAt" | "errorMessage" | "currentStep" | "progressPercent">>;
+/** What the state machine and the database fill in for a new scan (a fixture or an import may set them). */
+type Defaulted = "createdAt" | "status" | "attempt" | "currentStep" | "progressPercent" | "errorMessage" | "startedAt" | "completedAt" | "supersededAt" | "leaseExpiresAt";
+
+export type NewScan = Omit<ScanRow, Defaulted | "updatedAt"> & Partial<Pick<ScanRow, Defaulted>>;
 
 export async function insertScan(em: EntityManager, scan: NewScan): Promise<ScanRow> {
   await em.insert(Scan, { status: "queued", attempt: 1, currentStep: "", progressPercent: 0, ...scan });
