@@ -1,5 +1,7 @@
 // The environment keys of the spec's Limits table (and the few deployment keys every process needs),
 // with the spec's defaults, bounds and clamps. A service picks the keys it uses and loads them once.
+import { isAbsolute, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { KeySpec } from "./load.ts";
 import * as p from "./parse.ts";
 
@@ -104,6 +106,44 @@ export const keys = {
   WEBSOCKET_AUTH_TIMEOUT_SECONDS: key(p.num(1.0, { min: 0.1, max: 60 })),
   SCAN_LOG_LINE_MAX_LEN: key(p.int(2000, { min: 1, max: 100000 })),
   SCAN_LOG_MAX_LINES_PER_SCAN: key(p.int(20000, { min: 0, max: 10000000 })),
+
+  // Scans (docs/scans.md). The spec leaves the per-team cap, the disk limits, retries, leases and the artefact
+  // store to the deployment: these are our keys, with our defaults.
+  /** Queued plus running scans a team may have at once; past it a new scan is refused (429, batch rows rate_limited). */
+  SCAN_MAX_CONCURRENT_PER_TEAM: key(p.int(20, { min: 1, max: 10000 })),
+  SCAN_RETENTION_SUPERSEDED_GRACE_DAYS: key(p.int(7, { min: 0, max: 3650 })),
+  SCAN_RETENTION_KEEP_LAST: key(p.int(30, { min: 0, max: 100000 })),
+  /** 0: no age ceiling. */
+  SCAN_RETENTION_MAX_AGE_DAYS: key(p.int(180, { min: 0, max: 36500 })),
+  /** Runs of one scan at most: the first plus retries (a retryable failure or a lost worker each use one). */
+  SCAN_JOB_MAX_ATTEMPTS: key(p.int(3, { min: 1, max: 4 })),
+  /** Back-off before retry 1, 2, 3 (one retry topic each); the last value repeats when fewer are given. */
+  SCAN_JOB_RETRY_DELAYS_SECONDS: key((raw, env) => {
+    const delays = p.intList([30, 120, 600], { min: 1 })(raw, env);
+    if (delays.length > 3) throw new Error("must list at most 3 values (one per retry topic)");
+    if (delays.some((d) => d > 86400)) throw new Error("values above 86400 are rejected");
+    return delays;
+  }),
+  /** A running attempt that sends no progress for this long has lost its worker and is published again. */
+  SCAN_LEASE_SECONDS: key(p.int(180, { min: 30, max: 3600 })),
+  /** New scans are refused (503 disk-pressure) once the artefact volume's used share reaches this percentage, */
+  DISK_PRESSURE_HARD_LIMIT_PERCENT: key(p.int(95, { min: 50, max: 100 })),
+  /** or once its free space falls below this many bytes. */
+  DISK_PRESSURE_MIN_FREE_BYTES: key(p.int(1024 ** 3, { min: 0, max: 1024 ** 4 })),
+  /**
+   * Where the directory artefact store keeps uploads and scan artefacts: an absolute path shared by the gateway,
+   * scan-orchestrator and scanner-runner. Default: artefacts/ under the data directory ($SCA_DATA_DIR, else the
+   * checkout's .data/).
+   */
+  ARTEFACT_DIR: key((raw, env) => {
+    const dir = raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/artefacts`;
+    if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
+    return normalize(dir);
+  }),
+  /** Largest source archive accepted at upload (413 past it). */
+  SOURCE_ARCHIVE_MAX_BYTES: key(p.int(512 * 1024 ** 2, { min: 1024 ** 2, max: 10 * 1024 ** 3, clamp: true })),
+  /** An SBOM upload or source archive no scan has named within this many hours is deleted. */
+  ARTEFACT_UPLOAD_TTL_HOURS: key(p.int(24, { min: 1, max: 720 })),
 } as const;
 
 /** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */

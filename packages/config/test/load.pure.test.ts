@@ -27,6 +27,36 @@ describe("configuration keys", () => {
     expect(load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "5, 10" }).LOGIN_THROTTLE_WINDOWS).toEqual([5, 10]);
   });
 
+  it("gives the scan keys their documented defaults (docs/scans.md)", () => {
+    const c = load(["SCAN_MAX_CONCURRENT_PER_TEAM", "SCAN_RETENTION_SUPERSEDED_GRACE_DAYS", "SCAN_RETENTION_KEEP_LAST", "SCAN_RETENTION_MAX_AGE_DAYS",
+      "SCAN_JOB_MAX_ATTEMPTS", "SCAN_JOB_RETRY_DELAYS_SECONDS", "SCAN_LEASE_SECONDS", "DISK_PRESSURE_HARD_LIMIT_PERCENT",
+      "DISK_PRESSURE_MIN_FREE_BYTES", "SOURCE_ARCHIVE_MAX_BYTES", "ARTEFACT_UPLOAD_TTL_HOURS"], {});
+    expect(c).toEqual({
+      SCAN_MAX_CONCURRENT_PER_TEAM: 20, SCAN_RETENTION_SUPERSEDED_GRACE_DAYS: 7, SCAN_RETENTION_KEEP_LAST: 30, SCAN_RETENTION_MAX_AGE_DAYS: 180,
+      SCAN_JOB_MAX_ATTEMPTS: 3, SCAN_JOB_RETRY_DELAYS_SECONDS: [30, 120, 600], SCAN_LEASE_SECONDS: 180, DISK_PRESSURE_HARD_LIMIT_PERCENT: 95,
+      DISK_PRESSURE_MIN_FREE_BYTES: 1073741824, SOURCE_ARCHIVE_MAX_BYTES: 536870912, ARTEFACT_UPLOAD_TTL_HOURS: 24,
+    });
+  });
+
+  it("takes at most three retry delays, one per retry topic", () => {
+    expect(load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "5" }).SCAN_JOB_RETRY_DELAYS_SECONDS).toEqual([5]);
+    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "1,2,3,4" })).toThrow(/SCAN_JOB_RETRY_DELAYS_SECONDS must list at most 3/);
+    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "0" })).toThrow(/values below 1/);
+    expect(() => load(["SCAN_JOB_MAX_ATTEMPTS"], { SCAN_JOB_MAX_ATTEMPTS: "5" })).toThrow(/SCAN_JOB_MAX_ATTEMPTS must be between 1 and 4/);
+  });
+
+  it("puts ARTEFACT_DIR under the data directory unless given, and only as an absolute path", () => {
+    expect(load(["ARTEFACT_DIR"], { SCA_DATA_DIR: "/srv/sca/data" }).ARTEFACT_DIR).toBe("/srv/sca/data/artefacts");
+    expect(load(["ARTEFACT_DIR"], {}).ARTEFACT_DIR).toMatch(/^\/.*\/\.data\/artefacts$/);
+    expect(load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "/var/lib/sca//artefacts/" }).ARTEFACT_DIR).toBe("/var/lib/sca/artefacts/");
+    expect(() => load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "data/artefacts" })).toThrow(/ARTEFACT_DIR must be an absolute path/);
+  });
+
+  it("clamps SOURCE_ARCHIVE_MAX_BYTES into 1 MiB..10 GiB", () => {
+    expect(load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: "10" }).SOURCE_ARCHIVE_MAX_BYTES).toBe(1048576);
+    expect(load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: String(20 * 1024 ** 3) }).SOURCE_ARCHIVE_MAX_BYTES).toBe(10 * 1024 ** 3);
+  });
+
   it("rejects a wildcard in CORS_ALLOWED_ORIGINS and anything that is not an origin", () => {
     expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example, *" })).toThrow(/CORS_ALLOWED_ORIGINS must not contain \*/);
     expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toThrow(/CORS_ALLOWED_ORIGINS/);

@@ -18,9 +18,17 @@ export function messageSchema<Desc extends DescMessage>(contract: TopicContract<
   return contract.messages.find((m) => m.typeName === typeName);
 }
 
-/** The topics of ARCHITECTURE.md. */
+/**
+ * The topics of ARCHITECTURE.md. Scan jobs run in two lanes, so automatic scans never starve the ones people asked
+ * for, and wait out their retry back-off in one topic per back-off tier, so each retry topic holds records due in
+ * the order they arrive (docs/scans.md).
+ */
 export const TOPICS = {
-  scanJobs: "sca.scan.jobs",
+  scanJobsManual: "sca.scan.jobs.manual",
+  scanJobsAutomatic: "sca.scan.jobs.automatic",
+  scanJobsRetry1: "sca.scan.jobs.retry.1",
+  scanJobsRetry2: "sca.scan.jobs.retry.2",
+  scanJobsRetry3: "sca.scan.jobs.retry.3",
   scanEvents: "sca.scan.events",
   domainEvents: "sca.domain.events",
   auditEvents: "sca.audit.events",

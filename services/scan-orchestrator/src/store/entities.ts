@@ -1,4 +1,6 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Scan } from "./entities/scan.ts";
+import { ScanUpload } from "./entities/scan-upload.ts";
 
-/** The tables of the scan-orchestrator schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the scan-orchestrator schema. */
+export const entities: DatabaseOptions["entities"] = [ScanUpload, Scan];

@@ -1,0 +1,143 @@
+// The artefact store in a directory (ARTEFACT_DIR): a single machine, or a volume shared by the pods. Writes go to
+// a temporary file under <root>/.tmp (same file system, a name no key can take) and are renamed into place once
+// complete and flushed, so a reader never sees part of an artefact and a crash leaves only a temporary file, which
+// removeStaleTemporaryFiles() sweeps.
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { artefactKeySegments, artefactTooLarge, InvalidArtefactKey, type ArtefactInfo, type ArtefactStore, type PutOptions, type StorageUsage, type StoredArtefact } from "./store.ts";
+
+const TEMPORARY_DIR = ".tmp";
+
+/** Counts and hashes what passes; past `maxBytes` it fails the stream with the 413 problem. */
+class MeasuringStream extends Transform {
+  bytes = 0;
+  private readonly hash = createHash("sha256");
+  private readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    super();
+    this.maxBytes = maxBytes;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) return done(artefactTooLarge(this.maxBytes));
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
+
+  digest(): string {
+    return this.hash.digest("hex");
+  }
+}
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
+
+export class DirectoryArtefactStore implements ArtefactStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /** The file of `key`, refused when the key is not one (artefactKeySegments) or would leave the root anyway. */
+  pathOf(key: string): string {
+    const path = resolve(this.root, ...artefactKeySegments(key));
+    if (!path.startsWith(this.root + sep)) throw new InvalidArtefactKey(key, "must stay inside the store");
+    return path;
+  }
+
+  async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions): Promise<StoredArtefact> {
+    const target = this.pathOf(key);
+    const temporaryDir = join(this.root, TEMPORARY_DIR);
+    await mkdir(temporaryDir, { recursive: true });
+    const temporary = join(temporaryDir, `${randomUUID()}.part`);
+    const measuring = new MeasuringStream(options.maxBytes);
+    try {
+      const file = createWriteStream(temporary, { flags: "wx" });
+      await pipeline(body, measuring, file, { signal: options.signal });
+      // The bytes reach the disk before the name does: after a crash the key holds the old or the new artefact.
+      const handle = await open(temporary, "r");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temporary, target);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
+    return { key, sizeBytes: measuring.bytes, sha256: measuring.digest() };
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    const path = this.pathOf(key);
+    try {
+      // Opened before answering, so a missing artefact is null rather than a stream that fails later.
+      const handle = await open(path, "r");
+      return handle.createReadStream();
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<ArtefactInfo | null> {
+    try {
+      const s = await stat(this.pathOf(key));
+      return s.isFile() ? { sizeBytes: s.size, modifiedAt: s.mtime } : null;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<boolean> {
+    try {
+      await unlink(this.pathOf(key));
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+  }
+
+  async usage(): Promise<StorageUsage> {
+    await mkdir(this.root, { recursive: true });
+    const s = await statfs(this.root);
+    return { totalBytes: s.blocks * s.bsize, freeBytes: s.bavail * s.bsize };
+  }
+
+  /** Deletes temporary files of writes that never finished (a crashed process) older than `olderThan`. */
+  async removeStaleTemporaryFiles(olderThan: Date): Promise<number> {
+    const temporaryDir = join(this.root, TEMPORARY_DIR);
+    let names: string[];
+    try {
+      names = await readdir(temporaryDir);
+    } catch (err) {
+      if (isMissing(err)) return 0;
+      throw err;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const path = join(temporaryDir, name);
+      const s = await stat(path).catch(() => undefined);
+      if (s && s.mtime < olderThan) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+/** A Readable of some bytes, for callers that have them in memory already (small artefacts, tests). */
+export function bytesSource(bytes: Uint8Array | string): Readable {
+  return Readable.from([typeof bytes === "string" ? Buffer.from(bytes) : Buffer.from(bytes)]);
+}

@@ -1,0 +1,44 @@
+// The events the scan-orchestrator emits, written to the outbox in the transaction of the change they report:
+// scan state changes and deletions on sca.domain.events (keyed by scan id and by project id), and audit events.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { auditEmitter } from "@sca/audit";
+import { enqueue, topicContract, TOPICS } from "@sca/kafka";
+import { ScansDeletedSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { ScanStatus } from "../domain/scan-state.ts";
+import type { ScanRow } from "../store/scans.ts";
+
+export const scanDomainEvents = topicContract(TOPICS.domainEvents, ScanStateChangedSchema, ScansDeletedSchema);
+
+/** The scan-orchestrator's audit events (@sca/audit); most are about a row of scans. */
+export const emitAudit = auditEmitter({ source: "scan-orchestrator", defaultTargetTable: "scans" });
+
+const ts = (d: Date | null) => (d ? timestampFromDate(d) : undefined);
+
+export interface SupersedeNews {
+  supersededScanIds: readonly string[];
+  landedSuperseded: boolean;
+}
+
+/** The scan as it now is, moved from `previousStatus` ("" for a new scan). */
+export function emitScanStateChanged(em: EntityManager, scan: ScanRow, previousStatus: ScanStatus | "", at: Date, supersede?: SupersedeNews): string {
+  return enqueue(em, scanDomainEvents, scan.id, create(ScanStateChangedSchema, {
+    occurredAt: timestampFromDate(at),
+    scanId: scan.id, projectId: scan.projectId, teamId: scan.teamId, kind: scan.kind,
+    status: scan.status, previousStatus,
+    ref: scan.ref, normalizedRef: scan.normalizedRef,
+    ...(scan.release === null ? {} : { release: scan.release }),
+    ...(scan.requestedByUserId === null ? {} : { requestedByUserId: scan.requestedByUserId }),
+    ...(scan.errorMessage === null ? {} : { errorMessage: scan.errorMessage }),
+    attempt: scan.attempt,
+    createdAt: ts(scan.createdAt), startedAt: ts(scan.startedAt), completedAt: ts(scan.completedAt),
+    supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
+    landedSuperseded: supersede?.landedSuperseded ?? false,
+  }));
+}
+
+/** Scans of one project the retention sweep removed; projects drops their inventory snapshots. */
+export function emitScansDeleted(em: EntityManager, projectId: string, scanIds: readonly string[], at: Date): string {
+  return enqueue(em, scanDomainEvents, projectId, create(ScansDeletedSchema, { occurredAt: timestampFromDate(at), projectId, scanIds: [...scanIds] }));
+}

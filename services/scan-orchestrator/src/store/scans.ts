@@ -1,0 +1,94 @@
+// Scan rows: the one module that reads or writes `scans` (docs/adr/0005).
+import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
+import { containsPattern, SNAPSHOT } from "@sca/db";
+import type { RetentionCandidate } from "../domain/retention.ts";
+import { isTerminal, SCAN_STATUSES, type ScanRun, type ScanStatus } from "../domain/scan-state.ts";
+import { Scan, type ScanRow } from "./entities/scan.ts";
+
+export type { ScanRow } from "./entities/scan.ts";
+
+/** What the state machine and the database fill in for a new scan (a fixture or an import may set them). */
+type Defaulted = "createdAt" | "status" | "attempt" | "currentStep" | "progressPercent" | "errorMessage" | "startedAt" | "completedAt" | "supersededAt" | "leaseExpiresAt";
+
+export type NewScan = Omit<ScanRow, Defaulted | "updatedAt"> & Partial<Pick<ScanRow, Defaulted>>;
+
+export async function insertScan(em: EntityManager, scan: NewScan): Promise<ScanRow> {
+  await em.insert(Scan, { status: "queued", attempt: 1, currentStep: "", progressPercent: 0, ...scan });
+  return (await scanById(em, scan.id))!;
+}
+
+export async function scanById(em: EntityManager, id: string): Promise<ScanRow | null> {
+  return em.findOne(Scan, { id }, SNAPSHOT);
+}
+
+/** The scan, locked for the rest of the transaction `em` runs. */
+export async function lockScan(em: EntityManager, id: string): Promise<ScanRow | null> {
+  return em.findOne(Scan, { id }, { ...SNAPSHOT, lockMode: LockMode.PESSIMISTIC_WRITE });
+}
+
+/** Writes what the state machine moved; answers the row as it now is. */
+export async function updateScanRun(em: EntityManager, id: string, run: ScanRun, at: Date): Promise<ScanRow> {
+  const { status, attempt, currentStep, progressPercent, errorMessage, startedAt, completedAt, leaseExpiresAt } = run;
+  await em.nativeUpdate(Scan, { id }, { status, attempt, currentStep, progressPercent, errorMessage, startedAt, completedAt, leaseExpiresAt, updatedAt: at });
+  return (await scanById(em, id))!;
+}
+
+export interface ScanFilter {
+  /** null: every team's scans. */
+  teamIds: string[] | null;
+  projectId: string | null;
+  status: ScanStatus | null;
+  kind: string | null;
+  /** Text found (literally, case-insensitively) within the project's name or slug. */
+  projectText: string | null;
+}
+
+/** A page of scans, newest first, and how many match. */
+export async function listScans(em: EntityManager, f: ScanFilter, limit: number, offset: number): Promise<{ rows: ScanRow[]; total: number }> {
+  const where: FilterQuery<ScanRow> = {};
+  if (f.teamIds !== null) where.teamId = { $in: f.teamIds };
+  if (f.projectId !== null) where.projectId = f.projectId;
+  if (f.status !== null) where.status = f.status;
+  if (f.kind !== null) where.kind = f.kind as ScanRow["kind"];
+  if (f.projectText !== null) {
+    const pattern = containsPattern(f.projectText);
+    where.$or = [{ projectName: { $ilike: pattern } }, { projectSlug: { $ilike: pattern } }];
+  }
+  const [rows, total] = await em.findAndCount(Scan, where, { ...SNAPSHOT, orderBy: { createdAt: "desc", id: "desc" }, limit, offset });
+  return { rows, total };
+}
+
+const TERMINAL = SCAN_STATUSES.filter(isTerminal);
+
+/**
+ * Projects (after `afterProjectId`, in id order) holding a finished, unlabelled scan the retention rules could
+ * delete: superseded before `supersededBefore` or created before `createdBefore`.
+ */
+export async function retentionCandidateProjects(
+  em: EntityManager, horizon: { supersededBefore: Date; createdBefore: Date | null }, afterProjectId: string | null, limit: number,
+): Promise<string[]> {
+  const superseded = { supersededAt: { $lte: horizon.supersededBefore } };
+  const due = horizon.createdBefore ? [superseded, { createdAt: { $lte: horizon.createdBefore } }] : [superseded];
+  const rows = await em.createQueryBuilder(Scan)
+    .select("projectId", true)
+    .where({ status: { $in: TERMINAL }, release: null, $or: due, ...(afterProjectId ? { projectId: { $gt: afterProjectId } } : {}) })
+    .orderBy({ projectId: "asc" })
+    .limit(limit)
+    .execute<{ projectId: string }[]>("all");
+  return rows.map((r) => r.projectId);
+}
+
+/**
+ * Every scan of a project, as the retention rules read them, locked for the transaction `em` runs: a replica
+ * sweeping the same project at once waits, then reads what is left.
+ */
+export async function lockRetentionCandidates(em: EntityManager, projectId: string): Promise<RetentionCandidate[]> {
+  return em.find(Scan, { projectId }, {
+    ...SNAPSHOT, fields: ["id", "status", "normalizedRef", "release", "createdAt", "supersededAt"], lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
+}
+
+export async function deleteScans(em: EntityManager, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return em.nativeDelete(Scan, { id: { $in: [...ids] } });
+}
