@@ -1,6 +1,7 @@
 // A real identity and a real projects service (their definitions started by the test kit) behind a real gateway,
 // all on ephemeral ports: what the project routes need end to end. People are made in identity's database, their
-// roles through identity's directory, their bearer tokens as a login would issue them.
+// roles through identity's directory, their bearer tokens as a login would issue them. Both services share a topic
+// prefix, so identity's copy of projects (a team's project_count, project-scoped keys) follows projects' events.
 import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
@@ -25,10 +26,12 @@ export interface ProjectsStack {
 
 export async function startProjectsStack(): Promise<ProjectsStack> {
   const answerNamespace = `${uniqueName("identity_answers")}:`;
+  // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("projects_stack")}.`;
   const identity = await startService("identity", {
-    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" }, seams: { apiKeyAnswerNamespace: answerNamespace },
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX }, seams: { apiKeyAnswerNamespace: answerNamespace },
   });
-  const projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url! } });
+  const projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
   const gateway = await startTestGateway({ identity: { url: identity.url!, answerNamespace }, services: { projects: projects.url! } });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());

@@ -187,13 +187,46 @@ describe("POST /v1/projects:batch", () => {
   });
 });
 
+/** What `attempt` answers once it is defined: identity follows projects' events a moment later. */
+async function eventually<T>(attempt: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("not within the time allowed");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("identity's view of projects", () => {
+  it("counts a team's active projects in project_count", async () => {
+    const counted = await s.team();
+    const dev = (await s.person([[counted.id, "developer"]])).token;
+    const [first] = [await create(dev, body(counted.id)), await create(dev, body(counted.id))];
+    await s.request("DELETE", `/v1/projects/${first.id as string}`, { bearer: dev });
+    await create(dev, body(counted.id));
+    const count = async () => (await s.request("GET", `/v1/admin/teams/${counted.id}`, { bearer: admin })).json.project_count as number;
+    expect(await eventually(async () => ((await count()) === 2 ? 2 : undefined))).toBe(2);
+  });
+});
+
 describe("API keys", () => {
+  it("a project-scoped key is issued for an active project of its team only", async () => {
+    const theirs = await create(admin, body(other.id));
+    await eventually(async () => ((await s.request("GET", `/v1/admin/teams/${other.id}`, { bearer: admin })).json.project_count ? true : undefined));
+    const refused = await s.request("POST", "/v1/api-keys", { bearer: developer, body: { name: "ci", scope: "project", team_id: team.id, project_id: theirs.id } });
+    expect((expectProblem(refused, 422).errors as { path: string }[])[0]?.path).toBe("body.project_id");
+  });
+
   it("a project-scoped key reaches exactly its project; a read_only key changes nothing", async () => {
     const mine = await create();
     const sibling = await create();
-    const issue = async (permission_breadth: string) => (await s.request("POST", "/v1/api-keys", {
-      bearer: developer, body: { name: "ci", scope: "project", team_id: team.id, project_id: mine.id, permission_breadth },
-    })).json.raw_key as string;
+    const issue = (permission_breadth: string) => eventually(async () => {
+      const r = await s.request("POST", "/v1/api-keys", {
+        bearer: developer, body: { name: "ci", scope: "project", team_id: team.id, project_id: mine.id, permission_breadth },
+      });
+      return r.status === 201 ? r.json.raw_key as string : undefined;
+    });
     const key = await issue("read_write");
     expect((await s.request("GET", `/v1/projects/${mine.id as string}`, { bearer: key })).status).toBe(200);
     expectProblem(await s.request("GET", `/v1/projects/${sibling.id as string}`, { bearer: key }), 403);

@@ -19,6 +19,7 @@ import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-ke
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { sweepSessionState } from "./store/session-sweep.ts";
+import { applyProjectEvent, PROJECT_COPY_GROUP, projectEvents } from "./events/project-copy.ts";
 
 export interface IdentitySeams {
   /** How SSO reaches the identity providers (the platform's fetch; a test provider's trusts its test CA). */
@@ -39,10 +40,11 @@ export const service = defineService({
   },
   entities,
   migrations,
-  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   seams,
-  start: (ctx) => {
+  start: async (ctx) => {
     const { orm, secretKey, logger, config, seams } = ctx;
+    await ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);
