@@ -15,11 +15,11 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, secretKey, config }) => {
+  start: ({ orm, secretKey, config, kafka }) => {
     const directory = identityDirectory(config.IDENTITY_RPC_URL!, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
     return (router) => {
-      registerProjectService(router, { orm, directory, credentialKey });
+      registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
     };
   },
 });

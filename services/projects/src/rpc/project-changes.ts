@@ -79,6 +79,7 @@ export function projectChangeHandlers(deps: ProjectServiceDeps): ProjectHandlers
         });
         return updated;
       });
+      deps.wakeRelay();
       const [project] = await projectViews(deps.directory, caller, [row]);
       return create(UpdateProjectResponseSchema, { project });
     },
@@ -98,6 +99,7 @@ export function projectChangeHandlers(deps: ProjectServiceDeps): ProjectHandlers
         });
         return archived;
       });
+      deps.wakeRelay();
       const [project] = await projectViews(deps.directory, caller, [row]);
       return create(ArchiveProjectResponseSchema, { project });
     },

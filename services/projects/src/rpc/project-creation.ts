@@ -40,7 +40,7 @@ async function createOne(deps: ProjectServiceDeps, caller: Caller, plan: NewProj
   const team = names.teams.get(plan.teamId);
   if (!team) return { kind: "invalid", violations: [{ path: `${prefix}.team_id`, message: "does not name a team" }] };
   const now = new Date();
-  return deps.orm.em.fork().transactional(async (em): Promise<Outcome> => {
+  const outcome = await deps.orm.em.fork().transactional(async (em): Promise<Outcome> => {
     const row = await insertProject(em, { ...plan, organizationId: team.organizationId ?? null, createdByUserId: caller.user_id });
     if (!row) {
       const existing = await activeProjectBySlug(em, plan.teamId, plan.slug);
@@ -55,6 +55,8 @@ async function createOne(deps: ProjectServiceDeps, caller: Caller, plan: NewProj
     });
     return { kind: "created", row };
   });
+  if (outcome.kind === "created") deps.wakeRelay();
+  return outcome;
 }
 
 export function projectCreationHandlers(deps: ProjectServiceDeps): ProjectHandlers<"createProject" | "batchCreateProjects"> {

@@ -9,6 +9,8 @@ export interface ProjectServiceDeps {
   directory: Directory;
   /** The key git credentials are sealed with (@sca/secret-box). */
   credentialKey: Buffer;
+  /** Publishes the events a change just committed without waiting for the relay's next poll. */
+  wakeRelay(): void;
 }
 
 /** Some of the ProjectService's methods, typed as the service declares them. */
