@@ -82,7 +82,9 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
         const job = startPeriodicJob(pruner, logger);
         addCloser(pruner.name, () => job.stop());
       }
-      const consumer = await runIdempotentConsumer({ ...opts, kafka: client, orm, logger });
+      // The prefix that keeps deployments (and test runs) sharing a broker apart applies to their groups too: two
+      // of them must never share a group's partitions.
+      const consumer = await runIdempotentConsumer({ ...opts, groupId: `${client.topicPrefix}${opts.groupId}`, kafka: client, orm, logger });
       addCloser(`consumer ${opts.groupId}`, () => consumer.stop());
     },
     wakeRelay: () => relay?.wake(),

@@ -9,6 +9,7 @@ import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/acc
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
+import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
 
@@ -17,6 +18,7 @@ export const SERVICE_CLIENTS = {
     access: AccessService, accounts: AccountService, adminUsers: AdminUserService, directory: DirectoryService,
     apiKeys: ApiKeyService, sso: SsoService,
   },
+  projects: { projects: ProjectService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;

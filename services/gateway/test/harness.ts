@@ -5,6 +5,7 @@ import { expect } from "@jest/globals";
 import { loadConfig } from "@sca/config";
 import { createLogger, currentRequestId, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
+import type { ServiceName } from "@sca/runtime/services";
 import { TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
@@ -36,6 +37,8 @@ export interface TestGatewayOptions {
   redisUrl?: string;
   /** An identity of the test's own (http://127.0.0.1:<port>) and the Redis namespace of its cached API-key answers. */
   identity?: { url: string; answerNamespace: string };
+  /** Other domain services of the test's own, by name (http://127.0.0.1:<port>). */
+  services?: Partial<Record<ServiceName, string>>;
 }
 
 export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -52,8 +55,8 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     config, logger, redis,
     limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
     readinessTargets: opts.readinessTargets ?? [],
-    // Every service but an identity of the test's own is at a closed port: a portal running on this machine is never reached.
-    clients: createServiceClients((service) => (service === "identity" && opts.identity ? opts.identity.url : "http://127.0.0.1:9")),
+    // Every service but those of the test's own is at a closed port: a portal running on this machine is never reached.
+    clients: createServiceClients((service) => (service === "identity" && opts.identity ? opts.identity.url : opts.services?.[service] ?? "http://127.0.0.1:9")),
     apiKeyAnswerNamespace: opts.identity?.answerNamespace,
   });
   const server = await startGateway(ctx, {

@@ -12,12 +12,14 @@ import { accountKeys } from "./rpc/account-settings.ts";
 import { registerAdminUserService } from "./rpc/admin-user-service.ts";
 import { registerApiKeyService } from "./rpc/api-key-service.ts";
 import { registerDirectoryService } from "./rpc/directory-service.ts";
+import { registerDirectoryLookupService } from "./rpc/directory-lookup-service.ts";
 import { createProviderClients } from "./clients/sso-providers.ts";
 import { registerSsoService } from "./rpc/sso-service.ts";
 import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-key-answer-cache.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { sweepSessionState } from "./store/session-sweep.ts";
+import { applyProjectEvent, PROJECT_COPY_GROUP, projectEvents } from "./events/project-copy.ts";
 
 export interface IdentitySeams {
   /** How SSO reaches the identity providers (the platform's fetch; a test provider's trusts its test CA). */
@@ -38,10 +40,11 @@ export const service = defineService({
   },
   entities,
   migrations,
-  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   seams,
-  start: (ctx) => {
+  start: async (ctx) => {
     const { orm, secretKey, logger, config, seams } = ctx;
+    await ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);
@@ -51,6 +54,7 @@ export const service = defineService({
       registerAdminUserService(router, { ...accounts, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerDirectoryService(router, { orm, apiKeyAnswers });
+      registerDirectoryLookupService(router, { orm });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
         orm, secretKey, logger, config, sessions: { secretKey, settings: config },

@@ -9,6 +9,7 @@ import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { verifyCallerToken } from "@sca/rpc";
 import { EventReader, TEST_SECRET } from "@sca/testkit";
 import { generateApiKey } from "../src/domain/api-key-format.ts";
+import { recordProjectFacts } from "../src/store/known-projects.ts";
 import { startIdentity, type IdentityHarness } from "./support/identity-harness.ts";
 
 let h: IdentityHarness;
@@ -22,6 +23,12 @@ let adminB: string;
 
 /** Everything a message carries, as text, to look for leaked secrets. */
 const textOf = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+/** A project of the team, as identity learns of it from projects' events. */
+async function projectOf(teamId: string, archived = false): Promise<string> {
+  const id = randomUUID();
+  await recordProjectFacts(h.orm.em.fork(), { id, teamId, organizationId: null, archived, changedAt: new Date() });
+  return id;
+}
 const callerOf = async (bearer: string) => verifyCallerToken((await h.asBearer(bearer)).headers["x-sca-caller"]!, TEST_SECRET);
 
 beforeAll(async () => {
@@ -72,7 +79,11 @@ describe("issuing", () => {
     // Whether an organization exists is not told to someone who may not issue org keys.
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "org", organizationId: randomUUID() }, await h.as(adminA))).rejects.toMatchObject({ code: Code.PermissionDenied });
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: teamB }, await h.as(adminA))).rejects.toMatchObject({ code: Code.NotFound });
-    const project = await h.apiKeys.issueApiKey({ name: "p", scope: "project", teamId: teamA, projectId: randomUUID(), permissionBreadth: "read_write", expiresInDays: 30 }, await h.as(devA));
+    // A project key names an active project of its team.
+    for (const projectId of [randomUUID(), await projectOf(teamB), await projectOf(teamA, true)]) {
+      await expect(h.apiKeys.issueApiKey({ name: "p", scope: "project", teamId: teamA, projectId }, await h.as(devA))).rejects.toMatchObject({ code: Code.InvalidArgument });
+    }
+    const project = await h.apiKeys.issueApiKey({ name: "p", scope: "project", teamId: teamA, projectId: await projectOf(teamA), permissionBreadth: "read_write", expiresInDays: 30 }, await h.as(devA));
     expect(project.key).toMatchObject({ scope: "project", permissionBreadth: "read_write" });
     expect(Number(project.key!.expiresAt!.seconds) * 1000 - Date.now()).toBeGreaterThan(29 * 86_400_000);
     const org = await h.apiKeys.issueApiKey({ name: "o", scope: "org" }, await h.as(admin));
@@ -85,7 +96,7 @@ describe("issuing", () => {
     const strong = (await h.directory.createServiceAccount({ name: "strong robot" }, opts)).user!.id;
     await h.directory.addTeamMember({ teamId: teamA, userId: strong, role: "team_admin" }, opts);
     // A developer may issue project keys, but not one that acts as a team_admin of the team.
-    await expect(h.apiKeys.issueApiKey({ name: "x", scope: "project", teamId: teamA, projectId: randomUUID(), serviceAccountId: strong }, await h.as(devA)))
+    await expect(h.apiKeys.issueApiKey({ name: "x", scope: "project", teamId: teamA, projectId: await projectOf(teamA), serviceAccountId: strong }, await h.as(devA)))
       .rejects.toMatchObject({ code: Code.PermissionDenied });
     // Through the cascade a team key reaches subteams, where the service account may rank above the issuer.
     const parent = (await h.directory.createTeam({ name: "C", slug: "keys-c" }, opts)).team!.id;
@@ -98,7 +109,7 @@ describe("issuing", () => {
     await expect(h.apiKeys.issueApiKey({ name: "x", scope: "team", teamId: parent, serviceAccountId: climber }, await h.as(adminC)))
       .rejects.toMatchObject({ code: Code.PermissionDenied });
     // A project key covers the project's team only, where the service account ranks below the issuer.
-    const projectKey = await h.apiKeys.issueApiKey({ name: "cp", scope: "project", teamId: parent, projectId: randomUUID(), serviceAccountId: climber }, await h.as(adminC));
+    const projectKey = await h.apiKeys.issueApiKey({ name: "cp", scope: "project", teamId: parent, projectId: await projectOf(parent), serviceAccountId: climber }, await h.as(adminC));
     expect(projectKey.key!.serviceAccountId).toBe(climber);
     // An equal or weaker role is fine, and a super_admin may give any service account a key.
     const equal = await h.apiKeys.issueApiKey({ name: "eq", scope: "team", teamId: teamA, serviceAccountId: strong }, await h.as(adminA));

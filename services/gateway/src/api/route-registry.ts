@@ -102,13 +102,17 @@ function runRoute(route: Route): RequestHandler {
     // The caller's call options, bound once for the handler; a route without auth calls services anonymously.
     const call = route.auth?.callOptions(req) ?? {};
     const reply = await route.handler({ ...input, call, req, res });
-    sendReply(route, reply, res);
+    await sendReply(route, reply, res);
   };
 }
 
-function sendReply(route: Route, reply: AnyReply, res: Response): void {
+async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<void> {
   const spec = route.responses[reply.status];
   if (!spec || spec.problem) throw new Error(`${route.method.toUpperCase()} ${route.path} replied ${reply.status}, which it does not declare`);
+  if (spec.stream) {
+    await sendStream(reply, spec.contentType ?? "text/plain", res);
+    return;
+  }
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   res.status(reply.status);
   if (!spec.schema) {
@@ -125,4 +129,31 @@ function sendReply(route: Route, reply: AnyReply, res: Response): void {
   }
   if (!res.get("Content-Type")) res.type(contentType);
   res.send(body);
+}
+
+/**
+ * Writes a streamed answer chunk by chunk, waiting for the socket to drain. Nothing is sent before the first chunk
+ * is in hand, so an error up to then is still a problem document; after it, an error cuts the connection (the
+ * client sees a truncated body, never a complete-looking one).
+ */
+async function sendStream(reply: AnyReply, contentType: string, res: Response): Promise<void> {
+  if (!reply.stream) throw new Error("a streamed route replied without a stream");
+  const chunks = reply.stream[Symbol.asyncIterator]();
+  let next = await chunks.next();
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.status(reply.status);
+  res.type(contentType);
+  try {
+    while (!next.done) {
+      if (res.destroyed) {
+        await chunks.return?.();
+        return;
+      }
+      if (!res.write(next.value)) await new Promise<void>((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+      next = await chunks.next();
+    }
+    res.end();
+  } catch (err) {
+    res.destroy(err instanceof Error ? err : new Error(String(err)));
+  }
 }

@@ -17,6 +17,11 @@ export interface ResponseSpec {
   headers?: ZodObjectInput;
   /** An error answer: thrown as a ProblemError, never returned (see problemResponse). */
   problem?: true;
+  /**
+   * A streamed text answer (a CSV export): the handler returns `stream`, chunks of text, instead of `body`. The
+   * status and headers are sent with the first chunk, so an error before it is still a problem document.
+   */
+  stream?: true;
 }
 
 export type ResponseSpecs = Record<number, ResponseSpec>;
@@ -48,6 +53,8 @@ export interface HandlerInput<P, Q, B> {
 
 type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
   ? never
+  : Spec extends { stream: true }
+    ? { status: S; stream: AsyncIterable<string>; headers?: Record<string, string> }
   : Spec extends { schema: infer Z extends z.ZodType }
     ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
     : { status: S; body?: undefined; headers?: Record<string, string> };
@@ -84,7 +91,7 @@ export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   handler(input: HandlerInput<P, Q, B>): NoInfer<Promise<Reply<R>> | Reply<R>>;
 }
 
-export interface AnyReply { status: number; body?: unknown; headers?: Record<string, string> }
+export interface AnyReply { status: number; body?: unknown; stream?: AsyncIterable<string>; headers?: Record<string, string> }
 
 /** A route with its types erased, as the registry keeps it. */
 export interface Route extends Omit<RouteSpec<ZodObjectInput | undefined, ZodObjectInput | undefined, z.ZodType | undefined, ResponseSpecs>, "handler"> {

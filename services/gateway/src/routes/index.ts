@@ -4,7 +4,8 @@ import type { Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
+import { projectsRoutes } from "./projects/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
-  return [...edgeRoutes(ctx), ...identityRoutes(ctx)];
+  return [...edgeRoutes(ctx), ...identityRoutes(ctx), ...projectsRoutes(ctx)];
 }

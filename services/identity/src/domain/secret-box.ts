@@ -1,25 +1,9 @@
-// Secrets at rest (TOTP seeds): AES-256-GCM under a key derived from SECRET_KEY with HKDF and a purpose label,
-// so the stored value is useless without the deployment's key and tampering is detected.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+// Identity's secrets at rest (TOTP seeds) through @sca/secret-box, under identity's own HKDF salt (the one its
+// sealed values were written with).
+import { secretBoxKey as boxKey } from "@sca/secret-box";
 
-const VERSION = "v1";
+export { open, seal } from "@sca/secret-box";
 
 export function secretBoxKey(secretKey: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secretKey, "sca-identity", purpose, 32));
-}
-
-export function seal(plaintext: string, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
-}
-
-/** Throws when the value was not sealed under this key or was altered. */
-export function open(sealed: string, key: Buffer): string {
-  const [version, iv, tag, body] = sealed.split(".");
-  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("not a sealed value");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  return boxKey(secretKey, purpose, "sca-identity");
 }

@@ -14,6 +14,7 @@ import { effectiveMemberships } from "../store/callers.ts";
 import { organizationExists, soleOrganizationId } from "../store/organizations.ts";
 import { isMemberOf, teamById } from "../store/teams.ts";
 import { isActiveServiceAccount } from "../store/accounts.ts";
+import { knownProject } from "../store/known-projects.ts";
 import { requireKeyManager, type ApiKeyHandlers, type ApiKeyServiceDeps } from "./api-key-deps.ts";
 import { apiKeyView } from "./directory-views.ts";
 import { bodyId, invalid } from "./fields.ts";
@@ -52,6 +53,11 @@ export function issueApiKeyHandlers(deps: ApiKeyServiceDeps): ApiKeyHandlers<"is
           if (!await organizationExists(em, organizationId)) throw invalid("body.organization_id", "no such organization");
         }
         if (!mayIssue(caller, plan.scope, plan.teamId)) throw ProblemError.forbidden(`Your role does not allow issuing ${plan.scope}-scoped keys here.`);
+        // A project key names an active project of its team (identity's copy of projects' events).
+        if (plan.projectId) {
+          const project = await knownProject(em, plan.projectId);
+          if (!project || project.archived || project.teamId !== plan.teamId) throw invalid("body.project_id", "is not an active project of the team");
+        }
         if (serviceAccountId) {
           if (!await isActiveServiceAccount(em, serviceAccountId)) throw invalid("body.service_account_id", "no such active service account");
           // Outside super_admin, a key goes only to a service account already serving the key's team.

@@ -17,6 +17,7 @@ import { organizationExists, soleOrganizationId } from "../store/organizations.t
 import * as teams from "../store/teams.ts";
 import type { DirectoryHandlers, DirectoryServiceDeps } from "./directory-deps.ts";
 import { teamView } from "./directory-views.ts";
+import { projectCounts } from "../store/known-projects.ts";
 import { bodyId, boundedText, invalid, pathId } from "./fields.ts";
 
 const slugTaken = () => new ProblemError({ status: 409, code: "slug_taken", detail: "Another team of the organization already uses this slug." });
@@ -26,7 +27,8 @@ export async function loadTeam(em: EntityManager, id: string): Promise<Team> {
   const row = await teams.teamById(em, id);
   if (!row) throw ProblemError.notFound("No such team.");
   const members = await teams.membersOf(em, [id]);
-  return teamView(row, members.get(id) ?? []);
+  const counts = await projectCounts(em, [id]);
+  return teamView(row, members.get(id) ?? [], counts.get(id));
 }
 
 export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "moveTeam"> {
@@ -38,8 +40,9 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
       const em = fork();
       const { rows, total } = await teams.listTeams(em, req.search.trim(), p.limit, p.offset);
       const members = await teams.membersOf(em, rows.map((r) => r.id));
+      const counts = await projectCounts(em, rows.map((r) => r.id));
       return create(ListTeamsResponseSchema, {
-        items: rows.map((r) => teamView(r, members.get(r.id) ?? [])), page: pageInfo(p, total),
+        items: rows.map((r) => teamView(r, members.get(r.id) ?? [], counts.get(r.id))), page: pageInfo(p, total),
       });
     },
 

@@ -14,10 +14,11 @@ export function organizationView(r: OrganizationRow): Organization {
   return create(OrganizationSchema, { id: r.id, name: r.name, slug: r.slug, createdAt: ts(r.createdAt), updatedAt: ts(r.updatedAt) });
 }
 
-export function teamView(r: TeamRow, members: readonly TeamMemberRow[]): Team {
+/** `projectCount`: the team's active projects, from identity's copy of projects' events. */
+export function teamView(r: TeamRow, members: readonly TeamMemberRow[], projectCount = 0): Team {
   return create(TeamSchema, {
     id: r.id, name: r.name, slug: r.slug, description: opt(r.description), organizationId: opt(r.organizationId),
-    parentGroupId: opt(r.parentGroupId), projectCount: 0,
+    parentGroupId: opt(r.parentGroupId), projectCount,
     members: members.map((m) => create(TeamMemberSchema, {
       userId: m.userId, email: m.email, fullName: opt(m.fullName), role: m.role, createdAt: ts(m.createdAt),
     })),

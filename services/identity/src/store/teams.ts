@@ -188,3 +188,20 @@ export async function deleteMembership(em: EntityManager, teamId: string, userId
 export async function isMemberOf(em: EntityManager, userId: string, teamId: string): Promise<boolean> {
   return await em.count(Membership, { userId, groupId: teamId }) > 0;
 }
+
+/** Teams by id, each with the names of the groups from the top of its tree down to it (itself included). */
+export async function teamsWithPaths(em: EntityManager, ids: readonly string[]): Promise<{ team: TeamRow; path: string[] }[]> {
+  if (ids.length === 0) return [];
+  const teams = await em.find(Group, { id: { $in: [...new Set(ids)] } }, SNAPSHOT);
+  if (teams.length === 0) return [];
+  const steps = await rawQuery(em,
+    `with recursive up(start, id, parent, name, depth) as (
+       select id, id, parent_group_id, name, 0 from groups where id = any(?::uuid[])
+       union all
+       select up.start, g.id, g.parent_group_id, g.name, up.depth + 1 from groups g join up on g.id = up.parent)
+     select start, name from up order by start, depth desc`,
+    [`{${teams.map((t) => t.id).join(",")}}`], { start: column.text, name: column.text });
+  const paths = new Map<string, string[]>();
+  for (const s of steps) paths.set(s.start, [...(paths.get(s.start) ?? []), s.name]);
+  return teams.map((team) => ({ team, path: paths.get(team.id) ?? [team.name] }));
+}

@@ -1,4 +1,5 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Project } from "./entities/project.ts";
 
-/** The tables of the projects schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the projects schema. */
+export const entities: DatabaseOptions["entities"] = [Project];

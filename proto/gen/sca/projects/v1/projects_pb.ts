@@ -2,22 +2,780 @@
 // @generated from file sca/projects/v1/projects.proto (package sca.projects.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { PageInfo, PageRequest } from "../../common/v1/paging_pb.ts";
+import { file_sca_common_v1_paging } from "../../common/v1/paging_pb.ts";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file sca/projects/v1/projects.proto.
  */
 export const file_sca_projects_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("Ch5zY2EvcHJvamVjdHMvdjEvcHJvamVjdHMucHJvdG8SD3NjYS5wcm9qZWN0cy52MTIRCg9Qcm9qZWN0c1NlcnZpY2ViBnByb3RvMw");
+  fileDesc("Ch5zY2EvcHJvamVjdHMvdjEvcHJvamVjdHMucHJvdG8SD3NjYS5wcm9qZWN0cy52MSLQCgoHUHJvamVjdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHNsdWcYAyABKAkSDwoHdGVhbV9pZBgEIAEoCRIRCgl0ZWFtX25hbWUYBSABKAkSGAoLZGVzY3JpcHRpb24YBiABKAlIAIgBARIbCg5kZWZhdWx0X2JyYW5jaBgHIAEoCUgBiAEBEhQKB2dpdF91cmwYCCABKAlIAogBARISCgp2aXNpYmlsaXR5GAkgASgJEhoKDWJ1c2luZXNzX3VuaXQYCiABKAlIA4gBARIdChBkZWNsYXJlZF9saWNlbnNlGAsgASgJSASIAQESHwoSZGlzdHJpYnV0aW9uX21vZGVsGAwgASgJSAWIAQESHQoQYWlfdXNhZ2VfY29udGV4dBgNIAEoCUgGiAEBEhoKDW93bmVyX2NvbnRhY3QYDiABKAlIB4gBARIaChJoYXNfZ2l0X2NyZWRlbnRpYWwYDyABKAgSEgoKZ3JvdXBfcGF0aBgQIAMoCRIfChJjcmVhdGVkX2J5X3VzZXJfaWQYESABKAlICIgBARIhChRjcmVhdGVkX2J5X3VzZXJfbmFtZRgSIAEoCUgJiAEBEjQKC2FyY2hpdmVkX2F0GBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgKiAEBEjUKDGxhc3Rfc2Nhbl9hdBgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIC4gBARIbCg5sYXRlc3Rfc2Nhbl9pZBgVIAEoCUgMiAEBEh8KEmxhdGVzdF9zY2FuX3N0YXR1cxgWIAEoCUgNiAEBElYKGGxpY2Vuc2VfY2F0ZWdvcnlfc3VtbWFyeRgXIAMoCzI0LnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0LkxpY2Vuc2VDYXRlZ29yeVN1bW1hcnlFbnRyeRJHChBzZXZlcml0eV9zdW1tYXJ5GBggAygLMi0uc2NhLnByb2plY3RzLnYxLlByb2plY3QuU2V2ZXJpdHlTdW1tYXJ5RW50cnkSEgoKc2Nhbl9jb3VudBgZIAEoBRIVCg1yZWxlYXNlX2NvdW50GBogASgFEi4KCmNyZWF0ZWRfYXQYGyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYHCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKD29yZ2FuaXphdGlvbl9pZBgdIAEoCUgOiAEBGj0KG0xpY2Vuc2VDYXRlZ29yeVN1bW1hcnlFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBGjYKFFNldmVyaXR5U3VtbWFyeUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAFCDgoMX2Rlc2NyaXB0aW9uQhEKD19kZWZhdWx0X2JyYW5jaEIKCghfZ2l0X3VybEIQCg5fYnVzaW5lc3NfdW5pdEITChFfZGVjbGFyZWRfbGljZW5zZUIVChNfZGlzdHJpYnV0aW9uX21vZGVsQhMKEV9haV91c2FnZV9jb250ZXh0QhAKDl9vd25lcl9jb250YWN0QhUKE19jcmVhdGVkX2J5X3VzZXJfaWRCFwoVX2NyZWF0ZWRfYnlfdXNlcl9uYW1lQg4KDF9hcmNoaXZlZF9hdEIPCg1fbGFzdF9zY2FuX2F0QhEKD19sYXRlc3Rfc2Nhbl9pZEIVChNfbGF0ZXN0X3NjYW5fc3RhdHVzQhIKEF9vcmdhbml6YXRpb25faWQi2wMKDFByb2plY3RJbnB1dBIMCgRuYW1lGAEgASgJEgwKBHNsdWcYAiABKAkSDwoHdGVhbV9pZBgDIAEoCRIYCgtkZXNjcmlwdGlvbhgEIAEoCUgAiAEBEhsKDmRlZmF1bHRfYnJhbmNoGAUgASgJSAGIAQESFAoHZ2l0X3VybBgGIAEoCUgCiAEBEhcKCnZpc2liaWxpdHkYByABKAlIA4gBARIaCg1idXNpbmVzc191bml0GAggASgJSASIAQESHQoQZGVjbGFyZWRfbGljZW5zZRgJIAEoCUgFiAEBEh8KEmRpc3RyaWJ1dGlvbl9tb2RlbBgKIAEoCUgGiAEBEh0KEGFpX3VzYWdlX2NvbnRleHQYCyABKAlIB4gBARIaCg1vd25lcl9jb250YWN0GAwgASgJSAiIAQFCDgoMX2Rlc2NyaXB0aW9uQhEKD19kZWZhdWx0X2JyYW5jaEIKCghfZ2l0X3VybEINCgtfdmlzaWJpbGl0eUIQCg5fYnVzaW5lc3NfdW5pdEITChFfZGVjbGFyZWRfbGljZW5zZUIVChNfZGlzdHJpYnV0aW9uX21vZGVsQhMKEV9haV91c2FnZV9jb250ZXh0QhAKDl9vd25lcl9jb250YWN0IkYKFENyZWF0ZVByb2plY3RSZXF1ZXN0Ei4KB3Byb2plY3QYASABKAsyHS5zY2EucHJvamVjdHMudjEuUHJvamVjdElucHV0IkIKFUNyZWF0ZVByb2plY3RSZXNwb25zZRIpCgdwcm9qZWN0GAEgASgLMhguc2NhLnByb2plY3RzLnYxLlByb2plY3QiJwoRR2V0UHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSI/ChJHZXRQcm9qZWN0UmVzcG9uc2USKQoHcHJvamVjdBgBIAEoCzIYLnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0IscBCg1Qcm9qZWN0RmlsdGVyEhQKB3RlYW1faWQYASABKAlIAIgBARIYChBpbmNsdWRlX2FyY2hpdmVkGAIgASgIEg4KAXEYAyABKAlIAYgBARIaCg1idXNpbmVzc191bml0GAQgASgJSAKIAQESHwoSZGlzdHJpYnV0aW9uX21vZGVsGAUgASgJSAOIAQFCCgoIX3RlYW1faWRCBAoCX3FCEAoOX2J1c2luZXNzX3VuaXRCFQoTX2Rpc3RyaWJ1dGlvbl9tb2RlbCJvChNMaXN0UHJvamVjdHNSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0RmlsdGVyEigKBHBhZ2UYAiABKAsyGi5zY2EuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0ImYKFExpc3RQcm9qZWN0c1Jlc3BvbnNlEicKBWl0ZW1zGAEgAygLMhguc2NhLnByb2plY3RzLnYxLlByb2plY3QSJQoEcGFnZRgCIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm8iRwoVRXhwb3J0UHJvamVjdHNSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0RmlsdGVyIkEKFkV4cG9ydFByb2plY3RzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5zY2EucHJvamVjdHMudjEuUHJvamVjdCK0BAoUVXBkYXRlUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLZGVzY3JpcHRpb24YAyABKAlIAYgBARIbCg5kZWZhdWx0X2JyYW5jaBgEIAEoCUgCiAEBEhQKB2dpdF91cmwYBSABKAlIA4gBARIXCgp2aXNpYmlsaXR5GAYgASgJSASIAQESGgoNYnVzaW5lc3NfdW5pdBgHIAEoCUgFiAEBEh0KEGRlY2xhcmVkX2xpY2Vuc2UYCCABKAlIBogBARIfChJkaXN0cmlidXRpb25fbW9kZWwYCSABKAlIB4gBARIdChBhaV91c2FnZV9jb250ZXh0GAogASgJSAiIAQESGgoNb3duZXJfY29udGFjdBgLIAEoCUgJiAEBEhsKDmdpdF9jcmVkZW50aWFsGAwgASgJSAqIAQESHAoUY2xlYXJfZ2l0X2NyZWRlbnRpYWwYDSABKAhCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQhEKD19kZWZhdWx0X2JyYW5jaEIKCghfZ2l0X3VybEINCgtfdmlzaWJpbGl0eUIQCg5fYnVzaW5lc3NfdW5pdEITChFfZGVjbGFyZWRfbGljZW5zZUIVChNfZGlzdHJpYnV0aW9uX21vZGVsQhMKEV9haV91c2FnZV9jb250ZXh0QhAKDl9vd25lcl9jb250YWN0QhEKD19naXRfY3JlZGVudGlhbCJCChVVcGRhdGVQcm9qZWN0UmVzcG9uc2USKQoHcHJvamVjdBgBIAEoCzIYLnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0IisKFUFyY2hpdmVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkMKFkFyY2hpdmVQcm9qZWN0UmVzcG9uc2USKQoHcHJvamVjdBgBIAEoCzIYLnNjYS5wcm9qZWN0cy52MS5Qcm9qZWN0Ik0KGkJhdGNoQ3JlYXRlUHJvamVjdHNSZXF1ZXN0Ei8KCHByb2plY3RzGAEgAygLMh0uc2NhLnByb2plY3RzLnYxLlByb2plY3RJbnB1dCK5AgobQmF0Y2hDcmVhdGVQcm9qZWN0c1Jlc3BvbnNlEhUKDWFsbF9zdWNjZWVkZWQYASABKAgSDQoFdG90YWwYAiABKAUSDwoHY3JlYXRlZBgDIAEoBRIXCg9hbHJlYWR5X2V4aXN0ZWQYBCABKAUSDgoGZmFpbGVkGAUgASgFEloKEGZhaWxlZF9ieV9zdGF0dXMYBiADKAsyQC5zY2EucHJvamVjdHMudjEuQmF0Y2hDcmVhdGVQcm9qZWN0c1Jlc3BvbnNlLkZhaWxlZEJ5U3RhdHVzRW50cnkSJwoEcm93cxgHIAMoCzIZLnNjYS5wcm9qZWN0cy52MS5CYXRjaFJvdxo1ChNGYWlsZWRCeVN0YXR1c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEicQoIQmF0Y2hSb3cSDQoFaW5kZXgYASABKAUSDgoGc3RhdHVzGAIgASgJEhcKCnByb2plY3RfaWQYAyABKAlIAIgBARITCgZkZXRhaWwYBCABKAlIAYgBAUINCgtfcHJvamVjdF9pZEIJCgdfZGV0YWlsMr4FCg5Qcm9qZWN0U2VydmljZRJeCg1DcmVhdGVQcm9qZWN0EiUuc2NhLnByb2plY3RzLnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GiYuc2NhLnByb2plY3RzLnYxLkNyZWF0ZVByb2plY3RSZXNwb25zZRJVCgpHZXRQcm9qZWN0EiIuc2NhLnByb2plY3RzLnYxLkdldFByb2plY3RSZXF1ZXN0GiMuc2NhLnByb2plY3RzLnYxLkdldFByb2plY3RSZXNwb25zZRJbCgxMaXN0UHJvamVjdHMSJC5zY2EucHJvamVjdHMudjEuTGlzdFByb2plY3RzUmVxdWVzdBolLnNjYS5wcm9qZWN0cy52MS5MaXN0UHJvamVjdHNSZXNwb25zZRJjCg5FeHBvcnRQcm9qZWN0cxImLnNjYS5wcm9qZWN0cy52MS5FeHBvcnRQcm9qZWN0c1JlcXVlc3QaJy5zY2EucHJvamVjdHMudjEuRXhwb3J0UHJvamVjdHNSZXNwb25zZTABEl4KDVVwZGF0ZVByb2plY3QSJS5zY2EucHJvamVjdHMudjEuVXBkYXRlUHJvamVjdFJlcXVlc3QaJi5zY2EucHJvamVjdHMudjEuVXBkYXRlUHJvamVjdFJlc3BvbnNlEmEKDkFyY2hpdmVQcm9qZWN0EiYuc2NhLnByb2plY3RzLnYxLkFyY2hpdmVQcm9qZWN0UmVxdWVzdBonLnNjYS5wcm9qZWN0cy52MS5BcmNoaXZlUHJvamVjdFJlc3BvbnNlEnAKE0JhdGNoQ3JlYXRlUHJvamVjdHMSKy5zY2EucHJvamVjdHMudjEuQmF0Y2hDcmVhdGVQcm9qZWN0c1JlcXVlc3QaLC5zY2EucHJvamVjdHMudjEuQmF0Y2hDcmVhdGVQcm9qZWN0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_sca_common_v1_paging]);
 
 /**
- * The projects service's contract. Its capability has not been built yet, so it declares no methods:
- * the service starts, answers grpc.health.v1 and owns its (empty) schema.
+ * A project as the API shows it. The git credential itself is write-only: only has_git_credential is ever answered.
  *
- * @generated from service sca.projects.v1.ProjectsService
+ * @generated from message sca.projects.v1.Project
  */
-export const ProjectsService: GenService<{
+export type Project = Message<"sca.projects.v1.Project"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string slug = 3;
+   */
+  slug: string;
+
+  /**
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * From identity (the team's current name); "" when identity did not know the team.
+   *
+   * @generated from field: string team_name = 5;
+   */
+  teamName: string;
+
+  /**
+   * @generated from field: optional string description = 6;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string default_branch = 7;
+   */
+  defaultBranch?: string | undefined;
+
+  /**
+   * @generated from field: optional string git_url = 8;
+   */
+  gitUrl?: string | undefined;
+
+  /**
+   * "team" or "organization".
+   *
+   * @generated from field: string visibility = 9;
+   */
+  visibility: string;
+
+  /**
+   * @generated from field: optional string business_unit = 10;
+   */
+  businessUnit?: string | undefined;
+
+  /**
+   * @generated from field: optional string declared_license = 11;
+   */
+  declaredLicense?: string | undefined;
+
+  /**
+   * internal, saas, binary, source, embedded; absent means judged as if shipped every way.
+   *
+   * @generated from field: optional string distribution_model = 12;
+   */
+  distributionModel?: string | undefined;
+
+  /**
+   * internal, product, redistribute, outputs-only; absent means full terms apply.
+   *
+   * @generated from field: optional string ai_usage_context = 13;
+   */
+  aiUsageContext?: string | undefined;
+
+  /**
+   * @generated from field: optional string owner_contact = 14;
+   */
+  ownerContact?: string | undefined;
+
+  /**
+   * @generated from field: bool has_git_credential = 15;
+   */
+  hasGitCredential: boolean;
+
+  /**
+   * Names of the groups from the organization's top group down to the project's team, the team included.
+   *
+   * @generated from field: repeated string group_path = 16;
+   */
+  groupPath: string[];
+
+  /**
+   * @generated from field: optional string created_by_user_id = 17;
+   */
+  createdByUserId?: string | undefined;
+
+  /**
+   * The creator's full name, else their e-mail address; absent when unknown.
+   *
+   * @generated from field: optional string created_by_user_name = 18;
+   */
+  createdByUserName?: string | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp archived_at = 19;
+   */
+  archivedAt?: Timestamp | undefined;
+
+  /**
+   * Fed by scan events.
+   *
+   * @generated from field: optional google.protobuf.Timestamp last_scan_at = 20;
+   */
+  lastScanAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional string latest_scan_id = 21;
+   */
+  latestScanId?: string | undefined;
+
+  /**
+   * @generated from field: optional string latest_scan_status = 22;
+   */
+  latestScanStatus?: string | undefined;
+
+  /**
+   * license category -> component count; severity -> finding count.
+   *
+   * @generated from field: map<string, int32> license_category_summary = 23;
+   */
+  licenseCategorySummary: { [key: string]: number };
+
+  /**
+   * @generated from field: map<string, int32> severity_summary = 24;
+   */
+  severitySummary: { [key: string]: number };
+
+  /**
+   * @generated from field: int32 scan_count = 25;
+   */
+  scanCount: number;
+
+  /**
+   * @generated from field: int32 release_count = 26;
+   */
+  releaseCount: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 27;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 28;
+   */
+  updatedAt?: Timestamp | undefined;
+
+  /**
+   * Not a field of the resource: the organization of the owning team, for other services and the events.
+   *
+   * @generated from field: optional string organization_id = 29;
+   */
+  organizationId?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.Project.
+ * Use `create(ProjectSchema)` to create a new message.
+ */
+export const ProjectSchema: GenMessage<Project> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 0);
+
+/**
+ * The fields of a project create body. Absent optional fields stay unset.
+ *
+ * @generated from message sca.projects.v1.ProjectInput
+ */
+export type ProjectInput = Message<"sca.projects.v1.ProjectInput"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string slug = 2;
+   */
+  slug: string;
+
+  /**
+   * @generated from field: string team_id = 3;
+   */
+  teamId: string;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string default_branch = 5;
+   */
+  defaultBranch?: string | undefined;
+
+  /**
+   * @generated from field: optional string git_url = 6;
+   */
+  gitUrl?: string | undefined;
+
+  /**
+   * Default "team".
+   *
+   * @generated from field: optional string visibility = 7;
+   */
+  visibility?: string | undefined;
+
+  /**
+   * @generated from field: optional string business_unit = 8;
+   */
+  businessUnit?: string | undefined;
+
+  /**
+   * @generated from field: optional string declared_license = 9;
+   */
+  declaredLicense?: string | undefined;
+
+  /**
+   * @generated from field: optional string distribution_model = 10;
+   */
+  distributionModel?: string | undefined;
+
+  /**
+   * @generated from field: optional string ai_usage_context = 11;
+   */
+  aiUsageContext?: string | undefined;
+
+  /**
+   * @generated from field: optional string owner_contact = 12;
+   */
+  ownerContact?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ProjectInput.
+ * Use `create(ProjectInputSchema)` to create a new message.
+ */
+export const ProjectInputSchema: GenMessage<ProjectInput> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 1);
+
+/**
+ * @generated from message sca.projects.v1.CreateProjectRequest
+ */
+export type CreateProjectRequest = Message<"sca.projects.v1.CreateProjectRequest"> & {
+  /**
+   * @generated from field: sca.projects.v1.ProjectInput project = 1;
+   */
+  project?: ProjectInput | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.CreateProjectRequest.
+ * Use `create(CreateProjectRequestSchema)` to create a new message.
+ */
+export const CreateProjectRequestSchema: GenMessage<CreateProjectRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 2);
+
+/**
+ * @generated from message sca.projects.v1.CreateProjectResponse
+ */
+export type CreateProjectResponse = Message<"sca.projects.v1.CreateProjectResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.CreateProjectResponse.
+ * Use `create(CreateProjectResponseSchema)` to create a new message.
+ */
+export const CreateProjectResponseSchema: GenMessage<CreateProjectResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 3);
+
+/**
+ * @generated from message sca.projects.v1.GetProjectRequest
+ */
+export type GetProjectRequest = Message<"sca.projects.v1.GetProjectRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetProjectRequest.
+ * Use `create(GetProjectRequestSchema)` to create a new message.
+ */
+export const GetProjectRequestSchema: GenMessage<GetProjectRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 4);
+
+/**
+ * @generated from message sca.projects.v1.GetProjectResponse
+ */
+export type GetProjectResponse = Message<"sca.projects.v1.GetProjectResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetProjectResponse.
+ * Use `create(GetProjectResponseSchema)` to create a new message.
+ */
+export const GetProjectResponseSchema: GenMessage<GetProjectResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 5);
+
+/**
+ * What the list and the export select. Archived projects are left out unless include_archived.
+ *
+ * @generated from message sca.projects.v1.ProjectFilter
+ */
+export type ProjectFilter = Message<"sca.projects.v1.ProjectFilter"> & {
+  /**
+   * @generated from field: optional string team_id = 1;
+   */
+  teamId?: string | undefined;
+
+  /**
+   * @generated from field: bool include_archived = 2;
+   */
+  includeArchived: boolean;
+
+  /**
+   * Case-insensitive substring of the name or the slug.
+   *
+   * @generated from field: optional string q = 3;
+   */
+  q?: string | undefined;
+
+  /**
+   * Exact, case-insensitive.
+   *
+   * @generated from field: optional string business_unit = 4;
+   */
+  businessUnit?: string | undefined;
+
+  /**
+   * One of the distribution models, or "unset" for projects without one.
+   *
+   * @generated from field: optional string distribution_model = 5;
+   */
+  distributionModel?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ProjectFilter.
+ * Use `create(ProjectFilterSchema)` to create a new message.
+ */
+export const ProjectFilterSchema: GenMessage<ProjectFilter> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 6);
+
+/**
+ * @generated from message sca.projects.v1.ListProjectsRequest
+ */
+export type ListProjectsRequest = Message<"sca.projects.v1.ListProjectsRequest"> & {
+  /**
+   * @generated from field: sca.projects.v1.ProjectFilter filter = 1;
+   */
+  filter?: ProjectFilter | undefined;
+
+  /**
+   * @generated from field: sca.common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListProjectsRequest.
+ * Use `create(ListProjectsRequestSchema)` to create a new message.
+ */
+export const ListProjectsRequestSchema: GenMessage<ListProjectsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 7);
+
+/**
+ * @generated from message sca.projects.v1.ListProjectsResponse
+ */
+export type ListProjectsResponse = Message<"sca.projects.v1.ListProjectsResponse"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.Project items = 1;
+   */
+  items: Project[];
+
+  /**
+   * @generated from field: sca.common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListProjectsResponse.
+ * Use `create(ListProjectsResponseSchema)` to create a new message.
+ */
+export const ListProjectsResponseSchema: GenMessage<ListProjectsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 8);
+
+/**
+ * @generated from message sca.projects.v1.ExportProjectsRequest
+ */
+export type ExportProjectsRequest = Message<"sca.projects.v1.ExportProjectsRequest"> & {
+  /**
+   * @generated from field: sca.projects.v1.ProjectFilter filter = 1;
+   */
+  filter?: ProjectFilter | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ExportProjectsRequest.
+ * Use `create(ExportProjectsRequestSchema)` to create a new message.
+ */
+export const ExportProjectsRequestSchema: GenMessage<ExportProjectsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 9);
+
+/**
+ * One chunk of the export's rows, in list order.
+ *
+ * @generated from message sca.projects.v1.ExportProjectsResponse
+ */
+export type ExportProjectsResponse = Message<"sca.projects.v1.ExportProjectsResponse"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.Project items = 1;
+   */
+  items: Project[];
+};
+
+/**
+ * Describes the message sca.projects.v1.ExportProjectsResponse.
+ * Use `create(ExportProjectsResponseSchema)` to create a new message.
+ */
+export const ExportProjectsResponseSchema: GenMessage<ExportProjectsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 10);
+
+/**
+ * @generated from message sca.projects.v1.UpdateProjectRequest
+ */
+export type UpdateProjectRequest = Message<"sca.projects.v1.UpdateProjectRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * "" clears it too (description, default_branch and git_url are plain optional text).
+   *
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string default_branch = 4;
+   */
+  defaultBranch?: string | undefined;
+
+  /**
+   * @generated from field: optional string git_url = 5;
+   */
+  gitUrl?: string | undefined;
+
+  /**
+   * @generated from field: optional string visibility = 6;
+   */
+  visibility?: string | undefined;
+
+  /**
+   * @generated from field: optional string business_unit = 7;
+   */
+  businessUnit?: string | undefined;
+
+  /**
+   * @generated from field: optional string declared_license = 8;
+   */
+  declaredLicense?: string | undefined;
+
+  /**
+   * @generated from field: optional string distribution_model = 9;
+   */
+  distributionModel?: string | undefined;
+
+  /**
+   * @generated from field: optional string ai_usage_context = 10;
+   */
+  aiUsageContext?: string | undefined;
+
+  /**
+   * @generated from field: optional string owner_contact = 11;
+   */
+  ownerContact?: string | undefined;
+
+  /**
+   * Write-only; stored encrypted. "" leaves the stored credential as it is.
+   *
+   * @generated from field: optional string git_credential = 12;
+   */
+  gitCredential?: string | undefined;
+
+  /**
+   * Removes the stored credential; InvalidArgument together with a non-empty git_credential.
+   *
+   * @generated from field: bool clear_git_credential = 13;
+   */
+  clearGitCredential: boolean;
+};
+
+/**
+ * Describes the message sca.projects.v1.UpdateProjectRequest.
+ * Use `create(UpdateProjectRequestSchema)` to create a new message.
+ */
+export const UpdateProjectRequestSchema: GenMessage<UpdateProjectRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 11);
+
+/**
+ * @generated from message sca.projects.v1.UpdateProjectResponse
+ */
+export type UpdateProjectResponse = Message<"sca.projects.v1.UpdateProjectResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.UpdateProjectResponse.
+ * Use `create(UpdateProjectResponseSchema)` to create a new message.
+ */
+export const UpdateProjectResponseSchema: GenMessage<UpdateProjectResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 12);
+
+/**
+ * @generated from message sca.projects.v1.ArchiveProjectRequest
+ */
+export type ArchiveProjectRequest = Message<"sca.projects.v1.ArchiveProjectRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.ArchiveProjectRequest.
+ * Use `create(ArchiveProjectRequestSchema)` to create a new message.
+ */
+export const ArchiveProjectRequestSchema: GenMessage<ArchiveProjectRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 13);
+
+/**
+ * @generated from message sca.projects.v1.ArchiveProjectResponse
+ */
+export type ArchiveProjectResponse = Message<"sca.projects.v1.ArchiveProjectResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ArchiveProjectResponse.
+ * Use `create(ArchiveProjectResponseSchema)` to create a new message.
+ */
+export const ArchiveProjectResponseSchema: GenMessage<ArchiveProjectResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 14);
+
+/**
+ * @generated from message sca.projects.v1.BatchCreateProjectsRequest
+ */
+export type BatchCreateProjectsRequest = Message<"sca.projects.v1.BatchCreateProjectsRequest"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.ProjectInput projects = 1;
+   */
+  projects: ProjectInput[];
+};
+
+/**
+ * Describes the message sca.projects.v1.BatchCreateProjectsRequest.
+ * Use `create(BatchCreateProjectsRequestSchema)` to create a new message.
+ */
+export const BatchCreateProjectsRequestSchema: GenMessage<BatchCreateProjectsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 15);
+
+/**
+ * The spec's batch result.
+ *
+ * @generated from message sca.projects.v1.BatchCreateProjectsResponse
+ */
+export type BatchCreateProjectsResponse = Message<"sca.projects.v1.BatchCreateProjectsResponse"> & {
+  /**
+   * @generated from field: bool all_succeeded = 1;
+   */
+  allSucceeded: boolean;
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 created = 3;
+   */
+  created: number;
+
+  /**
+   * @generated from field: int32 already_existed = 4;
+   */
+  alreadyExisted: number;
+
+  /**
+   * @generated from field: int32 failed = 5;
+   */
+  failed: number;
+
+  /**
+   * @generated from field: map<string, int32> failed_by_status = 6;
+   */
+  failedByStatus: { [key: string]: number };
+
+  /**
+   * @generated from field: repeated sca.projects.v1.BatchRow rows = 7;
+   */
+  rows: BatchRow[];
+};
+
+/**
+ * Describes the message sca.projects.v1.BatchCreateProjectsResponse.
+ * Use `create(BatchCreateProjectsResponseSchema)` to create a new message.
+ */
+export const BatchCreateProjectsResponseSchema: GenMessage<BatchCreateProjectsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 16);
+
+/**
+ * @generated from message sca.projects.v1.BatchRow
+ */
+export type BatchRow = Message<"sca.projects.v1.BatchRow"> & {
+  /**
+   * @generated from field: int32 index = 1;
+   */
+  index: number;
+
+  /**
+   * created, forbidden or invalid.
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+
+  /**
+   * @generated from field: optional string project_id = 3;
+   */
+  projectId?: string | undefined;
+
+  /**
+   * @generated from field: optional string detail = 4;
+   */
+  detail?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.BatchRow.
+ * Use `create(BatchRowSchema)` to create a new message.
+ */
+export const BatchRowSchema: GenMessage<BatchRow> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_projects, 17);
+
+/**
+ * Every method is for an authenticated caller; the client address audit records travels in the caller token.
+ * Projects: a team's source repository, image or uploaded SBOM, the thing scans run against. Reads are open to the
+ * members of the owning team (and, for `organization` visibility, to the members of any team of its organization);
+ * create and archive need developer on the team, update team_admin; super_admin reaches every project. A project the
+ * caller may not read is NotFound; one the caller may read but not change is PermissionDenied. See docs/projects.md.
+ *
+ * @generated from service sca.projects.v1.ProjectService
+ */
+export const ProjectService: GenService<{
+  /**
+   * InvalidArgument on a field out of bounds or a team_id that names no team; PermissionDenied below developer on the
+   * team; AlreadyExists when the team already has a project with the slug.
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.CreateProject
+   */
+  createProject: {
+    methodKind: "unary";
+    input: typeof CreateProjectRequestSchema;
+    output: typeof CreateProjectResponseSchema;
+  },
+  /**
+   * @generated from rpc sca.projects.v1.ProjectService.GetProject
+   */
+  getProject: {
+    methodKind: "unary";
+    input: typeof GetProjectRequestSchema;
+    output: typeof GetProjectResponseSchema;
+  },
+  /**
+   * The projects the caller may read that match the filter, ordered by name then id. page_size at most 100 (default 20).
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.ListProjects
+   */
+  listProjects: {
+    methodKind: "unary";
+    input: typeof ListProjectsRequestSchema;
+    output: typeof ListProjectsResponseSchema;
+  },
+  /**
+   * The same rows as ListProjects with the same filter, unpaged, in chunks (the CSV export).
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.ExportProjects
+   */
+  exportProjects: {
+    methodKind: "server_streaming";
+    input: typeof ExportProjectsRequestSchema;
+    output: typeof ExportProjectsResponseSchema;
+  },
+  /**
+   * PATCH: an absent field is unchanged; an empty string clears the clearable fields (business_unit,
+   * declared_license, distribution_model, ai_usage_context, owner_contact). team_admin on the team.
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.UpdateProject
+   */
+  updateProject: {
+    methodKind: "unary";
+    input: typeof UpdateProjectRequestSchema;
+    output: typeof UpdateProjectResponseSchema;
+  },
+  /**
+   * Soft delete: sets archived_at (again a no-op answering the archived project). developer on the team.
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.ArchiveProject
+   */
+  archiveProject: {
+    methodKind: "unary";
+    input: typeof ArchiveProjectRequestSchema;
+    output: typeof ArchiveProjectResponseSchema;
+  },
+  /**
+   * At most 200 rows, each created on its own, in order: a failed row never undoes another.
+   *
+   * @generated from rpc sca.projects.v1.ProjectService.BatchCreateProjects
+   */
+  batchCreateProjects: {
+    methodKind: "unary";
+    input: typeof BatchCreateProjectsRequestSchema;
+    output: typeof BatchCreateProjectsResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_projects_v1_projects, 0);
 

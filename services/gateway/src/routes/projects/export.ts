@@ -1,0 +1,37 @@
+// GET /v1/projects/export.csv: the list's rows for the same filters, unpaged, streamed as CSV while the projects
+// service streams them (ProjectService.ExportProjects).
+import { z } from "zod";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { csvLine } from "../../http/csv.ts";
+import { filterOf, projectFilterQuery } from "./fields.ts";
+import { CSV_COLUMNS, projectJson } from "./views.ts";
+
+export function projectExportRoutes(ctx: GatewayContext): Route[] {
+  const projects = ctx.clients.projects.projects;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/projects/export.csv",
+      summary: "Export the caller's projects as CSV",
+      description: `The rows GET /v1/projects answers for the same filters, in the same order, without paging. Columns: ${CSV_COLUMNS.join(", ")}.`,
+      tags: ["projects"],
+      operationId: "exportProjectsCsv",
+      auth: ctx.auth.route("caller"),
+      request: { query: projectFilterQuery },
+      responses: { 200: { description: "CSV, a header line then one line per project", schema: z.string(), contentType: "text/csv", stream: true } },
+      handler: ({ query, call }) => {
+        async function* lines() {
+          let header = true;
+          for await (const chunk of projects.exportProjects({ filter: filterOf(query) }, call)) {
+            const rows = chunk.items.map((p) => { const json = projectJson(p); return csvLine(CSV_COLUMNS.map((c) => json[c])); });
+            yield (header ? csvLine(CSV_COLUMNS) : "") + rows.join("");
+            header = false;
+          }
+          if (header) yield csvLine(CSV_COLUMNS);
+        }
+        return { status: 200, stream: lines(), headers: { "Content-Disposition": 'attachment; filename="projects.csv"' } };
+      },
+    }),
+  ];
+}

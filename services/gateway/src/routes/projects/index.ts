@@ -1,0 +1,10 @@
+// Projects' routes, in the order the OpenAPI document lists them (the export before /v1/projects/{id}).
+import type { Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { projectBatchRoutes } from "./batch.ts";
+import { projectExportRoutes } from "./export.ts";
+import { projectRoutes } from "./projects.ts";
+
+export function projectsRoutes(ctx: GatewayContext): Route[] {
+  return [...projectExportRoutes(ctx), ...projectBatchRoutes(ctx), ...projectRoutes(ctx)];
+}

@@ -1,0 +1,71 @@
+// A real identity and a real projects service (their definitions started by the test kit) behind a real gateway,
+// all on ephemeral ports: what the project routes need end to end. People are made in identity's database, their
+// roles through identity's directory, their bearer tokens as a login would issue them. Both services share a topic
+// prefix, so identity's copy of projects (a team's project_count, project-scoped keys) follows projects' events.
+import { randomUUID } from "node:crypto";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { callAs, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
+import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
+import { insertAccount } from "../../identity/src/store/accounts.ts";
+import { startTestGateway, type TestGateway } from "./harness.ts";
+
+export interface Reply { status: number; contentType: string; text: string; json: Record<string, unknown> }
+
+export interface ProjectsStack {
+  identity: TestService;
+  projects: TestService;
+  gateway: TestGateway;
+  request(method: string, path: string, opts?: { bearer?: string; body?: unknown }): Promise<Reply>;
+  /** A team in identity's directory. */
+  team(): Promise<{ id: string; name: string }>;
+  /** A person (full name `name`) holding `role` on each team, and their bearer token. */
+  person(roles: [string, string][], name?: string): Promise<{ id: string; token: string }>;
+  superAdminToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startProjectsStack(): Promise<ProjectsStack> {
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("projects_stack")}.`;
+  const identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX }, seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  const projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  const gateway = await startTestGateway({ identity: { url: identity.url!, answerNamespace }, services: { projects: projects.url! } });
+  const directory = identity.client(DirectoryService);
+  const admin = await callAs.superAdmin(randomUUID());
+  const account = async (name: string, superAdmin = false) => {
+    const row = await insertAccount(identity.orm.em.fork(), { email: `${randomUUID()}@example.com`, fullName: name, passwordHash: null, isSuperuser: superAdmin });
+    return row!.id;
+  };
+  const token = async (userId: string) => (await issueAccessToken(userId, TEST_SECRET, 30)).token;
+  return {
+    identity, projects, gateway,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = {};
+      if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
+      if (opts.body !== undefined) headers["content-type"] = "application/json";
+      const res = await fetch(`${gateway.origin}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const text = await res.text();
+      const contentType = res.headers.get("content-type") ?? "";
+      return { status: res.status, contentType, text, json: /json/.test(contentType) && text ? JSON.parse(text) as Record<string, unknown> : {} };
+    },
+    async team() {
+      const slug = `team-${randomUUID().slice(0, 8)}`;
+      const { team } = await directory.createTeam({ name: `Team ${slug}`, slug }, admin);
+      return { id: team!.id, name: team!.name };
+    },
+    async person(roles, name = "Test Person") {
+      const id = await account(name);
+      for (const [teamId, role] of roles) await directory.addTeamMember({ teamId, userId: id, role }, admin);
+      return { id, token: await token(id) };
+    },
+    superAdminToken: async () => token(await account("Admin", true)),
+    async close() {
+      await gateway.close();
+      await projects.close();
+      await identity.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// DirectoryLookupService: names other services show, for any authenticated caller.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Code } from "@connectrpc/connect";
+import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
+import { callAs, startService, type TestService } from "@sca/testkit";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { service } from "../src/service.ts";
+
+let identity: TestService;
+
+beforeAll(async () => {
+  identity = await startService(service, { listen: false });
+});
+afterAll(() => identity?.close());
+
+describe("LookupDirectory", () => {
+  it("answers team names, organizations and group paths root first, and user display names; unknown ids are left out", async () => {
+    const admin = await callAs.superAdmin(randomUUID());
+    const directory = identity.client(DirectoryService);
+    const { team: top } = await directory.createTeam({ name: "Engineering", slug: "eng" }, admin);
+    const { team: mid } = await directory.createTeam({ name: "Payments", slug: "pay", parentGroupId: top!.id }, admin);
+    const { team: leaf } = await directory.createTeam({ name: "Checkout", slug: "checkout", parentGroupId: mid!.id }, admin);
+    const { user } = await directory.createServiceAccount({ name: "CI bot" }, admin);
+    const lookup = identity.client(DirectoryLookupService);
+    const answer = await lookup.lookupDirectory(
+      { teamIds: [leaf!.id, top!.id, randomUUID(), "nope"], userIds: [user!.id, randomUUID()] },
+      await callAs.user(randomUUID()),
+    );
+    const byId = new Map(answer.teams.map((t) => [t.id, t]));
+    expect(byId.get(leaf!.id)).toMatchObject({ name: "Checkout", organizationId: leaf!.organizationId, groupPath: ["Engineering", "Payments", "Checkout"] });
+    expect(byId.get(top!.id)?.groupPath).toEqual(["Engineering"]);
+    expect(answer.teams).toHaveLength(2);
+    expect(answer.users.map((u) => [u.id, u.displayName])).toEqual([[user!.id, "CI bot"]]);
+  });
+
+  it("needs an authenticated caller and at most 500 ids of each kind", async () => {
+    const lookup = identity.client(DirectoryLookupService);
+    await expect(lookup.lookupDirectory({ teamIds: [] })).rejects.toMatchObject({ code: Code.Unauthenticated });
+    const ids = Array.from({ length: 501 }, () => randomUUID());
+    await expect(lookup.lookupDirectory({ teamIds: ids }, await callAs.user(randomUUID()))).rejects.toMatchObject({ code: Code.InvalidArgument });
+  });
+});
