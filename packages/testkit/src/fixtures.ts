@@ -7,7 +7,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 export interface ServiceFixtures {
   identity: {
     /** A user row (no password) made directly in identity's tables; answers its id. */
-    user(orm: MikroORM, opts?: { superAdmin?: boolean; active?: boolean; email?: string }): Promise<string>;
+    user(orm: MikroORM, opts?: { superAdmin?: boolean; active?: boolean; email?: string; fullName?: string }): Promise<string>;
     /** A person who signs in with `password`, made directly in identity's tables; answers their id. */
     person(orm: MikroORM, opts: { email: string; password: string; superAdmin?: boolean }): Promise<string>;
     /** An access token for the user as a login issues it; `issuedAt` in the past makes an expired one. */

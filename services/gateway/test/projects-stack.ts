@@ -4,9 +4,7 @@
 // prefix, so identity's copy of projects (a team's project_count, project-scoped keys) follows projects' events.
 import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
-import { issueAccessToken } from "../../identity/src/domain/access-token.ts";
-import { insertAccount } from "../../identity/src/store/accounts.ts";
+import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 export interface Reply { status: number; contentType: string; text: string; json: Record<string, unknown> }
@@ -35,11 +33,9 @@ export async function startProjectsStack(): Promise<ProjectsStack> {
   const gateway = await startTestGateway({ identity: { url: identity.url!, answerNamespace }, services: { projects: projects.url! } });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());
-  const account = async (name: string, superAdmin = false) => {
-    const row = await insertAccount(identity.orm.em.fork(), { email: `${randomUUID()}@example.com`, fullName: name, passwordHash: null, isSuperuser: superAdmin });
-    return row!.id;
-  };
-  const token = async (userId: string) => (await issueAccessToken(userId, TEST_SECRET, 30)).token;
+  const fixtures = await fixturesOf("identity");
+  const account = (name: string, superAdmin = false) => fixtures.user(identity.orm, { fullName: name, superAdmin });
+  const token = (userId: string) => fixtures.accessToken(userId);
   return {
     identity, projects, gateway,
     async request(method, path, opts = {}) {

@@ -12,7 +12,7 @@ export const fixtures: ServiceFixtures["identity"] = {
     const id = randomUUID();
     // The address follows the id, which tests that compare member lists rely on.
     await orm.em.fork().insert(User, {
-      id, email: u.email ?? `${id}@example.com`, fullName: "Test Person", isSuperuser: u.superAdmin ?? false, isActive: u.active ?? true,
+      id, email: u.email ?? `${id}@example.com`, fullName: u.fullName ?? "Test Person", isSuperuser: u.superAdmin ?? false, isActive: u.active ?? true,
     });
     return id;
   },
