@@ -13,14 +13,16 @@ const services = readdirSync(new URL("./services", import.meta.url), { withFileT
 // lists every pattern that applies to its files.
 const otherServices = (name) => ({
   regex: `(^|/)(${services.filter((other) => other !== name).join("|")})/(src|test)/`,
-  message: "A service never imports another service's code: use its contract in proto/ or start it through @sca/testkit.",
+  message:
+    "A service never imports another service's code: use its contract in proto/ or start it through @sca/testkit.",
 });
 const noServiceCode = { regex: "(^|/)services/", message: "Shared packages hold no service code." };
 const pureDomain = {
   regex: "(^|/)(store|rpc|events|clients|commands)/|^(@mikro-orm/|kafkajs$|ioredis$|@sca/(db|kafka|redis)$)",
   message: "domain/ holds pure rules: no persistence, handlers, events or I/O clients.",
 };
-const serverTestMessage = "A test that starts or reaches a server is a server test: name it *.test.ts, not *.pure.test.ts.";
+const serverTestMessage =
+  "A test that starts or reaches a server is a server test: name it *.test.ts, not *.pure.test.ts.";
 const serverReach = { regex: "^(@sca/(db|redis)|@mikro-orm/|kafkajs$|ioredis$)", message: serverTestMessage };
 const serverStarters = {
   name: "@sca/testkit",
@@ -33,7 +35,10 @@ const boundaries = [
   ...services.flatMap((name) => [
     { files: [`services/${name}/**/*.ts`], rules: restrict([otherServices(name)]) },
     { files: [`services/${name}/src/domain/**/*.ts`], rules: restrict([otherServices(name), pureDomain]) },
-    { files: [`services/${name}/**/*.pure.test.ts`], rules: restrict([otherServices(name), serverReach], [serverStarters]) },
+    {
+      files: [`services/${name}/**/*.pure.test.ts`],
+      rules: restrict([otherServices(name), serverReach], [serverStarters]),
+    },
   ]),
   { files: ["packages/**/*.ts"], rules: restrict([noServiceCode]) },
   { files: ["packages/**/*.pure.test.ts"], rules: restrict([noServiceCode, serverReach], [serverStarters]) },

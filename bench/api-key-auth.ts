@@ -39,7 +39,11 @@ const logger = createLogger("bench", "ERROR");
 const config = loadConfig(gatewayKeys, { SECRET_KEY: secretKey, REDIS_URL: process.env.REDIS_URL });
 const redis = createRedis(config.REDIS_URL, logger);
 const ctx = createGatewayContext({
-  config, logger, redis, limiter: new FixedWindowLimiter(redis, `${namespace}rl:`), readinessTargets: [],
+  config,
+  logger,
+  redis,
+  limiter: new FixedWindowLimiter(redis, `${namespace}rl:`),
+  readinessTargets: [],
   // Nothing listens there: only cache hits can succeed.
   clients: createServiceClients(() => "http://127.0.0.1:9"),
   apiKeyAnswerNamespace: namespace,
@@ -49,14 +53,25 @@ const ctx = createGatewayContext({
 const bearer = `tos_${randomBytes(6).toString("hex")}_${randomBytes(32).toString("base64url")}`;
 const team = "0190f1f2-0000-7000-8000-00000000000a";
 const caller: Caller = {
-  kind: "api_key", user_id: "0190f1f2-0000-7000-8000-000000000001", email: "ci@example.com", is_superuser: false,
+  kind: "api_key",
+  user_id: "0190f1f2-0000-7000-8000-000000000001",
+  email: "ci@example.com",
+  is_superuser: false,
   memberships: [{ team_id: team, organization_id: "0190f1f2-0000-7000-8000-0000000000aa", role: "team_admin" }],
   api_key_id: "0190f1f2-0000-7000-8000-0000000000ff",
-  api_key: { scope: "team", organization_id: "0190f1f2-0000-7000-8000-0000000000aa", team_id: team, project_id: null, permission_breadth: "read_write" },
-  ip: "203.0.113.9", user_agent: "bench",
+  api_key: {
+    scope: "team",
+    organization_id: "0190f1f2-0000-7000-8000-0000000000aa",
+    team_id: team,
+    project_id: null,
+    permission_breadth: "read_write",
+  },
+  ip: "203.0.113.9",
+  user_agent: "bench",
 };
 // Refilled before each phase: a caller token lives 60 s and the entry 30 s, as identity allows.
-const warm = async () => redisApiKeyAnswers(redis, secretKey, logger, namespace).write(bearer, await signCallerToken(caller, secretKey), 30);
+const warm = async () =>
+  redisApiKeyAnswers(redis, secretKey, logger, namespace).write(bearer, await signCallerToken(caller, secretKey), 30);
 
 async function timeResolve(): Promise<number[]> {
   await warm();
@@ -73,12 +88,19 @@ async function timeResolve(): Promise<number[]> {
 
 const routes = [
   defineRoute({
-    method: "get", path: "/v1/bench/open", summary: "bench: no authentication", tags: ["bench"],
+    method: "get",
+    path: "/v1/bench/open",
+    summary: "bench: no authentication",
+    tags: ["bench"],
     responses: { 204: { description: "nothing" } },
     handler: () => ({ status: 204 }),
   }),
   defineRoute({
-    method: "get", path: "/v1/bench/authenticated", summary: "bench: any caller", tags: ["bench"], auth: ctx.auth.route("caller"),
+    method: "get",
+    path: "/v1/bench/authenticated",
+    summary: "bench: any caller",
+    tags: ["bench"],
+    auth: ctx.auth.route("caller"),
     responses: { 204: { description: "nothing" } },
     handler: ({ req }) => {
       authenticatedOf(req);
@@ -96,7 +118,11 @@ function get(path: string, headers: Record<string, string>): Promise<number> {
     const t = process.hrtime.bigint();
     const req = request({ host: "127.0.0.1", port, path, headers, agent }, (res) => {
       res.resume();
-      res.on("end", () => (res.statusCode === 204 ? resolve(Number(process.hrtime.bigint() - t) / 1e6) : reject(new Error(`${path}: ${res.statusCode}`))));
+      res.on("end", () =>
+        res.statusCode === 204
+          ? resolve(Number(process.hrtime.bigint() - t) / 1e6)
+          : reject(new Error(`${path}: ${res.statusCode}`)),
+      );
     });
     req.on("error", reject);
     req.end();
@@ -121,7 +147,12 @@ async function timeRequests(): Promise<{ open: number[]; authenticated: number[]
 
 async function load(path: string, headers: Record<string, string>) {
   await warm();
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: DURATION, headers });
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers,
+  });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   return r;
 }
@@ -132,17 +163,40 @@ const openLoad = await load("/v1/bench/open", {});
 const authLoad = await load("/v1/bench/authenticated", { authorization: `Bearer ${bearer}` });
 const overheadP50 = percentile(sequential.authenticated, 50) - percentile(sequential.open, 50);
 
-const row = (what: string, ms: number[]) => ({ what, "p50 ms": percentile(ms, 50), "p99 ms": percentile(ms, 99), "req/s": "" });
-printTable(`API-key authentication with a warm cache (${ITERATIONS} sequential requests each, then ${CONNECTIONS} connections for ${DURATION} s)`, [
-  row("authenticator.resolve alone (Redis GET + fingerprint + token verify)", resolveMs),
-  row("GET, no auth (sequential, keep-alive)", sequential.open),
-  row("GET, auth: caller with an API key (sequential, keep-alive)", sequential.authenticated),
-  { what: `authentication overhead p50 (target ≤ 1 ms): ${overheadP50 <= 1 ? "met" : "MISSED"}`, "p50 ms": overheadP50, "p99 ms": "", "req/s": "" },
-  { what: "GET, no auth (load)", "p50 ms": openLoad.latency.p50, "p99 ms": openLoad.latency.p99, "req/s": openLoad.requests.average },
-  { what: "GET, auth: caller with an API key (load)", "p50 ms": authLoad.latency.p50, "p99 ms": authLoad.latency.p99, "req/s": authLoad.requests.average },
-]);
+const row = (what: string, ms: number[]) => ({
+  what,
+  "p50 ms": percentile(ms, 50),
+  "p99 ms": percentile(ms, 99),
+  "req/s": "",
+});
+printTable(
+  `API-key authentication with a warm cache (${ITERATIONS} sequential requests each, then ${CONNECTIONS} connections for ${DURATION} s)`,
+  [
+    row("authenticator.resolve alone (Redis GET + fingerprint + token verify)", resolveMs),
+    row("GET, no auth (sequential, keep-alive)", sequential.open),
+    row("GET, auth: caller with an API key (sequential, keep-alive)", sequential.authenticated),
+    {
+      what: `authentication overhead p50 (target ≤ 1 ms): ${overheadP50 <= 1 ? "met" : "MISSED"}`,
+      "p50 ms": overheadP50,
+      "p99 ms": "",
+      "req/s": "",
+    },
+    {
+      what: "GET, no auth (load)",
+      "p50 ms": openLoad.latency.p50,
+      "p99 ms": openLoad.latency.p99,
+      "req/s": openLoad.requests.average,
+    },
+    {
+      what: "GET, auth: caller with an API key (load)",
+      "p50 ms": authLoad.latency.p50,
+      "p99 ms": authLoad.latency.p99,
+      "req/s": authLoad.requests.average,
+    },
+  ],
+);
 
 agent.destroy();
 server.close();
-await redis.del(...await redis.keys(`${namespace}*`));
+await redis.del(...(await redis.keys(`${namespace}*`)));
 redis.disconnect();

@@ -27,13 +27,15 @@ async function timed(once: () => Promise<unknown>, concurrency: number) {
   for (let i = 0; i < 200; i++) await once(); // warm connections and JIT
   const latencies: number[] = [];
   const end = Date.now() + DURATION * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < end) {
-      const t = process.hrtime.bigint();
-      await once();
-      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const t = process.hrtime.bigint();
+        await once();
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
   return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
@@ -58,12 +60,14 @@ function viaGateway(path: string) {
 
 function idleRssMb(): Record<string, string | number>[] {
   const runDir = new URL("../.data/run/", import.meta.url);
-  return readdirSync(runDir).filter((f) => f.endsWith(".pid")).map((f) => {
-    const pid = readFileSync(new URL(f, runDir), "utf8").trim();
-    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    const mb = Number(rss) / 1024;
-    return { process: f.replace(".pid", ""), "idle RSS (MB)": mb, "target ≤ 150 MB": mb <= 150 ? "met" : "MISSED" };
-  });
+  return readdirSync(runDir)
+    .filter((f) => f.endsWith(".pid"))
+    .map((f) => {
+      const pid = readFileSync(new URL(f, runDir), "utf8").trim();
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      const mb = Number(rss) / 1024;
+      return { process: f.replace(".pid", ""), "idle RSS (MB)": mb, "target ≤ 150 MB": mb <= 150 ? "met" : "MISSED" };
+    });
 }
 
 const memory = idleRssMb(); // before any load
@@ -80,8 +84,23 @@ printTable(`Gateway throughput (${CONNECTIONS} connections, ${DURATION} s each)`
   { what: "the same 7 Connect calls, direct", "req/s": direct.rps, "p50 ms": direct.p50, "p99 ms": direct.p99 },
 ]);
 printTable(`What the gateway adds over its Connect call (one request at a time, ${DURATION} s each)`, [
-  { what: "GET /api/auth/oauth/providers", "req/s": providersViaGateway.rps, "p50 ms": providersViaGateway.p50, "p99 ms": providersViaGateway.p99 },
-  { what: "SsoService.ListProviders, direct", "req/s": providersDirect.rps, "p50 ms": providersDirect.p50, "p99 ms": providersDirect.p99 },
-  { what: `gateway overhead p50 (target ≤ 2 ms): ${overhead <= 2 ? "met" : "MISSED"}`, "req/s": "", "p50 ms": overhead, "p99 ms": "" },
+  {
+    what: "GET /api/auth/oauth/providers",
+    "req/s": providersViaGateway.rps,
+    "p50 ms": providersViaGateway.p50,
+    "p99 ms": providersViaGateway.p99,
+  },
+  {
+    what: "SsoService.ListProviders, direct",
+    "req/s": providersDirect.rps,
+    "p50 ms": providersDirect.p50,
+    "p99 ms": providersDirect.p99,
+  },
+  {
+    what: `gateway overhead p50 (target ≤ 2 ms): ${overhead <= 2 ? "met" : "MISSED"}`,
+    "req/s": "",
+    "p50 ms": overhead,
+    "p99 ms": "",
+  },
 ]);
 printTable("Idle resident memory", memory);

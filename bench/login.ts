@@ -18,13 +18,18 @@ const WARM_UP = 5;
 function post(path: string, body: unknown, localAddress: string): Promise<number> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(`${BASE}${path}`, {
-      method: "POST", localAddress,
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
-    }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${BASE}${path}`,
+      {
+        method: "POST",
+        localAddress,
+        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(text);
   });
@@ -48,7 +53,13 @@ async function timed(times: number, once: () => Promise<void>): Promise<number[]
 }
 
 function row(what: string, ms: number[]): Record<string, string | number> {
-  return { what, samples: ms.length, "p50 ms": percentile(ms, 50), "p99 ms": percentile(ms, 99), "mean ms": ms.reduce((a, b) => a + b, 0) / ms.length };
+  return {
+    what,
+    samples: ms.length,
+    "p50 ms": percentile(ms, 50),
+    "p99 ms": percentile(ms, 99),
+    "mean ms": ms.reduce((a, b) => a + b, 0) / ms.length,
+  };
 }
 
 const email = `bench-login-${Date.now()}@example.com`;

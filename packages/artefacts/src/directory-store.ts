@@ -8,7 +8,16 @@ import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from "node:fs/
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { artefactKeySegments, artefactTooLarge, InvalidArtefactKey, type ArtefactInfo, type ArtefactStore, type PutOptions, type StorageUsage, type StoredArtefact } from "./store.ts";
+import {
+  artefactKeySegments,
+  artefactTooLarge,
+  InvalidArtefactKey,
+  type ArtefactInfo,
+  type ArtefactStore,
+  type PutOptions,
+  type StorageUsage,
+  type StoredArtefact,
+} from "./store.ts";
 
 const TEMPORARY_DIR = ".tmp";
 

@@ -61,11 +61,13 @@ const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** The key's segments, or InvalidArtefactKey. */
 export function artefactKeySegments(key: string): string[] {
-  if (key.length === 0 || key.length > ARTEFACT_KEY_MAX_CHARS) throw new InvalidArtefactKey(key, `must be 1 to ${ARTEFACT_KEY_MAX_CHARS} characters`);
+  if (key.length === 0 || key.length > ARTEFACT_KEY_MAX_CHARS)
+    throw new InvalidArtefactKey(key, `must be 1 to ${ARTEFACT_KEY_MAX_CHARS} characters`);
   const segments = key.split("/");
   if (segments.length > 8) throw new InvalidArtefactKey(key, "must have at most 8 segments");
   for (const s of segments) {
-    if (!SEGMENT.test(s)) throw new InvalidArtefactKey(key, "each segment must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot");
+    if (!SEGMENT.test(s))
+      throw new InvalidArtefactKey(key, "each segment must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot");
   }
   return segments;
 }
@@ -73,7 +75,8 @@ export function artefactKeySegments(key: string): string[] {
 /** The 413 problem of an artefact past its cap. */
 export function artefactTooLarge(maxBytes: number): ProblemError {
   return new ProblemError({
-    status: 413, code: "artefact_too_large",
+    status: 413,
+    code: "artefact_too_large",
     detail: `The upload is larger than the ${maxBytes} bytes accepted.`,
     extensions: { max_bytes: maxBytes },
   });

@@ -30,7 +30,11 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /** `count` chunks of `size` bytes (a pattern that changes per chunk), made one at a time as the store pulls them. */
-async function* chunks(count: number, size: number, onChunk?: (index: number) => Promise<void> | void): AsyncGenerator<Uint8Array> {
+async function* chunks(
+  count: number,
+  size: number,
+  onChunk?: (index: number) => Promise<void> | void,
+): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < count; i++) {
     await onChunk?.(i);
     yield Buffer.alloc(size, i % 251);
@@ -43,7 +47,7 @@ function sha256Of(count: number, size: number): string {
   return hash.digest("hex");
 }
 
-const temporaryFiles = async () => (await readdir(join(root, ".tmp")).catch(() => [] as string[]));
+const temporaryFiles = async () => await readdir(join(root, ".tmp")).catch(() => [] as string[]);
 
 describe("directory artefact store", () => {
   it("stores and streams back an artefact, with its size and SHA-256", async () => {
@@ -80,17 +84,27 @@ describe("directory artefact store", () => {
   });
 
   it("accepts exactly the cap and refuses one byte more with a 413 problem, storing nothing", async () => {
-    await expect(store.put("exact.bin", chunks(4, 1024), { maxBytes: 4096 })).resolves.toMatchObject({ sizeBytes: 4096 });
+    await expect(store.put("exact.bin", chunks(4, 1024), { maxBytes: 4096 })).resolves.toMatchObject({
+      sizeBytes: 4096,
+    });
     const refusal = store.put("over.bin", chunks(4, 1024), { maxBytes: 4095 });
     await expect(refusal).rejects.toBeInstanceOf(ProblemError);
-    await expect(refusal).rejects.toMatchObject({ init: { status: 413, code: "artefact_too_large", extensions: { max_bytes: 4095 } } });
+    await expect(refusal).rejects.toMatchObject({
+      init: { status: 413, code: "artefact_too_large", extensions: { max_bytes: 4095 } },
+    });
     expect(await store.get("over.bin")).toBeNull();
     expect(await temporaryFiles()).toEqual([]);
   });
 
   it("stops reading a source once it passes the cap", async () => {
     let pulled = 0;
-    await expect(store.put("huge.bin", chunks(1000, MiB, () => void pulled++), { maxBytes: 2 * MiB })).rejects.toMatchObject({ init: { status: 413 } });
+    await expect(
+      store.put(
+        "huge.bin",
+        chunks(1000, MiB, () => void pulled++),
+        { maxBytes: 2 * MiB },
+      ),
+    ).rejects.toMatchObject({ init: { status: 413 } });
     expect(pulled).toBeLessThan(10);
   });
 
@@ -100,22 +114,30 @@ describe("directory artefact store", () => {
     const gate = new Promise<void>((r) => (release = r));
     let reachedGate!: () => void;
     const atGate = new Promise<void>((r) => (reachedGate = r));
-    const writing = store.put("report.json", chunks(3, 10, async (i) => {
-      if (i === 2) {
-        reachedGate();
-        await gate;
-      }
-    }), { maxBytes: 100 });
+    const writing = store.put(
+      "report.json",
+      chunks(3, 10, async (i) => {
+        if (i === 2) {
+          reachedGate();
+          await gate;
+        }
+      }),
+      { maxBytes: 100 },
+    );
     await atGate;
     expect((await readAll((await store.get("report.json"))!)).toString()).toBe("old");
     release();
     await writing;
-    expect(await readAll((await store.get("report.json"))!)).toEqual(Buffer.concat([Buffer.alloc(10, 0), Buffer.alloc(10, 1), Buffer.alloc(10, 2)]));
+    expect(await readAll((await store.get("report.json"))!)).toEqual(
+      Buffer.concat([Buffer.alloc(10, 0), Buffer.alloc(10, 1), Buffer.alloc(10, 2)]),
+    );
   });
 
   it("keeps the previous artefact when a replacement is refused, fails or is aborted", async () => {
     await store.put("keep.json", bytesSource("first"), { maxBytes: 100 });
-    await expect(store.put("keep.json", chunks(2, 100), { maxBytes: 150 })).rejects.toMatchObject({ init: { status: 413 } });
+    await expect(store.put("keep.json", chunks(2, 100), { maxBytes: 150 })).rejects.toMatchObject({
+      init: { status: 413 },
+    });
     const failing = new Readable({
       read() {
         this.push("partial");
@@ -124,15 +146,36 @@ describe("directory artefact store", () => {
     });
     await expect(store.put("keep.json", failing, { maxBytes: 100 })).rejects.toThrow("connection reset");
     const abort = new AbortController();
-    const aborted = store.put("keep.json", chunks(100, 10, (i) => { if (i === 3) abort.abort(); }), { maxBytes: 10_000, signal: abort.signal });
+    const aborted = store.put(
+      "keep.json",
+      chunks(100, 10, (i) => {
+        if (i === 3) abort.abort();
+      }),
+      { maxBytes: 10_000, signal: abort.signal },
+    );
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     expect((await readAll((await store.get("keep.json"))!)).toString()).toBe("first");
     expect(await temporaryFiles()).toEqual([]);
   });
 
   it("refuses keys that could leave the store or collide with its temporary files", async () => {
-    const bad = ["", "../escape", "a/../../escape", "/etc/passwd", "a//b", "a/", ".tmp/x", ".hidden", "a/./b", "a\\..\\b", "a b", "ä", "x".repeat(129),
-      Array(9).fill("a").join("/"), `${"a/".repeat(200)}a`];
+    const bad = [
+      "",
+      "../escape",
+      "a/../../escape",
+      "/etc/passwd",
+      "a//b",
+      "a/",
+      ".tmp/x",
+      ".hidden",
+      "a/./b",
+      "a\\..\\b",
+      "a b",
+      "ä",
+      "x".repeat(129),
+      Array(9).fill("a").join("/"),
+      `${"a/".repeat(200)}a`,
+    ];
     for (const key of bad) {
       await expect(store.put(key, bytesSource("x"), { maxBytes: 10 })).rejects.toBeInstanceOf(InvalidArtefactKey);
       await expect(store.get(key)).rejects.toBeInstanceOf(InvalidArtefactKey);
@@ -143,7 +186,12 @@ describe("directory artefact store", () => {
   });
 
   it("accepts the keys the services make", async () => {
-    for (const key of ["uploads/0190f0e0-0000-7000-8000-000000000001/sbom", "scans/s1/attempt-2/scancode.json", "a..b", "-x_y.z"]) {
+    for (const key of [
+      "uploads/0190f0e0-0000-7000-8000-000000000001/sbom",
+      "scans/s1/attempt-2/scancode.json",
+      "a..b",
+      "-x_y.z",
+    ]) {
       await expect(store.put(key, bytesSource("ok"), { maxBytes: 10 })).resolves.toMatchObject({ key, sizeBytes: 2 });
       expect(await readFile(store.pathOf(key), "utf8")).toBe("ok");
     }

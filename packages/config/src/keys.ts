@@ -27,7 +27,8 @@ export const keys = {
   KAFKA_TOPIC_PREFIX: key((raw) => {
     const prefix = raw ?? "";
     // Kafka's topic characters; short enough that the longest name with ".dlq" stays within the broker's 249.
-    if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix)) throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
+    if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix))
+      throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
     return prefix;
   }),
   DOMAIN: key(p.text("localhost")),
@@ -136,7 +137,8 @@ export const keys = {
    * checkout's .data/).
    */
   ARTEFACT_DIR: key((raw, env) => {
-    const dir = raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/artefacts`;
+    const dir =
+      raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/artefacts`;
     if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
     return normalize(dir);
   }),

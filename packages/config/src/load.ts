@@ -6,7 +6,9 @@ export interface KeySpec<T> {
   secret?: boolean;
 }
 
-export type ConfigOf<S extends Record<string, KeySpec<unknown>>> = { readonly [K in keyof S]: ReturnType<S[K]["parse"]> };
+export type ConfigOf<S extends Record<string, KeySpec<unknown>>> = {
+  readonly [K in keyof S]: ReturnType<S[K]["parse"]>;
+};
 
 export class ConfigError extends Error {
   readonly key: string;
@@ -32,7 +34,10 @@ export function loadConfig<S extends Record<string, KeySpec<unknown>>>(spec: S, 
 }
 
 /** As loadConfig, but a bad value stops the process with one line naming the key and the rule. */
-export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(spec: S, env: Env = process.env): ConfigOf<S> {
+export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(
+  spec: S,
+  env: Env = process.env,
+): ConfigOf<S> {
   try {
     return loadConfig(spec, env);
   } catch (err) {

@@ -22,7 +22,11 @@ export function optionalText(): Parser<string | undefined> {
   return (raw) => raw;
 }
 
-export function oneOf<const T extends string>(values: readonly T[], fallback: T, opts: { caseInsensitive?: boolean } = {}): Parser<T> {
+export function oneOf<const T extends string>(
+  values: readonly T[],
+  fallback: T,
+  opts: { caseInsensitive?: boolean } = {},
+): Parser<T> {
   return (raw) => {
     if (raw === undefined) return fallback;
     const value = opts.caseInsensitive ? raw.toLowerCase() : raw;
@@ -43,9 +47,12 @@ export function bool(fallback: boolean): Parser<boolean> {
   };
 }
 
-
-
-interface IntOptions { min?: number; max?: number; clamp?: boolean; fallbackOnInvalid?: boolean }
+interface IntOptions {
+  min?: number;
+  max?: number;
+  clamp?: boolean;
+  fallbackOnInvalid?: boolean;
+}
 
 function bounded(value: number, fallback: number, opts: IntOptions): number {
   const { min = -Infinity, max = Infinity } = opts;
@@ -75,12 +82,14 @@ export function num(fallback: number, opts: IntOptions = {}): Parser<number> {
   };
 }
 
-
 export function list(fallback: readonly string[] = []): Parser<string[]> {
   return (raw) =>
     raw === undefined
       ? [...fallback]
-      : raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+      : raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0);
 }
 
 export function intList(fallback: readonly number[], opts: { min: number }): Parser<number[]> {
@@ -109,14 +118,18 @@ export function url(fallback?: string): Parser<string> {
   };
 }
 
-export interface Rate { limit: number; windowSeconds: number }
+export interface Rate {
+  limit: number;
+  windowSeconds: number;
+}
 const WINDOWS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400 };
 
 /** A rate such as `5/minute` (units: second, minute, hour, day). */
 export function rate(fallback: string): Parser<Rate> {
   return (raw) => {
     const m = /^\s*(\d+)\s*\/\s*(second|minute|hour|day)s?\s*$/i.exec(raw ?? fallback);
-    if (!m || Number(m[1]) < 1) throw new Error("must look like 5/minute (a count of at least 1 per second, minute, hour or day)");
+    if (!m || Number(m[1]) < 1)
+      throw new Error("must look like 5/minute (a count of at least 1 per second, minute, hour or day)");
     return { limit: Number(m[1]), windowSeconds: WINDOWS[m[2]!.toLowerCase()]! };
   };
 }

@@ -9,7 +9,9 @@ describe("loadConfigOrExit", () => {
     let status = 0;
     try {
       execFileSync(process.execPath, ["--input-type=module", "-e", script], {
-        cwd: new URL("..", import.meta.url).pathname, env: { ...process.env, LOGIN_THROTTLE_WINDOWS: "-5" }, stdio: "pipe",
+        cwd: new URL("..", import.meta.url).pathname,
+        env: { ...process.env, LOGIN_THROTTLE_WINDOWS: "-5" },
+        stdio: "pipe",
       });
     } catch (err) {
       const e = err as { status: number; stderr: Buffer };
@@ -17,6 +19,8 @@ describe("loadConfigOrExit", () => {
       stderr = e.stderr.toString();
     }
     expect(status).toBe(78);
-    expect(stderr.trim().split("\n")).toEqual(["configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected"]);
+    expect(stderr.trim().split("\n")).toEqual([
+      "configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected",
+    ]);
   });
 });

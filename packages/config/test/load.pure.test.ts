@@ -6,74 +6,147 @@ const load = <K extends keyof typeof keys>(names: K[], env: Record<string, strin
 
 describe("configuration keys", () => {
   it("applies the spec's defaults", () => {
-    const c = load(["ACCESS_TOKEN_EXPIRE_MINUTES", "REFRESH_TOKEN_EXPIRE_DAYS", "LOGIN_THROTTLE_WINDOWS", "WEBHOOK_MAX_BODY_BYTES",
-      "LOGIN_THROTTLE_FAILURES", "WEBSOCKET_AUTH_TIMEOUT_SECONDS", "AUTH_SELF_REGISTRATION", "METRICS_ENABLED", "APP_ENV", "LOG_LEVEL"], {});
+    const c = load(
+      [
+        "ACCESS_TOKEN_EXPIRE_MINUTES",
+        "REFRESH_TOKEN_EXPIRE_DAYS",
+        "LOGIN_THROTTLE_WINDOWS",
+        "WEBHOOK_MAX_BODY_BYTES",
+        "LOGIN_THROTTLE_FAILURES",
+        "WEBSOCKET_AUTH_TIMEOUT_SECONDS",
+        "AUTH_SELF_REGISTRATION",
+        "METRICS_ENABLED",
+        "APP_ENV",
+        "LOG_LEVEL",
+      ],
+      {},
+    );
     expect(c).toEqual({
-      ACCESS_TOKEN_EXPIRE_MINUTES: 30, REFRESH_TOKEN_EXPIRE_DAYS: 7, LOGIN_THROTTLE_WINDOWS: [60, 300, 900, 1800],
-      WEBHOOK_MAX_BODY_BYTES: 2097152, LOGIN_THROTTLE_FAILURES: 10, WEBSOCKET_AUTH_TIMEOUT_SECONDS: 1,
-      AUTH_SELF_REGISTRATION: true, METRICS_ENABLED: false, APP_ENV: "dev", LOG_LEVEL: "INFO",
+      ACCESS_TOKEN_EXPIRE_MINUTES: 30,
+      REFRESH_TOKEN_EXPIRE_DAYS: 7,
+      LOGIN_THROTTLE_WINDOWS: [60, 300, 900, 1800],
+      WEBHOOK_MAX_BODY_BYTES: 2097152,
+      LOGIN_THROTTLE_FAILURES: 10,
+      WEBSOCKET_AUTH_TIMEOUT_SECONDS: 1,
+      AUTH_SELF_REGISTRATION: true,
+      METRICS_ENABLED: false,
+      APP_ENV: "dev",
+      LOG_LEVEL: "INFO",
     });
   });
 
   it("clamps WEBHOOK_MAX_BODY_BYTES into 65536..26214400", () => {
     expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "10" }).WEBHOOK_MAX_BODY_BYTES).toBe(65536);
-    expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "999999999" }).WEBHOOK_MAX_BODY_BYTES).toBe(26214400);
+    expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "999999999" }).WEBHOOK_MAX_BODY_BYTES).toBe(
+      26214400,
+    );
     expect(load(["WEBHOOK_MAX_BODY_BYTES"], { WEBHOOK_MAX_BODY_BYTES: "100000" }).WEBHOOK_MAX_BODY_BYTES).toBe(100000);
   });
 
   it("rejects LOGIN_THROTTLE_WINDOWS values below 1, naming the key", () => {
     expect(() => load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "60,0,900" })).toThrow(ConfigError);
-    expect(() => load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "60,0,900" })).toThrow(/^configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected$/);
-    expect(load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "5, 10" }).LOGIN_THROTTLE_WINDOWS).toEqual([5, 10]);
+    expect(() => load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "60,0,900" })).toThrow(
+      /^configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected$/,
+    );
+    expect(load(["LOGIN_THROTTLE_WINDOWS"], { LOGIN_THROTTLE_WINDOWS: "5, 10" }).LOGIN_THROTTLE_WINDOWS).toEqual([
+      5, 10,
+    ]);
   });
 
   it("gives the scan keys their documented defaults (docs/scans.md)", () => {
-    const c = load(["SCAN_MAX_CONCURRENT_PER_TEAM", "SCAN_RETENTION_SUPERSEDED_GRACE_DAYS", "SCAN_RETENTION_KEEP_LAST", "SCAN_RETENTION_MAX_AGE_DAYS",
-      "SCAN_JOB_MAX_ATTEMPTS", "SCAN_JOB_RETRY_DELAYS_SECONDS", "SCAN_LEASE_SECONDS", "DISK_PRESSURE_HARD_LIMIT_PERCENT",
-      "DISK_PRESSURE_MIN_FREE_BYTES", "SOURCE_ARCHIVE_MAX_BYTES", "ARTEFACT_UPLOAD_TTL_HOURS"], {});
+    const c = load(
+      [
+        "SCAN_MAX_CONCURRENT_PER_TEAM",
+        "SCAN_RETENTION_SUPERSEDED_GRACE_DAYS",
+        "SCAN_RETENTION_KEEP_LAST",
+        "SCAN_RETENTION_MAX_AGE_DAYS",
+        "SCAN_JOB_MAX_ATTEMPTS",
+        "SCAN_JOB_RETRY_DELAYS_SECONDS",
+        "SCAN_LEASE_SECONDS",
+        "DISK_PRESSURE_HARD_LIMIT_PERCENT",
+        "DISK_PRESSURE_MIN_FREE_BYTES",
+        "SOURCE_ARCHIVE_MAX_BYTES",
+        "ARTEFACT_UPLOAD_TTL_HOURS",
+      ],
+      {},
+    );
     expect(c).toEqual({
-      SCAN_MAX_CONCURRENT_PER_TEAM: 20, SCAN_RETENTION_SUPERSEDED_GRACE_DAYS: 7, SCAN_RETENTION_KEEP_LAST: 30, SCAN_RETENTION_MAX_AGE_DAYS: 180,
-      SCAN_JOB_MAX_ATTEMPTS: 3, SCAN_JOB_RETRY_DELAYS_SECONDS: [30, 120, 600], SCAN_LEASE_SECONDS: 180, DISK_PRESSURE_HARD_LIMIT_PERCENT: 95,
-      DISK_PRESSURE_MIN_FREE_BYTES: 1073741824, SOURCE_ARCHIVE_MAX_BYTES: 536870912, ARTEFACT_UPLOAD_TTL_HOURS: 24,
+      SCAN_MAX_CONCURRENT_PER_TEAM: 20,
+      SCAN_RETENTION_SUPERSEDED_GRACE_DAYS: 7,
+      SCAN_RETENTION_KEEP_LAST: 30,
+      SCAN_RETENTION_MAX_AGE_DAYS: 180,
+      SCAN_JOB_MAX_ATTEMPTS: 3,
+      SCAN_JOB_RETRY_DELAYS_SECONDS: [30, 120, 600],
+      SCAN_LEASE_SECONDS: 180,
+      DISK_PRESSURE_HARD_LIMIT_PERCENT: 95,
+      DISK_PRESSURE_MIN_FREE_BYTES: 1073741824,
+      SOURCE_ARCHIVE_MAX_BYTES: 536870912,
+      ARTEFACT_UPLOAD_TTL_HOURS: 24,
     });
   });
 
   it("takes at most three retry delays, one per retry topic", () => {
-    expect(load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "5" }).SCAN_JOB_RETRY_DELAYS_SECONDS).toEqual([5]);
-    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "1,2,3,4" })).toThrow(/SCAN_JOB_RETRY_DELAYS_SECONDS must list at most 3/);
-    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "0" })).toThrow(/values below 1/);
-    expect(() => load(["SCAN_JOB_MAX_ATTEMPTS"], { SCAN_JOB_MAX_ATTEMPTS: "5" })).toThrow(/SCAN_JOB_MAX_ATTEMPTS must be between 1 and 4/);
+    expect(
+      load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "5" }).SCAN_JOB_RETRY_DELAYS_SECONDS,
+    ).toEqual([5]);
+    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "1,2,3,4" })).toThrow(
+      /SCAN_JOB_RETRY_DELAYS_SECONDS must list at most 3/,
+    );
+    expect(() => load(["SCAN_JOB_RETRY_DELAYS_SECONDS"], { SCAN_JOB_RETRY_DELAYS_SECONDS: "0" })).toThrow(
+      /values below 1/,
+    );
+    expect(() => load(["SCAN_JOB_MAX_ATTEMPTS"], { SCAN_JOB_MAX_ATTEMPTS: "5" })).toThrow(
+      /SCAN_JOB_MAX_ATTEMPTS must be between 1 and 4/,
+    );
   });
 
   it("puts ARTEFACT_DIR under the data directory unless given, and only as an absolute path", () => {
     expect(load(["ARTEFACT_DIR"], { SCA_DATA_DIR: "/srv/sca/data" }).ARTEFACT_DIR).toBe("/srv/sca/data/artefacts");
     expect(load(["ARTEFACT_DIR"], {}).ARTEFACT_DIR).toMatch(/^\/.*\/\.data\/artefacts$/);
-    expect(load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "/var/lib/sca//artefacts/" }).ARTEFACT_DIR).toBe("/var/lib/sca/artefacts/");
-    expect(() => load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "data/artefacts" })).toThrow(/ARTEFACT_DIR must be an absolute path/);
+    expect(load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "/var/lib/sca//artefacts/" }).ARTEFACT_DIR).toBe(
+      "/var/lib/sca/artefacts/",
+    );
+    expect(() => load(["ARTEFACT_DIR"], { ARTEFACT_DIR: "data/artefacts" })).toThrow(
+      /ARTEFACT_DIR must be an absolute path/,
+    );
   });
 
   it("clamps SOURCE_ARCHIVE_MAX_BYTES into 1 MiB..10 GiB", () => {
-    expect(load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: "10" }).SOURCE_ARCHIVE_MAX_BYTES).toBe(1048576);
-    expect(load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: String(20 * 1024 ** 3) }).SOURCE_ARCHIVE_MAX_BYTES).toBe(10 * 1024 ** 3);
+    expect(load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: "10" }).SOURCE_ARCHIVE_MAX_BYTES).toBe(
+      1048576,
+    );
+    expect(
+      load(["SOURCE_ARCHIVE_MAX_BYTES"], { SOURCE_ARCHIVE_MAX_BYTES: String(20 * 1024 ** 3) }).SOURCE_ARCHIVE_MAX_BYTES,
+    ).toBe(10 * 1024 ** 3);
   });
 
   it("rejects a wildcard in CORS_ALLOWED_ORIGINS and anything that is not an origin", () => {
-    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example, *" })).toThrow(/CORS_ALLOWED_ORIGINS must not contain \*/);
-    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toThrow(/CORS_ALLOWED_ORIGINS/);
-    expect(load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example,http://127.0.0.1:8080" }).CORS_ALLOWED_ORIGINS)
-      .toEqual(["https://a.example", "http://127.0.0.1:8080"]);
+    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example, *" })).toThrow(
+      /CORS_ALLOWED_ORIGINS must not contain \*/,
+    );
+    expect(() => load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example/path" })).toThrow(
+      /CORS_ALLOWED_ORIGINS/,
+    );
+    expect(
+      load(["CORS_ALLOWED_ORIGINS"], { CORS_ALLOWED_ORIGINS: "https://a.example,http://127.0.0.1:8080" })
+        .CORS_ALLOWED_ORIGINS,
+    ).toEqual(["https://a.example", "http://127.0.0.1:8080"]);
   });
 
   it("takes a KAFKA_TOPIC_PREFIX of Kafka's topic characters, empty by default", () => {
     expect(load(["KAFKA_TOPIC_PREFIX"], {}).KAFKA_TOPIC_PREFIX).toBe("");
     expect(load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "acme-prod." }).KAFKA_TOPIC_PREFIX).toBe("acme-prod.");
-    expect(() => load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "acme/prod" })).toThrow(/^configuration error: KAFKA_TOPIC_PREFIX must be/);
+    expect(() => load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "acme/prod" })).toThrow(
+      /^configuration error: KAFKA_TOPIC_PREFIX must be/,
+    );
     expect(() => load(["KAFKA_TOPIC_PREFIX"], { KAFKA_TOPIC_PREFIX: "x".repeat(101) })).toThrow(/KAFKA_TOPIC_PREFIX/);
   });
 
   it("requires a SECRET_KEY of at least 32 characters outside APP_ENV=dev", () => {
     expect(load(["SECRET_KEY"], { SECRET_KEY: "short" }).SECRET_KEY).toBe("short");
-    expect(() => load(["SECRET_KEY"], { SECRET_KEY: "short", APP_ENV: "prod" })).toThrow(/SECRET_KEY must be at least 32 characters/);
+    expect(() => load(["SECRET_KEY"], { SECRET_KEY: "short", APP_ENV: "prod" })).toThrow(
+      /SECRET_KEY must be at least 32 characters/,
+    );
     expect(() => load(["SECRET_KEY"], {})).toThrow(/SECRET_KEY is required/);
     expect(load(["SECRET_KEY"], { SECRET_KEY: "x".repeat(32), APP_ENV: "staging" }).SECRET_KEY).toHaveLength(32);
   });
@@ -95,16 +168,25 @@ describe("configuration keys", () => {
 
   it("parses rates such as 5/minute", () => {
     expect(load(["REGISTRATION_RATE_LIMIT"], {}).REGISTRATION_RATE_LIMIT).toEqual({ limit: 5, windowSeconds: 60 });
-    expect(load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "100/hour" }).REFRESH_RATE_LIMIT).toEqual({ limit: 100, windowSeconds: 3600 });
-    expect(() => load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "lots" })).toThrow(/REFRESH_RATE_LIMIT must look like 5\/minute/);
+    expect(load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "100/hour" }).REFRESH_RATE_LIMIT).toEqual({
+      limit: 100,
+      windowSeconds: 3600,
+    });
+    expect(() => load(["REFRESH_RATE_LIMIT"], { REFRESH_RATE_LIMIT: "lots" })).toThrow(
+      /REFRESH_RATE_LIMIT must look like 5\/minute/,
+    );
   });
 
   it("treats an empty value as absent", () => {
-    expect(load(["ACCESS_TOKEN_EXPIRE_MINUTES"], { ACCESS_TOKEN_EXPIRE_MINUTES: "  " }).ACCESS_TOKEN_EXPIRE_MINUTES).toBe(30);
+    expect(
+      load(["ACCESS_TOKEN_EXPIRE_MINUTES"], { ACCESS_TOKEN_EXPIRE_MINUTES: "  " }).ACCESS_TOKEN_EXPIRE_MINUTES,
+    ).toBe(30);
   });
 
   it("maps LOG_LEVEL case-insensitively onto the spec's names", () => {
     expect(load(["LOG_LEVEL"], { LOG_LEVEL: "warning" }).LOG_LEVEL).toBe("WARNING");
-    expect(() => load(["LOG_LEVEL"], { LOG_LEVEL: "TRACE" })).toThrow(/LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR/);
+    expect(() => load(["LOG_LEVEL"], { LOG_LEVEL: "TRACE" })).toThrow(
+      /LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR/,
+    );
   });
 });

@@ -54,8 +54,11 @@ export async function migrateToHead(orm: MikroORM): Promise<string[]> {
 /** Names of migrations not yet applied; empty means the schema is at head. */
 export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
   const schema = orm.config.get("schema")!;
-  const exists = await orm.em.getConnection().execute<{ n: number }[]>(
-    "select count(*)::int as n from information_schema.schemata where schema_name = ?", [schema]);
+  const exists = await orm.em
+    .getConnection()
+    .execute<{ n: number }[]>("select count(*)::int as n from information_schema.schemata where schema_name = ?", [
+      schema,
+    ]);
   if (!exists[0]?.n) return [`(schema "${schema}" does not exist)`];
   return (await orm.migrator.getPending()).map((m) => m.name);
 }

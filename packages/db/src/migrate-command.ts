@@ -6,7 +6,10 @@ import { migrateToHead } from "./database.ts";
 export async function runMigrateCommand(orm: MikroORM, logger: Logger): Promise<never> {
   try {
     const applied = await migrateToHead(orm);
-    logger.info({ applied, schema: orm.config.get("schema") }, applied.length ? "migrations applied" : "schema already at head");
+    logger.info(
+      { applied, schema: orm.config.get("schema") },
+      applied.length ? "migrations applied" : "schema already at head",
+    );
     await orm.close();
     process.exit(0);
   } catch (err) {

@@ -12,7 +12,9 @@ export interface Column<T> {
 function columnType<T>(convert: (value: unknown) => T): Column<T> & { nullable: Column<T | null> } {
   const nullable: Column<T | null> = {
     convert: (v) => (v === null || v === undefined ? null : convert(v)),
-    get nullable() { return nullable; },
+    get nullable() {
+      return nullable;
+    },
   };
   return {
     convert: (v) => {
@@ -50,9 +52,14 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * names it so); a statement whose answer is not needed (a lock) declares no columns.
  */
 export async function rawQuery<C extends Columns = Record<never, never>>(
-  em: EntityManager, sql: string, params: readonly unknown[] = [], columns: C = {} as C,
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+  columns: C = {} as C,
 ): Promise<RowOf<C>[]> {
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [...params], "all", em.getTransactionContext());
+  const rows = await em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(sql, [...params], "all", em.getTransactionContext());
   const names = Object.keys(columns);
   return rows.map((row) => {
     const out: Record<string, unknown> = {};
@@ -67,6 +74,8 @@ export async function rawQuery<C extends Columns = Record<never, never>>(
 
 /** Runs a statement whose rows are not wanted (a bounded delete, a lock) the same way; answers the rows it affected. */
 export async function rawStatement(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
-  const result = await em.getConnection().execute<{ affectedRows: number }>(sql, [...params], "run", em.getTransactionContext());
+  const result = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(sql, [...params], "run", em.getTransactionContext());
   return result.affectedRows;
 }

@@ -37,8 +37,12 @@ describe("service schema migrations", () => {
     const orm = await open([Migration1_CreateWidgets]);
     expect(await migrateToHead(orm)).toEqual(["Migration1_CreateWidgets"]);
     expect(await pendingMigrations(orm)).toEqual([]);
-    const tables = await orm.em.getConnection().execute<{ table_name: string }[]>(
-      "select table_name from information_schema.tables where table_schema = ? order by table_name", [schema]);
+    const tables = await orm.em
+      .getConnection()
+      .execute<{ table_name: string }[]>(
+        "select table_name from information_schema.tables where table_schema = ? order by table_name",
+        [schema],
+      );
     expect(tables.map((t) => t.table_name)).toEqual(["schema_migrations", "widgets"]);
   });
 

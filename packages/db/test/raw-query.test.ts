@@ -5,7 +5,9 @@ import { testServers, uniqueName } from "@sca/testkit";
 
 class Migration1_CreateEvents extends Migration {
   override up(): void {
-    this.addSql("create table events (id bigint primary key, happened_at timestamptz not null, note text null, seen boolean not null)");
+    this.addSql(
+      "create table events (id bigint primary key, happened_at timestamptz not null, note text null, seen boolean not null)",
+    );
   }
 }
 
@@ -14,7 +16,12 @@ describe("rawQuery", () => {
   let orm: MikroORM;
 
   beforeAll(async () => {
-    orm = await openDatabase({ url: testServers().databaseUrl, schema, entities: [], migrations: [Migration1_CreateEvents] });
+    orm = await openDatabase({
+      url: testServers().databaseUrl,
+      schema,
+      entities: [],
+      migrations: [Migration1_CreateEvents],
+    });
     await migrateToHead(orm);
   });
 
@@ -23,7 +30,12 @@ describe("rawQuery", () => {
     await orm.close();
   });
 
-  const columns = { id: column.integer, happenedAt: column.timestamp, note: column.text.nullable, seen: column.boolean };
+  const columns = {
+    id: column.integer,
+    happenedAt: column.timestamp,
+    note: column.text.nullable,
+    seen: column.boolean,
+  };
 
   it("converts each declared column (timestamptz to Date, bigint to number) and answers only those", async () => {
     const at = new Date("2026-11-24T05:00:00.123Z");
@@ -42,7 +54,11 @@ describe("rawQuery", () => {
   });
 
   it("refuses a declared column the query does not answer, and null in a non-null column", async () => {
-    await expect(rawQuery(orm.em.fork(), "select id from events", [], { missing: column.text })).rejects.toThrow("no column missing");
-    await expect(rawQuery(orm.em.fork(), "select null as note", [], { note: column.text })).rejects.toThrow("answered null");
+    await expect(rawQuery(orm.em.fork(), "select id from events", [], { missing: column.text })).rejects.toThrow(
+      "no column missing",
+    );
+    await expect(rawQuery(orm.em.fork(), "select null as note", [], { note: column.text })).rejects.toThrow(
+      "answered null",
+    );
   });
 });

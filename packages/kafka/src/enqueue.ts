@@ -10,7 +10,12 @@ import { uuidv7 } from "./uuidv7.ts";
  * caller's state: both commit, or neither does. Returns the event id. Call the relay's wake() after commit
  * for low latency; it polls anyway.
  */
-export function enqueue<Desc extends DescMessage>(em: EntityManager, contract: TopicContract<Desc>, key: string, message: MessageShape<Desc>): string {
+export function enqueue<Desc extends DescMessage>(
+  em: EntityManager,
+  contract: TopicContract<Desc>,
+  key: string,
+  message: MessageShape<Desc>,
+): string {
   const typeName = (message as MessageShape<DescMessage>).$typeName;
   const schema = messageSchema(contract, typeName);
   if (!schema) throw new Error(`${typeName} is not a message of topic ${contract.topic}`);
@@ -30,9 +35,13 @@ export function enqueue<Desc extends DescMessage>(em: EntityManager, contract: T
 
 // Event messages with an `event_id` field (proto/sca/events) carry the same id as the header, so whoever
 // stores the message keeps the id consumers deduplicate on. A caller may set it beforehand to know it.
-function withEventId<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): { eventId: string; stamped: MessageShape<Desc> } {
+function withEventId<Desc extends DescMessage>(
+  schema: Desc,
+  message: MessageShape<Desc>,
+): { eventId: string; stamped: MessageShape<Desc> } {
   const field = schema.field.eventId;
-  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.STRING) return { eventId: uuidv7(), stamped: message };
+  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.STRING)
+    return { eventId: uuidv7(), stamped: message };
   const given: unknown = (message as Record<string, unknown>).eventId;
   const eventId = typeof given === "string" && given !== "" ? given : uuidv7();
   return { eventId, stamped: { ...message, eventId } };

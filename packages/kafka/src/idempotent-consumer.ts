@@ -16,7 +16,12 @@ import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
  * Applies one event. `signal` aborts when the consumer stops: a long handler gives up then (its transaction rolls
  * back and the record is delivered again to the partition's next owner).
  */
-export type EventHandler<Desc extends DescMessage> = (em: EntityManager, message: MessageShape<Desc>, meta: EventMeta, signal: AbortSignal) => Promise<void>;
+export type EventHandler<Desc extends DescMessage> = (
+  em: EntityManager,
+  message: MessageShape<Desc>,
+  meta: EventMeta,
+  signal: AbortSignal,
+) => Promise<void>;
 
 export interface IdempotentConsumerOptions<Desc extends DescMessage> {
   kafka: KafkaClient;
@@ -34,7 +39,9 @@ export interface IdempotentConsumer {
   stop(): Promise<void>;
 }
 
-export async function runIdempotentConsumer<Desc extends DescMessage>(opts: IdempotentConsumerOptions<Desc>): Promise<IdempotentConsumer> {
+export async function runIdempotentConsumer<Desc extends DescMessage>(
+  opts: IdempotentConsumerOptions<Desc>,
+): Promise<IdempotentConsumer> {
   const { kafka, groupId, topic: contract, orm, handle } = opts;
   const logger = opts.logger.child({ component: "consumer", groupId, topic: contract.topic });
   const deadLetters = deadLetterTopic(contract.topic);
@@ -54,12 +61,31 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(opts: Idem
     const retry = { record, logger, signal: stopping.signal };
     if (event.kind === "event") {
       const { message, meta } = event;
-      await retrying(() => (meta.requestId ? withRequestId(meta.requestId, () => apply(message, meta)) : apply(message, meta)), retry);
+      await retrying(
+        () => (meta.requestId ? withRequestId(meta.requestId, () => apply(message, meta)) : apply(message, meta)),
+        retry,
+      );
     } else if (event.kind === "poison") {
       const { partition, message } = record;
-      logger.error({ reason: event.reason, partition, offset: message.offset }, "unusable record; sending it to the dead-letter topic");
-      const headers = { ...message.headers, "dlq-reason": event.reason, "dlq-source": `${contract.topic}/${partition}/${message.offset}`, "dlq-group": groupId };
-      await retrying(() => producer.send({ topic: kafka.topicName(deadLetters), acks: -1, messages: [{ key: message.key, value: message.value, headers }] }), retry);
+      logger.error(
+        { reason: event.reason, partition, offset: message.offset },
+        "unusable record; sending it to the dead-letter topic",
+      );
+      const headers = {
+        ...message.headers,
+        "dlq-reason": event.reason,
+        "dlq-source": `${contract.topic}/${partition}/${message.offset}`,
+        "dlq-group": groupId,
+      };
+      await retrying(
+        () =>
+          producer.send({
+            topic: kafka.topicName(deadLetters),
+            acks: -1,
+            messages: [{ key: message.key, value: message.value, headers }],
+          }),
+        retry,
+      );
     } else {
       logger.debug({ eventType: event.eventType }, "not a message type of this consumer; skipped");
     }
@@ -85,7 +111,10 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(opts: Idem
 
 // Retries in place with back-off, heartbeating so the group keeps the partition: an outage delays the
 // partition instead of skipping a record. Stopping abandons the record; its next owner gets it again.
-async function retrying(work: () => Promise<unknown>, { record, logger, signal }: { record: EachMessagePayload; logger: Logger; signal: AbortSignal }): Promise<void> {
+async function retrying(
+  work: () => Promise<unknown>,
+  { record, logger, signal }: { record: EachMessagePayload; logger: Logger; signal: AbortSignal },
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await work();
@@ -93,8 +122,13 @@ async function retrying(work: () => Promise<unknown>, { record, logger, signal }
     } catch (err) {
       if (signal.aborted) throw err;
       const retryInMs = Math.min(30_000, 200 * 2 ** (attempt - 1));
-      logger.error({ err, attempt, retryInMs, partition: record.partition, offset: record.message.offset }, "could not process a record; retrying");
-      await delay(retryInMs, undefined, { signal }).catch(() => { throw err; });
+      logger.error(
+        { err, attempt, retryInMs, partition: record.partition, offset: record.message.offset },
+        "could not process a record; retrying",
+      );
+      await delay(retryInMs, undefined, { signal }).catch(() => {
+        throw err;
+      });
       await record.heartbeat();
     }
   }

@@ -25,7 +25,10 @@ export type InboundEvent<Desc extends DescMessage> =
   | { kind: "other-type"; eventType: string }
   | { kind: "poison"; reason: string };
 
-export function readInboundEvent<Desc extends DescMessage>(contract: TopicContract<Desc>, record: EachMessagePayload): InboundEvent<Desc> {
+export function readInboundEvent<Desc extends DescMessage>(
+  contract: TopicContract<Desc>,
+  record: EachMessagePayload,
+): InboundEvent<Desc> {
   const { headers, value, key, offset, timestamp } = record.message;
   const eventId = headerText(headers, EVENT_ID);
   const eventType = headerText(headers, EVENT_TYPE);

@@ -27,7 +27,13 @@ export interface OutboxRelayOptions {
 }
 
 // What a claimed row answers (the claim locks rows, so it is SQL of its own: ADR 0005).
-const CLAIMED = { id: column.text, topic: column.text, key: column.text, payload: column.bytes, headers: column.json<Record<string, string>>() };
+const CLAIMED = {
+  id: column.text,
+  topic: column.text,
+  key: column.text,
+  payload: column.bytes,
+  headers: column.json<Record<string, string>>(),
+};
 
 export class OutboxRelay {
   private readonly kafka: KafkaClient;
@@ -82,7 +88,8 @@ export class OutboxRelay {
     await this.loop;
     try {
       let published: number;
-      do published = await this.publishBatch(); while (published > 0);
+      do published = await this.publishBatch();
+      while (published > 0);
     } catch (err) {
       this.logger.warn({ err }, "stopped with events unpublished; the next relay publishes them");
     }
@@ -120,8 +127,11 @@ export class OutboxRelay {
           messages: rows.map((row) => ({ key: row.key, value: row.payload, headers: row.headers })),
         }));
         await producer.sendBatch({ acks: -1, topicMessages });
-        await em.nativeUpdate(OutboxMessage, { id: { $in: claimed.map((row) => row.id) } },
-          { publishedAt: raw("now()"), attempts: raw("attempts + 1") });
+        await em.nativeUpdate(
+          OutboxMessage,
+          { id: { $in: claimed.map((row) => row.id) } },
+          { publishedAt: raw("now()"), attempts: raw("attempts + 1") },
+        );
         return claimed.length;
       });
     } catch (err) {
@@ -133,8 +143,14 @@ export class OutboxRelay {
   private async recordFailure(batch: { id: string }[], err: unknown): Promise<void> {
     const message = scrubSecrets(err instanceof Error ? err.message : String(err)).slice(0, 2000);
     // Best effort: the database may be what failed.
-    await this.orm.em.fork().nativeUpdate(OutboxMessage, { id: { $in: batch.map((row) => row.id) }, publishedAt: null },
-      { attempts: raw("attempts + 1"), lastError: message }).catch(() => undefined);
+    await this.orm.em
+      .fork()
+      .nativeUpdate(
+        OutboxMessage,
+        { id: { $in: batch.map((row) => row.id) }, publishedAt: null },
+        { attempts: raw("attempts + 1"), lastError: message },
+      )
+      .catch(() => undefined);
   }
 
   private async connectedProducer(): Promise<Producer> {

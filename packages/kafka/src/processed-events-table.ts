@@ -34,7 +34,11 @@ export class CreateProcessedEventsTable extends Migration {
  * delivery of the same event waits on the key until the first transaction ends, then sees it.
  */
 export async function recordProcessed(em: EntityManager, group: string, eventId: string): Promise<boolean> {
-  const { affectedRows } = await em.createQueryBuilder(ProcessedEvent)
-    .insert({ consumerGroup: group, eventId }).onConflict().ignore().execute<{ affectedRows: number }>("run");
+  const { affectedRows } = await em
+    .createQueryBuilder(ProcessedEvent)
+    .insert({ consumerGroup: group, eventId })
+    .onConflict()
+    .ignore()
+    .execute<{ affectedRows: number }>("run");
   return affectedRows > 0;
 }

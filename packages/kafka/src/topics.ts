@@ -9,12 +9,18 @@ export interface TopicContract<Desc extends DescMessage = DescMessage> {
   readonly messages: readonly Desc[];
 }
 
-export function topicContract<const Descs extends readonly DescMessage[]>(topic: string, ...messages: Descs): TopicContract<Descs[number]> {
+export function topicContract<const Descs extends readonly DescMessage[]>(
+  topic: string,
+  ...messages: Descs
+): TopicContract<Descs[number]> {
   return { topic, messages };
 }
 
 /** The schema of a message type the contract carries, or undefined for a type it does not know. */
-export function messageSchema<Desc extends DescMessage>(contract: TopicContract<Desc>, typeName: string): Desc | undefined {
+export function messageSchema<Desc extends DescMessage>(
+  contract: TopicContract<Desc>,
+  typeName: string,
+): Desc | undefined {
   return contract.messages.find((m) => m.typeName === typeName);
 }
 
@@ -52,7 +58,8 @@ export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]
     const existing = new Set(await admin.listTopics());
     const missing = [...new Set(topics.map((t) => kafka.topicName(t)))].filter((t) => !existing.has(t));
     // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done.
-    if (missing.length > 0) await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true });
+    if (missing.length > 0)
+      await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true });
   } finally {
     await admin.disconnect();
   }

@@ -9,8 +9,22 @@ import { createLogger, type Logger } from "@sca/log";
 import { AuditEventSchema, type AuditEvent } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
 import {
-  CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, OutboxRelay, ProcessedEvent, auditEventsTopic, createKafka, enqueue, ensureTopics,
-  runIdempotentConsumer, topicContract, type EventHandler, type EventMeta, type KafkaClient, type OutboxRelayOptions, type TopicContract,
+  CreateOutboxTable,
+  CreateProcessedEventsTable,
+  OutboxMessage,
+  OutboxRelay,
+  ProcessedEvent,
+  auditEventsTopic,
+  createKafka,
+  enqueue,
+  ensureTopics,
+  runIdempotentConsumer,
+  topicContract,
+  type EventHandler,
+  type EventMeta,
+  type KafkaClient,
+  type OutboxRelayOptions,
+  type TopicContract,
 } from "../src/index.ts";
 
 /** A row per applied event, written by test handlers in the consumer's transaction. */
@@ -49,7 +63,10 @@ export class KafkaFixture {
 
   constructor() {
     this.kafka = createKafka({
-      brokers: testServers().kafkaBrokers, clientId: uniqueName("kafka_test"), logger: this.logger, topicPrefix: `${uniqueName("test")}.`,
+      brokers: testServers().kafkaBrokers,
+      clientId: uniqueName("kafka_test"),
+      logger: this.logger,
+      topicPrefix: `${uniqueName("test")}.`,
     });
   }
 
@@ -87,7 +104,13 @@ export class KafkaFixture {
   }
 
   startRelay(opts: Partial<OutboxRelayOptions> = {}): OutboxRelay {
-    const relay = new OutboxRelay({ kafka: this.kafka, orm: this.orm, logger: this.logger, pollIntervalMs: 200, ...opts });
+    const relay = new OutboxRelay({
+      kafka: this.kafka,
+      orm: this.orm,
+      logger: this.logger,
+      pollIntervalMs: 200,
+      ...opts,
+    });
     relay.start();
     this.stoppers.push(() => relay.stop());
     return relay;
@@ -103,11 +126,13 @@ export class KafkaFixture {
       topic: opts.topic ?? this.topic,
       orm: this.orm,
       logger: this.logger,
-      handle: opts.handle ?? ((em, message, meta) => {
-        em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
-        seen.push({ message, meta });
-        return Promise.resolve();
-      }),
+      handle:
+        opts.handle ??
+        ((em, message, meta) => {
+          em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
+          seen.push({ message, meta });
+          return Promise.resolve();
+        }),
     });
     this.stoppers.push(() => consumer.stop());
     return { seen, groupId, stop: () => consumer.stop() };
@@ -150,7 +175,11 @@ export function auditEvent(action: string, details: Record<string, string> = {})
 }
 
 /** Polls until `check` holds; the generous limit only bounds a test that would otherwise hang. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -32,8 +32,13 @@ describe("the idempotent consumer", () => {
 
     await waitFor("the sentinel to be applied", async () => (await fx.appliedCount(sentinel.eventId)) === 1);
     expect(await fx.appliedCount(first.eventId)).toBe(1);
-    const processed = await fx.em().getConnection().execute<{ event_id: string }[]>(
-      `select event_id from "${fx.schema}".processed_events where consumer_group = ? order by event_id`, [groupId]);
+    const processed = await fx
+      .em()
+      .getConnection()
+      .execute<{ event_id: string }[]>(
+        `select event_id from "${fx.schema}".processed_events where consumer_group = ? order by event_id`,
+        [groupId],
+      );
     expect(processed.map((r) => r.event_id)).toEqual([first.eventId, sentinel.eventId].sort());
   }, 60_000);
 
@@ -44,9 +49,17 @@ describe("the idempotent consumer", () => {
     const valid = auditRecord("actor-2", "policy.changed");
     // One key, so one partition, consumed in this order.
     await produce(fx.topic.topic, [
-      { key: "actor-2", value: Buffer.from("not protobuf at all"), headers: { "event-id": garbageId, "event-type": "sca.events.v1.AuditEvent" } },
+      {
+        key: "actor-2",
+        value: Buffer.from("not protobuf at all"),
+        headers: { "event-id": garbageId, "event-type": "sca.events.v1.AuditEvent" },
+      },
       { key: "actor-2", value: valid.value, headers: { "event-type": "sca.events.v1.AuditEvent" } },
-      { key: "actor-2", value: Buffer.from("whatever"), headers: { "event-id": uuidv7(), "event-type": "sca.events.v1.SomethingElse" } },
+      {
+        key: "actor-2",
+        value: Buffer.from("whatever"),
+        headers: { "event-id": uuidv7(), "event-type": "sca.events.v1.SomethingElse" },
+      },
       valid,
     ]);
 
@@ -83,13 +96,18 @@ describe("the idempotent consumer", () => {
     let abortedInHandler = false;
     const { groupId, stop } = await fx.startConsumer({
       // A long piece of work that gives up when told to.
-      handle: (_em, _message, _meta, signal) => new Promise<void>((_resolve, reject) => {
-        handlerStarted();
-        signal.addEventListener("abort", () => {
-          abortedInHandler = signal.aborted;
-          reject(new Error("gave up: the consumer is stopping"));
-        }, { once: true });
-      }),
+      handle: (_em, _message, _meta, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          handlerStarted();
+          signal.addEventListener(
+            "abort",
+            () => {
+              abortedInHandler = signal.aborted;
+              reject(new Error("gave up: the consumer is stopping"));
+            },
+            { once: true },
+          );
+        }),
     });
     const record = auditRecord("actor-4", "scan.started");
     await produce(fx.topic.topic, [record]);
@@ -97,8 +115,13 @@ describe("the idempotent consumer", () => {
     await started;
     await stop();
     expect(abortedInHandler).toBe(true);
-    const processed = await fx.em().getConnection().execute<{ event_id: string }[]>(
-      `select event_id from "${fx.schema}".processed_events where consumer_group = ?`, [groupId]);
+    const processed = await fx
+      .em()
+      .getConnection()
+      .execute<{ event_id: string }[]>(
+        `select event_id from "${fx.schema}".processed_events where consumer_group = ?`,
+        [groupId],
+      );
     expect(processed).toEqual([]);
   }, 60_000);
 });

@@ -21,16 +21,26 @@ describe("the outbox relay", () => {
     const relay = fx.startRelay({ pollIntervalMs: 60_000 }); // only wake() makes it look soon
 
     const eventId = await withRequestId("req-outbox-1", () =>
-      fx.em().transactional((em) => Promise.resolve(enqueue(em, fx.topic, "actor-1", auditEvent("project.created")))));
+      fx.em().transactional((em) => Promise.resolve(enqueue(em, fx.topic, "actor-1", auditEvent("project.created")))),
+    );
     relay.wake();
 
     await waitFor("the event to be applied", () => seen.length === 1);
-    expect(seen[0]!.meta).toMatchObject({ eventId, eventType: "sca.events.v1.AuditEvent", requestId: "req-outbox-1", key: "actor-1" });
+    expect(seen[0]!.meta).toMatchObject({
+      eventId,
+      eventType: "sca.events.v1.AuditEvent",
+      requestId: "req-outbox-1",
+      key: "actor-1",
+    });
     expect(seen[0]!.message.action).toBe("project.created");
     expect(seen[0]!.message.eventId).toBe(eventId); // the message's own event_id agrees with the header
     expect(await fx.appliedCount(eventId)).toBe(1);
     await waitFor("the record on the wire", () => wire.length === 1);
-    expect(wire[0]!.headers).toEqual({ "event-id": eventId, "event-type": "sca.events.v1.AuditEvent", "request-id": "req-outbox-1" });
+    expect(wire[0]!.headers).toEqual({
+      "event-id": eventId,
+      "event-type": "sca.events.v1.AuditEvent",
+      "request-id": "req-outbox-1",
+    });
     expect(wire[0]!.key).toBe("actor-1");
     const row = await fx.em().findOneOrFail(OutboxMessage, eventId);
     expect(row.publishedAt).toBeInstanceOf(Date);
@@ -41,10 +51,12 @@ describe("the outbox relay", () => {
     const wire = await fx.recordTopic(fx.topic.topic);
     fx.startRelay();
 
-    await expect(fx.em().transactional((em) => {
-      enqueue(em, fx.topic, "actor-2", auditEvent("rolled.back"));
-      throw new Error("the business rule refused");
-    })).rejects.toThrow("the business rule refused");
+    await expect(
+      fx.em().transactional((em) => {
+        enqueue(em, fx.topic, "actor-2", auditEvent("rolled.back"));
+        throw new Error("the business rule refused");
+      }),
+    ).rejects.toThrow("the business rule refused");
     // Same key, so the same partition: had the first been published, it would arrive before this one.
     const committed = await fx.enqueueCommitted("actor-2", "committed");
 
@@ -68,7 +80,10 @@ describe("the outbox relay", () => {
     const eventId = await fx.enqueueCommitted("actor-3", "scan.finished");
     await waitFor("the event to be applied", async () => (await fx.appliedCount(eventId)) === 1);
     await db.execute(`drop trigger refuse_marking on ${outbox}`);
-    await waitFor("the row to be marked", async () => (await fx.em().findOneOrFail(OutboxMessage, eventId)).publishedAt !== null);
+    await waitFor(
+      "the row to be marked",
+      async () => (await fx.em().findOneOrFail(OutboxMessage, eventId)).publishedAt !== null,
+    );
     // A later event of the same key is consumed after every copy of the first.
     const later = await fx.enqueueCommitted("actor-3", "scan.archived");
     await waitFor("the later event to be applied", async () => (await fx.appliedCount(later)) === 1);
@@ -84,12 +99,20 @@ describe("the outbox relay", () => {
     const topic = fx.auditTopic();
     const admin = fx.kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "200" }] }], waitForLeaders: true });
+    await admin.createTopics({
+      topics: [
+        { topic: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "200" }] },
+      ],
+      waitForLeaders: true,
+    });
     const wire = await fx.recordTopic(topic.topic);
     fx.startRelay({ minBackoffMs: 100, maxBackoffMs: 500 });
 
-    const eventId = await fx.orm.em.fork().transactional((em) =>
-      Promise.resolve(enqueue(em, topic, "actor-4", auditEvent("sbom.imported", { note: "x".repeat(2000) }))));
+    const eventId = await fx.orm.em
+      .fork()
+      .transactional((em) =>
+        Promise.resolve(enqueue(em, topic, "actor-4", auditEvent("sbom.imported", { note: "x".repeat(2000) }))),
+      );
     await waitFor("a refused attempt", async () => (await fx.em().findOneOrFail(OutboxMessage, eventId)).attempts >= 1);
     const refused = await fx.em().findOneOrFail(OutboxMessage, eventId);
     expect(refused.publishedAt).toBeNull();
@@ -97,11 +120,20 @@ describe("the outbox relay", () => {
 
     await admin.alterConfigs({
       validateOnly: false,
-      resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "1048588" }] }],
+      resources: [
+        {
+          type: kafkajs.ConfigResourceTypes.TOPIC,
+          name: fx.kafka.topicName(topic.topic),
+          configEntries: [{ name: "max.message.bytes", value: "1048588" }],
+        },
+      ],
     });
     await admin.disconnect();
     await waitFor("the event on the wire", () => wire.some((r) => r.headers["event-id"] === eventId));
-    await waitFor("the row to be marked", async () => (await fx.em().findOneOrFail(OutboxMessage, eventId)).publishedAt !== null);
+    await waitFor(
+      "the row to be marked",
+      async () => (await fx.em().findOneOrFail(OutboxMessage, eventId)).publishedAt !== null,
+    );
   }, 60_000);
 
   it("publishes each key in order while several relays share the outbox", async () => {
@@ -127,16 +159,23 @@ describe("the outbox relay", () => {
     const { seen } = await fx.startConsumer({ topic });
     // A row as the service wrote it before topic prefixes existed: the topic's name, nothing else.
     const before = uuidv7();
-    await fx.em().execute(`insert into "${fx.schema}".outbox (id, topic, key, type, payload, headers) values (?, ?, ?, ?, ?, ?)`, [
-      before, topic.topic, "actor-6", "sca.events.v1.AuditEvent", Buffer.from(toBinary(AuditEventSchema, auditEvent("written.before"))),
-      JSON.stringify({ "event-id": before, "event-type": "sca.events.v1.AuditEvent" }),
-    ]);
+    await fx
+      .em()
+      .execute(`insert into "${fx.schema}".outbox (id, topic, key, type, payload, headers) values (?, ?, ?, ?, ?, ?)`, [
+        before,
+        topic.topic,
+        "actor-6",
+        "sca.events.v1.AuditEvent",
+        Buffer.from(toBinary(AuditEventSchema, auditEvent("written.before"))),
+        JSON.stringify({ "event-id": before, "event-type": "sca.events.v1.AuditEvent" }),
+      ]);
     const after = await fx.enqueueCommitted("actor-6", "written.after", topic);
     fx.startRelay();
 
     await waitFor("both events to be applied", () => seen.length === 2);
     expect(seen.map((s) => [s.meta.eventId, s.message.action, s.meta.topic])).toEqual([
-      [before, "written.before", topic.topic], [after, "written.after", topic.topic],
+      [before, "written.before", topic.topic],
+      [after, "written.after", topic.topic],
     ]);
     expect((await fx.em().findOneOrFail(OutboxMessage, after)).topic).toBe(topic.topic);
     await waitFor("both records on the prefixed topic", () => wire.length === 2);
@@ -144,7 +183,9 @@ describe("the outbox relay", () => {
     await admin.connect();
     const onBroker = await admin.listTopics();
     await admin.disconnect();
-    expect(onBroker).toEqual(expect.arrayContaining([fx.kafka.topicName(topic.topic), fx.kafka.topicName(deadLetterTopic(topic.topic))]));
+    expect(onBroker).toEqual(
+      expect.arrayContaining([fx.kafka.topicName(topic.topic), fx.kafka.topicName(deadLetterTopic(topic.topic))]),
+    );
     expect(onBroker).not.toContain(topic.topic);
     expect(onBroker).not.toContain(deadLetterTopic(topic.topic));
   }, 60_000);

@@ -11,13 +11,19 @@ describe("pruning processed_events", () => {
   const applied = async (group: string, ageDays: number, count = 1) => {
     const ids = Array.from({ length: count }, () => uuidv7());
     for (const id of ids) {
-      await fx.em().execute(`insert into ${table()} (consumer_group, event_id, processed_at) values (?, ?, now() - make_interval(days => ?))`,
-        [group, id, ageDays]);
+      await fx
+        .em()
+        .execute(
+          `insert into ${table()} (consumer_group, event_id, processed_at) values (?, ?, now() - make_interval(days => ?))`,
+          [group, id, ageDays],
+        );
     }
     return ids;
   };
   const remaining = async () =>
-    (await fx.em().execute<{ event_id: string }[]>(`select event_id from ${table()} order by event_id`)).map((r) => r.event_id);
+    (await fx.em().execute<{ event_id: string }[]>(`select event_id from ${table()} order by event_id`)).map(
+      (r) => r.event_id,
+    );
 
   beforeEach(async () => {
     fx = await new KafkaFixture().open();
@@ -27,7 +33,7 @@ describe("pruning processed_events", () => {
   it("deletes rows past 14 days, at most `limit` per sweep, and keeps the rest", async () => {
     await applied("group-a", 30, 2);
     await applied("group-b", 15);
-    const kept = [...await applied("group-a", 13), ...await applied("group-b", 0, 2)];
+    const kept = [...(await applied("group-a", 13)), ...(await applied("group-b", 0, 2))];
     const pruner = new ProcessedEventsPruner({ orm: fx.orm, logger: fx.logger, limit: 2 });
 
     expect(await pruner.sweep()).toBe(2);
@@ -49,7 +55,8 @@ describe("pruning processed_events", () => {
     const plan = await fx.em().transactional(async (em) => {
       await em.execute("set local enable_seqscan = off");
       const rows = await em.execute<{ "QUERY PLAN": string }[]>(
-        `explain select consumer_group, event_id from ${table()} where processed_at < now() - make_interval(secs => 1209600) limit 10000`);
+        `explain select consumer_group, event_id from ${table()} where processed_at < now() - make_interval(secs => 1209600) limit 10000`,
+      );
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });
     expect(plan).toMatch(/Index (Only )?Scan (using|on) processed_events_processed_at/);

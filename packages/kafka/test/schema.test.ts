@@ -4,6 +4,8 @@ import { schemaDrift } from "@sca/testkit";
 
 describe("the outbox and processed-events tables", () => {
   it("are what their entities describe once their migrations have run", async () => {
-    expect(await schemaDrift([OutboxMessage, ProcessedEvent], [CreateOutboxTable, CreateProcessedEventsTable])).toBe("");
+    expect(await schemaDrift([OutboxMessage, ProcessedEvent], [CreateOutboxTable, CreateProcessedEventsTable])).toBe(
+      "",
+    );
   });
 });

@@ -7,9 +7,29 @@ const LEVELS: Record<string, string> = { DEBUG: "debug", INFO: "info", WARNING: 
 
 // Field names whose values are never written, wherever they sit in a logged object.
 const SECRET_FIELDS = [
-  "password", "new_password", "current_password", "token", "access_token", "refresh_token", "mfa_token", "id_token",
-  "raw_key", "secret", "client_secret", "api_token", "private_key", "webhook_secret", "code", "authorization",
-  "cookie", "set-cookie", "x-scm-token", "x-hub-signature-256", "SECRET_KEY", "DATABASE_URL", "REDIS_URL",
+  "password",
+  "new_password",
+  "current_password",
+  "token",
+  "access_token",
+  "refresh_token",
+  "mfa_token",
+  "id_token",
+  "raw_key",
+  "secret",
+  "client_secret",
+  "api_token",
+  "private_key",
+  "webhook_secret",
+  "code",
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-scm-token",
+  "x-hub-signature-256",
+  "SECRET_KEY",
+  "DATABASE_URL",
+  "REDIS_URL",
 ];
 const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [`${f}`, `*.${f}`, `*.*.${f}`, `req.headers["${f}"]`]);
 
@@ -22,8 +42,17 @@ const SECRET_PATTERNS: RegExp[] = [
 ];
 
 export function scrubSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce((s, re) => s.replace(re, (m, scheme: string) =>
-    /^(postgres|redis)/i.test(m) ? `${scheme}://[redacted]@` : /^bearer/i.test(m) ? "Bearer [redacted]" : "[redacted]"), text);
+  return SECRET_PATTERNS.reduce(
+    (s, re) =>
+      s.replace(re, (m, scheme: string) =>
+        /^(postgres|redis)/i.test(m)
+          ? `${scheme}://[redacted]@`
+          : /^bearer/i.test(m)
+            ? "Bearer [redacted]"
+            : "[redacted]",
+      ),
+    text,
+  );
 }
 
 export function createLogger(service: string, level = "INFO", destination?: DestinationStream): Logger {
@@ -39,11 +68,18 @@ export function createLogger(service: string, level = "INFO", destination?: Dest
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((a: unknown) => (typeof a === "string" ? scrubSecrets(a) : a)) as Parameters<typeof method>);
+        method.apply(
+          this,
+          args.map((a: unknown) => (typeof a === "string" ? scrubSecrets(a) : a)) as Parameters<typeof method>,
+        );
       },
     },
     serializers: {
-      err: (err: Error) => ({ type: err.name, message: scrubSecrets(err.message), stack: err.stack ? scrubSecrets(err.stack) : undefined }),
+      err: (err: Error) => ({
+        type: err.name,
+        message: scrubSecrets(err.message),
+        stack: err.stack ? scrubSecrets(err.stack) : undefined,
+      }),
     },
   };
   return destination ? pino(options, destination) : pino(options);

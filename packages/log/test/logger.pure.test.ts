@@ -5,8 +5,21 @@ import { createLogger, scrubSecrets, withRequestId } from "@sca/log";
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
-  const stream = new Writable({ write(chunk: Buffer, _enc, cb) { chunks.push(chunk.toString()); cb(); } });
-  return { stream, lines: () => chunks.join("").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>) };
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  });
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join("")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe("logger", () => {
@@ -25,7 +38,8 @@ describe("logger", () => {
   });
 
   it("masks credentials inside free text", () => {
-    const text = "key tos_ab12cd_s3cr3tvalue and Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig in postgresql://sca:pw@db/x";
+    const text =
+      "key tos_ab12cd_s3cr3tvalue and Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig in postgresql://sca:pw@db/x";
     const scrubbed = scrubSecrets(text);
     expect(scrubbed).not.toMatch(/s3cr3tvalue|eyJzdWIiOiIxIn0|:pw@/);
     expect(scrubbed).toContain("postgresql://[redacted]@db/x");

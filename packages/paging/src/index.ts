@@ -1,4 +1,12 @@
-export { NUMBERED_PAGE_SIZE, PAGE_MAX, PAGE_MIN, PAGE_SIZE_MIN, isPageNumber, isPageSize, pageSizeRule } from "./page-rule.ts";
+export {
+  NUMBERED_PAGE_SIZE,
+  PAGE_MAX,
+  PAGE_MIN,
+  PAGE_SIZE_MIN,
+  isPageNumber,
+  isPageSize,
+  pageSizeRule,
+} from "./page-rule.ts";
 export type { PageSizeRule } from "./page-rule.ts";
 export { pageInfo, pageOf, readPage } from "./page-request.ts";
 export type { Page, PageFieldPaths, PageReading } from "./page-request.ts";

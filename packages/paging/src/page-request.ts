@@ -16,7 +16,10 @@ export interface Page {
 }
 
 /** Where the violations point: the query parameters of the edge unless said otherwise. */
-export interface PageFieldPaths { page: string; pageSize: string }
+export interface PageFieldPaths {
+  page: string;
+  pageSize: string;
+}
 
 const QUERY_PATHS: PageFieldPaths = { page: "query.page", pageSize: "query.page_size" };
 
@@ -26,18 +29,28 @@ export type PageReading = { ok: true; value: Page } | { ok: false; violations: F
  * Reads a page request against `rule`. Zero (protobuf's "not given") takes the default: page 1, the rule's default
  * size. Anything else outside the bounds is a violation; nothing is clamped.
  */
-export function readPage(request: Pick<PageRequest, "page" | "pageSize"> | undefined, rule: PageSizeRule, paths: PageFieldPaths = QUERY_PATHS): PageReading {
+export function readPage(
+  request: Pick<PageRequest, "page" | "pageSize"> | undefined,
+  rule: PageSizeRule,
+  paths: PageFieldPaths = QUERY_PATHS,
+): PageReading {
   const page = request?.page || PAGE_MIN;
   const pageSize = request?.pageSize || rule.defaultSize;
   const violations: FieldViolation[] = [];
-  if (!isPageNumber(page)) violations.push({ path: paths.page, message: `must be between ${PAGE_MIN} and ${PAGE_MAX}` });
-  if (!isPageSize(pageSize, rule)) violations.push({ path: paths.pageSize, message: `must be between ${PAGE_SIZE_MIN} and ${rule.maxSize}` });
+  if (!isPageNumber(page))
+    violations.push({ path: paths.page, message: `must be between ${PAGE_MIN} and ${PAGE_MAX}` });
+  if (!isPageSize(pageSize, rule))
+    violations.push({ path: paths.pageSize, message: `must be between ${PAGE_SIZE_MIN} and ${rule.maxSize}` });
   if (violations.length) return { ok: false, violations };
   return { ok: true, value: { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize } };
 }
 
 /** The page `request` asks for, or a 422 problem naming the fields past their bounds. */
-export function pageOf(request: Pick<PageRequest, "page" | "pageSize"> | undefined, rule: PageSizeRule, paths?: PageFieldPaths): Page {
+export function pageOf(
+  request: Pick<PageRequest, "page" | "pageSize"> | undefined,
+  rule: PageSizeRule,
+  paths?: PageFieldPaths,
+): Page {
   const read = readPage(request, rule, paths);
   if (!read.ok) throw ProblemError.validation(read.violations);
   return read.value;

@@ -16,7 +16,12 @@ export interface PageSizeRule {
 /** The rule of an endpoint, refused at declaration when it cannot hold (whole sizes, 1 <= default <= maximum). */
 export function pageSizeRule(rule: PageSizeRule): PageSizeRule {
   const { defaultSize, maxSize } = rule;
-  if (!(Number.isInteger(defaultSize) && Number.isInteger(maxSize) && defaultSize >= PAGE_SIZE_MIN && defaultSize <= maxSize)) {
+  if (!(
+    Number.isInteger(defaultSize) &&
+    Number.isInteger(maxSize) &&
+    defaultSize >= PAGE_SIZE_MIN &&
+    defaultSize <= maxSize
+  )) {
     throw new RangeError("pagination needs whole sizes with 1 <= defaultSize <= maxSize");
   }
   return { defaultSize, maxSize };

@@ -8,15 +8,33 @@ import { ProblemSchema } from "@sca/proto/sca/common/v1/problem_pb.ts";
 import { ProblemError } from "./problem-error.ts";
 
 const CODE_FOR_STATUS: Record<number, Code> = {
-  400: Code.InvalidArgument, 401: Code.Unauthenticated, 403: Code.PermissionDenied, 404: Code.NotFound,
-  409: Code.AlreadyExists, 412: Code.FailedPrecondition, 413: Code.ResourceExhausted, 422: Code.InvalidArgument,
-  429: Code.ResourceExhausted, 501: Code.Unimplemented, 502: Code.Unavailable, 503: Code.Unavailable, 504: Code.DeadlineExceeded,
+  400: Code.InvalidArgument,
+  401: Code.Unauthenticated,
+  403: Code.PermissionDenied,
+  404: Code.NotFound,
+  409: Code.AlreadyExists,
+  412: Code.FailedPrecondition,
+  413: Code.ResourceExhausted,
+  422: Code.InvalidArgument,
+  429: Code.ResourceExhausted,
+  501: Code.Unimplemented,
+  502: Code.Unavailable,
+  503: Code.Unavailable,
+  504: Code.DeadlineExceeded,
 };
 
 const STATUS_FOR_CODE: Partial<Record<Code, number>> = {
-  [Code.InvalidArgument]: 422, [Code.Unauthenticated]: 401, [Code.PermissionDenied]: 403, [Code.NotFound]: 404,
-  [Code.AlreadyExists]: 409, [Code.Aborted]: 409, [Code.FailedPrecondition]: 412, [Code.ResourceExhausted]: 429,
-  [Code.Unimplemented]: 501, [Code.Unavailable]: 503, [Code.DeadlineExceeded]: 504,
+  [Code.InvalidArgument]: 422,
+  [Code.Unauthenticated]: 401,
+  [Code.PermissionDenied]: 403,
+  [Code.NotFound]: 404,
+  [Code.AlreadyExists]: 409,
+  [Code.Aborted]: 409,
+  [Code.FailedPrecondition]: 412,
+  [Code.ResourceExhausted]: 429,
+  [Code.Unimplemented]: 501,
+  [Code.Unavailable]: 503,
+  [Code.DeadlineExceeded]: 504,
 };
 
 /** The metadata key of a problem's headers; `-bin`: gRPC carries the value base64-encoded. */
@@ -37,9 +55,10 @@ export function toConnectError(problem: ProblemError): ConnectError {
     extensions: extensions as JsonObject | undefined,
     violations: violations ?? [],
   });
-  const metadata = headers && Object.keys(headers).length
-    ? { [PROBLEM_HEADERS_KEY]: encodeBinaryHeader(JSON.stringify(headers)) }
-    : undefined;
+  const metadata =
+    headers && Object.keys(headers).length
+      ? { [PROBLEM_HEADERS_KEY]: encodeBinaryHeader(JSON.stringify(headers)) }
+      : undefined;
   return new ConnectError(detail, CODE_FOR_STATUS[status] ?? Code.Internal, metadata, [
     { desc: ProblemSchema, value: detailMessage },
   ]);
@@ -65,7 +84,10 @@ export function fromConnectError(err: ConnectError): ProblemError {
   }
   const status = httpStatusForCode(err.code);
   if (status >= 500) {
-    return new ProblemError({ status, detail: status === 503 ? "A backend service is unavailable; try again shortly." : "An unexpected error occurred." });
+    return new ProblemError({
+      status,
+      detail: status === 503 ? "A backend service is unavailable; try again shortly." : "An unexpected error occurred.",
+    });
   }
   return new ProblemError({ status, detail: err.rawMessage });
 }

@@ -1,7 +1,10 @@
 // The one way to describe an error: a problem document (RFC 7807 / 9457). Services throw ProblemError;
 // the edge renders it. Titles and details are English, whatever the caller's language.
 
-export interface FieldViolation { path: string; message: string }
+export interface FieldViolation {
+  path: string;
+  message: string;
+}
 
 export interface ProblemInit {
   status: number;
@@ -27,10 +30,22 @@ export interface ProblemDocument {
 }
 
 const TITLES: Record<number, string> = {
-  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-  409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
-  422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
-  502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
 
 // Extensions may never shadow the standard members.
@@ -49,7 +64,9 @@ export class ProblemError extends Error {
     this.init = init;
   }
 
-  get status(): number { return this.init.status; }
+  get status(): number {
+    return this.init.status;
+  }
 
   toDocument(baseUrl: string, instance: string): ProblemDocument {
     const { status, code, typeUri, detail, extensions, violations } = this.init;

@@ -3,7 +3,10 @@
 // run in one Lua script so concurrent gateways never leave a counter without a TTL.
 import type { Redis } from "ioredis";
 
-export interface RateLimitRule { limit: number; windowSeconds: number }
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds: number;
+}
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -29,8 +32,10 @@ return {count, ttl}
 
 /** Throws unless limit and windowSeconds are whole numbers of at least 1 (call it where rules are declared). */
 export function assertRateLimitRule(rule: RateLimitRule): void {
-  if (!Number.isInteger(rule.limit) || rule.limit < 1) throw new RangeError("limit must be a whole number of at least 1");
-  if (!Number.isInteger(rule.windowSeconds) || rule.windowSeconds < 1) throw new RangeError("windowSeconds must be a whole number of at least 1");
+  if (!Number.isInteger(rule.limit) || rule.limit < 1)
+    throw new RangeError("limit must be a whole number of at least 1");
+  if (!Number.isInteger(rule.windowSeconds) || rule.windowSeconds < 1)
+    throw new RangeError("windowSeconds must be a whole number of at least 1");
 }
 
 export class FixedWindowLimiter {
@@ -46,7 +51,12 @@ export class FixedWindowLimiter {
   /** Counts one hit of `subject` (an address, a user id) against `bucket` and says whether it may proceed. */
   async hit(bucket: string, subject: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     assertRateLimitRule(rule);
-    const [count, ttlMs] = (await this.redis.eval(HIT_SCRIPT, 1, this.key(bucket, subject), rule.windowSeconds * 1000)) as [number, number];
+    const [count, ttlMs] = (await this.redis.eval(
+      HIT_SCRIPT,
+      1,
+      this.key(bucket, subject),
+      rule.windowSeconds * 1000,
+    )) as [number, number];
     return {
       allowed: count <= rule.limit,
       count,

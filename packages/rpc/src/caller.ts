@@ -9,7 +9,11 @@ export const CALLER_HEADER = "x-sca-caller";
 
 export type Role = "super_admin" | "group_admin" | "team_admin" | "developer" | "viewer";
 
-export interface Membership { team_id: string; organization_id: string | null; role: Role }
+export interface Membership {
+  team_id: string;
+  organization_id: string | null;
+  role: Role;
+}
 
 export interface ApiKeyGrant {
   scope: "org" | "team" | "project";
@@ -33,8 +37,15 @@ export interface Caller {
 }
 
 export const ANONYMOUS: Caller = {
-  kind: "anonymous", user_id: null, email: null, is_superuser: false, memberships: [],
-  api_key_id: null, api_key: null, ip: null, user_agent: null,
+  kind: "anonymous",
+  user_id: null,
+  email: null,
+  is_superuser: false,
+  memberships: [],
+  api_key_id: null,
+  api_key: null,
+  ip: null,
+  user_agent: null,
 };
 
 export const callerKey = createContextKey<Caller>(ANONYMOUS, { description: "the authenticated caller" });
@@ -60,7 +71,10 @@ export async function signCallerToken(caller: Caller, secretKey: string): Promis
 
 export async function verifyCallerToken(token: string, secretKey: string): Promise<Caller> {
   const { payload } = await jwtVerify(token, internalKey(secretKey), {
-    issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"], typ: "sca-caller+jwt",
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    algorithms: ["HS256"],
+    typ: "sca-caller+jwt",
   });
   return payload.caller as Caller;
 }
@@ -91,7 +105,10 @@ export function isSuperAdmin(caller: Caller): caller is Person {
  * The person calling; 401 for nobody, else `refused` (403 unless the handler says otherwise) for an API key.
  * Handlers name why in the refusal, e.g. "API keys are managed by people, not by other API keys."
  */
-export function requirePerson(ctx: HandlerContext, refused: () => ProblemError = () => ProblemError.forbidden("This action is for signed-in people, not API keys.")): Person {
+export function requirePerson(
+  ctx: HandlerContext,
+  refused: () => ProblemError = () => ProblemError.forbidden("This action is for signed-in people, not API keys."),
+): Person {
   const caller = requireCaller(ctx);
   if (!isPerson(caller)) throw refused();
   return caller;
@@ -101,7 +118,10 @@ export function requirePerson(ctx: HandlerContext, refused: () => ProblemError =
  * The super_admin calling; 401 for nobody, else `refused` for anyone else: 404 unless the handler says otherwise,
  * since the admin surface is not shown to those who may not use it.
  */
-export function requireSuperAdmin(ctx: HandlerContext, refused: () => ProblemError = () => ProblemError.notFound()): Person {
+export function requireSuperAdmin(
+  ctx: HandlerContext,
+  refused: () => ProblemError = () => ProblemError.notFound(),
+): Person {
   const caller = requireCaller(ctx);
   if (!isSuperAdmin(caller)) throw refused();
   return caller;

@@ -5,7 +5,11 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { currentRequestId } from "@sca/log";
 import { CALLER_HEADER } from "./caller.ts";
 
-export function createServiceClient<S extends DescService>(service: S, baseUrl: string, opts: { timeoutMs?: number } = {}): Client<S> {
+export function createServiceClient<S extends DescService>(
+  service: S,
+  baseUrl: string,
+  opts: { timeoutMs?: number } = {},
+): Client<S> {
   const propagate: Interceptor = (next) => (req) => {
     const requestId = currentRequestId();
     if (requestId) req.header.set("x-request-id", requestId);
@@ -32,7 +36,8 @@ const unreachableIsUnavailable: Interceptor = (next) => async (req) => {
   } catch (err) {
     const ce = ConnectError.from(err);
     const causes = [ce.rawMessage, (ce.cause as { code?: unknown } | undefined)?.code].map(String).join(" ");
-    if (ce.code === Code.Internal && UNREACHABLE.test(causes)) throw new ConnectError(`${req.service.typeName} is unreachable`, Code.Unavailable, undefined, undefined, ce);
+    if (ce.code === Code.Internal && UNREACHABLE.test(causes))
+      throw new ConnectError(`${req.service.typeName} is unreachable`, Code.Unavailable, undefined, undefined, ce);
     throw err;
   }
 };

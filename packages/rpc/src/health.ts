@@ -3,7 +3,10 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import {
-  Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus as Status, HealthListResponseSchema,
+  Health,
+  HealthCheckResponseSchema,
+  HealthCheckResponse_ServingStatus as Status,
+  HealthListResponseSchema,
 } from "@sca/proto/grpc/health/v1/health_pb.ts";
 
 type Check = () => Promise<boolean>;

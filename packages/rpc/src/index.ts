@@ -2,7 +2,16 @@ export { serviceInterceptors, startRpcServer } from "./server.ts";
 export type { RpcServer, RpcServerOptions } from "./server.ts";
 export { HealthRegistry, READINESS } from "./health.ts";
 export {
-  ANONYMOUS, callerKey, isPerson, isSuperAdmin, requireCaller, requirePerson, requireSuperAdmin, signCallerToken, verifyCallerToken, CALLER_HEADER,
+  ANONYMOUS,
+  callerKey,
+  isPerson,
+  isSuperAdmin,
+  requireCaller,
+  requirePerson,
+  requireSuperAdmin,
+  signCallerToken,
+  verifyCallerToken,
+  CALLER_HEADER,
 } from "./caller.ts";
 export type { Caller, Membership, ApiKeyGrant, Person, Role } from "./caller.ts";
 export { clientAddressFrom } from "./client-address.ts";

@@ -76,7 +76,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer>
   });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (s) => { sessions.add(s); s.once("close", () => sessions.delete(s)); });
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());
@@ -85,10 +88,16 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer>
   opts.logger.info({ port }, `${opts.service} rpc server listening`);
   return {
     port,
-    close: (graceMs = 10_000) => new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { for (const s of sessions) s.destroy(); }, graceMs);
-      for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, new ones go elsewhere
-      server.close(() => { clearTimeout(timer); resolve(); });
-    }),
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          for (const s of sessions) s.destroy();
+        }, graceMs);
+        for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, new ones go elsewhere
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
   };
 }

@@ -3,12 +3,24 @@ import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { createLogger } from "@sca/log";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import {
-  ANONYMOUS, callerTokenKey, createServiceClient, HealthRegistry, signCallerToken, startRpcServer, verifyCallerToken,
-  type Caller, type RpcServer,
+  ANONYMOUS,
+  callerTokenKey,
+  createServiceClient,
+  HealthRegistry,
+  signCallerToken,
+  startRpcServer,
+  verifyCallerToken,
+  type Caller,
+  type RpcServer,
 } from "@sca/rpc";
 import { TEST_SECRET } from "@sca/testkit";
 
-const caller: Caller = { ...ANONYMOUS, kind: "user", user_id: "0190f0e0-0000-7000-8000-000000000001", email: "a@example.com" };
+const caller: Caller = {
+  ...ANONYMOUS,
+  kind: "user",
+  user_id: "0190f0e0-0000-7000-8000-000000000001",
+  email: "a@example.com",
+};
 
 describe("rpc server", () => {
   let server: RpcServer;
@@ -17,7 +29,13 @@ describe("rpc server", () => {
 
   beforeAll(async () => {
     server = await startRpcServer({
-      service: "test", port: 0, logger: createLogger("test", "ERROR"), secretKey: TEST_SECRET, health, readMaxBytes: 1024 * 1024, routes: () => undefined,
+      service: "test",
+      port: 0,
+      logger: createLogger("test", "ERROR"),
+      secretKey: TEST_SECRET,
+      health,
+      readMaxBytes: 1024 * 1024,
+      routes: () => undefined,
     });
   });
   afterAll(() => server.close(100));
@@ -37,10 +55,15 @@ describe("rpc server", () => {
 
   it("accepts a valid caller token and refuses a forged one", async () => {
     const token = await signCallerToken(caller, TEST_SECRET);
-    const ok = await client().check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, token) });
+    const ok = await client().check(
+      { service: "" },
+      { contextValues: createContextValues().set(callerTokenKey, token) },
+    );
     expect(ok.status).toBe(Status.SERVING);
     const forged = await signCallerToken(caller, "another-secret-key-that-is-also-32-chars");
-    const err = await client().check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, forged) }).catch((e: unknown) => e);
+    const err = await client()
+      .check({ service: "" }, { contextValues: createContextValues().set(callerTokenKey, forged) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.Unauthenticated);
   });
@@ -67,8 +90,12 @@ describe("caller token", () => {
 
   it("is not an access token: a token signed directly with SECRET_KEY is refused", async () => {
     const { SignJWT } = await import("jose");
-    const direct = await new SignJWT({ caller }).setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
-      .setIssuer("sca-gateway").setAudience("sca-services").setExpirationTime("1m").sign(new TextEncoder().encode(TEST_SECRET));
+    const direct = await new SignJWT({ caller })
+      .setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
+      .setIssuer("sca-gateway")
+      .setAudience("sca-services")
+      .setExpirationTime("1m")
+      .sign(new TextEncoder().encode(TEST_SECRET));
     await expect(verifyCallerToken(direct, TEST_SECRET)).rejects.toThrow();
   });
 });

@@ -13,7 +13,11 @@ import type { ServiceName } from "./services.ts";
 
 export type ConfigKeys = Record<string, KeySpec<unknown>>;
 
-export interface ServiceContext<C extends ConfigKeys = ConfigKeys, K extends KafkaUse | undefined = KafkaUse | undefined, S extends object = object> {
+export interface ServiceContext<
+  C extends ConfigKeys = ConfigKeys,
+  K extends KafkaUse | undefined = KafkaUse | undefined,
+  S extends object = object,
+> {
   name: ServiceName;
   logger: Logger;
   orm: MikroORM;
@@ -29,7 +33,11 @@ export interface ServiceContext<C extends ConfigKeys = ConfigKeys, K extends Kaf
   kafka: K extends KafkaUse ? ServiceKafka : undefined;
 }
 
-export interface ServiceDefinition<C extends ConfigKeys = ConfigKeys, K extends KafkaUse | undefined = KafkaUse | undefined, S extends object = object> {
+export interface ServiceDefinition<
+  C extends ConfigKeys = ConfigKeys,
+  K extends KafkaUse | undefined = KafkaUse | undefined,
+  S extends object = object,
+> {
   name: ServiceName;
   /** The schema the service owns; defaults to its name with dashes as underscores. */
   schema?: string;
@@ -54,8 +62,10 @@ export interface ServiceDefinition<C extends ConfigKeys = ConfigKeys, K extends 
 }
 
 /** Returns the definition as given; only there so its config, Kafka use and seams type `ctx`. */
-export function defineService<C extends ConfigKeys = Record<never, KeySpec<unknown>>, K extends KafkaUse | undefined = undefined, S extends object = Record<never, never>>(
-  def: ServiceDefinition<C, K, S>,
-): ServiceDefinition<C, K, S> {
+export function defineService<
+  C extends ConfigKeys = Record<never, KeySpec<unknown>>,
+  K extends KafkaUse | undefined = undefined,
+  S extends object = Record<never, never>,
+>(def: ServiceDefinition<C, K, S>): ServiceDefinition<C, K, S> {
   return def;
 }

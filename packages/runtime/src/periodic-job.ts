@@ -27,7 +27,8 @@ export function startPeriodicJob(job: PeriodicJob, logger: Logger): RunningJob {
     try {
       await job.run(stopping.signal);
     } catch (err) {
-      if (!stopping.signal.aborted) logger.error({ err, job: job.name }, "periodic job failed; it runs again at its next period");
+      if (!stopping.signal.aborted)
+        logger.error({ err, job: job.name }, "periodic job failed; it runs again at its next period");
     }
     if (stopping.signal.aborted) return;
     timer = setTimeout(tick, Math.max(0, startedAt + job.everyMs - Date.now()));

@@ -14,7 +14,9 @@ function exitOnConfigError(err: unknown): never {
   process.exit(78); // EX_CONFIG
 }
 
-export async function runService<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(def: ServiceDefinition<C, K, S>): Promise<void> {
+export async function runService<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
+  def: ServiceDefinition<C, K, S>,
+): Promise<void> {
   if (process.argv[2] === "migrate") {
     const setup = (() => {
       try {

@@ -5,7 +5,14 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, type ConfigOf } from "@sca/config";
 import {
-  createKafka, deadLetterTopic, ensureTopics, OutboxRelay, OutboxSweep, ProcessedEventsPruner, runIdempotentConsumer, type IdempotentConsumerOptions,
+  createKafka,
+  deadLetterTopic,
+  ensureTopics,
+  OutboxRelay,
+  OutboxSweep,
+  ProcessedEventsPruner,
+  runIdempotentConsumer,
+  type IdempotentConsumerOptions,
   type KafkaClient,
 } from "@sca/kafka";
 import type { Logger } from "@sca/log";
@@ -32,7 +39,9 @@ export interface ServiceKafka {
    * migrations). It stops at shutdown after the server has drained, before the relay and the database. The
    * first one also starts pruning processed_events.
    */
-  consume<Desc extends DescMessage>(opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle">): Promise<void>;
+  consume<Desc extends DescMessage>(
+    opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle">,
+  ): Promise<void>;
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
   wakeRelay(): void;
 }
@@ -56,7 +65,12 @@ function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logge
  * Part of `migrate`: creates the topics the service declares (under the prefix, with the broker's defaults), so a
  * fresh cluster does not depend on the broker creating topics on first use.
  */
-export async function ensureDeclaredTopics(clientId: string, use: KafkaUse, config: KafkaConfig, logger: Logger): Promise<void> {
+export async function ensureDeclaredTopics(
+  clientId: string,
+  use: KafkaUse,
+  config: KafkaConfig,
+  logger: Logger,
+): Promise<void> {
   const consumes = use.consumes ?? [];
   const topics = [...(use.produces ?? []), ...consumes, ...consumes.map(deadLetterTopic)];
   if (topics.length === 0) return;
@@ -65,9 +79,15 @@ export async function ensureDeclaredTopics(clientId: string, use: KafkaUse, conf
 }
 
 /** Returns what handlers use, and the closers to run after the service's own (the relay publishes last). */
-export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm, logger, addCloser, relayPollIntervalMs }: Deps): { context: ServiceKafka; closers: Closer[] } {
+export function openServiceKafka(
+  clientId: string,
+  use: KafkaUse,
+  { config, orm, logger, addCloser, relayPollIntervalMs }: Deps,
+): { context: ServiceKafka; closers: Closer[] } {
   const client = serviceKafkaClient(clientId, config, logger);
-  const relay = use.outbox ? new OutboxRelay({ kafka: client, orm, logger, pollIntervalMs: relayPollIntervalMs }) : undefined;
+  const relay = use.outbox
+    ? new OutboxRelay({ kafka: client, orm, logger, pollIntervalMs: relayPollIntervalMs })
+    : undefined;
   relay?.start();
   const sweep = use.outbox ? startPeriodicJob(new OutboxSweep({ orm }), logger) : undefined;
   let pruning = false;
@@ -75,7 +95,8 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
     client,
     async consume(opts) {
       // So that `migrate` created it: the declaration is the list it works from.
-      if (!use.consumes?.includes(opts.topic.topic)) throw new Error(`${opts.topic.topic} is not among the topics in kafka.consumes`);
+      if (!use.consumes?.includes(opts.topic.topic))
+        throw new Error(`${opts.topic.topic} is not among the topics in kafka.consumes`);
       if (!pruning) {
         pruning = true;
         const pruner = new ProcessedEventsPruner({ orm, logger });
@@ -84,7 +105,13 @@ export function openServiceKafka(clientId: string, use: KafkaUse, { config, orm,
       }
       // The prefix that keeps deployments (and test runs) sharing a broker apart applies to their groups too: two
       // of them must never share a group's partitions.
-      const consumer = await runIdempotentConsumer({ ...opts, groupId: `${client.topicPrefix}${opts.groupId}`, kafka: client, orm, logger });
+      const consumer = await runIdempotentConsumer({
+        ...opts,
+        groupId: `${client.topicPrefix}${opts.groupId}`,
+        kafka: client,
+        orm,
+        logger,
+      });
       addCloser(`consumer ${opts.groupId}`, () => consumer.stop());
     },
     wakeRelay: () => relay?.wake(),

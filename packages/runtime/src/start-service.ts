@@ -63,7 +63,10 @@ export interface ServiceInstance {
 type Closer = { name: string; close: () => Promise<unknown> };
 
 /** Where configuration and the schema come from: shared by the migrate command and start-up. */
-export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(def: ServiceDefinition<C, K, S>, overrides: ServiceOverrides<S> = {}) {
+export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
+  def: ServiceDefinition<C, K, S>,
+  overrides: ServiceOverrides<S> = {},
+) {
   const env = overrides.env;
   const config = loadConfig(baseKeys, env);
   const kafkaConfig = def.kafka ? loadConfig(kafkaKeys, env) : undefined;
@@ -72,9 +75,19 @@ export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefine
   const schema = overrides.schema ?? def.schema ?? def.name.replaceAll("-", "_");
   // The tables the Kafka parts keep in the service's schema: the outbox it publishes, the event ids it applied.
   const entities = [
-    ...def.entities, ...(def.kafka?.outbox ? [OutboxMessage] : []), ...(def.kafka?.consumes?.length ? [ProcessedEvent] : []),
+    ...def.entities,
+    ...(def.kafka?.outbox ? [OutboxMessage] : []),
+    ...(def.kafka?.consumes?.length ? [ProcessedEvent] : []),
   ];
-  const openOrm = () => openDatabase({ url: config.DATABASE_URL, schema, entities, migrations: def.migrations, logger, poolMax: overrides.poolMax });
+  const openOrm = () =>
+    openDatabase({
+      url: config.DATABASE_URL,
+      schema,
+      entities,
+      migrations: def.migrations,
+      logger,
+      poolMax: overrides.poolMax,
+    });
   const ensureTopics = async () => {
     if (def.kafka && kafkaConfig) await ensureDeclaredTopics(def.name, def.kafka, kafkaConfig, logger);
   };
@@ -92,7 +105,8 @@ function schemaAtHead(orm: MikroORM): () => Promise<boolean> {
 
 /** The instance and the closers runService hands to its signal handling (the instance's close runs the same). */
 export async function openServiceInstance<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
-  def: ServiceDefinition<C, K, S>, overrides: ServiceOverrides<S> = {},
+  def: ServiceDefinition<C, K, S>,
+  overrides: ServiceOverrides<S> = {},
 ): Promise<{ instance: ServiceInstance; closers: Closer[] }> {
   const setup = serviceSetup(def, overrides);
   const { config, kafkaConfig, logger, schema } = setup;
@@ -106,11 +120,25 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
     }
     const health = new HealthRegistry().add(READINESS, schemaAtHead(orm));
     const addCloser = (name: string, close: () => Promise<unknown>) => void own.push({ name, close });
-    const kafka = def.kafka && kafkaConfig &&
-      openServiceKafka(def.name, def.kafka, { config: kafkaConfig, orm, logger, addCloser, relayPollIntervalMs: overrides.relayPollIntervalMs });
+    const kafka =
+      def.kafka &&
+      kafkaConfig &&
+      openServiceKafka(def.name, def.kafka, {
+        config: kafkaConfig,
+        orm,
+        logger,
+        addCloser,
+        relayPollIntervalMs: overrides.relayPollIntervalMs,
+      });
     kafkaClosers.push(...(kafka?.closers ?? []));
     const ctx: ServiceContext<C, K, S> = {
-      name: def.name, logger, orm, health, secretKey: config.SECRET_KEY, addCloser, config: setup.own,
+      name: def.name,
+      logger,
+      orm,
+      health,
+      secretKey: config.SECRET_KEY,
+      addCloser,
+      config: setup.own,
       seams: { ...def.seams, ...overrides.seams } as S,
       kafka: kafka?.context as ServiceContext<C, K, S>["kafka"], // set exactly when the definition asks for Kafka
     };
@@ -119,16 +147,19 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
       health.register(router);
       serviceRoutes(router);
     };
-    const server = overrides.listen === false ? undefined : await startRpcServer({
-      service: def.name,
-      port: config.RPC_PORT >= 0 ? config.RPC_PORT : defaultRpcPort(def.name),
-      host: config.RPC_HOST,
-      logger,
-      secretKey: config.SECRET_KEY,
-      health,
-      readMaxBytes: config.RPC_READ_MAX_BYTES,
-      routes: serviceRoutes,
-    });
+    const server =
+      overrides.listen === false
+        ? undefined
+        : await startRpcServer({
+            service: def.name,
+            port: config.RPC_PORT >= 0 ? config.RPC_PORT : defaultRpcPort(def.name),
+            host: config.RPC_HOST,
+            logger,
+            secretKey: config.SECRET_KEY,
+            health,
+            readMaxBytes: config.RPC_READ_MAX_BYTES,
+            routes: serviceRoutes,
+          });
     for (const job of def.jobs?.(ctx) ?? []) {
       const running = startPeriodicJob(job, logger);
       addCloser(job.name, () => running.stop());
@@ -142,8 +173,15 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
       { name: "database", close: () => orm.close() },
     ];
     const instance: ServiceInstance = {
-      name: def.name, schema, logger, orm, health, secretKey: config.SECRET_KEY,
-      url: server && `http://${["0.0.0.0", "::"].includes(config.RPC_HOST) ? "127.0.0.1" : config.RPC_HOST}:${server.port}`,
+      name: def.name,
+      schema,
+      logger,
+      orm,
+      health,
+      secretKey: config.SECRET_KEY,
+      url:
+        server &&
+        `http://${["0.0.0.0", "::"].includes(config.RPC_HOST) ? "127.0.0.1" : config.RPC_HOST}:${server.port}`,
       kafka: kafka ? kafka.context.client : undefined,
       routes,
       async close(grace) {
@@ -158,7 +196,8 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
             logger.error({ err, resource: c.name }, "error while closing");
           }
         }
-        if (failed.length > 0) throw new AggregateError(failed, `${def.name}: ${failed.length} resources did not close cleanly`);
+        if (failed.length > 0)
+          throw new AggregateError(failed, `${def.name}: ${failed.length} resources did not close cleanly`);
       },
     };
     return { instance, closers };
@@ -172,7 +211,8 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
 
 /** Builds and starts an instance of the service; close() stops it. */
 export async function startServiceInstance<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
-  def: ServiceDefinition<C, K, S>, overrides: ServiceOverrides<S> = {},
+  def: ServiceDefinition<C, K, S>,
+  overrides: ServiceOverrides<S> = {},
 ): Promise<ServiceInstance> {
   return (await openServiceInstance(def, overrides)).instance;
 }

@@ -26,15 +26,19 @@ describe("a periodic job", () => {
     let running = 0;
     let most = 0;
     let runs = 0;
-    const job = startPeriodicJob({
-      name: "slow", everyMs: 5,
-      run: async () => {
-        runs += 1;
-        most = Math.max(most, ++running);
-        await delay(30); // six periods long
-        running -= 1;
+    const job = startPeriodicJob(
+      {
+        name: "slow",
+        everyMs: 5,
+        run: async () => {
+          runs += 1;
+          most = Math.max(most, ++running);
+          await delay(30); // six periods long
+          running -= 1;
+        },
       },
-    }, quiet);
+      quiet,
+    );
     expect(runs).toBe(1);
     await until(() => runs >= 4);
     await job.stop();
@@ -43,7 +47,10 @@ describe("a periodic job", () => {
 
   it("waits a period between the start of one run and the next", async () => {
     const starts: number[] = [];
-    const job = startPeriodicJob({ name: "quick", everyMs: 50, run: () => Promise.resolve(starts.push(Date.now())) }, quiet);
+    const job = startPeriodicJob(
+      { name: "quick", everyMs: 50, run: () => Promise.resolve(starts.push(Date.now())) },
+      quiet,
+    );
     await until(() => starts.length >= 3);
     await job.stop();
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(45);
@@ -54,14 +61,18 @@ describe("a periodic job", () => {
     const release = gate();
     let runs = 0;
     let finished = false;
-    const job = startPeriodicJob({
-      name: "stubborn", everyMs: 1,
-      run: async () => {
-        runs += 1;
-        await release.opened; // ignores the signal: stop must still wait for it
-        finished = true;
+    const job = startPeriodicJob(
+      {
+        name: "stubborn",
+        everyMs: 1,
+        run: async () => {
+          runs += 1;
+          await release.opened; // ignores the signal: stop must still wait for it
+          finished = true;
+        },
       },
-    }, quiet);
+      quiet,
+    );
     let stopped = false;
     const stopping = job.stop().then(() => (stopped = true));
     await delay(30);
@@ -76,16 +87,21 @@ describe("a periodic job", () => {
   it("aborts the signal of the run in flight when stopped", async () => {
     const started = gate();
     let sawAbort = false;
-    const job = startPeriodicJob({
-      name: "long", everyMs: 60_000,
-      run: (signal) => new Promise<void>((resolve) => {
-        started.open();
-        signal.addEventListener("abort", () => {
-          sawAbort = signal.aborted;
-          resolve();
-        });
-      }),
-    }, quiet);
+    const job = startPeriodicJob(
+      {
+        name: "long",
+        everyMs: 60_000,
+        run: (signal) =>
+          new Promise<void>((resolve) => {
+            started.open();
+            signal.addEventListener("abort", () => {
+              sawAbort = signal.aborted;
+              resolve();
+            });
+          }),
+      },
+      quiet,
+    );
     await started.opened;
     await job.stop();
     expect(sawAbort).toBe(true);
@@ -93,20 +109,31 @@ describe("a periodic job", () => {
 
   it("runs again at its next period after a failed run, logging the failure", async () => {
     const lines: string[] = [];
-    const logger = createLogger("periodic-job-test", "ERROR", new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    }));
+    const logger = createLogger(
+      "periodic-job-test",
+      "ERROR",
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
     let runs = 0;
-    const job = startPeriodicJob({
-      name: "flaky", everyMs: 5,
-      run: () => (++runs === 1 ? Promise.reject(new Error("database hiccup")) : Promise.resolve()),
-    }, logger);
+    const job = startPeriodicJob(
+      {
+        name: "flaky",
+        everyMs: 5,
+        run: () => (++runs === 1 ? Promise.reject(new Error("database hiccup")) : Promise.resolve()),
+      },
+      logger,
+    );
     await until(() => runs >= 2);
     await job.stop();
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ job: "flaky", msg: "periodic job failed; it runs again at its next period" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      job: "flaky",
+      msg: "periodic job failed; it runs again at its next period",
+    });
   });
 });

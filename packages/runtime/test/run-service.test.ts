@@ -44,16 +44,27 @@ describe("a domain service process", () => {
     const service = fileURLToPath(new URL("./support/kafka-service.ts", import.meta.url));
     const prefix = `${uniqueName("test")}.`;
     const schema = uniqueName("runtime_migrate");
-    const migrate = () => spawnSync(process.execPath, [service, "migrate"], {
-      env: { ...env, KAFKA_TOPIC_PREFIX: prefix, TEST_SCHEMA: schema }, encoding: "utf8",
-    });
-    const admin = createKafka({ brokers: testServers().kafkaBrokers, clientId: uniqueName("runtime_test"), logger: createLogger("runtime-test", "ERROR"), topicPrefix: "" }).admin();
+    const migrate = () =>
+      spawnSync(process.execPath, [service, "migrate"], {
+        env: { ...env, KAFKA_TOPIC_PREFIX: prefix, TEST_SCHEMA: schema },
+        encoding: "utf8",
+      });
+    const admin = createKafka({
+      brokers: testServers().kafkaBrokers,
+      clientId: uniqueName("runtime_test"),
+      logger: createLogger("runtime-test", "ERROR"),
+      topicPrefix: "",
+    }).admin();
     await admin.connect();
     const ownTopics = async () => (await admin.listTopics()).filter((t) => t.startsWith(prefix)).sort();
     try {
       const first = migrate();
       expect(first.status).toBe(0);
-      expect(await ownTopics()).toEqual([`${prefix}sca.audit.events`, `${prefix}sca.domain.events`, `${prefix}sca.domain.events.dlq`]);
+      expect(await ownTopics()).toEqual([
+        `${prefix}sca.audit.events`,
+        `${prefix}sca.domain.events`,
+        `${prefix}sca.domain.events.dlq`,
+      ]);
       expect(first.stdout).toContain('"msg":"migrations applied"');
       // Again, as each upgrade's migration Job does: the topics exist, and that is fine.
       expect(migrate().status).toBe(0);
@@ -68,7 +79,11 @@ describe("a domain service process", () => {
   }, 60_000);
 
   it("stops at start-up with one line naming a bad key", () => {
-    const run = spawnSync(process.execPath, ["src/main.ts"], { cwd: serviceDir, env: { ...env, RPC_PORT: "99999" }, encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["src/main.ts"], {
+      cwd: serviceDir,
+      env: { ...env, RPC_PORT: "99999" },
+      encoding: "utf8",
+    });
     expect(run.status).toBe(78);
     expect(run.stderr.trim()).toBe("configuration error: RPC_PORT must be between 0 and 65535");
   });

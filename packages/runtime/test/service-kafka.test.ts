@@ -3,7 +3,17 @@ import { setTimeout as delay } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { migrateToHead, openDatabase } from "@sca/db";
-import { CreateOutboxTable, CreateProcessedEventsTable, OutboxMessage, ProcessedEvent, createKafka, enqueue, topicContract, uuidv7, type EventMeta } from "@sca/kafka";
+import {
+  CreateOutboxTable,
+  CreateProcessedEventsTable,
+  OutboxMessage,
+  ProcessedEvent,
+  createKafka,
+  enqueue,
+  topicContract,
+  uuidv7,
+  type EventMeta,
+} from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { testServers, uniqueName } from "@sca/testkit";
@@ -19,7 +29,11 @@ describe("a service's Kafka", () => {
 
   beforeAll(async () => {
     orm = await openDatabase({
-      url: testServers().databaseUrl, schema, entities: [OutboxMessage, ProcessedEvent], migrations: [CreateOutboxTable, CreateProcessedEventsTable], logger,
+      url: testServers().databaseUrl,
+      schema,
+      entities: [OutboxMessage, ProcessedEvent],
+      migrations: [CreateOutboxTable, CreateProcessedEventsTable],
+      logger,
     });
     await migrateToHead(orm);
   });
@@ -27,7 +41,12 @@ describe("a service's Kafka", () => {
   afterAll(async () => {
     await orm.em.getConnection().execute(`drop schema "${schema}" cascade`);
     await orm.close();
-    const admin = createKafka({ brokers: config.KAFKA_BROKERS, clientId: uniqueName("runtime_test"), logger, topicPrefix: "" }).admin();
+    const admin = createKafka({
+      brokers: config.KAFKA_BROKERS,
+      clientId: uniqueName("runtime_test"),
+      logger,
+      topicPrefix: "",
+    }).admin();
     await admin.connect();
     const own = (await admin.listTopics()).filter((t) => t.startsWith(config.KAFKA_TOPIC_PREFIX));
     if (own.length > 0) await admin.deleteTopics({ topics: own });
@@ -37,7 +56,12 @@ describe("a service's Kafka", () => {
   it("publishes what a handler enqueued once woken, delivers it to its consumers, and closes them", async () => {
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
     const use = { outbox: true, consumes: [topic.topic] };
-    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, {
+      config,
+      orm,
+      logger,
+      addCloser: (name, close) => void closers.push({ name, close }),
+    });
     const seen: EventMeta[] = [];
     await kafka.context.consume({
       groupId: uniqueName("runtime_test"),
@@ -48,8 +72,11 @@ describe("a service's Kafka", () => {
       },
     });
 
-    const eventId = await orm.em.fork().transactional((em) =>
-      Promise.resolve(enqueue(em, topic, "actor-1", create(AuditEventSchema, { action: "service.started" }))));
+    const eventId = await orm.em
+      .fork()
+      .transactional((em) =>
+        Promise.resolve(enqueue(em, topic, "actor-1", create(AuditEventSchema, { action: "service.started" }))),
+      );
     kafka.context.wakeRelay();
     for (const deadline = Date.now() + 30_000; seen.length === 0 && Date.now() < deadline;) await delay(100);
 
@@ -61,24 +88,44 @@ describe("a service's Kafka", () => {
   it("consumes only the topics its definition declares (those migrate creates)", async () => {
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
     const use = { consumes: ["sca.some.other.topic"] };
-    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
-    await expect(kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() }))
-      .rejects.toThrow(`${topic.topic} is not among the topics in kafka.consumes`);
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, {
+      config,
+      orm,
+      logger,
+      addCloser: (name, close) => void closers.push({ name, close }),
+    });
+    await expect(
+      kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() }),
+    ).rejects.toThrow(`${topic.topic} is not among the topics in kafka.consumes`);
     expect(closers).toEqual([]);
   });
 
   it("prunes processed_events past the retention once it consumes", async () => {
     const processedEvents = `"${schema}".processed_events`;
     const [old, recent] = [uuidv7(), uuidv7()];
-    await orm.em.fork().execute(`insert into ${processedEvents} (consumer_group, event_id, processed_at) values
-      ('an-old-group', ?, now() - interval '15 days'), ('an-old-group', ?, now() - interval '13 days')`, [old, recent]);
+    await orm.em.fork().execute(
+      `insert into ${processedEvents} (consumer_group, event_id, processed_at) values
+      ('an-old-group', ?, now() - interval '15 days'), ('an-old-group', ?, now() - interval '13 days')`,
+      [old, recent],
+    );
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
     const use = { consumes: [topic.topic] };
-    const kafka = openServiceKafka(uniqueName("runtime_test"), use, { config, orm, logger, addCloser: (name, close) => void closers.push({ name, close }) });
+    const kafka = openServiceKafka(uniqueName("runtime_test"), use, {
+      config,
+      orm,
+      logger,
+      addCloser: (name, close) => void closers.push({ name, close }),
+    });
     await kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() });
 
-    const left = async () => (await orm.em.fork().execute<{ event_id: string }[]>(
-      `select event_id from ${processedEvents} where consumer_group = 'an-old-group'`)).map((r) => r.event_id);
+    const left = async () =>
+      (
+        await orm.em
+          .fork()
+          .execute<{ event_id: string }[]>(
+            `select event_id from ${processedEvents} where consumer_group = 'an-old-group'`,
+          )
+      ).map((r) => r.event_id);
     for (const deadline = Date.now() + 30_000; (await left()).includes(old) && Date.now() < deadline;) await delay(100);
     expect(await left()).toEqual([recent]);
     expect(closers.map((c) => c.name)).toContain("processed events pruning");

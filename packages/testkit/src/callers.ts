@@ -7,7 +7,9 @@ import { ANONYMOUS, CALLER_HEADER, signCallerToken, type ApiKeyGrant, type Calle
 export const TEST_SECRET = "test-secret-key-that-is-at-least-32-characters";
 
 /** Connect call options (the second argument of a client method). */
-export interface CallOptions { headers: Record<string, string> }
+export interface CallOptions {
+  headers: Record<string, string>;
+}
 
 const signed = async (caller: Caller): Promise<CallOptions> => callAs.token(await signCallerToken(caller, TEST_SECRET));
 
@@ -18,13 +20,30 @@ export const callAs = {
   },
   /** A person with these effective memberships. */
   user(userId: string, opts: { email?: string; memberships?: Membership[] } = {}): Promise<CallOptions> {
-    return signed({ ...ANONYMOUS, kind: "user", user_id: userId, email: opts.email ?? `${userId}@example.com`, memberships: opts.memberships ?? [] });
+    return signed({
+      ...ANONYMOUS,
+      kind: "user",
+      user_id: userId,
+      email: opts.email ?? `${userId}@example.com`,
+      memberships: opts.memberships ?? [],
+    });
   },
   superAdmin(userId: string): Promise<CallOptions> {
     return signed({ ...ANONYMOUS, kind: "user", user_id: userId, email: `${userId}@example.com`, is_superuser: true });
   },
   /** An API key with this grant, issued by `userId` (or a service account). */
-  apiKey(keyId: string, grant: ApiKeyGrant, opts: { userId?: string; memberships?: Membership[] } = {}): Promise<CallOptions> {
-    return signed({ ...ANONYMOUS, kind: "api_key", api_key_id: keyId, api_key: grant, user_id: opts.userId ?? null, memberships: opts.memberships ?? [] });
+  apiKey(
+    keyId: string,
+    grant: ApiKeyGrant,
+    opts: { userId?: string; memberships?: Membership[] } = {},
+  ): Promise<CallOptions> {
+    return signed({
+      ...ANONYMOUS,
+      kind: "api_key",
+      api_key_id: keyId,
+      api_key: grant,
+      user_id: opts.userId ?? null,
+      memberships: opts.memberships ?? [],
+    });
   },
 };

@@ -6,7 +6,11 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { EVENT_TYPE, type KafkaClient } from "@sca/kafka";
 import { uniqueName } from "./names.ts";
 
-export interface RecordSeen { key: string; type: string; value: Buffer }
+export interface RecordSeen {
+  key: string;
+  type: string;
+  value: Buffer;
+}
 
 export class EventReader {
   readonly seen: RecordSeen[] = [];
@@ -20,7 +24,11 @@ export class EventReader {
     await consumer.subscribe({ topic: kafka.topicName(topic), fromBeginning: true });
     await consumer.run({
       eachMessage: ({ message }) => {
-        reader.seen.push({ key: message.key?.toString() ?? "", type: message.headers?.[EVENT_TYPE]?.toString() ?? "", value: message.value ?? Buffer.alloc(0) });
+        reader.seen.push({
+          key: message.key?.toString() ?? "",
+          type: message.headers?.[EVENT_TYPE]?.toString() ?? "",
+          value: message.value ?? Buffer.alloc(0),
+        });
         return Promise.resolve();
       },
     });
@@ -29,10 +37,18 @@ export class EventReader {
   }
 
   /** Every decoded message of `schema` for which `match` holds, once at least `count` of them arrived. */
-  async waitFor<D extends DescMessage>(schema: D, match: (m: MessageShape<D>) => boolean, count = 1, timeoutMs = 20_000): Promise<MessageShape<D>[]> {
+  async waitFor<D extends DescMessage>(
+    schema: D,
+    match: (m: MessageShape<D>) => boolean,
+    count = 1,
+    timeoutMs = 20_000,
+  ): Promise<MessageShape<D>[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.seen.filter((r) => r.type === schema.typeName).map((r) => fromBinary(schema, r.value)).filter(match);
+      const found = this.seen
+        .filter((r) => r.type === schema.typeName)
+        .map((r) => fromBinary(schema, r.value))
+        .filter(match);
       if (found.length >= count) return found;
       if (Date.now() > deadline) throw new Error(`only ${found.length} of ${count} ${schema.typeName} events arrived`);
       await new Promise((r) => setTimeout(r, 100));

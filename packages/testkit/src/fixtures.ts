@@ -7,11 +7,17 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 export interface ServiceFixtures {
   identity: {
     /** A user row (no password) made directly in identity's tables; answers its id. */
-    user(orm: MikroORM, opts?: { superAdmin?: boolean; active?: boolean; email?: string; fullName?: string }): Promise<string>;
+    user(
+      orm: MikroORM,
+      opts?: { superAdmin?: boolean; active?: boolean; email?: string; fullName?: string },
+    ): Promise<string>;
     /** A person who signs in with `password`, made directly in identity's tables; answers their id. */
     person(orm: MikroORM, opts: { email: string; password: string; superAdmin?: boolean }): Promise<string>;
     /** An access token for the user as a login issues it; `issuedAt` in the past makes an expired one. */
-    accessToken(userId: string, opts?: { secretKey?: string; lifetimeMinutes?: number; issuedAt?: Date }): Promise<string>;
+    accessToken(
+      userId: string,
+      opts?: { secretKey?: string; lifetimeMinutes?: number; issuedAt?: Date },
+    ): Promise<string>;
     /** A well-formed API key that no deployment issued. */
     unknownApiKey(): string;
   };
@@ -21,6 +27,8 @@ export type FixtureService = keyof ServiceFixtures;
 
 /** The fixtures services/<name>/test/fixtures.ts exports (imported when asked for: packages never import services). */
 export async function fixturesOf<N extends FixtureService>(name: N): Promise<ServiceFixtures[N]> {
-  const module = (await import(new URL(`../../../services/${name}/test/fixtures.ts`, import.meta.url).href)) as { fixtures: ServiceFixtures[N] };
+  const module = (await import(new URL(`../../../services/${name}/test/fixtures.ts`, import.meta.url).href)) as {
+    fixtures: ServiceFixtures[N];
+  };
   return module.fixtures;
 }

@@ -15,21 +15,33 @@ export default async function globalSetup(): Promise<void> {
   const { DATABASE_URL, KAFKA_BROKERS, REDIS_URL } = process.env;
   if (DATABASE_URL && KAFKA_BROKERS && REDIS_URL) return;
   if (!dockerAnswers()) {
-    throw new Error("DATABASE_URL, KAFKA_BROKERS and REDIS_URL are unset and no Docker engine answers: run the tests with ./dev test");
+    throw new Error(
+      "DATABASE_URL, KAFKA_BROKERS and REDIS_URL are unset and no Docker engine answers: run the tests with ./dev test",
+    );
   }
   const { GenericContainer, Wait } = await import("testcontainers");
   const pg = await new GenericContainer("postgres:16-alpine")
     .withEnvironment({ POSTGRES_USER: "sca", POSTGRES_PASSWORD: "sca", POSTGRES_DB: "sca_test" })
-    .withExposedPorts(5432).withWaitStrategy(Wait.forLogMessage(/ready to accept connections/, 2)).start();
+    .withExposedPorts(5432)
+    .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/, 2))
+    .start();
   const redis = await new GenericContainer("redis:7-alpine").withExposedPorts(6379).start();
-  const kafka = await new GenericContainer("apache/kafka:4.1.0").withExposedPorts({ container: 9092, host: 59192 })
+  const kafka = await new GenericContainer("apache/kafka:4.1.0")
+    .withExposedPorts({ container: 9092, host: 59192 })
     .withEnvironment({
-      KAFKA_NODE_ID: "1", KAFKA_PROCESS_ROLES: "broker,controller",
-      KAFKA_LISTENERS: "PLAINTEXT://:9092,CONTROLLER://:9093", KAFKA_ADVERTISED_LISTENERS: "PLAINTEXT://127.0.0.1:59192",
-      KAFKA_CONTROLLER_LISTENER_NAMES: "CONTROLLER", KAFKA_CONTROLLER_QUORUM_VOTERS: "1@localhost:9093",
-      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: "1", KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: "1",
-      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: "1", KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: "0",
-    }).withWaitStrategy(Wait.forLogMessage(/Kafka Server started/)).start();
+      KAFKA_NODE_ID: "1",
+      KAFKA_PROCESS_ROLES: "broker,controller",
+      KAFKA_LISTENERS: "PLAINTEXT://:9092,CONTROLLER://:9093",
+      KAFKA_ADVERTISED_LISTENERS: "PLAINTEXT://127.0.0.1:59192",
+      KAFKA_CONTROLLER_LISTENER_NAMES: "CONTROLLER",
+      KAFKA_CONTROLLER_QUORUM_VOTERS: "1@localhost:9093",
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: "1",
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: "1",
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: "1",
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: "0",
+    })
+    .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
+    .start();
   process.env.DATABASE_URL = `postgresql://sca:sca@${pg.getHost()}:${pg.getMappedPort(5432)}/sca_test`;
   process.env.REDIS_URL = `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`;
   process.env.KAFKA_BROKERS = `${kafka.getHost()}:59192`;

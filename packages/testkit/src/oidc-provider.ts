@@ -9,7 +9,12 @@ import { Agent, fetch as undiciFetch } from "undici";
 import type { CustomFetch } from "openid-client";
 import { makeTestCertificates } from "./test-ca.ts";
 
-export interface Person { email: string; email_verified: boolean; name: string; groups: string[] }
+export interface Person {
+  email: string;
+  email_verified: boolean;
+  name: string;
+  groups: string[];
+}
 
 export interface TestProvider {
   issuer: string;
@@ -23,7 +28,10 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(opts: { redirectUris: string[]; discoveryExtras?: Record<string, unknown> }): Promise<TestProvider> {
+export async function startTestProvider(opts: {
+  redirectUris: string[];
+  discoveryExtras?: Record<string, unknown>;
+}): Promise<TestProvider> {
   const certs = await makeTestCertificates();
   const agent = new Agent({ connect: { ca: certs.caPem } });
   const fetch: CustomFetch = (url, init) => undiciFetch(url, { ...init, dispatcher: agent });
@@ -34,7 +42,12 @@ export async function startTestProvider(opts: { redirectUris: string[]; discover
 
   const state: { provider?: Provider } = {};
   const handle: TestProvider = {
-    issuer: "", clientId, clientSecret, fetch, people, nextSignIn: "deny",
+    issuer: "",
+    clientId,
+    clientSecret,
+    fetch,
+    people,
+    nextSignIn: "deny",
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await agent.close();
@@ -43,7 +56,10 @@ export async function startTestProvider(opts: { redirectUris: string[]; discover
 
   const server: Server = createServer({ cert: certs.certPem, key: certs.keyPem }, (req, res) => {
     if (req.url?.startsWith("/interaction/")) {
-      interact(state.provider!, handle, req, res).catch((err: Error) => { res.statusCode = 500; res.end(err.message); });
+      interact(state.provider!, handle, req, res).catch((err: Error) => {
+        res.statusCode = 500;
+        res.end(err.message);
+      });
       return;
     }
     void state.provider!.callback()(req, res);
@@ -52,10 +68,16 @@ export async function startTestProvider(opts: { redirectUris: string[]; discover
   handle.issuer = `https://localhost:${(server.address() as AddressInfo).port}`;
 
   state.provider = new Provider(handle.issuer, {
-    clients: [{
-      client_id: clientId, client_secret: clientSecret, redirect_uris: opts.redirectUris,
-      grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_post",
-    }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: opts.redirectUris,
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_post",
+      },
+    ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: "test" }] },
     cookies: { keys: ["test-provider-cookie-key"] },
     scopes: ["openid", "email", "profile", "groups"],
@@ -73,7 +95,12 @@ export async function startTestProvider(opts: { redirectUris: string[]; discover
   return handle;
 }
 
-async function interact(provider: Provider, handle: TestProvider, req: Parameters<Provider["interactionDetails"]>[0], res: Parameters<Provider["interactionDetails"]>[1]): Promise<void> {
+async function interact(
+  provider: Provider,
+  handle: TestProvider,
+  req: Parameters<Provider["interactionDetails"]>[0],
+  res: Parameters<Provider["interactionDetails"]>[1],
+): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   let result: InteractionResults;
   if (handle.nextSignIn === "deny") {
@@ -81,7 +108,10 @@ async function interact(provider: Provider, handle: TestProvider, req: Parameter
   } else if (details.prompt.name === "login") {
     result = { login: { accountId: handle.nextSignIn.subject } };
   } else {
-    const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
+    const grant = new provider.Grant({
+      accountId: details.session!.accountId,
+      clientId: details.params.client_id as string,
+    });
     const missing = details.prompt.details.missingOIDCScope as string[] | undefined;
     if (missing) grant.addOIDCScope(missing.join(" "));
     result = { consent: { grantId: await grant.save() } };
@@ -93,12 +123,18 @@ async function interact(provider: Provider, handle: TestProvider, req: Parameter
  * Plays the browser from the authorization URL through the provider's redirects, keeping its cookies,
  * until the provider sends it to `callbackPrefix`; returns that callback URL.
  */
-export async function followToCallback(fetch: CustomFetch, authorizationUrl: string, callbackPrefix: string): Promise<URL> {
+export async function followToCallback(
+  fetch: CustomFetch,
+  authorizationUrl: string,
+  callbackPrefix: string,
+): Promise<URL> {
   const jar = new Map<string, string>();
   let url = authorizationUrl;
   for (let hop = 0; hop < 10; hop++) {
     const res = await fetch(url, {
-      method: "GET", redirect: "manual", body: undefined,
+      method: "GET",
+      redirect: "manual",
+      body: undefined,
       headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
     });
     for (const line of res.headers.getSetCookie()) {

@@ -7,12 +7,21 @@ import { uniqueName } from "./names.ts";
 import { testServers } from "./servers.ts";
 
 /** Applies `migrations` to a new schema and answers the diff SQL from that schema to `entities` ("" when they agree). */
-export async function schemaDrift(entities: DatabaseOptions["entities"], migrations: DatabaseOptions["migrations"]): Promise<string> {
+export async function schemaDrift(
+  entities: DatabaseOptions["entities"],
+  migrations: DatabaseOptions["migrations"],
+): Promise<string> {
   const schema = uniqueName("t_drift");
   const orm = await openDatabase({ url: testServers().databaseUrl, schema, entities, migrations, poolMax: 2 });
   try {
     await migrateToHead(orm);
-    const diff = await orm.schema.getUpdateSchemaSQL({ schema, wrap: false, safe: false, dropTables: true, fromSchema: await introspect(orm, schema) });
+    const diff = await orm.schema.getUpdateSchemaSQL({
+      schema,
+      wrap: false,
+      safe: false,
+      dropTables: true,
+      fromSchema: await introspect(orm, schema),
+    });
     return diff.trim();
   } finally {
     await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
@@ -28,8 +37,9 @@ async function introspect(orm: MikroORM, schema: string): Promise<DatabaseSchema
   const platform = orm.em.getPlatform();
   const helper = platform.getSchemaHelper()!;
   const connection = orm.em.getConnection();
-  const tables = (await helper.getAllTables(connection, [schema]))
-    .filter((t) => t.schema_name === schema && t.table_name !== "schema_migrations");
+  const tables = (await helper.getAllTables(connection, [schema])).filter(
+    (t) => t.schema_name === schema && t.table_name !== "schema_migrations",
+  );
   const loaded = new DatabaseSchema(platform, schema);
   await helper.loadInformationSchema(loaded, connection, tables, [schema]);
   return loaded;

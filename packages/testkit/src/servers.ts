@@ -1,6 +1,10 @@
 // Where the tests find their real servers: DATABASE_URL, KAFKA_BROKERS and REDIS_URL from the environment
 // (./dev test starts them on loopback), or, only where a Docker engine answers, containers started here.
-export interface TestServers { databaseUrl: string; kafkaBrokers: string[]; redisUrl: string }
+export interface TestServers {
+  databaseUrl: string;
+  kafkaBrokers: string[];
+  redisUrl: string;
+}
 
 export function testServers(): TestServers {
   const { DATABASE_URL, KAFKA_BROKERS, REDIS_URL } = process.env;

@@ -9,7 +9,15 @@ import { openDatabase } from "@sca/db";
 import type { KafkaClient } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { serviceInterceptors } from "@sca/rpc";
-import { startServiceInstance, type ConfigKeys, type KafkaUse, type ServiceDefinition, type ServiceInstance, type ServiceName, type ServiceOverrides } from "@sca/runtime";
+import {
+  startServiceInstance,
+  type ConfigKeys,
+  type KafkaUse,
+  type ServiceDefinition,
+  type ServiceInstance,
+  type ServiceName,
+  type ServiceOverrides,
+} from "@sca/runtime";
 import { TEST_SECRET } from "./callers.ts";
 import { uniqueName } from "./names.ts";
 import { testServers } from "./servers.ts";
@@ -35,15 +43,21 @@ type AnyDefinition = ServiceDefinition<ConfigKeys, KafkaUse | undefined, any>;
 
 /** The definition services/<name>/src/service.ts exports (imported when asked for: packages never import services). */
 async function definitionOf(name: ServiceName): Promise<AnyDefinition> {
-  const module = (await import(new URL(`../../../services/${name}/src/service.ts`, import.meta.url).href)) as { service: AnyDefinition };
+  const module = (await import(new URL(`../../../services/${name}/src/service.ts`, import.meta.url).href)) as {
+    service: AnyDefinition;
+  };
   return module.service;
 }
 
 export async function startService<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
-  definition: ServiceDefinition<C, K, S>, overrides?: TestServiceOverrides<S>,
+  definition: ServiceDefinition<C, K, S>,
+  overrides?: TestServiceOverrides<S>,
 ): Promise<TestService>;
 export async function startService(name: ServiceName, overrides?: TestServiceOverrides): Promise<TestService>;
-export async function startService(which: AnyDefinition | ServiceName, overrides: TestServiceOverrides = {}): Promise<TestService> {
+export async function startService(
+  which: AnyDefinition | ServiceName,
+  overrides: TestServiceOverrides = {},
+): Promise<TestService> {
   const def = typeof which === "string" ? await definitionOf(which) : which;
   const servers = testServers();
   const schema = overrides.schema ?? uniqueName(def.name.replaceAll("-", "_"));
@@ -54,14 +68,21 @@ export async function startService(which: AnyDefinition | ServiceName, overrides
     schema,
     logger: overrides.logger ?? createLogger(`${def.name}-test`, "ERROR"),
     env: {
-      DATABASE_URL: servers.databaseUrl, REDIS_URL: servers.redisUrl, KAFKA_BROKERS: servers.kafkaBrokers.join(","),
-      KAFKA_TOPIC_PREFIX: `${schema}.`, SECRET_KEY: TEST_SECRET, APP_ENV: "dev", RPC_PORT: "0", ...overrides.env,
+      DATABASE_URL: servers.databaseUrl,
+      REDIS_URL: servers.redisUrl,
+      KAFKA_BROKERS: servers.kafkaBrokers.join(","),
+      KAFKA_TOPIC_PREFIX: `${schema}.`,
+      SECRET_KEY: TEST_SECRET,
+      APP_ENV: "dev",
+      RPC_PORT: "0",
+      ...overrides.env,
     },
   });
   let transport: Transport | undefined;
-  const transportOf = () => transport ??= instance.url
-    ? createGrpcTransport({ baseUrl: instance.url })
-    : createRouterTransport(instance.routes, { router: { interceptors: serviceInterceptors(instance) } });
+  const transportOf = () =>
+    (transport ??= instance.url
+      ? createGrpcTransport({ baseUrl: instance.url })
+      : createRouterTransport(instance.routes, { router: { interceptors: serviceInterceptors(instance) } }));
   return {
     ...instance,
     client: (service) => createClient(service, transportOf()),

@@ -7,7 +7,11 @@ import * as x509 from "@peculiar/x509";
 
 const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 
-export interface TestCertificates { caPem: string; certPem: string; keyPem: string }
+export interface TestCertificates {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
 
 export async function makeTestCertificates(): Promise<TestCertificates> {
   x509.cryptoProvider.set(webcrypto);
@@ -15,7 +19,12 @@ export async function makeTestCertificates(): Promise<TestCertificates> {
   const notAfter = new Date(Date.now() + 24 * 3600_000);
   const caKeys = await webcrypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: "01", name: "CN=SCA test CA", notBefore, notAfter, keys: caKeys, signingAlgorithm: ALG,
+    serialNumber: "01",
+    name: "CN=SCA test CA",
+    notBefore,
+    notAfter,
+    keys: caKeys,
+    signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
@@ -23,18 +32,29 @@ export async function makeTestCertificates(): Promise<TestCertificates> {
   });
   const serverKeys = await webcrypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
   const server = await x509.X509CertificateGenerator.create({
-    serialNumber: "02", subject: "CN=localhost", issuer: ca.subject, notBefore, notAfter, signingAlgorithm: ALG,
-    publicKey: serverKeys.publicKey, signingKey: caKeys.privateKey,
+    serialNumber: "02",
+    subject: "CN=localhost",
+    issuer: ca.subject,
+    notBefore,
+    notAfter,
+    signingAlgorithm: ALG,
+    publicKey: serverKeys.publicKey,
+    signingKey: caKeys.privateKey,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([{ type: "dns", value: "localhost" }, { type: "ip", value: "127.0.0.1" }]),
+      new x509.SubjectAlternativeNameExtension([
+        { type: "dns", value: "localhost" },
+        { type: "ip", value: "127.0.0.1" },
+      ]),
     ],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", serverKeys.privateKey));
   return {
     caPem: ca.toString("pem"),
     certPem: server.toString("pem"),
-    keyPem: createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" }).export({ format: "pem", type: "pkcs8" }).toString(),
+    keyPem: createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" })
+      .export({ format: "pem", type: "pkcs8" })
+      .toString(),
   };
 }

@@ -7,10 +7,19 @@ import { CALLER_HEADER, verifyCallerToken } from "@sca/rpc";
 import { callAs, startService, TEST_SECRET, testServers } from "../src/index.ts";
 
 async function schemaExists(schema: string): Promise<boolean> {
-  const orm = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [], poolMax: 1 });
+  const orm = await openDatabase({
+    url: testServers().databaseUrl,
+    schema: "public",
+    entities: [],
+    migrations: [],
+    poolMax: 1,
+  });
   try {
-    const [row] = await orm.em.getConnection().execute<{ n: number }[]>(
-      "select count(*)::int as n from information_schema.schemata where schema_name = ?", [schema]);
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ n: number }[]>("select count(*)::int as n from information_schema.schemata where schema_name = ?", [
+        schema,
+      ]);
     return row!.n === 1;
   } finally {
     await orm.close();

@@ -22,7 +22,13 @@ export function createGatewayApp(ctx: GatewayContext, routes: readonly Route[]):
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.TRUST_PROXY_HOPS);
-  app.use(canonicalizePath(), requestId(), requestLog(ctx.logger), ctx.metrics.middleware(), cors(ctx.config.CORS_ALLOWED_ORIGINS));
+  app.use(
+    canonicalizePath(),
+    requestId(),
+    requestLog(ctx.logger),
+    ctx.metrics.middleware(),
+    cors(ctx.config.CORS_ALLOWED_ORIGINS),
+  );
   // After CORS, so a browser can read the refusal.
   if (ctx.config.DEMO_READ_ONLY) app.use(demoReadOnly());
   registry.mount(app);

@@ -13,7 +13,11 @@ const config = loadConfigOrExit(gatewayKeys);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const redis = createRedis(config.REDIS_URL, logger);
 const ctx = createGatewayContext({
-  config, logger, redis, limiter: new FixedWindowLimiter(redis), readinessTargets: domainServiceTargets(),
+  config,
+  logger,
+  redis,
+  limiter: new FixedWindowLimiter(redis),
+  readinessTargets: domainServiceTargets(),
 });
 const gateway = await startGateway(ctx, { port: config.HTTP_PORT, routes: apiRoutes(ctx), webSocketEndpoints: [] });
 onShutdown(logger, [

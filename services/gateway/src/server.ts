@@ -45,19 +45,20 @@ export async function startGateway(ctx: GatewayContext, opts: GatewayServerOptio
   ctx.logger.info({ port }, "gateway listening");
   return {
     port,
-    close: (graceMs = 10_000) => new Promise<void>((resolve) => {
-      closing = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-      for (const ws of wss.clients) ws.close(1001, "server_shutdown");
-      const force = setTimeout(() => {
-        server.closeAllConnections();
-        for (const ws of wss.clients) ws.terminate();
-      }, graceMs);
-      // close() stops accepting and ends idle keep-alive connections; busy ones end after their answer.
-      server.close(() => {
-        clearTimeout(force);
-        wss.close(() => resolve());
-      });
-    }),
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+        for (const ws of wss.clients) ws.close(1001, "server_shutdown");
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          for (const ws of wss.clients) ws.terminate();
+        }, graceMs);
+        // close() stops accepting and ends idle keep-alive connections; busy ones end after their answer.
+        server.close(() => {
+          clearTimeout(force);
+          wss.close(() => resolve());
+        });
+      }),
   };
 }

@@ -15,8 +15,12 @@ import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
 
 export const SERVICE_CLIENTS = {
   identity: {
-    access: AccessService, accounts: AccountService, adminUsers: AdminUserService, directory: DirectoryService,
-    apiKeys: ApiKeyService, sso: SsoService,
+    access: AccessService,
+    accounts: AccountService,
+    adminUsers: AdminUserService,
+    directory: DirectoryService,
+    apiKeys: ApiKeyService,
+    sso: SsoService,
   },
   projects: { projects: ProjectService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
@@ -25,15 +29,24 @@ type Table = typeof SERVICE_CLIENTS;
 
 /** `clients.identity.directory`: a Connect client of every service in the table. */
 export type ServiceClients = {
-  readonly [S in keyof Table]: { readonly [C in keyof Table[S]]: Table[S][C] extends DescService ? Client<Table[S][C]> : never };
+  readonly [S in keyof Table]: {
+    readonly [C in keyof Table[S]]: Table[S][C] extends DescService ? Client<Table[S][C]> : never;
+  };
 };
 
 /** Clients of every service in the table, each service's at `urlOf(service)` (by default its configured address). */
-export function createServiceClients(urlOf: (service: ServiceName) => string = (service) => rpcUrlFor(service)): ServiceClients {
+export function createServiceClients(
+  urlOf: (service: ServiceName) => string = (service) => rpcUrlFor(service),
+): ServiceClients {
   const table: Record<string, Record<string, DescService>> = SERVICE_CLIENTS;
   const perService = Object.entries(table).map(([service, connectServices]) => {
     const baseUrl = urlOf(service as ServiceName);
-    return [service, Object.fromEntries(Object.entries(connectServices).map(([name, desc]) => [name, createServiceClient(desc, baseUrl)]))] as const;
+    return [
+      service,
+      Object.fromEntries(
+        Object.entries(connectServices).map(([name, desc]) => [name, createServiceClient(desc, baseUrl)]),
+      ),
+    ] as const;
   });
   return Object.fromEntries(perService) as ServiceClients;
 }

@@ -9,7 +9,10 @@ let admin: string;
 let adminToken: string;
 
 async function createTeam(name: string, extra: Record<string, unknown> = {}) {
-  const res = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name, slug: name.toLowerCase(), ...extra } });
+  const res = await s.request("POST", "/v1/admin/teams", {
+    bearer: adminToken,
+    body: { name, slug: name.toLowerCase(), ...extra },
+  });
   expect(res.status).toBe(201);
   return res.json;
 }
@@ -27,16 +30,34 @@ describe("teams", () => {
   it("creates a team (201) in the only organization, with the spec's fields", async () => {
     const team = await createTeam("Payments", { description: "money" });
     expect(team).toEqual({
-      id: expect.any(String), name: "Payments", slug: "payments", description: "money", organization_id: expect.any(String),
-      parent_group_id: null, project_count: 0, members: [], created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(String),
+      name: "Payments",
+      slug: "payments",
+      description: "money",
+      organization_id: expect.any(String),
+      parent_group_id: null,
+      project_count: 0,
+      members: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
-    const again = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "Other", slug: "payments" } });
+    const again = await s.request("POST", "/v1/admin/teams", {
+      bearer: adminToken,
+      body: { name: "Other", slug: "payments" },
+    });
     expect(again.status).toBe(409);
     expect(again.json.code).toBe("slug_taken");
   });
 
   it("validates the create body with 422", async () => {
-    for (const body of [{ name: "", slug: "a" }, { name: "a", slug: "" }, { name: "x".repeat(256), slug: "a" }, { name: "a", slug: "s".repeat(65) }, { slug: "a" }, { name: "a", slug: "b", organization_id: "nope" }]) {
+    for (const body of [
+      { name: "", slug: "a" },
+      { name: "a", slug: "" },
+      { name: "x".repeat(256), slug: "a" },
+      { name: "a", slug: "s".repeat(65) },
+      { slug: "a" },
+      { name: "a", slug: "b", organization_id: "nope" },
+    ]) {
       const res = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body });
       expect({ body, status: res.status }).toEqual({ body, status: 422 });
     }
@@ -59,16 +80,26 @@ describe("teams", () => {
   it("gets, patches and deletes a team; an unknown team is 404", async () => {
     const team = await createTeam("Mutable", { description: "before" });
     const id = team.id as string;
-    expect((await s.request("GET", `/v1/admin/teams/${id}`, { bearer: adminToken })).json).toMatchObject({ id, name: "Mutable" });
-    const patched = await s.request("PATCH", `/v1/admin/teams/${id}`, { bearer: adminToken, body: { name: "Renamed", description: null } });
+    expect((await s.request("GET", `/v1/admin/teams/${id}`, { bearer: adminToken })).json).toMatchObject({
+      id,
+      name: "Mutable",
+    });
+    const patched = await s.request("PATCH", `/v1/admin/teams/${id}`, {
+      bearer: adminToken,
+      body: { name: "Renamed", description: null },
+    });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ id, name: "Renamed", slug: "mutable", description: null });
-    expect((await s.request("PATCH", `/v1/admin/teams/${id}`, { bearer: adminToken, body: { slug: "" } })).status).toBe(422);
+    expect((await s.request("PATCH", `/v1/admin/teams/${id}`, { bearer: adminToken, body: { slug: "" } })).status).toBe(
+      422,
+    );
     const deleted = await s.request("DELETE", `/v1/admin/teams/${id}`, { bearer: adminToken });
     expect(deleted.status).toBe(204);
     expect((await s.request("GET", `/v1/admin/teams/${id}`, { bearer: adminToken })).status).toBe(404);
     expect((await s.request("DELETE", `/v1/admin/teams/${id}`, { bearer: adminToken })).status).toBe(404);
-    expect((await s.request("PATCH", `/v1/admin/teams/${randomUUID()}`, { bearer: adminToken, body: { name: "x" } })).status).toBe(404);
+    expect(
+      (await s.request("PATCH", `/v1/admin/teams/${randomUUID()}`, { bearer: adminToken, body: { name: "x" } })).status,
+    ).toBe(404);
   });
 
   it("moves a team with its subtree; a cycle or an unknown parent is 422; a team with subteams is not deleted (409)", async () => {
@@ -77,22 +108,50 @@ describe("teams", () => {
     const grandchild = await createTeam("Grandchild", { parent_group_id: child.id });
     const other = await createTeam("Elsewhere");
 
-    const cycle = await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, { bearer: adminToken, body: { new_parent_id: grandchild.id } });
+    const cycle = await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, {
+      bearer: adminToken,
+      body: { new_parent_id: grandchild.id },
+    });
     expect(cycle.status).toBe(422);
     expect(cycle.json.errors).toEqual([expect.objectContaining({ path: "body.new_parent_id" })]);
-    expect((await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, { bearer: adminToken, body: { new_parent_id: root.id } })).status).toBe(422);
-    expect((await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, { bearer: adminToken, body: { new_parent_id: randomUUID() } })).status).toBe(422);
-    expect((await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, { bearer: adminToken, body: {} })).status).toBe(422);
+    expect(
+      (
+        await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, {
+          bearer: adminToken,
+          body: { new_parent_id: root.id },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, {
+          bearer: adminToken,
+          body: { new_parent_id: randomUUID() },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await s.request("POST", `/v1/admin/teams/${root.id as string}/move`, { bearer: adminToken, body: {} })).status,
+    ).toBe(422);
 
-    const moved = await s.request("POST", `/v1/admin/teams/${child.id as string}/move`, { bearer: adminToken, body: { new_parent_id: other.id } });
+    const moved = await s.request("POST", `/v1/admin/teams/${child.id as string}/move`, {
+      bearer: adminToken,
+      body: { new_parent_id: other.id },
+    });
     expect(moved.status).toBe(200);
     expect(moved.json).toMatchObject({ id: child.id, parent_group_id: other.id });
-    expect((await s.request("GET", `/v1/admin/teams/${grandchild.id as string}`, { bearer: adminToken })).json.parent_group_id).toBe(child.id);
+    expect(
+      (await s.request("GET", `/v1/admin/teams/${grandchild.id as string}`, { bearer: adminToken })).json
+        .parent_group_id,
+    ).toBe(child.id);
 
     const blocked = await s.request("DELETE", `/v1/admin/teams/${other.id as string}`, { bearer: adminToken });
     expect(blocked.status).toBe(409);
     expect(blocked.json.code).toBe("team_has_subteams");
-    const toRoot = await s.request("POST", `/v1/admin/teams/${child.id as string}/move`, { bearer: adminToken, body: { new_parent_id: null } });
+    const toRoot = await s.request("POST", `/v1/admin/teams/${child.id as string}/move`, {
+      bearer: adminToken,
+      body: { new_parent_id: null },
+    });
     expect(toRoot.json.parent_group_id).toBeNull();
   });
 });
@@ -101,19 +160,59 @@ describe("members", () => {
   it("adds a member (and changes the role of one), removes it; unknown user 422, missing membership 404", async () => {
     const team = await createTeam("Crew");
     const person = await s.user();
-    const added = await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, { bearer: adminToken, body: { user_id: person, role: "developer" } });
+    const added = await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, {
+      bearer: adminToken,
+      body: { user_id: person, role: "developer" },
+    });
     expect(added.status).toBe(200);
-    expect(added.json.members).toEqual([{ user_id: person, email: `${person}@example.com`, full_name: "Test Person", role: "developer", created_at: expect.any(String) }]);
-    const changed = await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, { bearer: adminToken, body: { user_id: person, role: "team_admin" } });
+    expect(added.json.members).toEqual([
+      {
+        user_id: person,
+        email: `${person}@example.com`,
+        full_name: "Test Person",
+        role: "developer",
+        created_at: expect.any(String),
+      },
+    ]);
+    const changed = await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, {
+      bearer: adminToken,
+      body: { user_id: person, role: "team_admin" },
+    });
     expect((changed.json.members as { role: string }[]).map((m) => m.role)).toEqual(["team_admin"]);
 
-    expect((await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, { bearer: adminToken, body: { user_id: randomUUID(), role: "developer" } })).status).toBe(422);
-    expect((await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, { bearer: adminToken, body: { user_id: person, role: "super_admin" } })).status).toBe(422);
-    expect((await s.request("POST", `/v1/admin/teams/${randomUUID()}/members`, { bearer: adminToken, body: { user_id: person, role: "developer" } })).status).toBe(404);
+    expect(
+      (
+        await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, {
+          bearer: adminToken,
+          body: { user_id: randomUUID(), role: "developer" },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await s.request("POST", `/v1/admin/teams/${team.id as string}/members`, {
+          bearer: adminToken,
+          body: { user_id: person, role: "super_admin" },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await s.request("POST", `/v1/admin/teams/${randomUUID()}/members`, {
+          bearer: adminToken,
+          body: { user_id: person, role: "developer" },
+        })
+      ).status,
+    ).toBe(404);
 
-    const removed = await s.request("DELETE", `/v1/admin/teams/${team.id as string}/members/${person}`, { bearer: adminToken });
+    const removed = await s.request("DELETE", `/v1/admin/teams/${team.id as string}/members/${person}`, {
+      bearer: adminToken,
+    });
     expect(removed.status).toBe(204);
-    expect((await s.request("DELETE", `/v1/admin/teams/${team.id as string}/members/${person}`, { bearer: adminToken })).status).toBe(404);
+    expect(
+      (await s.request("DELETE", `/v1/admin/teams/${team.id as string}/members/${person}`, { bearer: adminToken }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -121,26 +220,70 @@ describe("PATCH /v1/admin/users/{id}/role", () => {
   it("sets a team role with team_id, refuses it without (422), and promotes to super_admin ignoring team_id", async () => {
     const team = await createTeam("Roles");
     const person = await s.user();
-    const missing = await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "developer" } });
+    const missing = await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+      bearer: adminToken,
+      body: { role: "developer" },
+    });
     expect(missing.status).toBe(422);
     expect(missing.json.errors).toEqual([expect.objectContaining({ path: "body.team_id" })]);
-    expect((await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "group_admin" } })).status).toBe(422);
-    expect((await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "viewer", team_id: team.id } })).status).toBe(422);
+    expect(
+      (
+        await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+          bearer: adminToken,
+          body: { role: "group_admin" },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+          bearer: adminToken,
+          body: { role: "viewer", team_id: team.id },
+        })
+      ).status,
+    ).toBe(422);
 
-    const dev = await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "developer", team_id: team.id } });
+    const dev = await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+      bearer: adminToken,
+      body: { role: "developer", team_id: team.id },
+    });
     expect(dev.status).toBe(200);
-    expect(dev.json).toMatchObject({ id: person, is_superuser: false, memberships: [{ team_id: team.id, team_name: "Roles", role: "developer" }] });
-    const promoted = await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "super_admin", team_id: "ignored" } });
+    expect(dev.json).toMatchObject({
+      id: person,
+      is_superuser: false,
+      memberships: [{ team_id: team.id, team_name: "Roles", role: "developer" }],
+    });
+    const promoted = await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+      bearer: adminToken,
+      body: { role: "super_admin", team_id: "ignored" },
+    });
     expect(promoted.status).toBe(200);
     expect(promoted.json.is_superuser).toBe(true);
-    expect((await s.request("PATCH", `/v1/admin/users/${randomUUID()}/role`, { bearer: adminToken, body: { role: "super_admin" } })).status).toBe(404);
+    expect(
+      (
+        await s.request("PATCH", `/v1/admin/users/${randomUUID()}/role`, {
+          bearer: adminToken,
+          body: { role: "super_admin" },
+        })
+      ).status,
+    ).toBe(404);
     // Back to one super_admin for the next test.
-    expect((await s.request("PATCH", `/v1/admin/users/${person}/role`, { bearer: adminToken, body: { role: "developer", team_id: team.id } })).status).toBe(200);
+    expect(
+      (
+        await s.request("PATCH", `/v1/admin/users/${person}/role`, {
+          bearer: adminToken,
+          body: { role: "developer", team_id: team.id },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("refuses to demote the last active super_admin with 409 last-super-admin", async () => {
     const team = await createTeam("Last");
-    const res = await s.request("PATCH", `/v1/admin/users/${admin}/role`, { bearer: adminToken, body: { role: "developer", team_id: team.id } });
+    const res = await s.request("PATCH", `/v1/admin/users/${admin}/role`, {
+      bearer: adminToken,
+      body: { role: "developer", team_id: team.id },
+    });
     expect(res.status).toBe(409);
     expect(res.json.type).toMatch(/\/last-super-admin$/);
     expect((await s.request("GET", "/v1/admin/teams", { bearer: adminToken })).status).toBe(200);
@@ -149,11 +292,16 @@ describe("PATCH /v1/admin/users/{id}/role", () => {
 
 describe("service accounts", () => {
   it("creates one (201) that can then be given a role", async () => {
-    const res = await s.request("POST", "/v1/admin/service-accounts", { bearer: adminToken, body: { name: "ci-robot" } });
+    const res = await s.request("POST", "/v1/admin/service-accounts", {
+      bearer: adminToken,
+      body: { name: "ci-robot" },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ full_name: "ci-robot", is_superuser: false, is_active: true, memberships: [] });
     expect(res.json.email).toMatch(/@service-accounts\.invalid$/);
-    expect((await s.request("POST", "/v1/admin/service-accounts", { bearer: adminToken, body: { name: "" } })).status).toBe(422);
+    expect(
+      (await s.request("POST", "/v1/admin/service-accounts", { bearer: adminToken, body: { name: "" } })).status,
+    ).toBe(422);
   });
 });
 
@@ -162,17 +310,30 @@ describe("callers other than a super_admin", () => {
     const team = await createTeam("Hidden");
     const bearer = await s.token(await s.user());
     const routes: [string, string, unknown][] = [
-      ["GET", "/v1/admin/teams", undefined], ["POST", "/v1/admin/teams", { name: "n", slug: "s" }],
-      ["GET", `/v1/admin/teams/${team.id as string}`, undefined], ["PATCH", `/v1/admin/teams/${team.id as string}`, { name: "n" }],
-      ["DELETE", `/v1/admin/teams/${team.id as string}`, undefined], ["POST", `/v1/admin/teams/${team.id as string}/move`, { new_parent_id: null }],
+      ["GET", "/v1/admin/teams", undefined],
+      ["POST", "/v1/admin/teams", { name: "n", slug: "s" }],
+      ["GET", `/v1/admin/teams/${team.id as string}`, undefined],
+      ["PATCH", `/v1/admin/teams/${team.id as string}`, { name: "n" }],
+      ["DELETE", `/v1/admin/teams/${team.id as string}`, undefined],
+      ["POST", `/v1/admin/teams/${team.id as string}/move`, { new_parent_id: null }],
       ["POST", `/v1/admin/teams/${team.id as string}/members`, { user_id: admin, role: "viewer" }],
       ["DELETE", `/v1/admin/teams/${team.id as string}/members/${admin}`, undefined],
-      ["PATCH", `/v1/admin/users/${admin}/role`, { role: "developer" }], ["POST", "/v1/admin/service-accounts", { name: "x" }],
-      ["GET", "/v1/admin/organizations", undefined], ["GET", "/v1/admin/api-keys/hash-stats", undefined],
+      ["PATCH", `/v1/admin/users/${admin}/role`, { role: "developer" }],
+      ["POST", "/v1/admin/service-accounts", { name: "x" }],
+      ["GET", "/v1/admin/organizations", undefined],
+      ["GET", "/v1/admin/api-keys/hash-stats", undefined],
     ];
     for (const [method, path, body] of routes) {
-      expect({ method, path, status: (await s.request(method, path, { bearer, body })).status }).toEqual({ method, path, status: 404 });
-      expect({ method, path, status: (await s.request(method, path, { body })).status }).toEqual({ method, path, status: 401 });
+      expect({ method, path, status: (await s.request(method, path, { bearer, body })).status }).toEqual({
+        method,
+        path,
+        status: 404,
+      });
+      expect({ method, path, status: (await s.request(method, path, { body })).status }).toEqual({
+        method,
+        path,
+        status: 401,
+      });
     }
     expect((await s.request("GET", `/v1/admin/teams/${team.id as string}`, { bearer: adminToken })).status).toBe(200);
   });
@@ -183,8 +344,18 @@ describe("organizations", () => {
     const res = await s.request("GET", "/v1/admin/organizations", { bearer: adminToken });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      items: [{ id: expect.any(String), name: "Default organization", slug: "default", created_at: expect.any(String), updated_at: expect.any(String) }],
-      total: 1, page: 1, page_size: 50,
+      items: [
+        {
+          id: expect.any(String),
+          name: "Default organization",
+          slug: "default",
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      ],
+      total: 1,
+      page: 1,
+      page_size: 50,
     });
     expect((await s.request("GET", "/v1/admin/organizations?page_size=201", { bearer: adminToken })).status).toBe(422);
   });
@@ -193,12 +364,20 @@ describe("organizations", () => {
   it("needs organization_id to create a team once several organizations exist (422)", async () => {
     const second = randomUUID();
     await s.sql("insert into organizations (id, name, slug) values (?, 'Second', 'second')", [second]);
-    const res = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "Where", slug: "where" } });
+    const res = await s.request("POST", "/v1/admin/teams", {
+      bearer: adminToken,
+      body: { name: "Where", slug: "where" },
+    });
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual([expect.objectContaining({ path: "body.organization_id" })]);
-    const placed = await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "Where", slug: "where", organization_id: second } });
+    const placed = await s.request("POST", "/v1/admin/teams", {
+      bearer: adminToken,
+      body: { name: "Where", slug: "where", organization_id: second },
+    });
     expect(placed.status).toBe(201);
     expect(placed.json.organization_id).toBe(second);
-    expect((await s.request("GET", "/v1/admin/organizations?page_size=1&page=2", { bearer: adminToken })).json).toMatchObject({ total: 2, page: 2 });
+    expect(
+      (await s.request("GET", "/v1/admin/organizations?page_size=1&page=2", { bearer: adminToken })).json,
+    ).toMatchObject({ total: 2, page: 2 });
   });
 });

@@ -4,14 +4,20 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { signIn, startIdentityStack, type IdentityStack } from "./identity-stack.ts";
 
 let s: IdentityStack;
-beforeAll(async () => { s = await startIdentityStack(); }, 60_000);
-afterAll(async () => { await s?.close(); });
+beforeAll(async () => {
+  s = await startIdentityStack();
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+});
 
 it("refuses a deactivated holder's key at once", async () => {
   const admin = (await signIn(s.client(), (await s.person({ superAdmin: true })).email)).accessToken;
   const holder = await s.person({ superAdmin: true });
   const holderToken = (await signIn(s.client(), holder.email)).accessToken;
-  const issued = await s.client().request("POST", "/v1/api-keys", { bearer: holderToken, body: { name: "ci", scope: "org" } });
+  const issued = await s
+    .client()
+    .request("POST", "/v1/api-keys", { bearer: holderToken, body: { name: "ci", scope: "org" } });
   expect(issued.status).toBe(201);
   const key = issued.json.raw_key as string;
 

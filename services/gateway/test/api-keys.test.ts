@@ -17,22 +17,39 @@ let ownerToken: string;
 const READ_ONLY_REFUSAL = "This API key is read-only: it cannot change anything.";
 
 async function issue(body: Record<string, unknown>, bearer = ownerToken) {
-  const res = await s.request("POST", "/v1/api-keys", { bearer, body: { name: "ci", scope: "team", team_id: teamA, ...body } });
+  const res = await s.request("POST", "/v1/api-keys", {
+    bearer,
+    body: { name: "ci", scope: "team", team_id: teamA, ...body },
+  });
   expect(res.status).toBe(201);
-  return { id: res.json.id as string, raw: res.json.raw_key as string, prefix: res.json.key_prefix as string, json: res.json };
+  return {
+    id: res.json.id as string,
+    raw: res.json.raw_key as string,
+    prefix: res.json.key_prefix as string,
+    json: res.json,
+  };
 }
 
 /** A write the key's holder is allowed past the edge; identity then answers 403 because keys manage no keys. */
-const writeWith = (raw: string) => s.request("POST", "/v1/api-keys", { bearer: raw, body: { name: "x", scope: "team", team_id: teamA } });
+const writeWith = (raw: string) =>
+  s.request("POST", "/v1/api-keys", { bearer: raw, body: { name: "x", scope: "team", team_id: teamA } });
 
 beforeAll(async () => {
   s = await startIdentityStack();
   adminToken = await s.token(await s.user({ superAdmin: true }));
-  teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "keys-a" } })).json.id as string;
-  teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "keys-b" } })).json.id as string;
+  teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "keys-a" } })).json
+    .id as string;
+  teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "keys-b" } })).json
+    .id as string;
   ownerA = await s.user();
-  await s.request("POST", `/v1/admin/teams/${teamA}/members`, { bearer: adminToken, body: { user_id: ownerA, role: "team_admin" } });
-  await s.request("POST", `/v1/admin/teams/${teamB}/members`, { bearer: adminToken, body: { user_id: ownerA, role: "team_admin" } });
+  await s.request("POST", `/v1/admin/teams/${teamA}/members`, {
+    bearer: adminToken,
+    body: { user_id: ownerA, role: "team_admin" },
+  });
+  await s.request("POST", `/v1/admin/teams/${teamB}/members`, {
+    bearer: adminToken,
+    body: { user_id: ownerA, role: "team_admin" },
+  });
   ownerToken = await s.token(ownerA);
 });
 afterAll(async () => {
@@ -43,10 +60,21 @@ describe("issuing and listing", () => {
   it("answers 201 with the spec's fields and raw_key once; the list never shows the key again", async () => {
     const key = await issue({ expires_in_days: 30 });
     expect(key.json).toEqual({
-      id: expect.any(String), name: "ci", scope: "team", organization_id: expect.any(String), team_id: teamA, project_id: null,
-      permission_breadth: "read_only", key_prefix: expect.stringMatching(/^[0-9a-f]{12}$/), service_account_id: null,
-      expires_at: expect.any(String), created_at: expect.any(String), created_by_user_id: ownerA,
-      created_by_email: `${ownerA}@example.com`, last_used_at: null, revoked_at: null,
+      id: expect.any(String),
+      name: "ci",
+      scope: "team",
+      organization_id: expect.any(String),
+      team_id: teamA,
+      project_id: null,
+      permission_breadth: "read_only",
+      key_prefix: expect.stringMatching(/^[0-9a-f]{12}$/),
+      service_account_id: null,
+      expires_at: expect.any(String),
+      created_at: expect.any(String),
+      created_by_user_id: ownerA,
+      created_by_email: `${ownerA}@example.com`,
+      last_used_at: null,
+      revoked_at: null,
       raw_key: expect.stringMatching(new RegExp(`^tos_${key.prefix}_[A-Za-z0-9_-]{43}$`)),
     });
     expect(Date.parse(key.json.expires_at as string) - Date.now()).toBeGreaterThan(29 * 86_400_000);
@@ -63,7 +91,9 @@ describe("issuing and listing", () => {
   it("pages with page and page_size, filters, and refuses a page_size past 200 with 422", async () => {
     await issue({ name: "p1" });
     await issue({ name: "p2" });
-    const first = await s.request("GET", `/v1/api-keys?page=1&page_size=1&team_id=${teamA}&scope=team`, { bearer: ownerToken });
+    const first = await s.request("GET", `/v1/api-keys?page=1&page_size=1&team_id=${teamA}&scope=team`, {
+      bearer: ownerToken,
+    });
     expect(first.json).toMatchObject({ page: 1, page_size: 1 });
     expect((first.json.items as unknown[]).length).toBe(1);
     expect(first.json.total as number).toBeGreaterThanOrEqual(2);
@@ -75,23 +105,47 @@ describe("issuing and listing", () => {
 
   it("validates the issue body with 422", async () => {
     for (const body of [
-      { name: "" }, { name: "x".repeat(101) }, { scope: "galaxy" }, { expires_in_days: 1826 }, { expires_in_days: 0 },
-      { permission_breadth: "admin" }, { team_id: "not-a-uuid" },
+      { name: "" },
+      { name: "x".repeat(101) },
+      { scope: "galaxy" },
+      { expires_in_days: 1826 },
+      { expires_in_days: 0 },
+      { permission_breadth: "admin" },
+      { team_id: "not-a-uuid" },
     ]) {
-      const res = await s.request("POST", "/v1/api-keys", { bearer: ownerToken, body: { name: "ci", scope: "team", team_id: teamA, ...body } });
+      const res = await s.request("POST", "/v1/api-keys", {
+        bearer: ownerToken,
+        body: { name: "ci", scope: "team", team_id: teamA, ...body },
+      });
       expect({ body, status: res.status }).toEqual({ body, status: 422 });
     }
     // Shape is fine, the scope rule is identity's: a team key needs its team.
-    expect((await s.request("POST", "/v1/api-keys", { bearer: ownerToken, body: { name: "ci", scope: "team" } })).status).toBe(422);
+    expect(
+      (await s.request("POST", "/v1/api-keys", { bearer: ownerToken, body: { name: "ci", scope: "team" } })).status,
+    ).toBe(422);
   });
 
   it("applies who may issue: a developer may not issue a team key (403), an org key needs super_admin", async () => {
     const dev = await s.user();
-    await s.request("POST", `/v1/admin/teams/${teamA}/members`, { bearer: adminToken, body: { user_id: dev, role: "developer" } });
+    await s.request("POST", `/v1/admin/teams/${teamA}/members`, {
+      bearer: adminToken,
+      body: { user_id: dev, role: "developer" },
+    });
     const devToken = await s.token(dev);
-    expect((await s.request("POST", "/v1/api-keys", { bearer: devToken, body: { name: "x", scope: "team", team_id: teamA } })).status).toBe(403);
-    expect((await s.request("POST", "/v1/api-keys", { bearer: ownerToken, body: { name: "x", scope: "org" } })).status).toBe(403);
-    expect((await s.request("POST", "/v1/api-keys", { bearer: adminToken, body: { name: "x", scope: "org" } })).status).toBe(201);
+    expect(
+      (
+        await s.request("POST", "/v1/api-keys", {
+          bearer: devToken,
+          body: { name: "x", scope: "team", team_id: teamA },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await s.request("POST", "/v1/api-keys", { bearer: ownerToken, body: { name: "x", scope: "org" } })).status,
+    ).toBe(403);
+    expect(
+      (await s.request("POST", "/v1/api-keys", { bearer: adminToken, body: { name: "x", scope: "org" } })).status,
+    ).toBe(201);
   });
 });
 
@@ -123,7 +177,9 @@ describe("using a key", () => {
     // Idempotent; the revoked key is listed only on request.
     expect((await s.request("DELETE", `/v1/api-keys/${key.id}`, { bearer: ownerToken })).status).toBe(204);
     const listed = await s.request("GET", "/v1/api-keys?include_revoked=true&page_size=200", { bearer: ownerToken });
-    expect((listed.json.items as Record<string, unknown>[]).find((k) => k.id === key.id)?.revoked_at).toEqual(expect.any(String));
+    expect((listed.json.items as Record<string, unknown>[]).find((k) => k.id === key.id)?.revoked_at).toEqual(
+      expect.any(String),
+    );
     const active = await s.request("GET", "/v1/api-keys?page_size=200", { bearer: ownerToken });
     expect((active.json.items as Record<string, unknown>[]).some((k) => k.id === key.id)).toBe(false);
   });
@@ -131,7 +187,10 @@ describe("using a key", () => {
   it("is refused writes on the very next request after a narrow, though its answer was cached", async () => {
     const key = await issue({ permission_breadth: "read_write" });
     expect((await writeWith(key.raw)).json.detail).not.toBe(READ_ONLY_REFUSAL);
-    const narrowed = await s.request("POST", `/v1/api-keys/${key.id}/narrow`, { bearer: ownerToken, body: { permission_breadth: "read_only" } });
+    const narrowed = await s.request("POST", `/v1/api-keys/${key.id}/narrow`, {
+      bearer: ownerToken,
+      body: { permission_breadth: "read_only" },
+    });
     expect(narrowed.status).toBe(200);
     expect(narrowed.json).toMatchObject({ id: key.id, permission_breadth: "read_only" });
     expect(narrowed.json).not.toHaveProperty("raw_key");
@@ -139,7 +198,10 @@ describe("using a key", () => {
     expect(next.status).toBe(403);
     expect(next.json.detail).toBe(READ_ONLY_REFUSAL);
     // Never widened.
-    const widen = await s.request("POST", `/v1/api-keys/${key.id}/narrow`, { bearer: ownerToken, body: { permission_breadth: "read_write" } });
+    const widen = await s.request("POST", `/v1/api-keys/${key.id}/narrow`, {
+      bearer: ownerToken,
+      body: { permission_breadth: "read_write" },
+    });
     expect(widen.status).toBe(422);
   });
 
@@ -167,8 +229,17 @@ describe("revoke and narrow of keys one may not manage", () => {
     const key = await issue({});
     const stranger = await s.token(await s.user());
     expect((await s.request("DELETE", `/v1/api-keys/${key.id}`, { bearer: stranger })).status).toBe(404);
-    expect((await s.request("POST", `/v1/api-keys/${key.id}/narrow`, { bearer: stranger, body: { permission_breadth: "read_only" } })).status).toBe(404);
-    expect((await s.request("DELETE", "/v1/api-keys/0190f1f2-0000-7000-8000-000000000000", { bearer: ownerToken })).status).toBe(404);
+    expect(
+      (
+        await s.request("POST", `/v1/api-keys/${key.id}/narrow`, {
+          bearer: stranger,
+          body: { permission_breadth: "read_only" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await s.request("DELETE", "/v1/api-keys/0190f1f2-0000-7000-8000-000000000000", { bearer: ownerToken })).status,
+    ).toBe(404);
     expect((await s.request("DELETE", "/v1/api-keys/not-a-uuid", { bearer: ownerToken })).status).toBe(422);
   });
 });
@@ -177,7 +248,11 @@ describe("GET /v1/admin/api-keys/hash-stats", () => {
   it("counts active keys by hash format for a super_admin, and is 404 for anyone else", async () => {
     const res = await s.request("GET", "/v1/admin/api-keys/hash-stats", { bearer: adminToken });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ active_total: expect.any(Number), hmac_sha256_count: expect.any(Number), legacy_bcrypt_count: 0 });
+    expect(res.json).toEqual({
+      active_total: expect.any(Number),
+      hmac_sha256_count: expect.any(Number),
+      legacy_bcrypt_count: 0,
+    });
     expect(res.json.active_total).toBe(res.json.hmac_sha256_count);
     expect(res.json.active_total as number).toBeGreaterThan(0);
     expect((await s.request("GET", "/v1/admin/api-keys/hash-stats", { bearer: ownerToken })).status).toBe(404);
@@ -187,7 +262,10 @@ describe("GET /v1/admin/api-keys/hash-stats", () => {
 describe("secrets", () => {
   // Last: it looks back over every answer and log line of this file.
   it("show each raw key in exactly one answer, its issue, and in no log line", () => {
-    const issuedKeys = s.bodies().map((b) => /"raw_key":"(tos_[^"]+)"/.exec(b)?.[1]).filter((k): k is string => k !== undefined);
+    const issuedKeys = s
+      .bodies()
+      .map((b) => /"raw_key":"(tos_[^"]+)"/.exec(b)?.[1])
+      .filter((k): k is string => k !== undefined);
     expect(issuedKeys.length).toBeGreaterThan(10);
     const logs = s.logText();
     for (const raw of issuedKeys) {

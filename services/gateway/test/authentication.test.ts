@@ -23,9 +23,13 @@ const hs256 = (payload: object, key: string) => {
 
 async function teamAdminKey(breadth: "read_only" | "read_write"): Promise<{ id: string; raw: string; prefix: string }> {
   const owner = await s.user();
-  await s.request("POST", `/v1/admin/teams/${teamId}/members`, { bearer: adminToken, body: { user_id: owner, role: "team_admin" } });
+  await s.request("POST", `/v1/admin/teams/${teamId}/members`, {
+    bearer: adminToken,
+    body: { user_id: owner, role: "team_admin" },
+  });
   const issued = await s.request("POST", "/v1/api-keys", {
-    bearer: await s.token(owner), body: { name: "ci", scope: "team", team_id: teamId, permission_breadth: breadth },
+    bearer: await s.token(owner),
+    body: { name: "ci", scope: "team", team_id: teamId, permission_breadth: breadth },
   });
   expect(issued.status).toBe(201);
   return { id: issued.json.id as string, raw: issued.json.raw_key as string, prefix: issued.json.key_prefix as string };
@@ -58,26 +62,48 @@ describe("refused credentials", () => {
     const refused = {
       garbage: "not-a-token",
       expired: await identity.accessToken(admin, { lifetimeMinutes: 1, issuedAt: new Date(Date.now() - 3_600_000) }),
-      "signed with another key": await identity.accessToken(admin, { secretKey: "another-secret-key-that-is-at-least-32-chars" }),
+      "signed with another key": await identity.accessToken(admin, {
+        secretKey: "another-secret-key-that-is-at-least-32-chars",
+      }),
       "alg none": `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub: admin, type: "access", iss: "sca-identity", iat: now, exp: now + 600 })}.`,
       "tampered subject": `${valid.split(".")[0]}.${b64({ sub: await s.user({ superAdmin: true }), type: "access", iss: "sca-identity", iat: now, exp: now + 600 })}.${valid.split(".")[2]}`,
-      "an internal caller token": await signCallerToken({
-        kind: "user", user_id: admin, email: null, is_superuser: true, memberships: [], api_key_id: null, api_key: null, ip: null, user_agent: null,
-      }, SECRET),
-      "right key, not an access token": hs256({ sub: admin, type: "refresh", iss: "sca-identity", iat: now, exp: now + 600 }, SECRET),
+      "an internal caller token": await signCallerToken(
+        {
+          kind: "user",
+          user_id: admin,
+          email: null,
+          is_superuser: true,
+          memberships: [],
+          api_key_id: null,
+          api_key: null,
+          ip: null,
+          user_agent: null,
+        },
+        SECRET,
+      ),
+      "right key, not an access token": hs256(
+        { sub: admin, type: "refresh", iss: "sca-identity", iat: now, exp: now + 600 },
+        SECRET,
+      ),
       "an unknown API key": identity.unknownApiKey(),
     };
     for (const [what, bearer] of Object.entries(refused)) {
       const res = await s.request("GET", "/v1/api-keys", { bearer });
-      expect({ what, status: res.status, challenge: res.headers.get("www-authenticate") })
-        .toEqual({ what, status: 401, challenge: 'Bearer error="invalid_token"' });
+      expect({ what, status: res.status, challenge: res.headers.get("www-authenticate") }).toEqual({
+        what,
+        status: 401,
+        challenge: 'Bearer error="invalid_token"',
+      });
     }
   });
 
   it("answers 401 to other schemes and malformed headers without asking identity", async () => {
     for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b", `Bearer ${"x".repeat(5000)}`]) {
       const res = await s.request("GET", "/v1/api-keys", { headers: { authorization } });
-      expect({ authorization: authorization.slice(0, 20), status: res.status }).toEqual({ authorization: authorization.slice(0, 20), status: 401 });
+      expect({ authorization: authorization.slice(0, 20), status: res.status }).toEqual({
+        authorization: authorization.slice(0, 20),
+        status: 401,
+      });
     }
   });
 
@@ -95,8 +121,11 @@ describe("the admin surface", () => {
     const bearer = await s.token(await s.user());
     const unknown = await s.request("GET", "/v1/admin/no-such-thing", { bearer });
     for (const [method, path, body] of [
-      ["GET", "/v1/admin/teams", undefined], ["POST", "/v1/admin/teams", { name: "" }], ["GET", "/v1/admin/organizations", undefined],
-      ["PATCH", `/v1/admin/users/${admin}/role`, { role: "nonsense" }], ["GET", "/v1/admin/api-keys/hash-stats", undefined],
+      ["GET", "/v1/admin/teams", undefined],
+      ["POST", "/v1/admin/teams", { name: "" }],
+      ["GET", "/v1/admin/organizations", undefined],
+      ["PATCH", `/v1/admin/users/${admin}/role`, { role: "nonsense" }],
+      ["GET", "/v1/admin/api-keys/hash-stats", undefined],
       ["GET", "/v1/admin/teams?page_size=100000", undefined],
     ] as const) {
       const res = await s.request(method, path, { bearer, body });
@@ -113,7 +142,10 @@ describe("the admin surface", () => {
   });
 
   it("is 404 for an API key, even one a super_admin issued", async () => {
-    const issued = await s.request("POST", "/v1/api-keys", { bearer: adminToken, body: { name: "org", scope: "org", permission_breadth: "read_write" } });
+    const issued = await s.request("POST", "/v1/api-keys", {
+      bearer: adminToken,
+      body: { name: "org", scope: "org", permission_breadth: "read_write" },
+    });
     expect(issued.status).toBe(201);
     const res = await s.request("GET", "/v1/admin/teams", { bearer: issued.json.raw_key as string });
     expect(res.status).toBe(404);
@@ -124,12 +156,26 @@ describe("API keys", () => {
   it("refuses every write of a read_only key with 403 and lets a read_write key through to the service", async () => {
     const ro = await teamAdminKey("read_only");
     const rw = await teamAdminKey("read_write");
-    for (const [method, path] of [["POST", "/v1/api-keys"], ["DELETE", `/v1/api-keys/${ro.id}`], ["POST", `/v1/api-keys/${ro.id}/narrow`]] as const) {
-      const res = await s.request(method, path, { bearer: ro.raw, body: { name: "x", scope: "team", team_id: teamId } });
-      expect({ path, status: res.status, detail: res.json.detail }).toEqual({ path, status: 403, detail: "This API key is read-only: it cannot change anything." });
+    for (const [method, path] of [
+      ["POST", "/v1/api-keys"],
+      ["DELETE", `/v1/api-keys/${ro.id}`],
+      ["POST", `/v1/api-keys/${ro.id}/narrow`],
+    ] as const) {
+      const res = await s.request(method, path, {
+        bearer: ro.raw,
+        body: { name: "x", scope: "team", team_id: teamId },
+      });
+      expect({ path, status: res.status, detail: res.json.detail }).toEqual({
+        path,
+        status: 403,
+        detail: "This API key is read-only: it cannot change anything.",
+      });
     }
     // Past the edge, identity has its own rule (keys do not manage keys): a different 403.
-    const rwRes = await s.request("POST", "/v1/api-keys", { bearer: rw.raw, body: { name: "x", scope: "team", team_id: teamId } });
+    const rwRes = await s.request("POST", "/v1/api-keys", {
+      bearer: rw.raw,
+      body: { name: "x", scope: "team", team_id: teamId },
+    });
     expect(rwRes.status).toBe(403);
     expect(rwRes.json.detail).not.toBe("This API key is read-only: it cannot change anything.");
   });
@@ -142,7 +188,11 @@ describe("API keys", () => {
     expect(entry.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(stored).not.toContain(secretOf(key.raw));
     const caller = await verifyCallerToken(entry.caller_token, SECRET);
-    expect(caller).toMatchObject({ kind: "api_key", api_key_id: key.id, api_key: { scope: "team", team_id: teamId, permission_breadth: "read_only" } });
+    expect(caller).toMatchObject({
+      kind: "api_key",
+      api_key_id: key.id,
+      api_key: { scope: "team", team_id: teamId, permission_breadth: "read_only" },
+    });
     const ttl = await s.redis.ttl(`${s.answerNamespace}${key.prefix}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30);
@@ -158,7 +208,9 @@ describe("API keys", () => {
     expect((await s.request("GET", "/v1/api-keys", { bearer: key.raw })).status).toBe(403);
     // Revoked behind identity's back (no cache deletion): only the cached answer can still admit the key.
     await s.sql("update api_keys set revoked_at = now() where id = ?", [key.id]);
-    expect((await s.request("POST", "/v1/api-keys", { bearer: key.raw, body: {} })).json.detail).toBe("This API key is read-only: it cannot change anything.");
+    expect((await s.request("POST", "/v1/api-keys", { bearer: key.raw, body: {} })).json.detail).toBe(
+      "This API key is read-only: it cannot change anything.",
+    );
     await s.redis.del(`${s.answerNamespace}${key.prefix}`);
     expect((await s.request("GET", "/v1/api-keys", { bearer: key.raw })).status).toBe(401);
   });
@@ -199,7 +251,11 @@ describe("the OpenAPI document", () => {
       components: { securitySchemes: Record<string, unknown> };
     };
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
-    for (const [path, method] of [["/v1/api-keys", "post"], ["/v1/admin/teams/{id}", "patch"], ["/v1/admin/api-keys/hash-stats", "get"]] as const) {
+    for (const [path, method] of [
+      ["/v1/api-keys", "post"],
+      ["/v1/admin/teams/{id}", "patch"],
+      ["/v1/admin/api-keys/hash-stats", "get"],
+    ] as const) {
       expect(doc.paths[path]![method]!.security).toEqual([{ bearer: [] }]);
       expect(doc.paths[path]![method]!.responses).toHaveProperty("401");
     }

@@ -4,18 +4,27 @@ import { z } from "zod";
 import { defineRoute } from "../src/api/route.ts";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
-const echoIp = () => [defineRoute({
-  method: "get", path: "/v1/test-client-address", summary: "test: the client address the gateway sees", tags: ["test"],
-  responses: { 200: { description: "ok", schema: z.object({ ip: z.string() }) } },
-  handler: ({ req }) => ({ status: 200, body: { ip: req.ip ?? "" } }),
-})];
+const echoIp = () => [
+  defineRoute({
+    method: "get",
+    path: "/v1/test-client-address",
+    summary: "test: the client address the gateway sees",
+    tags: ["test"],
+    responses: { 200: { description: "ok", schema: z.object({ ip: z.string() }) } },
+    handler: ({ req }) => ({ status: 200, body: { ip: req.ip ?? "" } }),
+  }),
+];
 
 describe("client address", () => {
   let gw: TestGateway | undefined;
-  afterEach(async () => { await gw?.close(); });
+  afterEach(async () => {
+    await gw?.close();
+  });
 
   const seen = async () => {
-    const res = await fetch(`${gw!.origin}/api/v1/test-client-address`, { headers: { "x-forwarded-for": "198.51.100.7, 203.0.113.5" } });
+    const res = await fetch(`${gw!.origin}/api/v1/test-client-address`, {
+      headers: { "x-forwarded-for": "198.51.100.7, 203.0.113.5" },
+    });
     return ((await res.json()) as { ip: string }).ip;
   };
 

@@ -3,7 +3,9 @@ import { csvCell, csvLine } from "../src/http/csv.ts";
 
 describe("csv", () => {
   it("quotes what needs quoting, joins lists, writes objects as JSON and null as empty", () => {
-    expect(csvLine(["a", 'b "q"', "c,d", "e\nf", null, 3, true, ["x", "y"], { k: 1 }])).toBe('a,"b ""q""","c,d","e\nf",,3,true,x / y,"{""k"":1}"\r\n');
+    expect(csvLine(["a", 'b "q"', "c,d", "e\nf", null, 3, true, ["x", "y"], { k: 1 }])).toBe(
+      'a,"b ""q""","c,d","e\nf",,3,true,x / y,"{""k"":1}"\r\n',
+    );
   });
 
   it("keeps a spreadsheet from running a cell as a formula", () => {

@@ -10,7 +10,13 @@ import { TEST_SECRET } from "@sca/testkit";
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY ?? TEST_SECRET, LOG_LEVEL: "ERROR", ...extra };
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: process.env.SECRET_KEY ?? TEST_SECRET,
+    LOG_LEVEL: "ERROR",
+    ...extra,
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -23,15 +29,25 @@ export async function freePort(): Promise<number> {
 
 /** `node src/main.ts migrate` of a service against a database. */
 export async function migrateService(name: string, databaseUrl: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ["src/main.ts", "migrate"], { cwd: `${REPO_ROOT}services/${name}`, env: serviceEnv(databaseUrl) });
+  await promisify(execFile)(process.execPath, ["src/main.ts", "migrate"], {
+    cwd: `${REPO_ROOT}services/${name}`,
+    env: serviceEnv(databaseUrl),
+  });
 }
 
-export interface RunningService { name: string; url: string; port: number; stop(): Promise<void> }
+export interface RunningService {
+  name: string;
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
 
 export async function startService(name: string, databaseUrl: string): Promise<RunningService> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["src/main.ts"], {
-    cwd: `${REPO_ROOT}services/${name}`, env: serviceEnv(databaseUrl, { RPC_PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"],
+    cwd: `${REPO_ROOT}services/${name}`,
+    env: serviceEnv(databaseUrl, { RPC_PORT: String(port) }),
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
@@ -46,7 +62,9 @@ export async function startService(name: string, databaseUrl: string): Promise<R
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    name, port, url: `http://127.0.0.1:${port}`,
+    name,
+    port,
+    url: `http://127.0.0.1:${port}`,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
@@ -57,13 +75,19 @@ export async function startService(name: string, databaseUrl: string): Promise<R
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => { socket.destroy(); resolve(true); });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
 
 /** A database of its own (no service schema in it), dropped by the returned function. */
-export async function createScratchDatabase(databaseUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(
+  databaseUrl: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const orm = await openDatabase({ url: databaseUrl, schema: "public", entities: [], migrations: [] });
   const sql = orm.em.getConnection();
   await sql.execute(`create database "${name}"`);

@@ -17,7 +17,17 @@ const testRoutes = (): Route[] => [
     summary: "test: echo",
     tags: ["test"],
     request: { query: z.object({ n: z.coerce.number().int().max(5).optional() }), body: echoBody },
-    responses: { 200: { description: "echo", schema: z.object({ name: z.string(), tags: z.array(z.string()), n: z.number().nullable(), request_id: z.string() }) } },
+    responses: {
+      200: {
+        description: "echo",
+        schema: z.object({
+          name: z.string(),
+          tags: z.array(z.string()),
+          n: z.number().nullable(),
+          request_id: z.string(),
+        }),
+      },
+    },
     handler: ({ body, query }) => ({
       status: 200,
       // The request id must survive the body parser's socket callbacks.
@@ -66,7 +76,14 @@ const testRoutes = (): Route[] => [
     tags: ["test"],
     responses: { 200: { description: "never", schema: z.object({}) } },
     handler: () => {
-      throw toConnectError(new ProblemError({ status: 409, code: "last_super_admin", detail: "The last super admin cannot be demoted.", extensions: { user_id: "u1" } }));
+      throw toConnectError(
+        new ProblemError({
+          status: 409,
+          code: "last_super_admin",
+          detail: "The last super admin cannot be demoted.",
+          extensions: { user_id: "u1" },
+        }),
+      );
     },
   }),
   defineRoute({
@@ -145,7 +162,9 @@ describe("request ids", () => {
   it("generates a UUIDv7 when none is sent, or when the one sent is unusable", async () => {
     const none = (await fetch(`${gw.origin}/api/health`)).headers.get("x-request-id");
     expect(none).toMatch(UUID_V7);
-    const tooLong = (await fetch(`${gw.origin}/api/health`, { headers: { "x-request-id": "x".repeat(200) } })).headers.get("x-request-id");
+    const tooLong = (
+      await fetch(`${gw.origin}/api/health`, { headers: { "x-request-id": "x".repeat(200) } })
+    ).headers.get("x-request-id");
     expect(tooLong).toMatch(UUID_V7);
   });
 
@@ -164,7 +183,9 @@ describe("request ids", () => {
 
 describe("problem documents", () => {
   it("404 for an unknown route, instance the canonical path, English whatever the language asked", async () => {
-    const res = await fetch(`${gw.origin}/api/v1/nowhere/?secret=1`, { headers: { "accept-language": "de-DE,de;q=0.9" } });
+    const res = await fetch(`${gw.origin}/api/v1/nowhere/?secret=1`, {
+      headers: { "accept-language": "de-DE,de;q=0.9" },
+    });
     expect(res.status).toBe(404);
     expect(await problemOf(res)).toEqual({
       type: "https://portal.example.test/problems/not_found",
@@ -180,7 +201,11 @@ describe("problem documents", () => {
     const res = await fetch(`${gw.origin}/api/v1/test-things/0191f2c4-8d2a-7c3e-9f10-1234567890ab`, { method: "PUT" });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, DELETE, HEAD, OPTIONS");
-    expect(await problemOf(res)).toMatchObject({ status: 405, title: "Method Not Allowed", instance: "/v1/test-things/0191f2c4-8d2a-7c3e-9f10-1234567890ab" });
+    expect(await problemOf(res)).toMatchObject({
+      status: 405,
+      title: "Method Not Allowed",
+      instance: "/v1/test-things/0191f2c4-8d2a-7c3e-9f10-1234567890ab",
+    });
     expect((await fetch(`${gw.origin}/api/openapi.json`, { method: "POST" })).status).toBe(405);
   });
 
@@ -201,20 +226,33 @@ describe("problem documents", () => {
   it("413 for a body over 1 MiB", async () => {
     const res = await post("/api/v1/test-echo", JSON.stringify({ name: "x".repeat(1024 * 1024) }));
     expect(res.status).toBe(413);
-    expect(await problemOf(res)).toMatchObject({ status: 413, detail: "The request body exceeds the limit of 1048576 bytes." });
+    expect(await problemOf(res)).toMatchObject({
+      status: 413,
+      detail: "The request body exceeds the limit of 1048576 bytes.",
+    });
   });
 
   it("415 for a body that is not JSON", async () => {
-    const res = await fetch(`${gw.origin}/api/v1/test-echo`, { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await fetch(`${gw.origin}/api/v1/test-echo`, {
+      method: "POST",
+      body: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
     await problemOf(res);
   });
 
   it("422 listing every offending field of query, body and path", async () => {
-    const res = await post("/api/v1/test-echo?n=9", JSON.stringify({ name: "", tags: ["a", "b", "c"] }), { "accept-language": "fr" });
+    const res = await post("/api/v1/test-echo?n=9", JSON.stringify({ name: "", tags: ["a", "b", "c"] }), {
+      "accept-language": "fr",
+    });
     expect(res.status).toBe(422);
     const doc = await problemOf(res);
-    expect(doc).toMatchObject({ status: 422, title: "Unprocessable Content", type: "https://portal.example.test/problems/validation_error" });
+    expect(doc).toMatchObject({
+      status: 422,
+      title: "Unprocessable Content",
+      type: "https://portal.example.test/problems/validation_error",
+    });
     expect((doc.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(["body.name", "body.tags", "query.n"]);
     expect(JSON.stringify(doc.errors)).toMatch(/Too (big|small)/);
 
@@ -231,7 +269,11 @@ describe("problem documents", () => {
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({
-      type: "about:blank", title: "Internal Server Error", status: 500, detail: "An unexpected error occurred.", instance: "/v1/test-boom",
+      type: "about:blank",
+      title: "Internal Server Error",
+      status: 500,
+      detail: "An unexpected error occurred.",
+      instance: "/v1/test-boom",
     });
     expect(text).not.toMatch(/hunter2|db\.ts|at /);
     const logged = logs.lines().find((l) => l.msg === "request failed" && l.request_id === "boom-1");
@@ -282,7 +324,11 @@ describe("CORS", () => {
   });
 
   it("matches origins exactly (scheme, host and port)", async () => {
-    for (const origin of [ALLOWED_ORIGIN.replace("http:", "https:"), `${ALLOWED_ORIGIN}:8080`, `${ALLOWED_ORIGIN}.evil.example`]) {
+    for (const origin of [
+      ALLOWED_ORIGIN.replace("http:", "https:"),
+      `${ALLOWED_ORIGIN}:8080`,
+      `${ALLOWED_ORIGIN}.evil.example`,
+    ]) {
       const res = await fetch(`${gw.origin}/api/health`, { headers: { origin } });
       expect(res.headers.get("access-control-allow-origin")).toBeNull();
     }
@@ -291,7 +337,11 @@ describe("CORS", () => {
   it("answers a preflight from a listed origin", async () => {
     const res = await fetch(`${gw.origin}/api/v1/test-echo`, {
       method: "OPTIONS",
-      headers: { origin: ALLOWED_ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization" },
+      headers: {
+        origin: ALLOWED_ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, authorization",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
@@ -314,7 +364,10 @@ describe("CORS", () => {
 describe("/health", () => {
   it("reports liveness, the API version and the demo flags", async () => {
     expect(await (await fetch(`${gw.origin}/api/health`)).json()).toEqual({
-      status: "ok", version: "2.2.0", demo_read_only: false, demo_sandbox_scans: false,
+      status: "ok",
+      version: "2.2.0",
+      demo_read_only: false,
+      demo_sandbox_scans: false,
     });
     expect(await (await fetch(`${gw.origin}/api/healthz`)).json()).toEqual({ status: "ok" });
   });
@@ -323,15 +376,27 @@ describe("/health", () => {
 describe("demo read-only", () => {
   let demo: TestGateway;
   beforeAll(async () => {
-    demo = await startTestGateway({ routes: testRoutes, env: { DEMO_READ_ONLY: "true", DEMO_ALLOW_SANDBOX_SCANS: "true" } });
+    demo = await startTestGateway({
+      routes: testRoutes,
+      env: { DEMO_READ_ONLY: "true", DEMO_ALLOW_SANDBOX_SCANS: "true" },
+    });
   });
   afterAll(async () => {
     await demo.close();
   });
 
   it("refuses every non-auth mutation with a demo_read_only problem", async () => {
-    for (const [method, path] of [["POST", "/api/v1/test-echo"], ["DELETE", "/api/v1/test-things/x"], ["PUT", "/v1/anything"], ["PATCH", "/api/v1/projects/1"]] as const) {
-      const res = await fetch(`${demo.origin}${path}`, { method, body: "{}", headers: { "content-type": "application/json", origin: ALLOWED_ORIGIN } });
+    for (const [method, path] of [
+      ["POST", "/api/v1/test-echo"],
+      ["DELETE", "/api/v1/test-things/x"],
+      ["PUT", "/v1/anything"],
+      ["PATCH", "/api/v1/projects/1"],
+    ] as const) {
+      const res = await fetch(`${demo.origin}${path}`, {
+        method,
+        body: "{}",
+        headers: { "content-type": "application/json", origin: ALLOWED_ORIGIN },
+      });
       expect([method, path, res.status]).toEqual([method, path, 403]);
       // Readable by the browser: CORS headers come first.
       expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
@@ -352,6 +417,9 @@ describe("demo read-only", () => {
   });
 
   it("is reported by /health", async () => {
-    expect(await (await fetch(`${demo.origin}/api/health`)).json()).toMatchObject({ demo_read_only: true, demo_sandbox_scans: true });
+    expect(await (await fetch(`${demo.origin}/api/health`)).json()).toMatchObject({
+      demo_read_only: true,
+      demo_sandbox_scans: true,
+    });
   });
 });

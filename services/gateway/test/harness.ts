@@ -52,11 +52,15 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const logger = opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR");
   const redis = createRedis(config.REDIS_URL, logger);
   const ctx = createGatewayContext({
-    config, logger, redis,
+    config,
+    logger,
+    redis,
     limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
     readinessTargets: opts.readinessTargets ?? [],
     // Every service but those of the test's own is at a closed port: a portal running on this machine is never reached.
-    clients: createServiceClients((service) => (service === "identity" && opts.identity ? opts.identity.url : opts.services?.[service] ?? "http://127.0.0.1:9")),
+    clients: createServiceClients((service) =>
+      service === "identity" && opts.identity ? opts.identity.url : (opts.services?.[service] ?? "http://127.0.0.1:9"),
+    ),
     apiKeyAnswerNamespace: opts.identity?.answerNamespace,
   });
   const server = await startGateway(ctx, {
@@ -86,13 +90,16 @@ export function capturingLogger(): { logger: Logger; lines: () => Record<string,
       done();
     },
   });
-  const logger = pino({
-    level: "info",
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId ? { request_id: requestId } : {};
+  const logger = pino(
+    {
+      level: "info",
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { request_id: requestId } : {};
+      },
     },
-  }, sink);
+    sink,
+  );
   return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 

@@ -16,7 +16,9 @@ export { TEST_SECRET as SECRET };
 export const PASSWORD = "violet-harbour-engine-42";
 
 /** Response headers by lower-case name (set-cookie as a list), also readable with `get(name)` as fetch's are. */
-export type AnswerHeaders = Readonly<Record<string, string | string[] | undefined>> & { get(name: string): string | null };
+export type AnswerHeaders = Readonly<Record<string, string | string[] | undefined>> & {
+  get(name: string): string | null;
+};
 
 export interface Answer {
   status: number;
@@ -25,7 +27,12 @@ export interface Answer {
   json: Record<string, unknown>;
 }
 
-export interface RequestOptions { bearer?: string; body?: unknown; cookie?: string; headers?: Record<string, string> }
+export interface RequestOptions {
+  bearer?: string;
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
 
 /** Requests from one client address. */
 export interface Client {
@@ -93,7 +100,13 @@ function answerHeaders(raw: Record<string, string | string[] | undefined>): Answ
   return Object.defineProperty({ ...raw }, "get", { value: get, enumerable: false }) as AnswerHeaders;
 }
 
-function send(origin: string, localAddress: string, method: string, path: string, opts: RequestOptions): Promise<Answer> {
+function send(
+  origin: string,
+  localAddress: string,
+  method: string,
+  path: string,
+  opts: RequestOptions,
+): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.bearer !== undefined) headers.authorization = `Bearer ${opts.bearer}`;
   if (opts.cookie !== undefined) headers.cookie = opts.cookie;
@@ -108,7 +121,8 @@ function send(origin: string, localAddress: string, method: string, path: string
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
-        const json = text && /json/.test(res.headers["content-type"] ?? "") ? JSON.parse(text) as Record<string, unknown> : {};
+        const json =
+          text && /json/.test(res.headers["content-type"] ?? "") ? (JSON.parse(text) as Record<string, unknown>) : {};
         resolve({ status: res.statusCode ?? 0, headers: answerHeaders(res.headers), text, json });
       });
     });
@@ -123,12 +137,16 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", ...opts.identityEnv },
-    logger: createLogger("identity-test", "INFO", logSink(lines)), poolMax: 6, seams: { apiKeyAnswerNamespace: answerNamespace },
+    logger: createLogger("identity-test", "INFO", logSink(lines)),
+    poolMax: 6,
+    seams: { apiKeyAnswerNamespace: answerNamespace },
   });
   const redis = createRedis(testServers().redisUrl, identity.logger);
   const domainEvents = await EventReader.start(identity.kafka!, TOPICS.domainEvents);
   const gateway = await startTestGateway({
-    env: opts.gatewayEnv, logger: createLogger("gateway-test", "INFO", logSink(lines)), identity: { url: identity.url!, answerNamespace },
+    env: opts.gatewayEnv,
+    logger: createLogger("gateway-test", "INFO", logSink(lines)),
+    identity: { url: identity.url!, answerNamespace },
   });
   const bodies: string[] = [];
   const client = (): Client => {
@@ -152,7 +170,10 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
     email: () => `${identity.schema}.${++people}@example.com`,
     async person(p = {}) {
       const email = `${identity.schema}.${++people}@example.com`;
-      return { id: await fixtures.person(identity.orm, { email, password: PASSWORD, superAdmin: p.superAdmin }), email };
+      return {
+        id: await fixtures.person(identity.orm, { email, password: PASSWORD, superAdmin: p.superAdmin }),
+        email,
+      };
     },
     user: (u) => fixtures.user(identity.orm, u),
     token: (userId) => fixtures.accessToken(userId),
@@ -177,13 +198,21 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
 /** The refresh cookie a response sets (the same token on both paths), or undefined. */
 export function refreshCookieSet(answer: Answer): string | undefined {
   const cookies = answer.headers["set-cookie"] ?? [];
-  const value = (Array.isArray(cookies) ? cookies : [cookies]).map((c) => /^refresh_token=([^;]*)/.exec(c)?.[1]).find(Boolean);
+  const value = (Array.isArray(cookies) ? cookies : [cookies])
+    .map((c) => /^refresh_token=([^;]*)/.exec(c)?.[1])
+    .find(Boolean);
   return value;
 }
 
 /** Signs in through the gateway; the access token and the cookie header to present next. */
-export async function signIn(client: Client, email: string, password = PASSWORD, prefix = "/v1/auth"): Promise<{ accessToken: string; cookie: string; answer: Answer }> {
+export async function signIn(
+  client: Client,
+  email: string,
+  password = PASSWORD,
+  prefix = "/v1/auth",
+): Promise<{ accessToken: string; cookie: string; answer: Answer }> {
   const answer = await client.request("POST", `${prefix}/login`, { body: { email, password } });
-  if (answer.status !== 200 || typeof answer.json.access_token !== "string") throw new Error(`login answered ${answer.status}: ${answer.text}`);
+  if (answer.status !== 200 || typeof answer.json.access_token !== "string")
+    throw new Error(`login answered ${answer.status}: ${answer.text}`);
   return { accessToken: answer.json.access_token, cookie: `refresh_token=${refreshCookieSet(answer)}`, answer };
 }

@@ -4,8 +4,12 @@ import { problemOf, startTestGateway, type TestGateway } from "./harness.ts";
 
 describe("metrics off (the default)", () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway(); });
-  afterAll(async () => { await gw.close(); });
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
 
   it("answers 404 exactly as an unknown path does", async () => {
     const res = await fetch(`${gw.origin}/api/metrics`);
@@ -19,8 +23,12 @@ describe("metrics off (the default)", () => {
 
 describe("metrics on, no token", () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ env: { METRICS_ENABLED: "true" } }); });
-  afterAll(async () => { await gw.close(); });
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { METRICS_ENABLED: "true" } });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
 
   it("exposes process metrics and HTTP counts and latencies by route template", async () => {
     await fetch(`${gw.origin}/api/health`);
@@ -34,7 +42,9 @@ describe("metrics on, no token", () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(text).toContain('http_requests_total{method="GET",route="/health",status="200"} 2');
     expect(text).toContain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
-    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/health",status="200"\} \d+/m);
+    expect(text).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/health",status="200"\} \d+/m,
+    );
     // Aggregates only: no raw paths or request ids become labels.
     expect(text).not.toContain("no/such/path");
     expect(text).not.toContain("request_id");
@@ -43,11 +53,16 @@ describe("metrics on, no token", () => {
 
 describe("metrics on, with METRICS_TOKEN", () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ env: { METRICS_ENABLED: "true", METRICS_TOKEN: "scrape-me-s3cret" } }); });
-  afterAll(async () => { await gw.close(); });
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { METRICS_ENABLED: "true", METRICS_TOKEN: "scrape-me-s3cret" } });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
 
   it("answers only the right bearer", async () => {
-    const get = (authorization?: string) => fetch(`${gw.origin}/api/metrics`, { headers: authorization ? { authorization } : {} });
+    const get = (authorization?: string) =>
+      fetch(`${gw.origin}/api/metrics`, { headers: authorization ? { authorization } : {} });
     expect((await get()).status).toBe(404);
     expect((await get("Bearer wrong")).status).toBe(404);
     expect((await get("Bearer scrape-me-s3cre")).status).toBe(404);

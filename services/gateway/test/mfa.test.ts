@@ -3,7 +3,15 @@
 // per-address limit), and removal.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
-import { PASSWORD, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack, type Client } from "./identity-stack.ts";
+import {
+  PASSWORD,
+  refreshCookieSet,
+  signIn,
+  startIdentityStack,
+  type Answer,
+  type IdentityStack,
+  type Client,
+} from "./identity-stack.ts";
 
 let s: IdentityStack;
 
@@ -19,7 +27,8 @@ afterAll(async () => {
 function totp(base32Secret: string, at = Date.now()): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
-  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
+  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase())
+    bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
   const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
@@ -57,16 +66,39 @@ describe("a person with a second factor", () => {
     secret = setup.json.secret as string;
     expect(setup.json.otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
 
-    expectProblem(await client.request("POST", "/auth/mfa/totp/confirm", { bearer: accessToken, body: { code: totp(secret, Date.now() - 600_000) } }), 422, "invalid_second_factor_code");
-    for (const code of ["", "1".repeat(65)]) expectProblem(await client.request("POST", "/auth/mfa/totp/confirm", { bearer: accessToken, body: { code } }), 422, "validation_error");
-    const confirm = await client.request("POST", "/auth/mfa/totp/confirm", { bearer: accessToken, body: { code: totp(secret) } });
+    expectProblem(
+      await client.request("POST", "/auth/mfa/totp/confirm", {
+        bearer: accessToken,
+        body: { code: totp(secret, Date.now() - 600_000) },
+      }),
+      422,
+      "invalid_second_factor_code",
+    );
+    for (const code of ["", "1".repeat(65)])
+      expectProblem(
+        await client.request("POST", "/auth/mfa/totp/confirm", { bearer: accessToken, body: { code } }),
+        422,
+        "validation_error",
+      );
+    const confirm = await client.request("POST", "/auth/mfa/totp/confirm", {
+      bearer: accessToken,
+      body: { code: totp(secret) },
+    });
     expect(confirm.status).toBe(200);
     recoveryCodes = confirm.json.recovery_codes as string[];
     expect(recoveryCodes).toHaveLength(10);
     for (const c of recoveryCodes) expect(c).toMatch(/^\w{5}-\w{5}$/);
 
-    expectProblem(await client.request("POST", "/v1/auth/mfa/totp/setup", { bearer: accessToken }), 409, "second_factor_enabled");
-    expectProblem(await client.request("POST", "/v1/auth/mfa/totp/confirm", { bearer: accessToken, body: { code: totp(secret) } }), 409, "no_enrolment_pending");
+    expectProblem(
+      await client.request("POST", "/v1/auth/mfa/totp/setup", { bearer: accessToken }),
+      409,
+      "second_factor_enabled",
+    );
+    expectProblem(
+      await client.request("POST", "/v1/auth/mfa/totp/confirm", { bearer: accessToken, body: { code: totp(secret) } }),
+      409,
+      "no_enrolment_pending",
+    );
     expect((await client.request("GET", "/v1/auth/me", { bearer: accessToken })).json.mfa_enabled).toBe(true);
   });
 
@@ -78,34 +110,66 @@ describe("a person with a second factor", () => {
     expect(asBearer.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
     expectProblem(await client.request("POST", "/v1/auth/refresh", { cookie: `refresh_token=${mfaToken}` }), 401);
 
-    expectProblem(await client.request("POST", "/v1/auth/login/mfa", { body: { mfa_token: mfaToken, code: totp(secret, Date.now() - 600_000) } }), 401, "invalid_second_factor");
+    expectProblem(
+      await client.request("POST", "/v1/auth/login/mfa", {
+        body: { mfa_token: mfaToken, code: totp(secret, Date.now() - 600_000) },
+      }),
+      401,
+      "invalid_second_factor",
+    );
     // The enrolment spent this step's code; the next step is within the accepted drift.
-    const done = await client.request("POST", "/auth/login/mfa", { body: { mfa_token: mfaToken, code: totp(secret, Date.now() + 30_000) } });
+    const done = await client.request("POST", "/auth/login/mfa", {
+      body: { mfa_token: mfaToken, code: totp(secret, Date.now() + 30_000) },
+    });
     expect(done.status).toBe(200);
     expect(Object.keys(done.json).sort()).toEqual(["access_token", "expires_in", "token_type"]);
     expect(refreshCookieSet(done)).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect((await client.request("GET", "/auth/me", { bearer: done.json.access_token as string })).json.email).toBe(email);
+    expect((await client.request("GET", "/auth/me", { bearer: done.json.access_token as string })).json.email).toBe(
+      email,
+    );
   });
 
   it("completes with a recovery code once", async () => {
     const first = await pendingSignIn(s.client(), email);
-    expect((await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: first, code: recoveryCodes[0] } })).status).toBe(200);
+    expect(
+      (await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: first, code: recoveryCodes[0] } }))
+        .status,
+    ).toBe(200);
     const second = await pendingSignIn(s.client(), email);
-    expectProblem(await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: second, code: recoveryCodes[0] } }), 401, "invalid_second_factor");
+    expectProblem(
+      await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: second, code: recoveryCodes[0] } }),
+      401,
+      "invalid_second_factor",
+    );
   });
 
   it("refuses a completion outside the field bounds, and a forged or foreign pending token", async () => {
     // A client each: the limit counts before the body is judged.
-    for (const body of [{ mfa_token: "", code: "123456" }, { mfa_token: "x".repeat(4097), code: "123456" }, { mfa_token: "x", code: "" }, { mfa_token: "x", code: "1".repeat(65) }, { code: "123456" }]) {
+    for (const body of [
+      { mfa_token: "", code: "123456" },
+      { mfa_token: "x".repeat(4097), code: "123456" },
+      { mfa_token: "x", code: "" },
+      { mfa_token: "x", code: "1".repeat(65) },
+      { code: "123456" },
+    ]) {
       expectProblem(await s.client().request("POST", "/v1/auth/login/mfa", { body }), 422, "validation_error");
     }
     const { accessToken } = await signIn(s.client(), (await s.person()).email);
-    expectProblem(await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: accessToken, code: "1".repeat(64) } }), 401, "invalid_second_factor");
+    expectProblem(
+      await s
+        .client()
+        .request("POST", "/v1/auth/login/mfa", { body: { mfa_token: accessToken, code: "1".repeat(64) } }),
+      401,
+      "invalid_second_factor",
+    );
   });
 
   it("allows 5 completions per minute per client address, then 429 with Retry-After 60", async () => {
     const client = s.client();
-    for (let i = 0; i < 5; i++) expect((await client.request("POST", "/auth/login/mfa", { body: { mfa_token: "x", code: "123456" } })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await client.request("POST", "/auth/login/mfa", { body: { mfa_token: "x", code: "123456" } })).status,
+      ).toBe(401);
     const refused = await client.request("POST", "/v1/auth/login/mfa", { body: { mfa_token: "x", code: "123456" } });
     expectProblem(refused, 429, "rate_limited");
     expect(refused.headers["retry-after"]).toBe("60");
@@ -113,12 +177,20 @@ describe("a person with a second factor", () => {
 
   it("removes the second factor with a recovery code; sign-in is one step again", async () => {
     const mfaToken = await pendingSignIn(s.client(), email);
-    const done = await s.client().request("POST", "/v1/auth/login/mfa", { body: { mfa_token: mfaToken, code: recoveryCodes[1] } });
+    const done = await s
+      .client()
+      .request("POST", "/v1/auth/login/mfa", { body: { mfa_token: mfaToken, code: recoveryCodes[1] } });
     const bearer = done.json.access_token as string;
     const client = s.client();
-    expectProblem(await client.request("DELETE", "/auth/mfa", { bearer, body: { code: "00000-00000" } }), 422, "invalid_second_factor_code");
+    expectProblem(
+      await client.request("DELETE", "/auth/mfa", { bearer, body: { code: "00000-00000" } }),
+      422,
+      "invalid_second_factor_code",
+    );
     expectProblem(await client.request("DELETE", "/auth/mfa", { bearer, body: {} }), 422, "validation_error");
-    expect((await client.request("DELETE", "/auth/mfa", { bearer, body: { code: recoveryCodes[2] } })).status).toBe(204);
+    expect((await client.request("DELETE", "/auth/mfa", { bearer, body: { code: recoveryCodes[2] } })).status).toBe(
+      204,
+    );
     expectProblem(await client.request("DELETE", "/v1/auth/mfa", { bearer, body: { code: recoveryCodes[3] } }), 404);
     expect((await client.request("GET", "/v1/auth/me", { bearer })).json.mfa_enabled).toBe(false);
     await signIn(s.client(), email);
@@ -126,7 +198,11 @@ describe("a person with a second factor", () => {
 
   it("needs a bearer for every enrolment route", async () => {
     const client = s.client();
-    for (const [method, path] of [["POST", "/v1/auth/mfa/totp/setup"], ["POST", "/auth/mfa/totp/confirm"], ["DELETE", "/v1/auth/mfa"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/v1/auth/mfa/totp/setup"],
+      ["POST", "/auth/mfa/totp/confirm"],
+      ["DELETE", "/v1/auth/mfa"],
+    ] as const) {
       expectProblem(await client.request(method, path, { body: { code: "123456" } }), 401);
     }
   });

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "@sca/log";
-import { followToCallback, startService, startTestProvider, uniqueName, type TestProvider, type TestService } from "@sca/testkit";
+import {
+  followToCallback,
+  startService,
+  startTestProvider,
+  uniqueName,
+  type TestProvider,
+  type TestService,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 const BROWSER_ORIGIN = "https://portal.test";
@@ -24,12 +31,16 @@ const gateways: TestGateway[] = [];
 const answers: string[] = [];
 
 function logTo(name: string): Logger {
-  return createLogger(name, "INFO", new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(chunk.toString("utf8"));
-      done();
-    },
-  }));
+  return createLogger(
+    name,
+    "INFO",
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logLines.push(chunk.toString("utf8"));
+        done();
+      },
+    }),
+  );
 }
 
 /** Identity's SSO at the test provider, with its callback at CALLBACK and the failure page at FAILURE. */
@@ -37,19 +48,31 @@ async function startIdentity(): Promise<void> {
   provider = await startTestProvider({ redirectUris: [CALLBACK] });
   identity = await startService("identity", {
     env: {
-      OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_SCOPES: "email profile", OAUTH_CALLBACK_BASE_URL: `${BROWSER_ORIGIN}/api`, OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard",
-      OAUTH_LOGIN_REDIRECT_FAILURE: FAILURE, AUTH_AUTO_REGISTER: "true", OAUTH_HTTP_TIMEOUT_SECONDS: "5",
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_SCOPES: "email profile",
+      OAUTH_CALLBACK_BASE_URL: `${BROWSER_ORIGIN}/api`,
+      OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard",
+      OAUTH_LOGIN_REDIRECT_FAILURE: FAILURE,
+      AUTH_AUTO_REGISTER: "true",
+      OAUTH_HTTP_TIMEOUT_SECONDS: "5",
     },
-    logger: logTo("identity-test"), poolMax: 6, seams: { apiKeyAnswerNamespace: answerNamespace, providerFetch: provider.fetch },
+    logger: logTo("identity-test"),
+    poolMax: 6,
+    seams: { apiKeyAnswerNamespace: answerNamespace, providerFetch: provider.fetch },
   });
   ({ orm } = identity);
 }
 
 /** A gateway in front of the identity service; `env` on top of the test defaults. */
-async function startGatewayWith(env: Record<string, string> = {}): Promise<(path: string, init?: RequestInit) => Promise<Response>> {
+async function startGatewayWith(
+  env: Record<string, string> = {},
+): Promise<(path: string, init?: RequestInit) => Promise<Response>> {
   const gateway = await startTestGateway({
-    env: { DOMAIN: "portal.test", ...env }, logger: logTo("gateway-test"), identity: { url: identity.url!, answerNamespace },
+    env: { DOMAIN: "portal.test", ...env },
+    logger: logTo("gateway-test"),
+    identity: { url: identity.url!, answerNamespace },
   });
   gateways.push(gateway);
   return async (path, init = {}) => {
@@ -68,13 +91,20 @@ function viaIngress(callback: URL): string {
 }
 
 function cookieOf(res: Response, name: string): { value: string; attributes: string }[] {
-  return res.headers.getSetCookie().filter((c) => c.startsWith(`${name}=`)).map((c) => {
-    const [pair, ...attributes] = c.split(";");
-    return { value: pair!.slice(name.length + 1), attributes: attributes.map((a) => a.trim()).join("; ") };
-  });
+  return res.headers
+    .getSetCookie()
+    .filter((c) => c.startsWith(`${name}=`))
+    .map((c) => {
+      const [pair, ...attributes] = c.split(";");
+      return { value: pair!.slice(name.length + 1), attributes: attributes.map((a) => a.trim()).join("; ") };
+    });
 }
 
-interface Started { providerUrl: string; flowCookie: string; authorize: Response }
+interface Started {
+  providerUrl: string;
+  flowCookie: string;
+  authorize: Response;
+}
 
 async function authorize(gw: Gateway, redirectAfter?: string): Promise<Started> {
   const query = redirectAfter === undefined ? "" : `?redirect_after=${encodeURIComponent(redirectAfter)}`;
@@ -123,7 +153,11 @@ describe("provider list", () => {
       const res = await gw(`${prefix}/oauth/providers`);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
-        providers: [{ name: "idp_a", configured: false }, { name: "idp_b", configured: false }, { name: "oidc", configured: true }],
+        providers: [
+          { name: "idp_a", configured: false },
+          { name: "idp_b", configured: false },
+          { name: "oidc", configured: true },
+        ],
       });
     }
   });
@@ -138,7 +172,9 @@ describe("authorize", () => {
     expect(url.searchParams.get("state")).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     const [flow] = cookieOf(res, "sca_oauth_flow");
-    expect(flow!.attributes).toMatch(/^Max-Age=300; Path=\/api\/auth\/oauth; Expires=.+; HttpOnly; Secure; SameSite=Lax$/);
+    expect(flow!.attributes).toMatch(
+      /^Max-Age=300; Path=\/api\/auth\/oauth; Expires=.+; HttpOnly; Secure; SameSite=Lax$/,
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.text()).toBe("");
   });
@@ -147,7 +183,10 @@ describe("authorize", () => {
     const res = await gw("/api/v1/auth/oauth/idp_a/authorize");
     expect(res.status).toBe(503);
     expect(await problemOf(res)).toMatchObject({
-      status: 503, code: "oauth_provider_disabled", oauth_provider_disabled: true, instance: "/v1/auth/oauth/idp_a/authorize",
+      status: 503,
+      code: "oauth_provider_disabled",
+      oauth_provider_disabled: true,
+      instance: "/v1/auth/oauth/idp_a/authorize",
     });
     expect(res.headers.getSetCookie()).toEqual([]);
   });
@@ -187,7 +226,9 @@ describe("sign-in through the browser", () => {
     for (const c of refresh) expect(c.attributes).toMatch(/HttpOnly/);
     refreshToken = refresh[0]!.value;
     secrets.push(refreshToken);
-    expect(cookieOf(res, "sca_oauth_flow")).toEqual([{ value: "", attributes: expect.stringMatching(/Path=\/api\/auth\/oauth; Expires=Thu, 01 Jan 1970/) }]);
+    expect(cookieOf(res, "sca_oauth_flow")).toEqual([
+      { value: "", attributes: expect.stringMatching(/Path=\/api\/auth\/oauth; Expires=Thu, 01 Jan 1970/) },
+    ]);
     expect(await res.text()).toBe("");
   });
 
@@ -204,28 +245,49 @@ describe("sign-in through the browser", () => {
     const list = await gw("/api/v1/users/me/oauth-identities", { headers: bearer });
     expect(list.status).toBe(200);
     const { items } = (await list.json()) as { items: Record<string, unknown>[] };
-    expect(items).toEqual([{
-      id: expect.any(String), provider: "oidc", subject: "ada-sub", email: "ada@example.com",
-      created_at: expect.any(String), last_used_at: expect.any(String),
-    }]);
-    const unlink = await gw(`/api/v1/users/me/oauth-identities/${items[0]!.id as string}`, { method: "DELETE", headers: bearer });
+    expect(items).toEqual([
+      {
+        id: expect.any(String),
+        provider: "oidc",
+        subject: "ada-sub",
+        email: "ada@example.com",
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+      },
+    ]);
+    const unlink = await gw(`/api/v1/users/me/oauth-identities/${items[0]!.id as string}`, {
+      method: "DELETE",
+      headers: bearer,
+    });
     expect(unlink.status).toBe(409);
     expect(await problemOf(unlink)).toMatchObject({ status: 409, type: "urn:service:problem:last-oauth-link" });
-    const foreign = await gw(`/api/v1/users/me/oauth-identities/${randomUUID()}`, { method: "DELETE", headers: bearer });
+    const foreign = await gw(`/api/v1/users/me/oauth-identities/${randomUUID()}`, {
+      method: "DELETE",
+      headers: bearer,
+    });
     expect(foreign.status).toBe(404);
     expect((await gw("/api/v1/users/me/oauth-identities")).status).toBe(401);
   });
 
   it("links an account that has a password, which may then unlink it", async () => {
-    await orm.em.fork().execute("insert into users (id, email, password_hash) values (?, 'grace@example.com', 'x')", [randomUUID()]);
+    await orm.em
+      .fork()
+      .execute("insert into users (id, email, password_hash) values (?, 'grace@example.com', 'x')", [randomUUID()]);
     provider.people.set("grace-sub", { email: "grace@example.com", email_verified: true, name: "Grace", groups: [] });
     const started = await authorize(gw);
     const signedIn = await callback(gw, await atProvider(started, { subject: "grace-sub" }), started.flowCookie);
     expect(signedIn.headers.get("location")).toBe("/dashboard");
-    const refreshed = await gw("/api/v1/auth/refresh", { method: "POST", headers: { cookie: `refresh_token=${cookieOf(signedIn, "refresh_token")[0]!.value}` } });
+    const refreshed = await gw("/api/v1/auth/refresh", {
+      method: "POST",
+      headers: { cookie: `refresh_token=${cookieOf(signedIn, "refresh_token")[0]!.value}` },
+    });
     const bearer = { authorization: `Bearer ${((await refreshed.json()) as { access_token: string }).access_token}` };
-    const { items } = (await (await gw("/api/v1/users/me/oauth-identities", { headers: bearer })).json()) as { items: { id: string }[] };
-    expect((await gw(`/api/v1/users/me/oauth-identities/${items[0]!.id}`, { method: "DELETE", headers: bearer })).status).toBe(204);
+    const { items } = (await (await gw("/api/v1/users/me/oauth-identities", { headers: bearer })).json()) as {
+      items: { id: string }[];
+    };
+    expect(
+      (await gw(`/api/v1/users/me/oauth-identities/${items[0]!.id}`, { method: "DELETE", headers: bearer })).status,
+    ).toBe(204);
     expect(await (await gw("/api/v1/users/me/oauth-identities", { headers: bearer })).json()).toEqual({ items: [] });
   });
 
@@ -262,9 +324,12 @@ describe("callback query", () => {
 
 describe("OpenAPI", () => {
   it("documents every route under both prefixes", async () => {
-    const { paths } = (await (await gw("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    const { paths } = (await (await gw("/api/openapi.json")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     for (const prefix of ["/auth", "/v1/auth"]) {
-      for (const path of ["/oauth/providers", "/oauth/{provider}/authorize", "/oauth/{provider}/callback"]) expect(paths[`${prefix}${path}`]?.get).toBeDefined();
+      for (const path of ["/oauth/providers", "/oauth/{provider}/authorize", "/oauth/{provider}/callback"])
+        expect(paths[`${prefix}${path}`]?.get).toBeDefined();
     }
     expect(Object.keys(paths["/v1/users/me/oauth-identities/{identity_id}"]!)).toContain("delete");
   });
@@ -273,7 +338,10 @@ describe("OpenAPI", () => {
 describe("demo read-only", () => {
   it("refuses authorize, and the callback before any exchange (the code stays unspent)", async () => {
     const demo = await startGatewayWith({ DEMO_READ_ONLY: "true" });
-    expect(await problemOf(await demo("/api/auth/oauth/oidc/authorize"))).toMatchObject({ status: 403, code: "demo_read_only" });
+    expect(await problemOf(await demo("/api/auth/oauth/oidc/authorize"))).toMatchObject({
+      status: 403,
+      code: "demo_read_only",
+    });
 
     provider.people.set("lin-sub", { email: "lin@example.com", email_verified: true, name: "Lin", groups: [] });
     const started = await authorize(gw);

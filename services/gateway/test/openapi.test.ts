@@ -21,8 +21,14 @@ beforeAll(async () => {
         summary: "test: list widgets",
         tags: ["test"],
         operationId: "listWidgets",
-        request: { params: z.object({ team_id: z.uuid() }), query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }) },
-        responses: { 200: { description: "A page of widgets", schema: pageSizePagination.envelope(widget) }, 404: problemResponse("No such team") },
+        request: {
+          params: z.object({ team_id: z.uuid() }),
+          query: pageSizePagination.query({ defaultSize: 50, maxSize: 200 }),
+        },
+        responses: {
+          200: { description: "A page of widgets", schema: pageSizePagination.envelope(widget) },
+          404: problemResponse("No such team"),
+        },
         handler: ({ query }) => ({ status: 200, body: pageSizePagination.page([], 0, query) }),
       }),
       defineRoute({
@@ -46,7 +52,17 @@ interface OpenApi {
   openapi: string;
   info: { version: string };
   servers: { url: string }[];
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[]; responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: unknown }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string; schema: Record<string, unknown> }[];
+        responses: Record<string, { content?: Record<string, unknown> }>;
+        requestBody?: unknown;
+      }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 }
 
@@ -69,24 +85,41 @@ describe("/openapi.json", () => {
   it("passes an OpenAPI validator", async () => {
     const config = await createConfig({
       rules: {
-        struct: "error", "no-unresolved-refs": "error", "path-parameters-defined": "error",
-        "operation-operationId-unique": "error", "operation-2xx-response": "error", "no-ambiguous-paths": "error",
+        struct: "error",
+        "no-unresolved-refs": "error",
+        "path-parameters-defined": "error",
+        "operation-operationId-unique": "error",
+        "operation-2xx-response": "error",
+        "no-ambiguous-paths": "error",
       },
     });
     const problems = await lintFromString({ source: text, absoluteRef: "openapi.json", config });
-    expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(",")}`)).toEqual([]);
+    expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(",")}`)).toEqual(
+      [],
+    );
     // The same validator does reject a broken document.
     const broken = { ...doc, paths: { "/x/{id}": { get: { responses: { 200: { description: 1 } } } } } };
-    expect((await lintFromString({ source: JSON.stringify(broken), absoluteRef: "broken.json", config })).length).toBeGreaterThan(0);
+    expect(
+      (await lintFromString({ source: JSON.stringify(broken), absoluteRef: "broken.json", config })).length,
+    ).toBeGreaterThan(0);
   });
 
   it("documents the health surface and the routes registered, from their schemas", () => {
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/health/ready", "/healthz", "/metrics", "/v1/test-teams/{team_id}/widgets"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/health", "/health/ready", "/healthz", "/metrics", "/v1/test-teams/{team_id}/widgets"]),
+    );
     const list = doc.paths["/v1/test-teams/{team_id}/widgets"]!.get!;
     expect(list.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(["path:team_id", "query:page", "query:page_size"]);
-    expect(list.parameters!.find((p) => p.name === "page_size")!.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
+    expect(list.parameters!.find((p) => p.name === "page_size")!.schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 200,
+      default: 50,
+    });
     expect(Object.keys(list.responses)).toEqual(["200", "404", "422", "default"]);
-    expect(list.responses["404"]!.content).toEqual({ "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } });
+    expect(list.responses["404"]!.content).toEqual({
+      "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+    });
     expect(doc.paths["/v1/test-teams/{team_id}/widgets"]!.post!.requestBody).toBeDefined();
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Problem", "Widget"]));
   });
@@ -98,13 +131,20 @@ describe("/openapi.json", () => {
 
 /** Every src/href/url/spec-url a page references, resolved as a browser would against the page's URL. */
 function references(html: string, pageUrl: string): URL[] {
-  return [...html.matchAll(/(?:src|href|spec-url)="([^"]+)"|url: "([^"]+)"/g)].map((m) => new URL(m[1] ?? m[2]!, pageUrl));
+  return [...html.matchAll(/(?:src|href|spec-url)="([^"]+)"|url: "([^"]+)"/g)].map(
+    (m) => new URL(m[1] ?? m[2]!, pageUrl),
+  );
 }
 
 describe("/docs and /redoc", () => {
   const pages = [
-    ["/api/docs", "/api"], ["/api/docs/", "/api"], ["/docs", ""], ["/docs/", ""],
-    ["/api/redoc", "/api"], ["/api/redoc/", "/api"], ["/redoc", ""],
+    ["/api/docs", "/api"],
+    ["/api/docs/", "/api"],
+    ["/docs", ""],
+    ["/docs/", ""],
+    ["/api/redoc", "/api"],
+    ["/api/redoc/", "/api"],
+    ["/redoc", ""],
   ] as const;
 
   it.each(pages)("%s loads, and every asset it references loads from the same prefix", async (path, prefix) => {
@@ -136,7 +176,12 @@ describe("/docs and /redoc", () => {
   });
 
   it("serves only the assets the pages use", async () => {
-    for (const path of ["/api/docs/index.html", "/api/docs/package.json", "/api/docs/..%2Fpackage.json", "/api/redoc/redoc.lib.js"]) {
+    for (const path of [
+      "/api/docs/index.html",
+      "/api/docs/package.json",
+      "/api/docs/..%2Fpackage.json",
+      "/api/redoc/redoc.lib.js",
+    ]) {
       expect([path, (await fetch(`${gw.origin}${path}`)).status]).toEqual([path, 404]);
     }
   });

@@ -56,7 +56,12 @@ describe("numbered pagination (page, page_size)", () => {
   });
 
   it("builds the items, total, page, page_size envelope", () => {
-    expect(pageSizePagination.page([1, 2], 12, { page: 2, page_size: 10 })).toEqual({ items: [1, 2], total: 12, page: 2, page_size: 10 });
+    expect(pageSizePagination.page([1, 2], 12, { page: 2, page_size: 10 })).toEqual({
+      items: [1, 2],
+      total: 12,
+      page: 2,
+      page_size: 10,
+    });
   });
 });
 
@@ -97,10 +102,17 @@ describe("through a route", () => {
       ],
     });
   });
-  afterAll(async () => { await gw.close(); });
+  afterAll(async () => {
+    await gw.close();
+  });
 
   it("applies defaults and answers the envelope", async () => {
-    expect(await (await fetch(`${gw.origin}/api/v1/test-notifications`)).json()).toEqual({ items: [1, 2, 3], total: 3, page: 1, page_size: 20 });
+    expect(await (await fetch(`${gw.origin}/api/v1/test-notifications`)).json()).toEqual({
+      items: [1, 2, 3],
+      total: 3,
+      page: 1,
+      page_size: 20,
+    });
   });
 
   it("answers 422 naming the query field past its cap", async () => {

@@ -7,7 +7,12 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
-export interface Reply { status: number; contentType: string; text: string; json: Record<string, unknown> }
+export interface Reply {
+  status: number;
+  contentType: string;
+  text: string;
+  json: Record<string, unknown>;
+}
 
 export interface ProjectsStack {
   identity: TestService;
@@ -27,25 +32,40 @@ export async function startProjectsStack(): Promise<ProjectsStack> {
   // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
   const KAFKA_TOPIC_PREFIX = `${uniqueName("projects_stack")}.`;
   const identity = await startService("identity", {
-    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX }, seams: { apiKeyAnswerNamespace: answerNamespace },
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
   });
   const projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
-  const gateway = await startTestGateway({ identity: { url: identity.url!, answerNamespace }, services: { projects: projects.url! } });
+  const gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { projects: projects.url! },
+  });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());
   const fixtures = await fixturesOf("identity");
   const account = (name: string, superAdmin = false) => fixtures.user(identity.orm, { fullName: name, superAdmin });
   const token = (userId: string) => fixtures.accessToken(userId);
   return {
-    identity, projects, gateway,
+    identity,
+    projects,
+    gateway,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = {};
       if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
       if (opts.body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(`${gateway.origin}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const res = await fetch(`${gateway.origin}${path}`, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      });
       const text = await res.text();
       const contentType = res.headers.get("content-type") ?? "";
-      return { status: res.status, contentType, text, json: /json/.test(contentType) && text ? JSON.parse(text) as Record<string, unknown> : {} };
+      return {
+        status: res.status,
+        contentType,
+        text,
+        json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      };
     },
     async team() {
       const slug = `team-${randomUUID().slice(0, 8)}`;

@@ -15,7 +15,9 @@ const limitedRoutes = (ctx: GatewayContext): Route[] => [
     path: "/v1/test-login",
     summary: "test: like login, 3 per minute per subject, Retry-After 60",
     tags: ["test"],
-    middleware: [ctx.rateLimit({ name: "test-login", limit: 3, windowSeconds: 60, key: bySubjectHeader, retryAfter: 60 })],
+    middleware: [
+      ctx.rateLimit({ name: "test-login", limit: 3, windowSeconds: 60, key: bySubjectHeader, retryAfter: 60 }),
+    ],
     request: { body: z.object({ email: z.string() }) },
     responses: { 204: { description: "ok" } },
     handler: () => ({ status: 204 }),
@@ -33,12 +35,19 @@ const limitedRoutes = (ctx: GatewayContext): Route[] => [
 
 describe("rate limits", () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ routes: limitedRoutes }); });
-  afterAll(async () => { await gw.close(); });
-
-  const login = (subject: string) => fetch(`${gw.origin}/api/v1/test-login`, {
-    method: "POST", body: JSON.stringify({ email: "a@b.c" }), headers: { "content-type": "application/json", "x-test-subject": subject },
+  beforeAll(async () => {
+    gw = await startTestGateway({ routes: limitedRoutes });
   });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  const login = (subject: string) =>
+    fetch(`${gw.origin}/api/v1/test-login`, {
+      method: "POST",
+      body: JSON.stringify({ email: "a@b.c" }),
+      headers: { "content-type": "application/json", "x-test-subject": subject },
+    });
 
   it("answers 429 with the fixed Retry-After past the limit", async () => {
     const statuses = [];
@@ -47,7 +56,12 @@ describe("rate limits", () => {
     const res = await login("10.1.1.1");
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("60");
-    expect(await problemOf(res)).toMatchObject({ status: 429, title: "Too Many Requests", code: "rate_limited", instance: "/v1/test-login" });
+    expect(await problemOf(res)).toMatchObject({
+      status: 429,
+      title: "Too Many Requests",
+      code: "rate_limited",
+      instance: "/v1/test-login",
+    });
   });
 
   it("counts each subject on its own", async () => {
@@ -57,7 +71,9 @@ describe("rate limits", () => {
   it("counts before the body is read, so a refused request is never parsed", async () => {
     for (let i = 0; i < 3; i++) await login("10.3.3.3");
     const res = await fetch(`${gw.origin}/api/v1/test-login`, {
-      method: "POST", body: "{not json", headers: { "content-type": "application/json", "x-test-subject": "10.3.3.3" },
+      method: "POST",
+      body: "{not json",
+      headers: { "content-type": "application/json", "x-test-subject": "10.3.3.3" },
     });
     expect(res.status).toBe(429);
   });
@@ -93,6 +109,8 @@ describe("rate limits while Redis is unreachable", () => {
   it("lets requests through and logs that the limit was not checked", async () => {
     const res = await fetch(`${gw.origin}/api/v1/test-search`, { headers: { "x-request-id": "no-redis-1" } });
     expect(res.status).toBe(200);
-    expect(logs.lines().find((l) => l.request_id === "no-redis-1" && l.msg === "rate limit not checked: redis unavailable")).toBeDefined();
+    expect(
+      logs.lines().find((l) => l.request_id === "no-redis-1" && l.msg === "rate limit not checked: redis unavailable"),
+    ).toBeDefined();
   });
 });

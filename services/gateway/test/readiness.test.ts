@@ -9,11 +9,19 @@ import { Health } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { testServers, uniqueName } from "@sca/testkit";
 import { READINESS_TIMEOUT_MS, type ReadinessTarget } from "../src/health/readiness.ts";
-import { createScratchDatabase, freePort, migrateService, REPO_ROOT, startService, type RunningService } from "./domain-services.ts";
+import {
+  createScratchDatabase,
+  freePort,
+  migrateService,
+  REPO_ROOT,
+  startService,
+  type RunningService,
+} from "./domain-services.ts";
 import { problemOf, startTestGateway, type TestGateway } from "./harness.ts";
 
 const target = (name: string, url: string): ReadinessTarget => ({
-  name, health: createServiceClient(Health, url, { timeoutMs: READINESS_TIMEOUT_MS }),
+  name,
+  health: createServiceClient(Health, url, { timeoutMs: READINESS_TIMEOUT_MS }),
 });
 
 let policy: RunningService;
@@ -27,7 +35,9 @@ beforeAll(async () => {
   // notifier runs against a database where its schema was never created: not at head.
   scratch = await createScratchDatabase(databaseUrl, uniqueName("gw_ready"));
   [policy, admin, unmigrated] = await Promise.all([
-    startService("policy", databaseUrl), startService("admin", databaseUrl), startService("notifier", scratch.url),
+    startService("policy", databaseUrl),
+    startService("admin", databaseUrl),
+    startService("notifier", scratch.url),
   ]);
 }, 90_000);
 
@@ -40,7 +50,10 @@ async function ready(targets: ReadinessTarget[], redisUrl?: string) {
   const gw: TestGateway = await startTestGateway({ readinessTargets: targets, ...(redisUrl ? { redisUrl } : {}) });
   try {
     const res = await fetch(`${gw.origin}/api/health/ready`);
-    return { status: res.status, body: res.status === 200 ? await res.json() as Record<string, unknown> : await problemOf(res) };
+    return {
+      status: res.status,
+      body: res.status === 200 ? ((await res.json()) as Record<string, unknown>) : await problemOf(res),
+    };
   } finally {
     await gw.close();
   }
@@ -77,12 +90,17 @@ describe("/health/ready", () => {
 
   it("gives up on a service that accepts but never answers, within the short deadline", async () => {
     const sockets = new Set<Socket>();
-    const silent: Server = createServer((s) => { sockets.add(s); });
+    const silent: Server = createServer((s) => {
+      sockets.add(s);
+    });
     const port = await freePort();
     await new Promise<void>((r) => silent.listen(port, "127.0.0.1", r));
     try {
       const started = Date.now();
-      const { status, body } = await ready([target("policy", policy.url), target("silent", `http://127.0.0.1:${port}`)]);
+      const { status, body } = await ready([
+        target("policy", policy.url),
+        target("silent", `http://127.0.0.1:${port}`),
+      ]);
       expect(Date.now() - started).toBeLessThan(READINESS_TIMEOUT_MS + 1_500);
       expect(status).toBe(503);
       expect(body.services).toEqual({ policy: "serving", silent: "unreachable" });
@@ -96,7 +114,10 @@ describe("/health/ready", () => {
     await admin.stop();
     const { status, body } = await ready([target("policy", policy.url), target("admin", admin.url)]);
     expect(status).toBe(503);
-    expect(body).toMatchObject({ detail: "Not ready: admin is unreachable.", services: { policy: "serving", admin: "unreachable" } });
+    expect(body).toMatchObject({
+      detail: "Not ready: admin is unreachable.",
+      services: { policy: "serving", admin: "unreachable" },
+    });
   });
 });
 
@@ -109,14 +130,19 @@ describe("gRPC interop", () => {
   it("a plain @grpc/grpc-js client with the .proto file gets the service's health", async () => {
     const definition = protoLoader.loadSync(`${REPO_ROOT}proto/grpc/health/v1/health.proto`, { enums: String });
     const loaded = grpc.loadPackageDefinition(definition);
-    const HealthClient = (((loaded.grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject).Health as grpc.ServiceClientConstructor;
-    const check = (port: number, service: string) => new Promise<{ status?: string; code?: grpc.status }>((resolve) => {
-      const client = new HealthClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as HealthStub;
-      client.Check({ service }, (err, res) => {
-        client.close();
-        resolve(err ? { code: err.code } : { status: res!.status });
+    const HealthClient = (((loaded.grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject)
+      .Health as grpc.ServiceClientConstructor;
+    const check = (port: number, service: string) =>
+      new Promise<{ status?: string; code?: grpc.status }>((resolve) => {
+        const client = new HealthClient(
+          `127.0.0.1:${port}`,
+          grpc.credentials.createInsecure(),
+        ) as unknown as HealthStub;
+        client.Check({ service }, (err, res) => {
+          client.close();
+          resolve(err ? { code: err.code } : { status: res!.status });
+        });
       });
-    });
     expect(await check(policy.port, "readiness")).toEqual({ status: "SERVING" });
     expect(await check(policy.port, "")).toEqual({ status: "SERVING" });
     expect(await check(unmigrated.port, "readiness")).toEqual({ status: "NOT_SERVING" });

@@ -4,7 +4,15 @@
 // that issues them.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
-import { PASSWORD, refreshCookieSet, startIdentityStack, type Answer, type IdentityStack, type Client, type RequestOptions } from "./identity-stack.ts";
+import {
+  PASSWORD,
+  refreshCookieSet,
+  startIdentityStack,
+  type Answer,
+  type IdentityStack,
+  type Client,
+  type RequestOptions,
+} from "./identity-stack.ts";
 
 const NEW_PASSWORD = "amber-lantern-orchard-77";
 const WRONG_PASSWORD = "wrong-but-still-secret-91";
@@ -21,20 +29,28 @@ afterAll(async () => {
 function totp(base32Secret: string, at: number): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
-  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
+  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase())
+    bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
-  const mac = createHmac("sha1", Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))).update(counter).digest();
+  const mac = createHmac("sha1", Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2))))
+    .update(counter)
+    .digest();
   return String((mac.readUInt32BE(mac[mac.length - 1]! & 0xf) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
 
-interface Recorded { label: string; text: string }
+interface Recorded {
+  label: string;
+  text: string;
+}
 
 it("keeps every secret out of the logs and out of every answer but the one issuing it", async () => {
   const answers: Recorded[] = [];
   /** Secret value -> the label of the answer that may carry it (null: none may). */
   const secrets = new Map<string, string | null>();
-  const client = (): Client & { call(label: string, method: string, path: string, opts?: RequestOptions): Promise<Answer> } => {
+  const client = (): Client & {
+    call(label: string, method: string, path: string, opts?: RequestOptions): Promise<Answer>;
+  } => {
     const c = s.client();
     return {
       ...c,
@@ -56,9 +72,16 @@ it("keeps every secret out of the logs and out of every answer but the one issui
   const c = client();
   const email = s.email();
   never(PASSWORD, NEW_PASSWORD, WRONG_PASSWORD);
-  expect((await c.call("register", "POST", "/v1/auth/register", { body: { email, password: PASSWORD } })).status).toBe(201);
-  expect((await c.call("failed login", "POST", "/auth/login", { body: { email, password: WRONG_PASSWORD } })).status).toBe(401);
-  const first = tokensOf("login", await c.call("login", "POST", "/v1/auth/login", { body: { email, password: PASSWORD } }));
+  expect((await c.call("register", "POST", "/v1/auth/register", { body: { email, password: PASSWORD } })).status).toBe(
+    201,
+  );
+  expect(
+    (await c.call("failed login", "POST", "/auth/login", { body: { email, password: WRONG_PASSWORD } })).status,
+  ).toBe(401);
+  const first = tokensOf(
+    "login",
+    await c.call("login", "POST", "/v1/auth/login", { body: { email, password: PASSWORD } }),
+  );
   expect((await c.call("me", "GET", "/v1/auth/me", { bearer: first.bearer })).status).toBe(200);
   const second = tokensOf("refresh", await c.call("refresh", "POST", "/v1/auth/refresh", { cookie: first.cookie }));
   expect((await c.call("reuse", "POST", "/auth/refresh", { cookie: first.cookie })).status).toBe(401);
@@ -67,27 +90,56 @@ it("keeps every secret out of the logs and out of every answer but the one issui
   const totpSecret = setup.json.secret as string;
   issued("setup", totpSecret);
   const enrolCode = totp(totpSecret, Date.now());
-  const confirm = await c.call("confirm", "POST", "/v1/auth/mfa/totp/confirm", { bearer: second.bearer, body: { code: enrolCode } });
+  const confirm = await c.call("confirm", "POST", "/v1/auth/mfa/totp/confirm", {
+    bearer: second.bearer,
+    body: { code: enrolCode },
+  });
   const recoveryCodes = confirm.json.recovery_codes as string[];
   issued("confirm", ...recoveryCodes);
 
-  const pending = await client().call("pending login", "POST", "/v1/auth/login", { body: { email, password: PASSWORD } });
+  const pending = await client().call("pending login", "POST", "/v1/auth/login", {
+    body: { email, password: PASSWORD },
+  });
   issued("pending login", pending.json.mfa_token as string);
   const signInCode = totp(totpSecret, Date.now() + 30_000);
   never(enrolCode, signInCode);
-  const third = tokensOf("completion", await client().call("completion", "POST", "/auth/login/mfa", { body: { mfa_token: pending.json.mfa_token, code: signInCode } }));
-  expect((await c.call("remove mfa", "DELETE", "/v1/auth/mfa", { bearer: third.bearer, body: { code: recoveryCodes[0] } })).status).toBe(204);
+  const third = tokensOf(
+    "completion",
+    await client().call("completion", "POST", "/auth/login/mfa", {
+      body: { mfa_token: pending.json.mfa_token, code: signInCode },
+    }),
+  );
+  expect(
+    (await c.call("remove mfa", "DELETE", "/v1/auth/mfa", { bearer: third.bearer, body: { code: recoveryCodes[0] } }))
+      .status,
+  ).toBe(204);
 
   expect((await c.call("forgot", "POST", "/v1/auth/forgot-password", { body: { email } })).status).toBe(204);
-  const resetToken = await s.resetTokenOf((await c.call("me again", "GET", "/v1/auth/me", { bearer: third.bearer })).json.id as string);
+  const resetToken = await s.resetTokenOf(
+    (await c.call("me again", "GET", "/v1/auth/me", { bearer: third.bearer })).json.id as string,
+  );
   never(resetToken);
-  expect((await c.call("reset", "POST", "/auth/reset-password", { body: { token: resetToken, new_password: NEW_PASSWORD } })).status).toBe(204);
-  const fourth = tokensOf("new login", await client().call("new login", "POST", "/v1/auth/login", { body: { email, password: NEW_PASSWORD } }));
-  expect((await c.call("logout", "POST", "/v1/auth/logout", { bearer: fourth.bearer, cookie: fourth.cookie })).status).toBe(204);
+  expect(
+    (await c.call("reset", "POST", "/auth/reset-password", { body: { token: resetToken, new_password: NEW_PASSWORD } }))
+      .status,
+  ).toBe(204);
+  const fourth = tokensOf(
+    "new login",
+    await client().call("new login", "POST", "/v1/auth/login", { body: { email, password: NEW_PASSWORD } }),
+  );
+  expect(
+    (await c.call("logout", "POST", "/v1/auth/logout", { bearer: fourth.bearer, cookie: fourth.cookie })).status,
+  ).toBe(204);
 
   const adminEmail = (await s.person({ superAdmin: true })).email;
-  const admin = tokensOf("admin login", await client().call("admin login", "POST", "/v1/auth/login", { body: { email: adminEmail, password: PASSWORD } }));
-  const key = await c.call("api key", "POST", "/v1/api-keys", { bearer: admin.bearer, body: { name: "ci", scope: "org" } });
+  const admin = tokensOf(
+    "admin login",
+    await client().call("admin login", "POST", "/v1/auth/login", { body: { email: adminEmail, password: PASSWORD } }),
+  );
+  const key = await c.call("api key", "POST", "/v1/api-keys", {
+    bearer: admin.bearer,
+    body: { name: "ci", scope: "org" },
+  });
   expect(key.status).toBe(201);
   issued("api key", key.json.raw_key as string);
   expect((await c.call("key use", "GET", "/v1/api-keys", { bearer: key.json.raw_key as string })).status).toBe(403);

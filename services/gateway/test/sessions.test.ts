@@ -4,7 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import { AUTH_PREFIXES } from "../src/http/auth-paths.ts";
-import { PASSWORD, SECRET, refreshCookieSet, signIn, startIdentityStack, type Answer, type IdentityStack } from "./identity-stack.ts";
+import {
+  PASSWORD,
+  SECRET,
+  refreshCookieSet,
+  signIn,
+  startIdentityStack,
+  type Answer,
+  type IdentityStack,
+} from "./identity-stack.ts";
 
 let s: IdentityStack;
 
@@ -24,7 +32,9 @@ function expectProblem(answer: Answer, status: number, code?: string): void {
 
 function expectCookieCleared(answer: Answer): void {
   const cookies = answer.headers["set-cookie"] ?? [];
-  const cleared = (Array.isArray(cookies) ? cookies : [cookies]).filter((c) => /^refresh_token=;/.test(c) && /Expires=Thu, 01 Jan 1970/.test(c));
+  const cleared = (Array.isArray(cookies) ? cookies : [cookies]).filter(
+    (c) => /^refresh_token=;/.test(c) && /Expires=Thu, 01 Jan 1970/.test(c),
+  );
   expect(cleared.map((c) => /Path=([^;]+)/.exec(c)![1]).sort()).toEqual(["/api/auth", "/api/v1/auth"]);
 }
 
@@ -32,12 +42,24 @@ describe.each(AUTH_PREFIXES)("a whole session under %s", (prefix) => {
   it("registers, signs in, rotates the refresh token, ends the sign-in on reuse and signs out idempotently", async () => {
     const client = s.client();
     const email = s.email();
-    expect((await client.request("POST", `${prefix}/register`, { body: { email, password: PASSWORD, full_name: "Grace" } })).status).toBe(201);
+    expect(
+      (await client.request("POST", `${prefix}/register`, { body: { email, password: PASSWORD, full_name: "Grace" } }))
+        .status,
+    ).toBe(201);
     const first = await signIn(client, email, PASSWORD, prefix);
 
     const me = await client.request("GET", `${prefix}/me`, { bearer: first.accessToken });
     expect(me.status).toBe(200);
-    expect(Object.keys(me.json).sort()).toEqual(["created_at", "email", "full_name", "id", "is_active", "is_superuser", "memberships", "mfa_enabled"]);
+    expect(Object.keys(me.json).sort()).toEqual([
+      "created_at",
+      "email",
+      "full_name",
+      "id",
+      "is_active",
+      "is_superuser",
+      "memberships",
+      "mfa_enabled",
+    ]);
     expect(me.json).toMatchObject({ email, full_name: "Grace", memberships: [], mfa_enabled: false });
 
     const rotated = await client.request("POST", `${prefix}/refresh`, { cookie: first.cookie });
@@ -45,7 +67,9 @@ describe.each(AUTH_PREFIXES)("a whole session under %s", (prefix) => {
     expect(Object.keys(rotated.json).sort()).toEqual(["access_token", "expires_in", "token_type"]);
     const next = refreshCookieSet(rotated)!;
     expect(`refresh_token=${next}`).not.toBe(first.cookie);
-    expect((await client.request("GET", `${prefix}/me`, { bearer: rotated.json.access_token as string })).status).toBe(200);
+    expect((await client.request("GET", `${prefix}/me`, { bearer: rotated.json.access_token as string })).status).toBe(
+      200,
+    );
 
     // The first token again: reuse. Its whole sign-in ends, the rotated token with it.
     const reuse = await client.request("POST", `${prefix}/refresh`, { cookie: first.cookie });
@@ -55,7 +79,10 @@ describe.each(AUTH_PREFIXES)("a whole session under %s", (prefix) => {
 
     const second = await signIn(client, email, PASSWORD, prefix);
     for (let i = 0; i < 2; i++) {
-      const out = await client.request("POST", `${prefix}/logout`, { bearer: second.accessToken, cookie: second.cookie });
+      const out = await client.request("POST", `${prefix}/logout`, {
+        bearer: second.accessToken,
+        cookie: second.cookie,
+      });
       expect(out.status).toBe(204);
       expect(out.text).toBe("");
       expectCookieCleared(out);
@@ -78,7 +105,9 @@ describe("refresh and logout", () => {
     const { cookie } = await signIn(s.client(), email);
     const token = cookie.slice("refresh_token=".length);
     expectProblem(await s.client().request("POST", "/v1/auth/refresh", { body: { refresh_token: token } }), 401);
-    expect((await s.client().request("POST", "/v1/auth/refresh", { cookie: `theme=dark; ${cookie}` })).status).toBe(200);
+    expect((await s.client().request("POST", "/v1/auth/refresh", { cookie: `theme=dark; ${cookie}` })).status).toBe(
+      200,
+    );
   });
 
   it("allows REFRESH_RATE_LIMIT refreshes per client address", async () => {
@@ -117,11 +146,21 @@ describe("bearers that must not pass", () => {
   });
 
   it.each([
-    ["a changed payload", () => `${good.split(".")[0]}.${b64({ ...claims, sub: "00000000-0000-4000-8000-000000000000" })}.${good.split(".")[2]}`],
+    [
+      "a changed payload",
+      () =>
+        `${good.split(".")[0]}.${b64({ ...claims, sub: "00000000-0000-4000-8000-000000000000" })}.${good.split(".")[2]}`,
+    ],
     ["alg none", () => `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`],
     ["HS512 under the right key", () => signed({ alg: "HS512", typ: "JWT" }, claims, SECRET, "sha512")],
-    ["HS256 under another key", () => signed({ alg: "HS256", typ: "JWT" }, claims, "another-secret-key-that-is-at-least-32-chars")],
-    ["an expired token", () => signed({ alg: "HS256", typ: "JWT" }, { ...claims, iat: 1_700_000_000, exp: 1_700_001_800 }, SECRET)],
+    [
+      "HS256 under another key",
+      () => signed({ alg: "HS256", typ: "JWT" }, claims, "another-secret-key-that-is-at-least-32-chars"),
+    ],
+    [
+      "an expired token",
+      () => signed({ alg: "HS256", typ: "JWT" }, { ...claims, iat: 1_700_000_000, exp: 1_700_001_800 }, SECRET),
+    ],
     ["a token of another type", () => signed({ alg: "HS256", typ: "JWT" }, { ...claims, type: "refresh" }, SECRET)],
     ["a refresh token", () => "Xx3rK9aLmQ2vB7nT0pW5sYd8eHf1gJ4kC6uZ-_iOqRb"],
     ["a truncated token", () => good.slice(0, -2)],

@@ -14,7 +14,10 @@ const fromA: Record<string, string> = {};
 
 async function member(team: string, role: string): Promise<string> {
   const user = await s.user();
-  const res = await s.request("POST", `/v1/admin/teams/${team}/members`, { bearer: adminToken, body: { user_id: user, role } });
+  const res = await s.request("POST", `/v1/admin/teams/${team}/members`, {
+    bearer: adminToken,
+    body: { user_id: user, role },
+  });
   expect(res.status).toBe(200);
   return user;
 }
@@ -22,15 +25,19 @@ async function member(team: string, role: string): Promise<string> {
 /** Team B as its super_admin and its own team_admin see it: the team, and team B's key. */
 async function teamBState() {
   const team = await s.request("GET", `/v1/admin/teams/${teamB}`, { bearer: adminToken });
-  const keys = await s.request("GET", `/v1/api-keys?include_revoked=true&page_size=200`, { bearer: await s.token(adminB) });
+  const keys = await s.request("GET", `/v1/api-keys?include_revoked=true&page_size=200`, {
+    bearer: await s.token(adminB),
+  });
   return { team: team.json, keys: keys.json.items };
 }
 
 beforeAll(async () => {
   s = await startIdentityStack();
   adminToken = await s.token(await s.user({ superAdmin: true }));
-  teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "tenant-a" } })).json.id as string;
-  teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "tenant-b" } })).json.id as string;
+  teamA = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "A", slug: "tenant-a" } }))
+    .json.id as string;
+  teamB = (await s.request("POST", "/v1/admin/teams", { bearer: adminToken, body: { name: "B", slug: "tenant-b" } }))
+    .json.id as string;
   const adminA = await member(teamA, "team_admin");
   const devA = await member(teamA, "developer");
   adminB = await member(teamB, "team_admin");
@@ -38,13 +45,19 @@ beforeAll(async () => {
   fromA["team_admin of A"] = await s.token(adminA);
   fromA["developer of A"] = await s.token(devA);
   const keyA = await s.request("POST", "/v1/api-keys", {
-    bearer: fromA["team_admin of A"], body: { name: "a-ci", scope: "team", team_id: teamA, permission_breadth: "read_write" },
+    bearer: fromA["team_admin of A"],
+    body: { name: "a-ci", scope: "team", team_id: teamA, permission_breadth: "read_write" },
   });
   fromA["read_write key of A"] = keyA.json.raw_key as string;
   const issuedB = await s.request("POST", "/v1/api-keys", {
-    bearer: await s.token(adminB), body: { name: "b-ci", scope: "team", team_id: teamB, permission_breadth: "read_write" },
+    bearer: await s.token(adminB),
+    body: { name: "b-ci", scope: "team", team_id: teamB, permission_breadth: "read_write" },
   });
-  keyB = { id: issuedB.json.id as string, prefix: issuedB.json.key_prefix as string, raw: issuedB.json.raw_key as string };
+  keyB = {
+    id: issuedB.json.id as string,
+    prefix: issuedB.json.key_prefix as string,
+    raw: issuedB.json.raw_key as string,
+  };
 });
 afterAll(async () => {
   await s.close();
@@ -68,7 +81,11 @@ describe("a caller of team A", () => {
     const before = await teamBState();
     const attempts: [string, string, RequestOptions["body"]][] = [
       ["POST", "/v1/api-keys", { name: "x", scope: "team", team_id: teamB }],
-      ["POST", "/v1/api-keys", { name: "x", scope: "project", team_id: teamB, project_id: "0190f1f2-0000-7000-8000-000000000001" }],
+      [
+        "POST",
+        "/v1/api-keys",
+        { name: "x", scope: "project", team_id: teamB, project_id: "0190f1f2-0000-7000-8000-000000000001" },
+      ],
       ["DELETE", `/v1/api-keys/${keyB.id}`, undefined],
       ["POST", `/v1/api-keys/${keyB.id}/narrow`, { permission_breadth: "read_only" }],
       ["GET", `/v1/admin/teams/${teamB}`, undefined],
@@ -90,7 +107,10 @@ describe("a caller of team A", () => {
     }
     expect(await teamBState()).toEqual(before);
     // Team B's key still works as before: not revoked, not narrowed.
-    const stillRw = await s.request("POST", "/v1/api-keys", { bearer: keyB.raw, body: { name: "x", scope: "team", team_id: teamB } });
+    const stillRw = await s.request("POST", "/v1/api-keys", {
+      bearer: keyB.raw,
+      body: { name: "x", scope: "team", team_id: teamB },
+    });
     expect(stillRw.json.detail).toBe("API keys are managed by people, not by other API keys.");
   });
 });

@@ -17,14 +17,26 @@ const echo: WebSocketEndpoint = {
   },
 };
 
-interface Refusal { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Refusal {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 /** Sends a raw upgrade request and reads the answer, as a browser's handshake would. */
 function upgrade(port: number, path: string, headers: Record<string, string> = {}): Promise<Refusal | "switched"> {
   return new Promise((resolve, reject) => {
     const req = request({
-      port, host: "127.0.0.1", path,
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
+      port,
+      host: "127.0.0.1",
+      path,
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        ...headers,
+      },
     });
     req.on("upgrade", (_res, socket) => {
       socket.destroy();
@@ -41,8 +53,12 @@ function upgrade(port: number, path: string, headers: Record<string, string> = {
 }
 
 let gw: TestGateway;
-beforeAll(async () => { gw = await startTestGateway({ webSocketEndpoints: [echo] }); });
-afterAll(async () => { await gw.close(); });
+beforeAll(async () => {
+  gw = await startTestGateway({ webSocketEndpoints: [echo] });
+});
+afterAll(async () => {
+  await gw.close();
+});
 
 describe("WebSocket upgrades", () => {
   it("refuses paths outside /ws/ with 404 before the handshake", async () => {
@@ -52,16 +68,28 @@ describe("WebSocket upgrades", () => {
   });
 
   it("refuses /ws/ paths without an endpoint with 404", async () => {
-    const answer = (await upgrade(gw.server.port, "/api/ws/scans/0191f2c4-8d2a-7c3e-9f10-1234567890ab", { origin: ALLOWED_ORIGIN })) as Refusal;
+    const answer = (await upgrade(gw.server.port, "/api/ws/scans/0191f2c4-8d2a-7c3e-9f10-1234567890ab", {
+      origin: ALLOWED_ORIGIN,
+    })) as Refusal;
     expect(answer.status).toBe(404);
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 404, instance: "/ws/scans/0191f2c4-8d2a-7c3e-9f10-1234567890ab" });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status: 404,
+      instance: "/ws/scans/0191f2c4-8d2a-7c3e-9f10-1234567890ab",
+    });
   });
 
   it("refuses a foreign Origin with 403 before the handshake, and echoes the request id", async () => {
-    const answer = (await upgrade(gw.server.port, "/api/ws/test-echo/ada", { origin: "https://evil.example", "x-request-id": "ws-1" })) as Refusal;
+    const answer = (await upgrade(gw.server.port, "/api/ws/test-echo/ada", {
+      origin: "https://evil.example",
+      "x-request-id": "ws-1",
+    })) as Refusal;
     expect(answer.status).toBe(403);
     expect(answer.headers["x-request-id"]).toBe("ws-1");
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 403, code: "origin_rejected", type: "https://portal.example.test/problems/origin_rejected" });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status: 403,
+      code: "origin_rejected",
+      type: "https://portal.example.test/problems/origin_rejected",
+    });
   });
 
   it("accepts a listed Origin, and no Origin (not a browser), with and without the /api prefix", async () => {
@@ -88,17 +116,24 @@ describe("WebSocket upgrades", () => {
 describe("graceful close", () => {
   it("finishes in-flight requests, closes WebSockets with 1001, then stops accepting", async () => {
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     const local = await startTestGateway({
       webSocketEndpoints: [echo],
-      routes: () => [defineRoute({
-        method: "get", path: "/v1/test-slow", summary: "test: slow", tags: ["test"],
-        responses: { 200: { description: "done", schema: z.object({ done: z.boolean() }) } },
-        handler: async () => {
-          await held;
-          return { status: 200, body: { done: true } };
-        },
-      })],
+      routes: () => [
+        defineRoute({
+          method: "get",
+          path: "/v1/test-slow",
+          summary: "test: slow",
+          tags: ["test"],
+          responses: { 200: { description: "done", schema: z.object({ done: z.boolean() }) } },
+          handler: async () => {
+            await held;
+            return { status: 200, body: { done: true } };
+          },
+        }),
+      ],
     });
     const ws = new WebSocket(`ws://127.0.0.1:${local.server.port}/ws/test-echo/x`);
     await new Promise((r) => ws.once("message", r));

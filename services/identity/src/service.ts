@@ -57,15 +57,24 @@ export const service = defineService({
       registerDirectoryLookupService(router, { orm });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
-        orm, secretKey, logger, config, sessions: { secretKey, settings: config },
-        clients: createProviderClients({ timeoutSeconds: config.OAUTH_HTTP_TIMEOUT_SECONDS, fetch: seams.providerFetch }),
+        orm,
+        secretKey,
+        logger,
+        config,
+        sessions: { secretKey, settings: config },
+        clients: createProviderClients({
+          timeoutSeconds: config.OAUTH_HTTP_TIMEOUT_SECONDS,
+          fetch: seams.providerFetch,
+        }),
       });
     };
   },
-  jobs: ({ orm, config, logger }) => [{
-    // Replicas may sweep at once: the deletes are idempotent.
-    name: "session sweep",
-    everyMs: 86_400_000,
-    run: async () => logger.info({ deleted: await sweepSessionState(orm, config) }, "swept expired session state"),
-  }],
+  jobs: ({ orm, config, logger }) => [
+    {
+      // Replicas may sweep at once: the deletes are idempotent.
+      name: "session sweep",
+      everyMs: 86_400_000,
+      run: async () => logger.info({ deleted: await sweepSessionState(orm, config) }, "swept expired session state"),
+    },
+  ],
 });

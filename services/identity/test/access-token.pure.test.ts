@@ -34,26 +34,45 @@ describe("access tokens", () => {
   });
 
   it("refuses other HMAC algorithms even under the right key", async () => {
-    const token = await new SignJWT({ type: "access" }).setProtectedHeader({ alg: "HS512" }).setSubject(USER)
-      .setIssuer("sca-identity").setExpirationTime("10m").sign(new TextEncoder().encode(TEST_SECRET));
+    const token = await new SignJWT({ type: "access" })
+      .setProtectedHeader({ alg: "HS512" })
+      .setSubject(USER)
+      .setIssuer("sca-identity")
+      .setExpirationTime("10m")
+      .sign(new TextEncoder().encode(TEST_SECRET));
     expect(await verifyAccessToken(token, TEST_SECRET)).toBeNull();
   });
 
   it("refuses RS256 (algorithm confusion)", async () => {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const token = await new SignJWT({ type: "access" }).setProtectedHeader({ alg: "RS256" }).setSubject(USER)
-      .setIssuer("sca-identity").setExpirationTime("10m").sign(privateKey);
+    const token = await new SignJWT({ type: "access" })
+      .setProtectedHeader({ alg: "RS256" })
+      .setSubject(USER)
+      .setIssuer("sca-identity")
+      .setExpirationTime("10m")
+      .sign(privateKey);
     expect(await verifyAccessToken(token, TEST_SECRET)).toBeNull();
   });
 
   it("refuses a validly signed token that is not an access token", async () => {
     const key = new TextEncoder().encode(TEST_SECRET);
-    const refreshLike = await new SignJWT({ type: "refresh" }).setProtectedHeader({ alg: "HS256" }).setSubject(USER)
-      .setIssuer("sca-identity").setExpirationTime("10m").sign(key);
-    const noSubject = await new SignJWT({ type: "access" }).setProtectedHeader({ alg: "HS256" })
-      .setIssuer("sca-identity").setExpirationTime("10m").sign(key);
-    const foreignIssuer = await new SignJWT({ type: "access" }).setProtectedHeader({ alg: "HS256" }).setSubject(USER)
-      .setIssuer("someone-else").setExpirationTime("10m").sign(key);
+    const refreshLike = await new SignJWT({ type: "refresh" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(USER)
+      .setIssuer("sca-identity")
+      .setExpirationTime("10m")
+      .sign(key);
+    const noSubject = await new SignJWT({ type: "access" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("sca-identity")
+      .setExpirationTime("10m")
+      .sign(key);
+    const foreignIssuer = await new SignJWT({ type: "access" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(USER)
+      .setIssuer("someone-else")
+      .setExpirationTime("10m")
+      .sign(key);
     for (const t of [refreshLike, noSubject, foreignIssuer]) expect(await verifyAccessToken(t, TEST_SECRET)).toBeNull();
   });
 

@@ -68,7 +68,9 @@ describe("refresh rotation", () => {
   it("rotates a live token", () => expect(decideRefresh(live, T0)).toEqual({ kind: "rotate" }));
   it("treats a rotated token as reuse, even when also revoked or expired", () => {
     expect(decideRefresh({ ...live, rotatedAt: at(-5) }, T0)).toEqual({ kind: "reuse" });
-    expect(decideRefresh({ ...live, rotatedAt: at(-5), revokedAt: at(-1), expiresAt: at(-1) }, T0)).toEqual({ kind: "reuse" });
+    expect(decideRefresh({ ...live, rotatedAt: at(-5), revokedAt: at(-1), expiresAt: at(-1) }, T0)).toEqual({
+      kind: "reuse",
+    });
   });
   it("refuses unknown, revoked, expired tokens and deactivated users", () => {
     expect(decideRefresh(null, T0)).toEqual({ kind: "refuse" });
@@ -113,7 +115,9 @@ describe("sign-in throttle", () => {
 
 describe("password reset link and cooldown", () => {
   it("puts the token in the query of the base URL", () => {
-    expect(resetUrl("https://portal.example.com/reset-password?lang=en", "abc_-1")).toBe("https://portal.example.com/reset-password?lang=en&token=abc_-1");
+    expect(resetUrl("https://portal.example.com/reset-password?lang=en", "abc_-1")).toBe(
+      "https://portal.example.com/reset-password?lang=en&token=abc_-1",
+    );
   });
   it("counts the cooldown down from the last request", () => {
     expect(resetCooldownSecondsLeft(null, 300, T0)).toBe(0);

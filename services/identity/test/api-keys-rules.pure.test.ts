@@ -2,8 +2,21 @@ import { describe, expect, it } from "@jest/globals";
 import bcrypt from "bcryptjs";
 import type { ApiKeyGrant, Caller } from "@sca/rpc";
 import { TEST_SECRET } from "@sca/testkit";
-import { deriveApiKeyHashKey, generateApiKey, hashApiKey, looksLikeApiKey, parseApiKey, verifyApiKeyHash } from "../src/domain/api-key-format.ts";
-import { mayIssue, mayManageKey, membershipsWithinGrant, narrowedBreadth, planIssue } from "../src/domain/api-key-scope.ts";
+import {
+  deriveApiKeyHashKey,
+  generateApiKey,
+  hashApiKey,
+  looksLikeApiKey,
+  parseApiKey,
+  verifyApiKeyHash,
+} from "../src/domain/api-key-format.ts";
+import {
+  mayIssue,
+  mayManageKey,
+  membershipsWithinGrant,
+  narrowedBreadth,
+  planIssue,
+} from "../src/domain/api-key-scope.ts";
 
 const TEAM = "0190f0e0-0000-7000-8000-00000000000a";
 const SUB = "0190f0e0-0000-7000-8000-00000000000c";
@@ -12,11 +25,25 @@ const PROJECT = "0190f0e0-0000-7000-8000-0000000000f1";
 
 function person(overrides: Partial<Caller> = {}): Caller {
   return {
-    kind: "user", user_id: "u1", email: "u@example.com", is_superuser: false, memberships: [],
-    api_key_id: null, api_key: null, ip: null, user_agent: null, ...overrides,
+    kind: "user",
+    user_id: "u1",
+    email: "u@example.com",
+    is_superuser: false,
+    memberships: [],
+    api_key_id: null,
+    api_key: null,
+    ip: null,
+    user_agent: null,
+    ...overrides,
   };
 }
-const base = { name: "ci", teamId: undefined, projectId: undefined, expiresInDays: undefined, permissionBreadth: undefined };
+const base = {
+  name: "ci",
+  teamId: undefined,
+  projectId: undefined,
+  expiresInDays: undefined,
+  permissionBreadth: undefined,
+};
 
 describe("key format", () => {
   it("generates tos_<prefix>_<secret> keys that parse back to their prefix", () => {
@@ -28,7 +55,14 @@ describe("key format", () => {
   });
 
   it("rejects malformed keys", () => {
-    for (const bad of ["tos_", "tos_abc", "tos_ABCDEF012345_secretsecretsecretsecret", "tos_abcdef012345_short", "xtos_abcdef012345_" + "a".repeat(43), "tos_abcdef012345_" + "a".repeat(43) + " "]) {
+    for (const bad of [
+      "tos_",
+      "tos_abc",
+      "tos_ABCDEF012345_secretsecretsecretsecret",
+      "tos_abcdef012345_short",
+      "xtos_abcdef012345_" + "a".repeat(43),
+      "tos_abcdef012345_" + "a".repeat(43) + " ",
+    ]) {
       expect(parseApiKey(bad)).toBeNull();
     }
   });
@@ -57,27 +91,59 @@ describe("key format", () => {
 describe("issue requests", () => {
   it("defaults to read_only and no expiry", () => {
     expect(planIssue({ ...base, scope: "org" })).toEqual({
-      ok: true, plan: { name: "ci", scope: "org", teamId: null, projectId: null, expiresInDays: null, permissionBreadth: "read_only" },
+      ok: true,
+      plan: {
+        name: "ci",
+        scope: "org",
+        teamId: null,
+        projectId: null,
+        expiresInDays: null,
+        permissionBreadth: "read_only",
+      },
     });
   });
 
   it("ties team and project ids to the scope", () => {
-    expect(planIssue({ ...base, scope: "org", teamId: TEAM })).toMatchObject({ ok: false, violations: [{ path: "body.team_id" }] });
+    expect(planIssue({ ...base, scope: "org", teamId: TEAM })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.team_id" }],
+    });
     expect(planIssue({ ...base, scope: "team" })).toMatchObject({ ok: false, violations: [{ path: "body.team_id" }] });
-    expect(planIssue({ ...base, scope: "team", teamId: TEAM, projectId: PROJECT })).toMatchObject({ ok: false, violations: [{ path: "body.project_id" }] });
-    expect(planIssue({ ...base, scope: "project", teamId: TEAM })).toMatchObject({ ok: false, violations: [{ path: "body.project_id" }] });
-    expect(planIssue({ ...base, scope: "project", teamId: TEAM, projectId: PROJECT })).toMatchObject({ ok: true, plan: { teamId: TEAM, projectId: PROJECT } });
-    expect(planIssue({ ...base, scope: "everything" })).toMatchObject({ ok: false, violations: [{ path: "body.scope" }] });
+    expect(planIssue({ ...base, scope: "team", teamId: TEAM, projectId: PROJECT })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.project_id" }],
+    });
+    expect(planIssue({ ...base, scope: "project", teamId: TEAM })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.project_id" }],
+    });
+    expect(planIssue({ ...base, scope: "project", teamId: TEAM, projectId: PROJECT })).toMatchObject({
+      ok: true,
+      plan: { teamId: TEAM, projectId: PROJECT },
+    });
+    expect(planIssue({ ...base, scope: "everything" })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.scope" }],
+    });
   });
 
   it("bounds the name, the lifetime and the breadth", () => {
     expect(planIssue({ ...base, scope: "org", name: " " })).toMatchObject({ ok: false });
     expect(planIssue({ ...base, scope: "org", name: "x".repeat(101) })).toMatchObject({ ok: false });
     expect(planIssue({ ...base, scope: "org", name: "x".repeat(100) })).toMatchObject({ ok: true });
-    expect(planIssue({ ...base, scope: "org", expiresInDays: 1825 })).toMatchObject({ ok: true, plan: { expiresInDays: 1825 } });
-    expect(planIssue({ ...base, scope: "org", expiresInDays: 1826 })).toMatchObject({ ok: false, violations: [{ path: "body.expires_in_days" }] });
+    expect(planIssue({ ...base, scope: "org", expiresInDays: 1825 })).toMatchObject({
+      ok: true,
+      plan: { expiresInDays: 1825 },
+    });
+    expect(planIssue({ ...base, scope: "org", expiresInDays: 1826 })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.expires_in_days" }],
+    });
     expect(planIssue({ ...base, scope: "org", expiresInDays: 0 })).toMatchObject({ ok: false });
-    expect(planIssue({ ...base, scope: "org", permissionBreadth: "admin" })).toMatchObject({ ok: false, violations: [{ path: "body.permission_breadth" }] });
+    expect(planIssue({ ...base, scope: "org", permissionBreadth: "admin" })).toMatchObject({
+      ok: false,
+      violations: [{ path: "body.permission_breadth" }],
+    });
   });
 });
 
@@ -121,12 +187,27 @@ describe("what a key reaches", () => {
     { team_id: OTHER, organization_id: "org2", role: "developer" as const },
   ];
   const grant = (g: Partial<ApiKeyGrant>): ApiKeyGrant => ({
-    scope: "team", organization_id: "org1", team_id: TEAM, project_id: null, permission_breadth: "read_only", ...g,
+    scope: "team",
+    organization_id: "org1",
+    team_id: TEAM,
+    project_id: null,
+    permission_breadth: "read_only",
+    ...g,
   });
 
   it("bounds the holder's memberships by the scope", () => {
-    expect(membershipsWithinGrant(memberships, grant({ scope: "org" }), new Set()).map((m) => m.team_id)).toEqual([TEAM, SUB]);
-    expect(membershipsWithinGrant(memberships, grant({}), new Set([TEAM, SUB])).map((m) => m.team_id)).toEqual([TEAM, SUB]);
-    expect(membershipsWithinGrant(memberships, grant({ scope: "project", project_id: PROJECT }), new Set([TEAM])).map((m) => m.team_id)).toEqual([TEAM]);
+    expect(membershipsWithinGrant(memberships, grant({ scope: "org" }), new Set()).map((m) => m.team_id)).toEqual([
+      TEAM,
+      SUB,
+    ]);
+    expect(membershipsWithinGrant(memberships, grant({}), new Set([TEAM, SUB])).map((m) => m.team_id)).toEqual([
+      TEAM,
+      SUB,
+    ]);
+    expect(
+      membershipsWithinGrant(memberships, grant({ scope: "project", project_id: PROJECT }), new Set([TEAM])).map(
+        (m) => m.team_id,
+      ),
+    ).toEqual([TEAM]);
   });
 });

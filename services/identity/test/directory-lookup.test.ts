@@ -20,7 +20,10 @@ describe("LookupDirectory", () => {
     const directory = identity.client(DirectoryService);
     const { team: top } = await directory.createTeam({ name: "Engineering", slug: "eng" }, admin);
     const { team: mid } = await directory.createTeam({ name: "Payments", slug: "pay", parentGroupId: top!.id }, admin);
-    const { team: leaf } = await directory.createTeam({ name: "Checkout", slug: "checkout", parentGroupId: mid!.id }, admin);
+    const { team: leaf } = await directory.createTeam(
+      { name: "Checkout", slug: "checkout", parentGroupId: mid!.id },
+      admin,
+    );
     const { user } = await directory.createServiceAccount({ name: "CI bot" }, admin);
     const lookup = identity.client(DirectoryLookupService);
     const answer = await lookup.lookupDirectory(
@@ -28,7 +31,11 @@ describe("LookupDirectory", () => {
       await callAs.user(randomUUID()),
     );
     const byId = new Map(answer.teams.map((t) => [t.id, t]));
-    expect(byId.get(leaf!.id)).toMatchObject({ name: "Checkout", organizationId: leaf!.organizationId, groupPath: ["Engineering", "Payments", "Checkout"] });
+    expect(byId.get(leaf!.id)).toMatchObject({
+      name: "Checkout",
+      organizationId: leaf!.organizationId,
+      groupPath: ["Engineering", "Payments", "Checkout"],
+    });
     expect(byId.get(top!.id)?.groupPath).toEqual(["Engineering"]);
     expect(answer.teams).toHaveLength(2);
     expect(answer.users.map((u) => [u.id, u.displayName])).toEqual([[user!.id, "CI bot"]]);
@@ -38,6 +45,8 @@ describe("LookupDirectory", () => {
     const lookup = identity.client(DirectoryLookupService);
     await expect(lookup.lookupDirectory({ teamIds: [] })).rejects.toMatchObject({ code: Code.Unauthenticated });
     const ids = Array.from({ length: 501 }, () => randomUUID());
-    await expect(lookup.lookupDirectory({ teamIds: ids }, await callAs.user(randomUUID()))).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(lookup.lookupDirectory({ teamIds: ids }, await callAs.user(randomUUID()))).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
   });
 });

@@ -9,8 +9,16 @@ const OTHER = "0190f0e0-0000-7000-8000-00000000000b";
 
 function person(overrides: Partial<Caller> = {}): Caller {
   return {
-    kind: "user", user_id: "u", email: "u@example.com", is_superuser: false, memberships: [],
-    api_key_id: null, api_key: null, ip: null, user_agent: null, ...overrides,
+    kind: "user",
+    user_id: "u",
+    email: "u@example.com",
+    is_superuser: false,
+    memberships: [],
+    api_key_id: null,
+    api_key: null,
+    ip: null,
+    user_agent: null,
+    ...overrides,
   };
 }
 
@@ -28,7 +36,8 @@ describe("role change body", () => {
   });
 
   it("refuses roles the body does not accept", () => {
-    for (const role of ["team_admin", "viewer", "root", ""]) expect(parseRoleChange(role, TEAM)).toMatchObject({ ok: false, path: "body.role" });
+    for (const role of ["team_admin", "viewer", "root", ""])
+      expect(parseRoleChange(role, TEAM)).toMatchObject({ ok: false, path: "body.role" });
   });
 
   it("counts naming a team role for a super_admin as a demotion, and nothing else", () => {

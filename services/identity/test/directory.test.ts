@@ -40,9 +40,17 @@ describe("teams", () => {
   it("creates a team in the only organization, reads, updates, lists and deletes it", async () => {
     const opts = await h.as(admin);
     const { team } = await h.directory.createTeam({ name: " Payments ", slug: "payments", description: "cards" }, opts);
-    expect(team).toMatchObject({ name: "Payments", slug: "payments", description: "cards", projectCount: 0, members: [] });
+    expect(team).toMatchObject({
+      name: "Payments",
+      slug: "payments",
+      description: "cards",
+      projectCount: 0,
+      members: [],
+    });
     expect(team!.organizationId).toBeTruthy();
-    await expect(h.directory.createTeam({ name: "Other", slug: "payments" }, opts)).rejects.toMatchObject({ code: Code.AlreadyExists });
+    await expect(h.directory.createTeam({ name: "Other", slug: "payments" }, opts)).rejects.toMatchObject({
+      code: Code.AlreadyExists,
+    });
     const updated = await h.directory.updateTeam({ teamId: team!.id, name: "Payments EU", description: "" }, opts);
     expect(updated.team).toMatchObject({ name: "Payments EU", slug: "payments" });
     expect(updated.team!.description).toBeUndefined();
@@ -50,24 +58,38 @@ describe("teams", () => {
     expect(found.items.map((t) => t.id)).toEqual([team!.id]);
     await h.directory.deleteTeam({ teamId: team!.id }, opts);
     await expect(h.directory.getTeam({ teamId: team!.id }, opts)).rejects.toMatchObject({ code: Code.NotFound });
-    const events = await audit.waitFor(AuditEventSchema, (e) => e.targetId === team!.id && e.action.startsWith("team."), 2);
+    const events = await audit.waitFor(
+      AuditEventSchema,
+      (e) => e.targetId === team!.id && e.action.startsWith("team."),
+      2,
+    );
     expect(events.map((e) => e.action).sort()).toEqual(["team.created", "team.deleted"]);
     expect(events[0]!.actor!.userId).toBe(admin);
   });
 
   it("validates names and slugs and pages", async () => {
     const opts = await h.as(admin);
-    await expect(h.directory.createTeam({ name: "", slug: "x" }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    await expect(h.directory.createTeam({ name: "x", slug: "s".repeat(65) }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    await expect(h.directory.listTeams({ page: { pageSize: 201 } }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(h.directory.createTeam({ name: "", slug: "x" }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    await expect(h.directory.createTeam({ name: "x", slug: "s".repeat(65) }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    await expect(h.directory.listTeams({ page: { pageSize: 201 } }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
   });
 
   it("requires organization_id once several organizations exist", async () => {
     const opts = await h.as(admin);
     const second = "0190f0e0-0000-7000-8000-0000000000aa";
-    await h.orm.em.fork().execute("insert into organizations (id, name, slug) values (?, 'Second', 'second')", [second]);
+    await h.orm.em
+      .fork()
+      .execute("insert into organizations (id, name, slug) values (?, 'Second', 'second')", [second]);
     try {
-      await expect(h.directory.createTeam({ name: "x", slug: "needs-org" }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+      await expect(h.directory.createTeam({ name: "x", slug: "needs-org" }, opts)).rejects.toMatchObject({
+        code: Code.InvalidArgument,
+      });
       const { team } = await h.directory.createTeam({ name: "x", slug: "needs-org", organizationId: second }, opts);
       expect(team!.organizationId).toBe(second);
       await h.directory.deleteTeam({ teamId: team!.id }, opts);
@@ -85,8 +107,12 @@ describe("hierarchy", () => {
     const c = (await h.directory.createTeam({ name: "C", slug: "tree-c", parentGroupId: b.id }, opts)).team!;
     const d = (await h.directory.createTeam({ name: "D", slug: "tree-d" }, opts)).team!;
 
-    await expect(h.directory.moveTeam({ teamId: a.id, newParentId: a.id }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    await expect(h.directory.moveTeam({ teamId: a.id, newParentId: c.id }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(h.directory.moveTeam({ teamId: a.id, newParentId: a.id }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    await expect(h.directory.moveTeam({ teamId: a.id, newParentId: c.id }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
 
     const moved = await h.directory.moveTeam({ teamId: b.id, newParentId: d.id }, opts);
     expect(moved.team!.parentGroupId).toBe(d.id);
@@ -127,12 +153,20 @@ describe("memberships and roles", () => {
     const person = await h.user();
     const added = await h.directory.addTeamMember({ teamId: team.id, userId: person, role: "viewer" }, opts);
     expect(added.team!.members).toMatchObject([{ userId: person, role: "viewer" }]);
-    await expect(h.directory.addTeamMember({ teamId: team.id, userId: person, role: "super_admin" }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(
+      h.directory.addTeamMember({ teamId: team.id, userId: person, role: "super_admin" }, opts),
+    ).rejects.toMatchObject({ code: Code.InvalidArgument });
     const changed = await h.directory.addTeamMember({ teamId: team.id, userId: person, role: "team_admin" }, opts);
     expect(changed.team!.members).toMatchObject([{ userId: person, role: "team_admin" }]);
     await h.directory.removeTeamMember({ teamId: team.id, userId: person }, opts);
-    await expect(h.directory.removeTeamMember({ teamId: team.id, userId: person }, opts)).rejects.toMatchObject({ code: Code.NotFound });
-    const events = await audit.waitFor(AuditEventSchema, (e) => e.teamId === team.id && e.action.startsWith("team.member_"), 3);
+    await expect(h.directory.removeTeamMember({ teamId: team.id, userId: person }, opts)).rejects.toMatchObject({
+      code: Code.NotFound,
+    });
+    const events = await audit.waitFor(
+      AuditEventSchema,
+      (e) => e.teamId === team.id && e.action.startsWith("team.member_"),
+      3,
+    );
     expect(new Set(events.map((e) => e.action))).toEqual(new Set(["team.member_added", "team.member_removed"]));
   });
 
@@ -140,10 +174,18 @@ describe("memberships and roles", () => {
     const opts = await h.as(admin);
     const team = (await h.directory.createTeam({ name: "Roles", slug: "roles" }, opts)).team!;
     const person = await h.user();
-    await expect(h.directory.changeUserRole({ userId: person, role: "developer" }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    await expect(h.directory.changeUserRole({ userId: person, role: "viewer", teamId: team.id }, opts)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    await expect(h.directory.changeUserRole({ userId: person, role: "developer" }, opts)).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    await expect(
+      h.directory.changeUserRole({ userId: person, role: "viewer", teamId: team.id }, opts),
+    ).rejects.toMatchObject({ code: Code.InvalidArgument });
     const dev = await h.directory.changeUserRole({ userId: person, role: "developer", teamId: team.id }, opts);
-    expect(dev.user).toMatchObject({ id: person, isSuperuser: false, memberships: [{ teamId: team.id, role: "developer" }] });
+    expect(dev.user).toMatchObject({
+      id: person,
+      isSuperuser: false,
+      memberships: [{ teamId: team.id, role: "developer" }],
+    });
     const promoted = await h.directory.changeUserRole({ userId: person, role: "super_admin", teamId: "ignored" }, opts);
     expect(promoted.user!.isSuperuser).toBe(true);
     const demoted = await h.directory.changeUserRole({ userId: person, role: "group_admin", teamId: team.id }, opts);
@@ -165,7 +207,9 @@ describe("memberships and roles", () => {
     expect(refused).toHaveLength(1);
     const err = (refused[0] as PromiseRejectedResult).reason as { code: Code; rawMessage: string };
     expect(err.code).toBe(Code.AlreadyExists);
-    const [row] = await h.orm.em.fork().execute<{ n: number }[]>("select count(*)::int as n from users where is_superuser");
+    const [row] = await h.orm.em
+      .fork()
+      .execute<{ n: number }[]>("select count(*)::int as n from users where is_superuser");
     expect(row!.n).toBe(1);
     // Later tests act as whoever is still super_admin.
     admin = results[0].status === "fulfilled" ? other : admin;
@@ -176,8 +220,12 @@ describe("service accounts", () => {
   it("creates a service account that cannot sign in", async () => {
     const { user } = await h.directory.createServiceAccount({ name: "CI robot" }, await h.as(admin));
     expect(user).toMatchObject({ fullName: "CI robot", isSuperuser: false, isActive: true });
-    const [row] = await h.orm.em.fork().execute<{ is_service_account: boolean; password_hash: string | null }[]>(
-      "select is_service_account, password_hash from users where id = ?", [user!.id]);
+    const [row] = await h.orm.em
+      .fork()
+      .execute<{ is_service_account: boolean; password_hash: string | null }[]>(
+        "select is_service_account, password_hash from users where id = ?",
+        [user!.id],
+      );
     expect(row).toEqual({ is_service_account: true, password_hash: null });
   });
 });

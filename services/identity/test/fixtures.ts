@@ -12,12 +12,21 @@ export const fixtures: ServiceFixtures["identity"] = {
     const id = randomUUID();
     // The address follows the id, which tests that compare member lists rely on.
     await orm.em.fork().insert(User, {
-      id, email: u.email ?? `${id}@example.com`, fullName: u.fullName ?? "Test Person", isSuperuser: u.superAdmin ?? false, isActive: u.active ?? true,
+      id,
+      email: u.email ?? `${id}@example.com`,
+      fullName: u.fullName ?? "Test Person",
+      isSuperuser: u.superAdmin ?? false,
+      isActive: u.active ?? true,
     });
     return id;
   },
   async person(orm, p) {
-    const account = await insertAccount(orm.em.fork(), { email: p.email, fullName: "Test Person", passwordHash: await hashPassword(p.password), isSuperuser: p.superAdmin ?? false });
+    const account = await insertAccount(orm.em.fork(), {
+      email: p.email,
+      fullName: "Test Person",
+      passwordHash: await hashPassword(p.password),
+      isSuperuser: p.superAdmin ?? false,
+    });
     if (!account) throw new Error(`${p.email} is taken`);
     return account.id;
   },

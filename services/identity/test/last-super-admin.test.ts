@@ -15,13 +15,17 @@ afterAll(async () => {
 });
 
 async function problemOf(call: Promise<unknown>) {
-  const err = await call.then(() => null, (e: unknown) => e);
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ConnectError);
   return fromConnectError(err as ConnectError);
 }
 
 const isActive = async (id: string) =>
-  (await h.orm.em.fork().execute<{ is_active: boolean }[]>("select is_active from users where id = ?", [id]))[0]!.is_active;
+  (await h.orm.em.fork().execute<{ is_active: boolean }[]>("select is_active from users where id = ?", [id]))[0]!
+    .is_active;
 
 describe("the last active super_admin", () => {
   it("cannot be deactivated, by itself or anyone; another super_admin can be", async () => {
@@ -35,7 +39,9 @@ describe("the last active super_admin", () => {
     const { user } = await h.admin.deactivateUser({ userId: first }, await h.as(second));
     expect(user!.isActive).toBe(false);
     // `second` is now the only active one; an inactive super_admin does not count.
-    await expect(h.admin.deactivateUser({ userId: second }, await h.as(second))).rejects.toMatchObject({ code: Code.AlreadyExists });
+    await expect(h.admin.deactivateUser({ userId: second }, await h.as(second))).rejects.toMatchObject({
+      code: Code.AlreadyExists,
+    });
     expect(await isActive(second)).toBe(true);
     // Deactivating someone who is not a super_admin is unaffected.
     const person = await h.user();
@@ -43,9 +49,13 @@ describe("the last active super_admin", () => {
   });
 
   it("cannot be demoted either", async () => {
-    const [only] = await h.orm.em.fork().execute<{ id: string }[]>("select id from users where is_superuser and is_active");
+    const [only] = await h.orm.em
+      .fork()
+      .execute<{ id: string }[]>("select id from users where is_superuser and is_active");
     const team = (await h.directory.createTeam({ name: "T", slug: "last-sa" }, await h.as(only!.id))).team!.id;
-    const refused = await problemOf(h.directory.changeUserRole({ userId: only!.id, role: "developer", teamId: team }, await h.as(only!.id)));
+    const refused = await problemOf(
+      h.directory.changeUserRole({ userId: only!.id, role: "developer", teamId: team }, await h.as(only!.id)),
+    );
     expect(refused.status).toBe(409);
     expect(refused.init.code).toBe("last-super-admin");
   });

@@ -18,7 +18,10 @@ beforeAll(async () => {
   h = await startSso({ OIDC_GROUP_ROLE_MAP: "payments:developer,ops:team_admin", AUTH_AUTO_REGISTER: "true" });
   const em = h.orm.em.fork();
   for (const slug of ["payments", "ops"]) {
-    await em.execute("insert into groups (id, organization_id, name, slug) select gen_random_uuid(), id, ?, ? from organizations where slug = 'default'", [slug, slug]);
+    await em.execute(
+      "insert into groups (id, organization_id, name, slug) select gen_random_uuid(), id, ?, ? from organizations where slug = 'default'",
+      [slug, slug],
+    );
   }
 });
 
@@ -30,11 +33,20 @@ afterAll(async () => {
 async function signIn(as: { subject: string } | "deny", redirectAfter = "") {
   h.provider.nextSignIn = as;
   const begun = await h.sso.beginSignIn({ provider: "oidc", redirectAfter });
-  const callback = await followToCallback(h.provider.fetch, begun.authorizationUrl, `${CALLBACK_BASE}/auth/oauth/oidc/callback`);
+  const callback = await followToCallback(
+    h.provider.fetch,
+    begun.authorizationUrl,
+    `${CALLBACK_BASE}/auth/oauth/oidc/callback`,
+  );
   const q = callback.searchParams;
   return h.sso.completeSignIn({
-    provider: "oidc", code: q.get("code") ?? "", state: q.get("state") ?? "", error: q.get("error") ?? "", iss: q.get("iss") ?? "",
-    flowCookie: begun.flowCookie!.value, client: { ip: "198.51.100.7", userAgent: "jest" },
+    provider: "oidc",
+    code: q.get("code") ?? "",
+    state: q.get("state") ?? "",
+    error: q.get("error") ?? "",
+    iss: q.get("iss") ?? "",
+    flowCookie: begun.flowCookie!.value,
+    client: { ip: "198.51.100.7", userAgent: "jest" },
   });
 }
 
@@ -48,15 +60,23 @@ async function problemOf(call: Promise<unknown>) {
 }
 
 async function rolesOf(userId: string): Promise<Record<string, string>> {
-  const rows = await h.orm.em.fork().execute<{ slug: string; role: string }[]>(
-    "select g.slug, m.role from memberships m join groups g on g.id = m.group_id where m.user_id = ?", [userId]);
+  const rows = await h.orm.em
+    .fork()
+    .execute<{ slug: string; role: string }[]>(
+      "select g.slug, m.role from memberships m join groups g on g.id = m.group_id where m.user_id = ?",
+      [userId],
+    );
   return Object.fromEntries(rows.map((r) => [r.slug, r.role]));
 }
 
 describe("provider list", () => {
   it("flags only the providers with client id and secret (and issuer)", async () => {
     const { providers } = await h.sso.listProviders({});
-    expect(providers.map((p) => [p.name, p.configured])).toEqual([["idp_a", false], ["idp_b", false], ["oidc", true]]);
+    expect(providers.map((p) => [p.name, p.configured])).toEqual([
+      ["idp_a", false],
+      ["idp_b", false],
+      ["oidc", true],
+    ]);
   });
 });
 
@@ -73,7 +93,11 @@ describe("authorize", () => {
   });
 
   it("answers 503 oauth_provider_disabled for an unconfigured provider and 404 for an unknown one", async () => {
-    expect(await problemOf(h.sso.beginSignIn({ provider: "idp_a" }))).toMatchObject({ status: 503, code: "oauth_provider_disabled", extensions: { oauth_provider_disabled: true } });
+    expect(await problemOf(h.sso.beginSignIn({ provider: "idp_a" }))).toMatchObject({
+      status: 503,
+      code: "oauth_provider_disabled",
+      extensions: { oauth_provider_disabled: true },
+    });
     expect(await problemOf(h.sso.beginSignIn({ provider: "github" }))).toMatchObject({ status: 404 });
   });
 });
@@ -82,23 +106,40 @@ describe("sign-in", () => {
   let aliceId = "";
 
   it("registers an unknown person, links the identity, grades the teams and opens a real session", async () => {
-    h.provider.people.set("alice-sub", { email: "Alice@Example.com", email_verified: true, name: "Alice", groups: ["payments", "unmapped"] });
+    h.provider.people.set("alice-sub", {
+      email: "Alice@Example.com",
+      email_verified: true,
+      name: "Alice",
+      groups: ["payments", "unmapped"],
+    });
     const done = await signIn({ subject: "alice-sub" }, "/projects/7?tab=licenses");
     expect(done.failureReason).toBe("");
     expect(done.redirectTo).toBe("/projects/7?tab=licenses");
     aliceId = done.session!.userId;
-    const [user] = await h.orm.em.fork().execute<{ email: string; full_name: string; password_hash: string | null; last_login_at: Date | null }[]>(
-      "select email, full_name, password_hash, last_login_at from users where id = ?", [aliceId]);
+    const [user] = await h.orm.em
+      .fork()
+      .execute<{ email: string; full_name: string; password_hash: string | null; last_login_at: Date | null }[]>(
+        "select email, full_name, password_hash, last_login_at from users where id = ?",
+        [aliceId],
+      );
     expect(user).toMatchObject({ email: "alice@example.com", full_name: "Alice", password_hash: null });
     expect(user!.last_login_at).not.toBeNull();
     expect(await rolesOf(aliceId)).toEqual({ payments: "developer" });
     // The refresh cookie's token is a session of the accounts part: it rotates.
-    const refreshed = await h.accounts.refresh({ refreshToken: done.session!.refreshToken, client: { ip: "198.51.100.7", userAgent: "jest" } });
+    const refreshed = await h.accounts.refresh({
+      refreshToken: done.session!.refreshToken,
+      client: { ip: "198.51.100.7", userAgent: "jest" },
+    });
     expect(refreshed.session!.accessToken).toBeTruthy();
   });
 
   it("signs the same person in again through the link and re-applies the grades", async () => {
-    h.provider.people.set("alice-sub", { email: "alice@example.com", email_verified: true, name: "Alice", groups: ["ops"] });
+    h.provider.people.set("alice-sub", {
+      email: "alice@example.com",
+      email_verified: true,
+      name: "Alice",
+      groups: ["ops"],
+    });
     const done = await signIn({ subject: "alice-sub" });
     expect(done.redirectTo).toBe("/dashboard");
     expect(done.session!.userId).toBe(aliceId);
@@ -106,15 +147,23 @@ describe("sign-in", () => {
   });
 
   it("links an existing password account with the same verified e-mail", async () => {
-    const [bob] = await h.orm.em.fork().execute<{ id: string }[]>(
-      "insert into users (id, email, password_hash) values (gen_random_uuid(), 'bob@example.com', 'hash') returning id");
+    const [bob] = await h.orm.em
+      .fork()
+      .execute<{ id: string }[]>(
+        "insert into users (id, email, password_hash) values (gen_random_uuid(), 'bob@example.com', 'hash') returning id",
+      );
     h.provider.people.set("bob-sub", { email: "bob@example.com", email_verified: true, name: "Bob", groups: [] });
     const done = await signIn({ subject: "bob-sub" });
     expect(done.session!.userId).toBe(bob!.id);
   });
 
   it("refuses to link or register on an unverified e-mail", async () => {
-    h.provider.people.set("mallory-sub", { email: "bob@example.com", email_verified: false, name: "Mallory", groups: [] });
+    h.provider.people.set("mallory-sub", {
+      email: "bob@example.com",
+      email_verified: false,
+      name: "Mallory",
+      groups: [],
+    });
     const done = await signIn({ subject: "mallory-sub" });
     expect(done.session).toBeUndefined();
     expect(done.redirectTo).toBe("https://portal.test/login?error=email_not_verified");
@@ -129,10 +178,19 @@ describe("sign-in", () => {
   it("refuses a tampered, an expired, or a foreign state before any exchange", async () => {
     const begun = await h.sso.beginSignIn({ provider: "oidc" });
     const state = new URL(begun.authorizationUrl).searchParams.get("state")!;
-    const complete = (s: string, cookie: string) => h.sso.completeSignIn({ provider: "oidc", code: "any-code", state: s, flowCookie: cookie });
+    const complete = (s: string, cookie: string) =>
+      h.sso.completeSignIn({ provider: "oidc", code: "any-code", state: s, flowCookie: cookie });
     expect((await complete(`${state.slice(0, -2)}xx`, begun.flowCookie!.value)).failureReason).toBe("invalid_state");
-    const old = await startSignIn({ provider: "oidc", redirectAfter: null, ttlSeconds: 300, secretKey: TEST_SECRET, now: new Date(Date.now() - 600_000) });
-    expect((await complete(old.state, old.flowCookie)).redirectTo).toBe("https://portal.test/login?error=state_expired");
+    const old = await startSignIn({
+      provider: "oidc",
+      redirectAfter: null,
+      ttlSeconds: 300,
+      secretKey: TEST_SECRET,
+      now: new Date(Date.now() - 600_000),
+    });
+    expect((await complete(old.state, old.flowCookie)).redirectTo).toBe(
+      "https://portal.test/login?error=state_expired",
+    );
     expect((await complete(state, "")).failureReason).toBe("invalid_state");
   });
 
@@ -146,20 +204,34 @@ describe("sign-in", () => {
   });
 
   it("unlinks an identity of an account with a password, and hides other people's identities", async () => {
-    const [bob] = await h.orm.em.fork().execute<{ id: string }[]>("select id from users where email = 'bob@example.com'");
+    const [bob] = await h.orm.em
+      .fork()
+      .execute<{ id: string }[]>("select id from users where email = 'bob@example.com'");
     const { items } = await h.sso.listMyIdentities({}, await h.as(bob!.id));
     const [alicesIdentity] = (await h.sso.listMyIdentities({}, await h.as(aliceId))).items;
-    expect(await problemOf(h.sso.unlinkMyIdentity({ identityId: alicesIdentity!.id }, await h.as(bob!.id)))).toMatchObject({ status: 404 });
+    expect(
+      await problemOf(h.sso.unlinkMyIdentity({ identityId: alicesIdentity!.id }, await h.as(bob!.id))),
+    ).toMatchObject({ status: 404 });
     await h.sso.unlinkMyIdentity({ identityId: items[0]!.id }, await h.as(bob!.id));
     expect((await h.sso.listMyIdentities({}, await h.as(bob!.id))).items).toEqual([]);
   });
 
   it("writes sign-in, registration and link audit events to the outbox", async () => {
-    const rows = await h.orm.em.fork().execute<{ payload: Buffer }[]>("select payload from outbox where topic = ? order by id", [auditEventsTopic.topic]);
+    const rows = await h.orm.em
+      .fork()
+      .execute<{ payload: Buffer }[]>("select payload from outbox where topic = ? order by id", [
+        auditEventsTopic.topic,
+      ]);
     const events = rows.map((r) => fromBinary(AuditEventSchema, r.payload));
     const seen = new Set(events.map((e) => `${e.action}:${e.outcome}`));
-    for (const expected of ["auth.registered:success", "oauth_identity.linked:success", "auth.login.succeeded:success",
-      "auth.login.failed:failure", "oauth_identity.unlinked:success"]) expect(seen).toContain(expected);
+    for (const expected of [
+      "auth.registered:success",
+      "oauth_identity.linked:success",
+      "auth.login.succeeded:success",
+      "auth.login.failed:failure",
+      "oauth_identity.unlinked:success",
+    ])
+      expect(seen).toContain(expected);
     const denied = events.find((e) => e.details.reason === "oauth_denied");
     expect(denied).toMatchObject({ source: "identity", details: { method: "oauth", provider: "oidc" } });
     expect(JSON.stringify(events.map((e) => e.details))).not.toMatch(/refresh|code_verifier|secret/i);
@@ -168,7 +240,10 @@ describe("sign-in", () => {
 
 describe("discovery rules", () => {
   it("refuses a provider whose discovery document names an endpoint on another host", async () => {
-    const rogue = await startTestProvider({ redirectUris: [`${CALLBACK_BASE}/auth/oauth/oidc/callback`], discoveryExtras: { revocation_endpoint: "https://elsewhere.localhost/revoke" } });
+    const rogue = await startTestProvider({
+      redirectUris: [`${CALLBACK_BASE}/auth/oauth/oidc/callback`],
+      discoveryExtras: { revocation_endpoint: "https://elsewhere.localhost/revoke" },
+    });
     try {
       const settings = providerSettings({ ...h.ssoConfig, OIDC_ISSUER: rogue.issuer }).find((p) => p.name === "oidc")!;
       const clients = createProviderClients({ timeoutSeconds: 5, fetch: rogue.fetch });

@@ -13,14 +13,19 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, kafka }) => (router) => registerScanService(router, { orm, wakeRelay: () => kafka.wakeRelay() }),
-  jobs: ({ orm, config, logger, kafka }) => [{
-    name: "scan retention sweep",
-    everyMs: 3_600_000,
-    run: async (signal) => {
-      const swept = await sweepRetention(orm, retentionSettings(config), new Date(), signal);
-      if (swept.deleted > 0) kafka.wakeRelay();
-      logger.info(swept, "swept scans past retention");
+  start:
+    ({ orm, kafka }) =>
+    (router) =>
+      registerScanService(router, { orm, wakeRelay: () => kafka.wakeRelay() }),
+  jobs: ({ orm, config, logger, kafka }) => [
+    {
+      name: "scan retention sweep",
+      everyMs: 3_600_000,
+      run: async (signal) => {
+        const swept = await sweepRetention(orm, retentionSettings(config), new Date(), signal);
+        if (swept.deleted > 0) kafka.wakeRelay();
+        logger.info(swept, "swept scans past retention");
+      },
     },
-  }],
+  ],
 });

@@ -33,24 +33,50 @@ describe("retention sweep", () => {
     const team = newId();
     const p1 = newId();
     const p2 = newId();
-    const old = (o: Parameters<typeof makeScan>[1]) => makeScan(so.orm, { kind: "source", ref: "main", status: "succeeded", completedAt: daysAgo(1), ...o });
+    const old = (o: Parameters<typeof makeScan>[1]) =>
+      makeScan(so.orm, { kind: "source", ref: "main", status: "succeeded", completedAt: daysAgo(1), ...o });
     // p1: a superseded snapshot past the grace, one within it, an aged branch scan, an aged release, the latest
     const p1Latest = await old({ teamId: team, projectId: p1, createdAt: daysAgo(1) });
     const p1Superseded = await old({ teamId: team, projectId: p1, createdAt: daysAgo(20), supersededAt: daysAgo(8) });
-    const p1RecentlySuperseded = await old({ teamId: team, projectId: p1, createdAt: daysAgo(10), supersededAt: daysAgo(3) });
+    const p1RecentlySuperseded = await old({
+      teamId: team,
+      projectId: p1,
+      createdAt: daysAgo(10),
+      supersededAt: daysAgo(3),
+    });
     const p1Aged = await old({ teamId: team, projectId: p1, ref: "dev", createdAt: daysAgo(200) });
-    const p1Release = await old({ teamId: team, projectId: p1, ref: "refs/tags/v1", release: "1.0", createdAt: daysAgo(400), supersededAt: daysAgo(300) });
+    const p1Release = await old({
+      teamId: team,
+      projectId: p1,
+      ref: "refs/tags/v1",
+      release: "1.0",
+      createdAt: daysAgo(400),
+      supersededAt: daysAgo(300),
+    });
     // p2: two aged failures (the newest is kept by KEEP_LAST=1), an aged scan still queued, its only success, aged
     const p2Success = await old({ teamId: team, projectId: p2, createdAt: daysAgo(300) });
-    const p2FailedOld = await makeScan(so.orm, { teamId: team, projectId: p2, status: "failed", createdAt: daysAgo(250), completedAt: daysAgo(250) });
-    const p2FailedNewer = await makeScan(so.orm, { teamId: team, projectId: p2, status: "failed", createdAt: daysAgo(240), completedAt: daysAgo(240) });
+    const p2FailedOld = await makeScan(so.orm, {
+      teamId: team,
+      projectId: p2,
+      status: "failed",
+      createdAt: daysAgo(250),
+      completedAt: daysAgo(250),
+    });
+    const p2FailedNewer = await makeScan(so.orm, {
+      teamId: team,
+      projectId: p2,
+      status: "failed",
+      createdAt: daysAgo(240),
+      completedAt: daysAgo(240),
+    });
     const p2Queued = await makeScan(so.orm, { teamId: team, projectId: p2, status: "queued", createdAt: daysAgo(230) });
 
     const result = await sweepRetention(so.orm, settings, NOW, new AbortController().signal);
     expect(result.deleted).toBe(3);
 
     for (const gone of [p1Superseded, p1Aged, p2FailedOld]) expect(await exists(gone.id)).toBe(false);
-    for (const kept of [p1Latest, p1RecentlySuperseded, p1Release, p2Success, p2FailedNewer, p2Queued]) expect(await exists(kept.id)).toBe(true);
+    for (const kept of [p1Latest, p1RecentlySuperseded, p1Release, p2Success, p2FailedNewer, p2Queued])
+      expect(await exists(kept.id)).toBe(true);
 
     const [p1Event] = await domain.waitFor(ScansDeletedSchema, (e) => e.projectId === p1);
     expect([...p1Event!.scanIds].sort()).toEqual([p1Superseded.id, p1Aged.id].sort());
@@ -65,7 +91,13 @@ describe("retention sweep", () => {
     const team = newId();
     const project = newId();
     await makeScan(so.orm, { teamId: team, projectId: project, status: "succeeded", createdAt: daysAgo(2) });
-    const doomed = await makeScan(so.orm, { teamId: team, projectId: project, status: "succeeded", createdAt: daysAgo(30), supersededAt: daysAgo(20) });
+    const doomed = await makeScan(so.orm, {
+      teamId: team,
+      projectId: project,
+      status: "succeeded",
+      createdAt: daysAgo(30),
+      supersededAt: daysAgo(20),
+    });
     const stopped = new AbortController();
     stopped.abort();
     expect(await sweepRetention(so.orm, settings, NOW, stopped.signal)).toEqual({ projects: 0, deleted: 0 });

@@ -7,17 +7,40 @@ const OTHER = "0190f0e0-0000-7000-8000-00000000000b";
 const PROJECT = "0190f0e0-0000-7000-8000-0000000000a1";
 const SIBLING = "0190f0e0-0000-7000-8000-0000000000a2";
 
-const member = (team: string, role: Membership["role"] = "viewer"): Membership => ({ team_id: team, organization_id: null, role });
-const person = (o: Partial<Caller> = {}): Caller => ({ ...ANONYMOUS, kind: "user", user_id: "u", email: "u@example.com", ...o });
+const member = (team: string, role: Membership["role"] = "viewer"): Membership => ({
+  team_id: team,
+  organization_id: null,
+  role,
+});
+const person = (o: Partial<Caller> = {}): Caller => ({
+  ...ANONYMOUS,
+  kind: "user",
+  user_id: "u",
+  email: "u@example.com",
+  ...o,
+});
 const key = (grant: Partial<ApiKeyGrant>, memberships: Membership[]): Caller => ({
-  ...ANONYMOUS, kind: "api_key", user_id: "u", api_key_id: "k", memberships,
-  api_key: { scope: "team", organization_id: null, team_id: TEAM, project_id: null, permission_breadth: "read_only", ...grant },
+  ...ANONYMOUS,
+  kind: "api_key",
+  user_id: "u",
+  api_key_id: "k",
+  memberships,
+  api_key: {
+    scope: "team",
+    organization_id: null,
+    team_id: TEAM,
+    project_id: null,
+    permission_breadth: "read_only",
+    ...grant,
+  },
 });
 
 describe("who reads scans", () => {
   it("lets any member of the scan's team read it, and nobody outside", () => {
     expect(mayReadScan(person({ memberships: [member(TEAM)] }), { teamId: TEAM, projectId: PROJECT })).toBe(true);
-    expect(mayReadScan(person({ memberships: [member(OTHER, "team_admin")] }), { teamId: TEAM, projectId: PROJECT })).toBe(false);
+    expect(
+      mayReadScan(person({ memberships: [member(OTHER, "team_admin")] }), { teamId: TEAM, projectId: PROJECT }),
+    ).toBe(false);
     expect(mayReadScan(person(), { teamId: TEAM, projectId: PROJECT })).toBe(false);
   });
 
@@ -37,8 +60,16 @@ describe("who reads scans", () => {
 
   it("scopes the caller's own list the same way", () => {
     expect(scanVisibility(person({ is_superuser: true }))).toEqual({ all: true });
-    expect(scanVisibility(person({ memberships: [member(TEAM), member(OTHER), member(TEAM, "developer")] }))).toEqual({ all: false, teamIds: [TEAM, OTHER], projectId: null });
-    expect(scanVisibility(key({ scope: "project", project_id: PROJECT }, [member(TEAM)]))).toEqual({ all: false, teamIds: [TEAM], projectId: PROJECT });
+    expect(scanVisibility(person({ memberships: [member(TEAM), member(OTHER), member(TEAM, "developer")] }))).toEqual({
+      all: false,
+      teamIds: [TEAM, OTHER],
+      projectId: null,
+    });
+    expect(scanVisibility(key({ scope: "project", project_id: PROJECT }, [member(TEAM)]))).toEqual({
+      all: false,
+      teamIds: [TEAM],
+      projectId: PROJECT,
+    });
     expect(scanVisibility(person())).toEqual({ all: false, teamIds: [], projectId: null });
   });
 });

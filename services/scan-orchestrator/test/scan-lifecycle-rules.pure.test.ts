@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
 import { leaseVerdict, retryPlan, retryWaitMs } from "../src/domain/job-retry.ts";
-import { retentionHorizon, scansToDelete, type RetentionCandidate, type RetentionSettings } from "../src/domain/retention.ts";
+import {
+  retentionHorizon,
+  scansToDelete,
+  type RetentionCandidate,
+  type RetentionSettings,
+} from "../src/domain/retention.ts";
 import { nextLogLine, normalizeLogStream, truncateLogLine } from "../src/domain/scan-logs.ts";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
@@ -11,18 +16,41 @@ describe("retry back-off", () => {
   const policy = { maxAttempts: 3, delaysSeconds: [30, 120, 600] };
 
   it("retries through the tiers with their delays until the attempts run out", () => {
-    expect(retryPlan(1, policy, NOW, "clone failed")).toEqual({ kind: "retry", attempt: 2, tier: 1, notBefore: new Date(NOW.getTime() + 30_000) });
-    expect(retryPlan(2, policy, NOW, "clone failed")).toEqual({ kind: "retry", attempt: 3, tier: 2, notBefore: new Date(NOW.getTime() + 120_000) });
-    expect(retryPlan(3, policy, NOW, "clone failed")).toEqual({ kind: "exhausted", message: "clone failed (gave up after 3 attempts)" });
+    expect(retryPlan(1, policy, NOW, "clone failed")).toEqual({
+      kind: "retry",
+      attempt: 2,
+      tier: 1,
+      notBefore: new Date(NOW.getTime() + 30_000),
+    });
+    expect(retryPlan(2, policy, NOW, "clone failed")).toEqual({
+      kind: "retry",
+      attempt: 3,
+      tier: 2,
+      notBefore: new Date(NOW.getTime() + 120_000),
+    });
+    expect(retryPlan(3, policy, NOW, "clone failed")).toEqual({
+      kind: "exhausted",
+      message: "clone failed (gave up after 3 attempts)",
+    });
   });
 
   it("uses the third tier for the last retry of four attempts, and repeats the last delay when fewer are given", () => {
-    expect(retryPlan(3, { maxAttempts: 4, delaysSeconds: [30, 120, 600] }, NOW, "x")).toMatchObject({ attempt: 4, tier: 3, notBefore: new Date(NOW.getTime() + 600_000) });
-    expect(retryPlan(3, { maxAttempts: 4, delaysSeconds: [45] }, NOW, "x")).toMatchObject({ tier: 3, notBefore: new Date(NOW.getTime() + 45_000) });
+    expect(retryPlan(3, { maxAttempts: 4, delaysSeconds: [30, 120, 600] }, NOW, "x")).toMatchObject({
+      attempt: 4,
+      tier: 3,
+      notBefore: new Date(NOW.getTime() + 600_000),
+    });
+    expect(retryPlan(3, { maxAttempts: 4, delaysSeconds: [45] }, NOW, "x")).toMatchObject({
+      tier: 3,
+      notBefore: new Date(NOW.getTime() + 45_000),
+    });
   });
 
   it("never retries with one attempt", () => {
-    expect(retryPlan(1, { maxAttempts: 1, delaysSeconds: [30] }, NOW, "boom")).toEqual({ kind: "exhausted", message: "boom (gave up after 1 attempt)" });
+    expect(retryPlan(1, { maxAttempts: 1, delaysSeconds: [30] }, NOW, "boom")).toEqual({
+      kind: "exhausted",
+      message: "boom (gave up after 1 attempt)",
+    });
   });
 
   it("waits until not_before and no longer", () => {
@@ -37,7 +65,9 @@ describe("lease rule", () => {
   it("leaves a running scan alone while its lease holds, and anything not running", () => {
     expect(leaseVerdict(runningUntil(new Date(NOW.getTime() + 1)), NOW, 3)).toEqual({ kind: "alive" });
     expect(leaseVerdict({ status: "queued", attempt: 1, leaseExpiresAt: null }, NOW, 3)).toEqual({ kind: "alive" });
-    expect(leaseVerdict({ status: "succeeded", attempt: 1, leaseExpiresAt: daysAgo(1) }, NOW, 3)).toEqual({ kind: "alive" });
+    expect(leaseVerdict({ status: "succeeded", attempt: 1, leaseExpiresAt: daysAgo(1) }, NOW, 3)).toEqual({
+      kind: "alive",
+    });
   });
 
   it("publishes a scan whose worker vanished again as its next attempt", () => {
@@ -46,7 +76,10 @@ describe("lease rule", () => {
   });
 
   it("fails it once the attempts are used up", () => {
-    expect(leaseVerdict(runningUntil(NOW, 3), NOW, 3)).toEqual({ kind: "fail", message: "The worker running the scan stopped responding (gave up after 3 attempts)" });
+    expect(leaseVerdict(runningUntil(NOW, 3), NOW, 3)).toEqual({
+      kind: "fail",
+      message: "The worker running the scan stopped responding (gave up after 3 attempts)",
+    });
   });
 });
 
@@ -54,7 +87,13 @@ describe("retention", () => {
   const settings: RetentionSettings = { supersededGraceDays: 7, keepLast: 2, maxAgeDays: 180 };
   let n = 0;
   const scan = (o: Partial<RetentionCandidate> & { ageDays: number }): RetentionCandidate => ({
-    id: `s${String(++n).padStart(3, "0")}`, status: "succeeded", normalizedRef: "refs/heads/main", release: null, createdAt: daysAgo(o.ageDays), supersededAt: null, ...o,
+    id: `s${String(++n).padStart(3, "0")}`,
+    status: "succeeded",
+    normalizedRef: "refs/heads/main",
+    release: null,
+    createdAt: daysAgo(o.ageDays),
+    supersededAt: null,
+    ...o,
   });
   const ids = (d: { id: string }[]) => d.map((x) => x.id).sort();
 
@@ -70,13 +109,17 @@ describe("retention", () => {
     const aged = scan({ ageDays: 181, normalizedRef: "refs/heads/dev" });
     const release = scan({ ageDays: 400, normalizedRef: "refs/tags/v1", release: "1.0" });
     const supersededRelease = scan({ ageDays: 30, release: "0.9", supersededAt: daysAgo(20) });
-    expect(scansToDelete([latest, aged, release, supersededRelease], NOW, settings)).toEqual([{ id: aged.id, reason: "max_age" }]);
+    expect(scansToDelete([latest, aged, release, supersededRelease], NOW, settings)).toEqual([
+      { id: aged.id, reason: "max_age" },
+    ]);
   });
 
   it("keeps the project's latest succeeded scan whatever its age", () => {
     const only = scan({ ageDays: 999 });
     const failedLater = scan({ ageDays: 900, status: "failed" });
-    expect(scansToDelete([only, failedLater], NOW, { ...settings, keepLast: 0 })).toEqual([{ id: failedLater.id, reason: "max_age" }]);
+    expect(scansToDelete([only, failedLater], NOW, { ...settings, keepLast: 0 })).toEqual([
+      { id: failedLater.id, reason: "max_age" },
+    ]);
   });
 
   it("keeps the newest KEEP_LAST ref-less or unsuccessful scans, even superseded or aged", () => {
@@ -107,14 +150,19 @@ describe("retention", () => {
     const latest = scan({ ageDays: 1 });
     const ancient = scan({ ageDays: 5000, normalizedRef: "refs/heads/old" });
     expect(scansToDelete([latest, ancient], NOW, { ...settings, maxAgeDays: 0 })).toEqual([]);
-    expect(retentionHorizon(NOW, { ...settings, maxAgeDays: 0 })).toEqual({ supersededBefore: daysAgo(7), createdBefore: null });
+    expect(retentionHorizon(NOW, { ...settings, maxAgeDays: 0 })).toEqual({
+      supersededBefore: daysAgo(7),
+      createdBefore: null,
+    });
     expect(retentionHorizon(NOW, settings)).toEqual({ supersededBefore: daysAgo(7), createdBefore: daysAgo(180) });
   });
 
   it("deletes a superseded scan the day its grace ends with a grace of 0", () => {
     const latest = scan({ ageDays: 1 });
     const justSuperseded = scan({ ageDays: 2, supersededAt: NOW });
-    expect(scansToDelete([latest, justSuperseded], NOW, { ...settings, supersededGraceDays: 0 })).toEqual([{ id: justSuperseded.id, reason: "superseded" }]);
+    expect(scansToDelete([latest, justSuperseded], NOW, { ...settings, supersededGraceDays: 0 })).toEqual([
+      { id: justSuperseded.id, reason: "superseded" },
+    ]);
   });
 });
 
@@ -148,7 +196,9 @@ describe("scan log lines", () => {
 
   it("stops sending after the per-scan cap, counting every stage together", () => {
     const decisions = [0, 1, 2, 3, 4].map((sent) => nextLogLine(sent, "line that is long", "err", limits));
-    expect(decisions.slice(0, 3)).toEqual([1, 2, 3].map((lineNumber) => ({ send: true, lineNumber, line: "line that…", stream: "stdout" })));
+    expect(decisions.slice(0, 3)).toEqual(
+      [1, 2, 3].map((lineNumber) => ({ send: true, lineNumber, line: "line that…", stream: "stdout" })),
+    );
     expect(decisions.slice(3)).toEqual([{ send: false }, { send: false }]);
     expect(nextLogLine(0, "x", "stdout", { lineMaxLen: 10, maxLines: 0 })).toEqual({ send: false });
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { normalizeGitRef, normalizeImageRef, normalizeScanRef, REF_MAX_CHARS } from "../src/domain/refs.ts";
-import { metadataProblem, normalizeReleaseLabel, RELEASE_LABEL_MAX_CHARS, releaseFromMetadata, releaseOnSuccess, SCAN_METADATA_MAX_BYTES } from "../src/domain/release.ts";
+import {
+  metadataProblem,
+  normalizeReleaseLabel,
+  RELEASE_LABEL_MAX_CHARS,
+  releaseFromMetadata,
+  releaseOnSuccess,
+  SCAN_METADATA_MAX_BYTES,
+} from "../src/domain/release.ts";
 
 const normalized = (raw: string) => {
   const r = normalizeGitRef(raw);
@@ -42,11 +49,37 @@ describe("git ref normalisation", () => {
   });
 
   it("refuses what git refuses", () => {
-    for (const bad of ["a b", "a..b", "a~1", "a^", "a:b", "a?", "a*", "a[b", "a\\b", "@", "a@{1}", "/a", "a/", "a//b", "a.", ".a", "a/.b", "a.lock", "x/y.lock/z", "a\u0001b", "refs/heads", "refs/"]) {
+    for (const bad of [
+      "a b",
+      "a..b",
+      "a~1",
+      "a^",
+      "a:b",
+      "a?",
+      "a*",
+      "a[b",
+      "a\\b",
+      "@",
+      "a@{1}",
+      "/a",
+      "a/",
+      "a//b",
+      "a.",
+      ".a",
+      "a/.b",
+      "a.lock",
+      "x/y.lock/z",
+      "a\u0001b",
+      "refs/heads",
+      "refs/",
+    ]) {
       expect(normalizeGitRef(bad).ok).toBe(false);
     }
     expect(normalizeGitRef("x".repeat(REF_MAX_CHARS)).ok).toBe(true);
-    expect(normalizeGitRef("x".repeat(REF_MAX_CHARS + 1))).toMatchObject({ ok: false, message: expect.stringContaining("255") });
+    expect(normalizeGitRef("x".repeat(REF_MAX_CHARS + 1))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("255"),
+    });
   });
 });
 
@@ -69,13 +102,25 @@ describe("image reference normalisation", () => {
 
   it("refuses empty and malformed references", () => {
     expect(image("")).toMatch(/^invalid: is required for a container scan/);
-    for (const bad of ["Nginx", "ghcr.io/Org/app", "app:", "app:-x", "app@sha256:xyz", "a b", "ghcr.io/org/app:1:2", "reg_istry.io/app/x"]) {
+    for (const bad of [
+      "Nginx",
+      "ghcr.io/Org/app",
+      "app:",
+      "app:-x",
+      "app@sha256:xyz",
+      "a b",
+      "ghcr.io/org/app:1:2",
+      "reg_istry.io/app/x",
+    ]) {
       expect(image(bad)).toMatch(/^invalid/);
     }
   });
 
   it("picks the rule by scan kind", () => {
-    expect(normalizeScanRef("container", "nginx")).toMatchObject({ ok: true, normalized: "docker.io/library/nginx:latest" });
+    expect(normalizeScanRef("container", "nginx")).toMatchObject({
+      ok: true,
+      normalized: "docker.io/library/nginx:latest",
+    });
     expect(normalizeScanRef("source", "nginx")).toMatchObject({ ok: true, normalized: "refs/heads/nginx" });
     expect(normalizeScanRef("sbom", "")).toMatchObject({ ok: true, normalized: "" });
     expect(normalizeScanRef("container", "").ok).toBe(false);
@@ -93,11 +138,21 @@ describe("release labels", () => {
   });
 
   it("refuses a label that is not a string, too long, or has control characters", () => {
-    expect(releaseFromMetadata({ release: 2.4 })).toMatchObject({ ok: false, path: "body.metadata.release", message: expect.stringContaining("string") });
+    expect(releaseFromMetadata({ release: 2.4 })).toMatchObject({
+      ok: false,
+      path: "body.metadata.release",
+      message: expect.stringContaining("string"),
+    });
     expect(releaseFromMetadata({ release: ["1"] })).toMatchObject({ ok: false });
     expect(releaseFromMetadata({ release: "é".repeat(RELEASE_LABEL_MAX_CHARS) })).toMatchObject({ ok: true });
-    expect(releaseFromMetadata({ release: "x".repeat(RELEASE_LABEL_MAX_CHARS + 1) })).toMatchObject({ ok: false, message: expect.stringContaining("100") });
-    expect(releaseFromMetadata({ release: "1.0\n2.0" })).toMatchObject({ ok: false, message: expect.stringContaining("control") });
+    expect(releaseFromMetadata({ release: "x".repeat(RELEASE_LABEL_MAX_CHARS + 1) })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("100"),
+    });
+    expect(releaseFromMetadata({ release: "1.0\n2.0" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("control"),
+    });
   });
 
   it("compares labels the way they are stored", () => {

@@ -21,7 +21,8 @@ const teamB = newId();
 const projectA1 = newId();
 const projectA2 = newId();
 const projectB = newId();
-const memberA = (role: "viewer" | "developer" = "viewer") => callAs.user(newId(), { memberships: [{ team_id: teamA, organization_id: null, role }] });
+const memberA = (role: "viewer" | "developer" = "viewer") =>
+  callAs.user(newId(), { memberships: [{ team_id: teamA, organization_id: null, role }] });
 const admin = () => callAs.superAdmin(newId());
 
 beforeAll(async () => {
@@ -38,7 +39,10 @@ afterAll(async () => {
 });
 
 async function problem(call: Promise<unknown>) {
-  const err = await call.then(() => undefined, (e: unknown) => e);
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ConnectError);
   return { code: (err as ConnectError).code, problem: fromConnectError(err as ConnectError).init };
 }
@@ -46,15 +50,33 @@ async function problem(call: Promise<unknown>) {
 describe("GetScan", () => {
   it("answers a member of the scan's team with the spec's fields", async () => {
     const row = await makeScan(so.orm, {
-      teamId: teamA, projectId: projectA1, kind: "source", ref: "main", release: "2.4.0", metadata: { release: "2.4.0", pipeline: "ci-42" },
+      teamId: teamA,
+      projectId: projectA1,
+      kind: "source",
+      ref: "main",
+      release: "2.4.0",
+      metadata: { release: "2.4.0", pipeline: "ci-42" },
       requestedByUserId: newId(),
     });
     const { scan } = await scans.getScan({ scanId: row.id }, await memberA());
     expect(scan).toMatchObject({
-      id: row.id, projectId: projectA1, projectName: "Payments API", projectSlug: "payments-api", kind: "source", status: "queued",
-      currentStep: "", progressPercent: 0, ref: "main", normalizedRef: "refs/heads/main", release: "2.4.0",
-      metadata: { release: "2.4.0", pipeline: "ci-42" }, queueTaskId: `${row.id}/1`, requestedByUserId: row.requestedByUserId!,
-      teamId: teamA, trigger: "manual", attempt: 1,
+      id: row.id,
+      projectId: projectA1,
+      projectName: "Payments API",
+      projectSlug: "payments-api",
+      kind: "source",
+      status: "queued",
+      currentStep: "",
+      progressPercent: 0,
+      ref: "main",
+      normalizedRef: "refs/heads/main",
+      release: "2.4.0",
+      metadata: { release: "2.4.0", pipeline: "ci-42" },
+      queueTaskId: `${row.id}/1`,
+      requestedByUserId: row.requestedByUserId!,
+      teamId: teamA,
+      trigger: "manual",
+      attempt: 1,
     });
     expect(scan!.createdAt).toBeDefined();
     expect(scan!.startedAt).toBeUndefined();
@@ -64,7 +86,10 @@ describe("GetScan", () => {
   it("hides scans of other teams, unknown ids and ids that are not UUIDs alike", async () => {
     const other = await makeScan(so.orm, { teamId: teamB, projectId: projectB });
     for (const scanId of [other.id, newId(), "not-a-uuid"]) {
-      expect(await problem(scans.getScan({ scanId }, await memberA()))).toMatchObject({ code: Code.NotFound, problem: { status: 404 } });
+      expect(await problem(scans.getScan({ scanId }, await memberA()))).toMatchObject({
+        code: Code.NotFound,
+        problem: { status: 404 },
+      });
     }
     await expect(scans.getScan({ scanId: other.id }, await admin())).resolves.toMatchObject({ scan: { id: other.id } });
   });
@@ -72,8 +97,17 @@ describe("GetScan", () => {
   it("lets a project-scoped API key read its project's scans and no other of the team", async () => {
     const mine = await makeScan(so.orm, { teamId: teamA, projectId: projectA1 });
     const sibling = await makeScan(so.orm, { teamId: teamA, projectId: projectA2 });
-    const key = await callAs.apiKey(newId(), { scope: "project", organization_id: null, team_id: teamA, project_id: projectA1, permission_breadth: "read_only" },
-      { memberships: [{ team_id: teamA, organization_id: null, role: "developer" }] });
+    const key = await callAs.apiKey(
+      newId(),
+      {
+        scope: "project",
+        organization_id: null,
+        team_id: teamA,
+        project_id: projectA1,
+        permission_breadth: "read_only",
+      },
+      { memberships: [{ team_id: teamA, organization_id: null, role: "developer" }] },
+    );
     await expect(scans.getScan({ scanId: mine.id }, key)).resolves.toMatchObject({ scan: { id: mine.id } });
     expect(await problem(scans.getScan({ scanId: sibling.id }, key))).toMatchObject({ code: Code.NotFound });
   });
@@ -87,15 +121,62 @@ describe("ListScans and AdminListScans", () => {
   const teamC = newId();
   const projectC1 = newId();
   const projectC2 = newId();
-  const memberC = () => callAs.user(newId(), { memberships: [{ team_id: teamC, organization_id: null, role: "developer" }] });
+  const memberC = () =>
+    callAs.user(newId(), { memberships: [{ team_id: teamC, organization_id: null, role: "developer" }] });
   let made: string[] = [];
 
   beforeAll(async () => {
     made = [];
-    made.push((await makeScan(so.orm, { teamId: teamC, projectId: projectC1, status: "succeeded", kind: "sbom", projectName: "Ledger 100%", projectSlug: "ledger" })).id);
-    made.push((await makeScan(so.orm, { teamId: teamC, projectId: projectC1, status: "failed", kind: "source", ref: "main", projectName: "Ledger 100%", projectSlug: "ledger" })).id);
-    made.push((await makeScan(so.orm, { teamId: teamC, projectId: projectC2, status: "running", kind: "container", ref: "nginx", projectName: "Edge Proxy", projectSlug: "edge-proxy" })).id);
-    made.push((await makeScan(so.orm, { teamId: teamC, projectId: projectC2, status: "queued", kind: "source", projectName: "Edge Proxy", projectSlug: "edge-proxy" })).id);
+    made.push(
+      (
+        await makeScan(so.orm, {
+          teamId: teamC,
+          projectId: projectC1,
+          status: "succeeded",
+          kind: "sbom",
+          projectName: "Ledger 100%",
+          projectSlug: "ledger",
+        })
+      ).id,
+    );
+    made.push(
+      (
+        await makeScan(so.orm, {
+          teamId: teamC,
+          projectId: projectC1,
+          status: "failed",
+          kind: "source",
+          ref: "main",
+          projectName: "Ledger 100%",
+          projectSlug: "ledger",
+        })
+      ).id,
+    );
+    made.push(
+      (
+        await makeScan(so.orm, {
+          teamId: teamC,
+          projectId: projectC2,
+          status: "running",
+          kind: "container",
+          ref: "nginx",
+          projectName: "Edge Proxy",
+          projectSlug: "edge-proxy",
+        })
+      ).id,
+    );
+    made.push(
+      (
+        await makeScan(so.orm, {
+          teamId: teamC,
+          projectId: projectC2,
+          status: "queued",
+          kind: "source",
+          projectName: "Edge Proxy",
+          projectSlug: "edge-proxy",
+        })
+      ).id,
+    );
   });
 
   it("lists the caller's teams' scans, newest first, with the total", async () => {
@@ -119,15 +200,33 @@ describe("ListScans and AdminListScans", () => {
 
   it("refuses unknown filter values and pages past their bounds", async () => {
     const as = await memberC();
-    expect(await problem(scans.listScans({ status: "done" }, as))).toMatchObject({ code: Code.InvalidArgument, problem: { violations: [{ path: "query.status" }] } });
-    expect(await problem(scans.listScans({ kind: "binary" }, as))).toMatchObject({ problem: { violations: [{ path: "query.kind" }] } });
-    expect(await problem(scans.listScans({ projectId: "x" }, as))).toMatchObject({ problem: { violations: [{ path: "query.project_id" }] } });
-    expect(await problem(scans.listScans({ page: { pageSize: 201 } }, as))).toMatchObject({ problem: { violations: [{ path: "query.page_size" }] } });
+    expect(await problem(scans.listScans({ status: "done" }, as))).toMatchObject({
+      code: Code.InvalidArgument,
+      problem: { violations: [{ path: "query.status" }] },
+    });
+    expect(await problem(scans.listScans({ kind: "binary" }, as))).toMatchObject({
+      problem: { violations: [{ path: "query.kind" }] },
+    });
+    expect(await problem(scans.listScans({ projectId: "x" }, as))).toMatchObject({
+      problem: { violations: [{ path: "query.project_id" }] },
+    });
+    expect(await problem(scans.listScans({ page: { pageSize: 201 } }, as))).toMatchObject({
+      problem: { violations: [{ path: "query.page_size" }] },
+    });
   });
 
   it("shows a project-scoped key only its project, whatever project it asks for", async () => {
-    const key = await callAs.apiKey(newId(), { scope: "project", organization_id: null, team_id: teamC, project_id: projectC2, permission_breadth: "read_only" },
-      { memberships: [{ team_id: teamC, organization_id: null, role: "developer" }] });
+    const key = await callAs.apiKey(
+      newId(),
+      {
+        scope: "project",
+        organization_id: null,
+        team_id: teamC,
+        project_id: projectC2,
+        permission_breadth: "read_only",
+      },
+      { memberships: [{ team_id: teamC, organization_id: null, role: "developer" }] },
+    );
     expect((await scans.listScans({}, key)).items.map((s) => s.id)).toEqual([made[3], made[2]]);
     expect((await scans.listScans({ projectId: projectC1 }, key)).items).toEqual([]);
   });
@@ -158,9 +257,23 @@ describe("AdminCancelScan", () => {
     expect(scan).toMatchObject({ id: row.id, status: "cancelled" });
     expect(scan!.completedAt).toBeDefined();
     const [changed] = await domain.waitFor(ScanStateChangedSchema, (e) => e.scanId === row.id);
-    expect(changed).toMatchObject({ scanId: row.id, projectId: projectA1, teamId: teamA, status: "cancelled", previousStatus: "queued", attempt: 1 });
+    expect(changed).toMatchObject({
+      scanId: row.id,
+      projectId: projectA1,
+      teamId: teamA,
+      status: "cancelled",
+      previousStatus: "queued",
+      attempt: 1,
+    });
     const [event] = await audit.waitFor(AuditEventSchema, (e) => e.targetId === row.id);
-    expect(event).toMatchObject({ source: "scan-orchestrator", action: "scan.cancelled", targetTable: "scans", teamId: teamA, outcome: "success", actor: { userId: adminUser } });
+    expect(event).toMatchObject({
+      source: "scan-orchestrator",
+      action: "scan.cancelled",
+      targetTable: "scans",
+      teamId: teamA,
+      outcome: "success",
+      actor: { userId: adminUser },
+    });
   });
 
   it("cancels a running scan and drops its lease", async () => {
@@ -179,21 +292,30 @@ describe("AdminCancelScan", () => {
     await domain.waitFor(ScanStateChangedSchema, (e) => e.scanId === row.id);
     // the relay publishes within a poll; a second event would be there by now
     await new Promise((r) => setTimeout(r, 500));
-    const events = domain.seen.filter((r) => r.type === ScanStateChangedSchema.typeName).map((r) => fromBinary(ScanStateChangedSchema, r.value)).filter((e) => e.scanId === row.id);
+    const events = domain.seen
+      .filter((r) => r.type === ScanStateChangedSchema.typeName)
+      .map((r) => fromBinary(ScanStateChangedSchema, r.value))
+      .filter((e) => e.scanId === row.id);
     expect(events).toHaveLength(1);
   });
 
   it("refuses finished scans with 409 scan_finished", async () => {
     for (const status of ["succeeded", "failed"] as const) {
       const row = await makeScan(so.orm, { teamId: teamA, projectId: projectA1, status, completedAt: new Date() });
-      expect(await problem(scans.adminCancelScan({ scanId: row.id }, await admin()))).toMatchObject({ problem: { status: 409, code: "scan_finished" } });
+      expect(await problem(scans.adminCancelScan({ scanId: row.id }, await admin()))).toMatchObject({
+        problem: { status: 409, code: "scan_finished" },
+      });
     }
   });
 
   it("is NotFound for anyone but a super_admin, and for unknown scans", async () => {
     const row = await makeScan(so.orm, { teamId: teamA, projectId: projectA1 });
-    expect(await problem(scans.adminCancelScan({ scanId: row.id }, await memberA("developer")))).toMatchObject({ code: Code.NotFound });
-    expect(await problem(scans.adminCancelScan({ scanId: newId() }, await admin()))).toMatchObject({ code: Code.NotFound });
+    expect(await problem(scans.adminCancelScan({ scanId: row.id }, await memberA("developer")))).toMatchObject({
+      code: Code.NotFound,
+    });
+    expect(await problem(scans.adminCancelScan({ scanId: newId() }, await admin()))).toMatchObject({
+      code: Code.NotFound,
+    });
     expect((await scans.getScan({ scanId: row.id }, await admin())).scan).toMatchObject({ status: "queued" });
   });
 });

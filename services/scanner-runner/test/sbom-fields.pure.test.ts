@@ -8,17 +8,29 @@ describe("license expressions", () => {
 
   it("keeps valid expressions, in one spelling", () => {
     expect(licenses.expression("MIT")).toEqual({ expression: "MIT", ids: ["MIT"], unknownNames: [] });
-    expect(licenses.expression("(MIT OR Apache-2.0) AND BSD-3-Clause").expression).toBe("(MIT OR Apache-2.0) AND BSD-3-Clause");
-    expect(licenses.expression("MIT OR Apache-2.0 AND BSD-3-Clause").expression).toBe("MIT OR Apache-2.0 AND BSD-3-Clause");
+    expect(licenses.expression("(MIT OR Apache-2.0) AND BSD-3-Clause").expression).toBe(
+      "(MIT OR Apache-2.0) AND BSD-3-Clause",
+    );
+    expect(licenses.expression("MIT OR Apache-2.0 AND BSD-3-Clause").expression).toBe(
+      "MIT OR Apache-2.0 AND BSD-3-Clause",
+    );
     expect(licenses.expression("GPL-2.0-or-later WITH Classpath-exception-2.0").ids).toEqual(["GPL-2.0-or-later"]);
     expect(licenses.expression("GPL-2.0+").expression).toBe("GPL-2.0+");
-    expect(licenses.expression("DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2").expression).toBe("DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2");
+    expect(licenses.expression("DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2").expression).toBe(
+      "DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2",
+    );
   });
 
   it("repairs case and near-misses, and keeps unknown ids as LicenseRefs", () => {
     expect(licenses.expression("mit or apache-2.0").expression).toBe("MIT OR Apache-2.0");
-    expect(licenses.expression("gpl-2.0-only with classpath-exception-2.0").expression).toBe("GPL-2.0-only WITH Classpath-exception-2.0");
-    expect(licenses.expression("MIT AND Acme-Proprietary-1.0")).toEqual({ expression: "MIT AND LicenseRef-Acme-Proprietary-1.0", ids: ["MIT", "LicenseRef-Acme-Proprietary-1.0"], unknownNames: ["Acme-Proprietary-1.0"] });
+    expect(licenses.expression("gpl-2.0-only with classpath-exception-2.0").expression).toBe(
+      "GPL-2.0-only WITH Classpath-exception-2.0",
+    );
+    expect(licenses.expression("MIT AND Acme-Proprietary-1.0")).toEqual({
+      expression: "MIT AND LicenseRef-Acme-Proprietary-1.0",
+      ids: ["MIT", "LicenseRef-Acme-Proprietary-1.0"],
+      unknownNames: ["Acme-Proprietary-1.0"],
+    });
     expect(licenses.expression("NOASSERTION").expression).toBeNull();
     expect(licenses.expression(" NONE ").expression).toBeNull();
     expect(licenses.expression("").expression).toBeNull();

@@ -13,6 +13,11 @@ describe("SBOM reader at scale", () => {
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 50 });
     expect(inventory.graph.edgeCount).toBeGreaterThan(100_000);
     expect(inventory.components.filter((c) => c.depth === null)).toHaveLength(0);
-    expect(inventory.components[0]).toMatchObject({ purl: "pkg:npm/%40scope0/package-0@1.0.0", declaredLicense: "MIT", direct: true, depth: 1 });
+    expect(inventory.components[0]).toMatchObject({
+      purl: "pkg:npm/%40scope0/package-0@1.0.0",
+      declaredLicense: "MIT",
+      direct: true,
+      depth: 1,
+    });
   }, 60_000);
 });

@@ -11,9 +11,12 @@ import { sharedDir } from "./support/shared-dir.ts";
 
 const sbomDir = join(sharedDir(), "data", "sbom");
 const read = (path: string): SbomInventory => readSbom(readFileSync(join(sbomDir, path)));
-const byPurl = (inventory: SbomInventory, purl: string): SbomComponent | undefined => inventory.components.find((c) => c.purl === purl);
-const byName = (inventory: SbomInventory, name: string): SbomComponent[] => inventory.components.filter((c) => c.name === name);
-const warningCount = (inventory: SbomInventory, code: string): number => inventory.warnings.find((w) => w.code === code)?.count ?? 0;
+const byPurl = (inventory: SbomInventory, purl: string): SbomComponent | undefined =>
+  inventory.components.find((c) => c.purl === purl);
+const byName = (inventory: SbomInventory, name: string): SbomComponent[] =>
+  inventory.components.filter((c) => c.name === name);
+const warningCount = (inventory: SbomInventory, code: string): number =>
+  inventory.warnings.find((w) => w.code === code)?.count ?? 0;
 
 function readError(input: string | Uint8Array, maxBytes?: number): SbomReadError {
   try {
@@ -30,23 +33,43 @@ function readError(input: string | Uint8Array, maxBytes?: number): SbomReadError
 describe("CycloneDX real SBOMs", () => {
   it("cern-lhc-vdm-editor 1.2 JSON: 43 components, no graph, the XML twin reads the same inventory", () => {
     const json = read("cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json");
-    expect(json.document).toMatchObject({ format: "cyclonedx-json", specVersion: "1.2", serialNumber: "urn:uuid:699b6458-60da-4f52-b1b3-34915dc01eb6", release: "0.0.1" });
+    expect(json.document).toMatchObject({
+      format: "cyclonedx-json",
+      specVersion: "1.2",
+      serialNumber: "urn:uuid:699b6458-60da-4f52-b1b3-34915dc01eb6",
+      release: "0.0.1",
+    });
     expect(json.components).toHaveLength(43);
-    expect(byPurl(json, "pkg:npm/puppeteer@1.19.0")).toMatchObject({ declaredLicense: "Apache-2.0", direct: null, depth: null });
+    expect(byPurl(json, "pkg:npm/puppeteer@1.19.0")).toMatchObject({
+      declaredLicense: "Apache-2.0",
+      direct: null,
+      depth: null,
+    });
     expect(json.graph.rooted).toBe(false);
     // SOURCES.md counts 44 for the XML: it counted the metadata component too; it is the primary here.
     const xml = read("cyclonedx/cern-lhc-vdm-editor-e564943.cdx.xml");
     expect(xml.document).toMatchObject({ format: "cyclonedx-xml", specVersion: "1.2" });
-    expect(xml.document.primaryComponent).toMatchObject({ purl: "pkg:npm/lhc-vdm-editor@0.0.1", declaredLicense: "Apache-2.0", description: "A code and file editor for VdM scans." });
+    expect(xml.document.primaryComponent).toMatchObject({
+      purl: "pkg:npm/lhc-vdm-editor@0.0.1",
+      declaredLicense: "Apache-2.0",
+      description: "A code and file editor for VdM scans.",
+    });
     expect(xml.components).toHaveLength(43);
     expect(xml.components.map((c) => c.key).sort()).toEqual(json.components.map((c) => c.key).sort());
-    expect(xml.components.map((c) => c.declaredLicense)).toEqual(xml.components.map((c) => json.components.find((j) => j.key === c.key)!.declaredLicense));
+    expect(xml.components.map((c) => c.declaredLicense)).toEqual(
+      xml.components.map((c) => json.components.find((j) => j.key === c.key)!.declaredLicense),
+    );
   });
 
   it("laravel 1.4 JSON: 62 components, one direct dependency, graph depth 6; the 1.1 XML twin has the same components", () => {
     const json = read("cyclonedx/laravel-7.12.0.cdx-1.4.json");
     expect(json.components).toHaveLength(62);
-    expect(byPurl(json, "pkg:composer/asm89/stack-cors@1.3.0")).toMatchObject({ group: "asm89", name: "stack-cors", version: "1.3.0", declaredLicense: "MIT" });
+    expect(byPurl(json, "pkg:composer/asm89/stack-cors@1.3.0")).toMatchObject({
+      group: "asm89",
+      name: "stack-cors",
+      version: "1.3.0",
+      declaredLicense: "MIT",
+    });
     // The root depends on laravel/laravel only (its dependencies entry lists one ref).
     expect(json.graph).toMatchObject({ rooted: true, directCount: 1, maxDepth: 6, componentsInCycles: 0 });
     expect(json.components.filter((c) => c.direct).map((c) => c.name)).toEqual(["laravel"]);
@@ -55,13 +78,18 @@ describe("CycloneDX real SBOMs", () => {
     expect(xml.document).toMatchObject({ format: "cyclonedx-xml", specVersion: "1.1", primaryComponent: null });
     expect(xml.components).toHaveLength(62);
     expect(new Set(xml.components.map((c) => c.purl))).toEqual(new Set(json.components.map((c) => c.purl)));
-    expect(byPurl(xml, "pkg:composer/asm89/stack-cors@1.3.0")).toMatchObject({ declaredLicense: "MIT", description: "Cross-origin resource sharing library and stack middleware" });
+    expect(byPurl(xml, "pkg:composer/asm89/stack-cors@1.3.0")).toMatchObject({
+      declaredLicense: "MIT",
+      description: "Cross-origin resource sharing library and stack middleware",
+    });
   });
 
   it("dropwizard 1.2 JSON: 167 components; its dependencies never start at the primary component, so direct stays unknown", () => {
     const inventory = read("cyclonedx/dropwizard-1.3.15.cdx-1.2.json");
     expect(inventory.components).toHaveLength(167);
-    expect(byPurl(inventory, "pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.9.10?type=jar")).toMatchObject({ declaredLicense: "Apache-2.0" });
+    expect(byPurl(inventory, "pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.9.10?type=jar")).toMatchObject(
+      { declaredLicense: "Apache-2.0" },
+    );
     expect(inventory.graph).toMatchObject({ rooted: false, edgeCount: 170 });
     expect(inventory.components.every((c) => c.direct === null)).toBe(true);
   });
@@ -91,7 +119,11 @@ describe("CycloneDX real SBOMs", () => {
     expect(inventory.declaredComponentCount).toBe(1115);
     expect(inventory.components).toHaveLength(978);
     expect(warningCount(inventory, "duplicate_component")).toBe(1115 - 978);
-    expect(byPurl(inventory, "pkg:npm/express@4.18.2")).toMatchObject({ declaredLicense: "MIT", direct: true, depth: 1 });
+    expect(byPurl(inventory, "pkg:npm/express@4.18.2")).toMatchObject({
+      declaredLicense: "MIT",
+      direct: true,
+      depth: 1,
+    });
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 71, maxDepth: 9 });
   });
 
@@ -101,7 +133,10 @@ describe("CycloneDX real SBOMs", () => {
     expect(inventory.declaredComponentCount).toBe(1116);
     expect(inventory.components).toHaveLength(1001);
     // acknowledgement "declared" (1.6+) lands in declaredLicense.
-    expect(byPurl(inventory, "pkg:npm/express@4.22.2")).toMatchObject({ declaredLicense: "MIT", concludedLicense: null });
+    expect(byPurl(inventory, "pkg:npm/express@4.22.2")).toMatchObject({
+      declaredLicense: "MIT",
+      concludedLicense: null,
+    });
     expect(inventory.components.filter((c) => c.scope === "optional").length).toBeGreaterThan(0);
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 71, maxDepth: 9 });
   });
@@ -110,14 +145,21 @@ describe("CycloneDX real SBOMs", () => {
     const inventory = read("cyclonedx/redis-commander.cdx-1.4.json");
     expect(inventory.declaredComponentCount).toBe(514);
     expect(inventory.components).toHaveLength(479);
-    expect(byPurl(inventory, "pkg:npm/%40cyclonedx/bom@4.0.2")).toMatchObject({ group: "@cyclonedx", declaredLicense: "Apache-2.0" });
+    expect(byPurl(inventory, "pkg:npm/%40cyclonedx/bom@4.0.2")).toMatchObject({
+      group: "@cyclonedx",
+      declaredLicense: "Apache-2.0",
+    });
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 28, maxDepth: 7 });
   });
 
   it("harp 1.4 JSON: 705 components (nested packages included); the module's own packages are the root", () => {
     const inventory = read("cyclonedx/harp-v0.2.10-darwin-amd64.cdx-1.4.json");
     expect(inventory.components).toHaveLength(705);
-    expect(byPurl(inventory, "pkg:golang/filippo.io/age@v1.0.0?type=module")).toMatchObject({ scope: "required", declaredLicense: null, direct: true });
+    expect(byPurl(inventory, "pkg:golang/filippo.io/age@v1.0.0?type=module")).toMatchObject({
+      scope: "required",
+      declaredLicense: null,
+      direct: true,
+    });
     // metadata.component lists 69 modules directly; its 109 own packages (nested under it) import more, and
     // edges from them are edges from the root.
     expect(inventory.graph.rooted).toBe(true);
@@ -147,13 +189,25 @@ describe("CycloneDX real SBOMs", () => {
 
   it("traefik XML 1.4: 266 components (SOURCES.md's 267 counts the metadata container), & entities decoded", () => {
     const inventory = read("cyclonedx/traefik.cdx.xml");
-    expect(inventory.document).toMatchObject({ format: "cyclonedx-xml", specVersion: "1.4", tools: ["anchore syft 0.60.3", expect.stringContaining("RKVST") as unknown] });
-    expect(inventory.document.primaryComponent).toMatchObject({ type: "container", name: "traefik", supplier: "dockerhub" });
+    expect(inventory.document).toMatchObject({
+      format: "cyclonedx-xml",
+      specVersion: "1.4",
+      tools: ["anchore syft 0.60.3", expect.stringContaining("RKVST") as unknown],
+    });
+    expect(inventory.document.primaryComponent).toMatchObject({
+      type: "container",
+      name: "traefik",
+      supplier: "dockerhub",
+    });
     expect(inventory.components).toHaveLength(266);
-    const baselayout = inventory.components.find((c) => c.refs[0]!.startsWith("pkg:alpine/alpine-baselayout@3.2.0-r18"))!;
+    const baselayout = inventory.components.find((c) =>
+      c.refs[0]!.startsWith("pkg:alpine/alpine-baselayout@3.2.0-r18"),
+    )!;
     // The file writes &amp; in bom-ref and purl; qualifiers come back sorted (canonical purl).
     expect(baselayout.refs[0]).toContain("&upstream=alpine-baselayout");
-    expect(baselayout.purl).toBe("pkg:alpine/alpine-baselayout@3.2.0-r18?arch=x86_64&distro=alpine-3.15.4&upstream=alpine-baselayout");
+    expect(baselayout.purl).toBe(
+      "pkg:alpine/alpine-baselayout@3.2.0-r18?arch=x86_64&distro=alpine-3.15.4&upstream=alpine-baselayout",
+    );
   });
 });
 
@@ -162,15 +216,26 @@ describe("SPDX real SBOMs", () => {
     const v2 = read("spdx/spdx-examples-appbomination.spdx-2.2.json");
     const v3 = read("spdx/spdx-examples-appbomination.spdx-3.0.json");
     expect(v2.document).toMatchObject({ format: "spdx-json", specVersion: "2.2" });
-    expect(v3.document).toMatchObject({ format: "spdx3-jsonld", specVersion: "3.0.1", name: "SpdxDoc for App-BOM-ination" });
+    expect(v3.document).toMatchObject({
+      format: "spdx3-jsonld",
+      specVersion: "3.0.1",
+      name: "SpdxDoc for App-BOM-ination",
+    });
     for (const inventory of [v2, v3]) {
       expect(inventory.document.primaryComponent).toMatchObject({ name: "App-BOM-ination", version: "1.0" });
       // SOURCES.md counts 7 packages: the described one is the primary component, not inventory.
       expect(inventory.components).toHaveLength(6);
-      expect(byPurl(inventory, "pkg:maven/org.apache.commons/commons-lang3@3.4")).toMatchObject({ direct: true, depth: 1 });
+      expect(byPurl(inventory, "pkg:maven/org.apache.commons/commons-lang3@3.4")).toMatchObject({
+        direct: true,
+        depth: 1,
+      });
       // junit is a TEST_DEPENDENCY_OF the app (2.2) / a dependsOn scoped "test" (3.0); hamcrest comes through it.
       expect(byPurl(inventory, "pkg:maven/junit/junit@4.12")).toMatchObject({ direct: true, scope: "excluded" });
-      expect(byPurl(inventory, "pkg:maven/org.hamcrest/hamcrest-core@1.3")).toMatchObject({ direct: false, depth: 2, scope: "excluded" });
+      expect(byPurl(inventory, "pkg:maven/org.hamcrest/hamcrest-core@1.3")).toMatchObject({
+        direct: false,
+        depth: 2,
+        scope: "excluded",
+      });
       expect(inventory.graph).toMatchObject({ rooted: true, directCount: 3, maxDepth: 2 });
     }
     expect(byPurl(v2, "pkg:maven/org.apache.commons/commons-lang3@3.4")!.concludedLicense).toBe("Apache-2.0");
@@ -180,11 +245,26 @@ describe("SPDX real SBOMs", () => {
 
   it("examplemaven 2.3 JSON: 6 packages, DYNAMIC_LINK is a required dependency, junit a test one", () => {
     const inventory = read("spdx/spdx-examples-examplemaven-0.0.1-enriched.spdx-2.3.json");
-    expect(inventory.document.primaryComponent).toMatchObject({ name: "examplemaven", supplier: "SPDX", declaredLicense: "Apache-2.0", hashes: [{ algorithm: "SHA-1", value: "b8a7e6c75001e6d78625cfc9a3103bf121abf8b4" }] });
+    expect(inventory.document.primaryComponent).toMatchObject({
+      name: "examplemaven",
+      supplier: "SPDX",
+      declaredLicense: "Apache-2.0",
+      hashes: [{ algorithm: "SHA-1", value: "b8a7e6c75001e6d78625cfc9a3103bf121abf8b4" }],
+    });
     // SOURCES.md: 6 packages, one of them the described examplemaven (the primary).
     expect(inventory.components).toHaveLength(5);
-    expect(byName(inventory, "JUnit")[0]).toMatchObject({ declaredLicense: "CPL-1.0", concludedLicense: null, scope: "excluded", direct: true });
-    expect(byName(inventory, "Apache Log4j API")[0]).toMatchObject({ scope: "required", direct: true, purl: null, key: "component://Apache%20Log4j%20API@" });
+    expect(byName(inventory, "JUnit")[0]).toMatchObject({
+      declaredLicense: "CPL-1.0",
+      concludedLicense: null,
+      scope: "excluded",
+      direct: true,
+    });
+    expect(byName(inventory, "Apache Log4j API")[0]).toMatchObject({
+      scope: "required",
+      direct: true,
+      purl: null,
+      key: "component://Apache%20Log4j%20API@",
+    });
   });
 
   it("julia 2.2 JSON: 34 packages, the described one is Julia, 32 build/runtime dependencies, expressions with WITH", () => {
@@ -216,7 +296,11 @@ describe("SPDX real SBOMs", () => {
     expect(flux.components.length + warningCount(flux, "duplicate_component")).toBe(244);
     const constellation = read("spdx/constellation-v2.2.2.spdx-2.2.json");
     expect(constellation.declaredComponentCount).toBe(1303);
-    expect(byPurl(constellation, "pkg:golang/cloud.google.com/go@v0.103.0")).toMatchObject({ declaredLicense: null, concludedLicense: null, version: "v0.103.0" });
+    expect(byPurl(constellation, "pkg:golang/cloud.google.com/go@v0.103.0")).toMatchObject({
+      declaredLicense: null,
+      concludedLicense: null,
+      version: "v0.103.0",
+    });
     // Its CONTAINS edges start at an element the document never declares: warned, not guessed.
     expect(warningCount(constellation, "unknown_dependency_ref")).toBe(1303);
     expect(constellation.graph.rooted).toBe(false);
@@ -224,32 +308,76 @@ describe("SPDX real SBOMs", () => {
 
   it("kubernetes tag-value 2.3: 130 packages; images CONTAIN layers; the document DESCRIBES several top-level packages", () => {
     const inventory = read("spdx/kubernetes-v1.25.4-release.spdx");
-    expect(inventory.document).toMatchObject({ format: "spdx-tag-value", specVersion: "2.3", name: "Kubernetes Release v1.25.4", serialNumber: "https://sbom.k8s.io/v1.25.4/release", primaryComponent: null });
+    expect(inventory.document).toMatchObject({
+      format: "spdx-tag-value",
+      specVersion: "2.3",
+      name: "Kubernetes Release v1.25.4",
+      serialNumber: "https://sbom.k8s.io/v1.25.4/release",
+      primaryComponent: null,
+    });
     expect(inventory.document.tools).toEqual(["sigs.k8s.io/bom/pkg/spdx"]);
     expect(inventory.declaredComponentCount).toBe(130);
     // Identical layers (same name "sha256:..." and no version or purl) shared by several images merge.
     expect(inventory.components.length + warningCount(inventory, "duplicate_component")).toBe(130);
     const image = byName(inventory, "conformance-ppc64le.tar")[0]!;
-    expect(image).toMatchObject({ direct: true, depth: 1, hashes: expect.arrayContaining([{ algorithm: "SHA-256", value: "042601864b79e0df45192919b09887f788552a67a63490458fc799691602f3ec" }]) as unknown });
+    expect(image).toMatchObject({
+      direct: true,
+      depth: 1,
+      hashes: expect.arrayContaining([
+        { algorithm: "SHA-256", value: "042601864b79e0df45192919b09887f788552a67a63490458fc799691602f3ec" },
+      ]) as unknown,
+    });
     expect(inventory.graph).toMatchObject({ rooted: true, maxDepth: 2 });
   });
 
   it("SPDX 2 tag-value and JSON read the same document the same way", () => {
-    const json = JSON.parse(readFileSync(join(sbomDir, "spdx/spdx-examples-examplemaven-0.0.1-enriched.spdx-2.3.json"), "utf8")) as { packages: Array<Record<string, unknown>>; relationships: Array<Record<string, string>> };
-    const lines = ["SPDXVersion: SPDX-2.3", "DataLicense: CC0-1.0", "SPDXID: SPDXRef-DOCUMENT", "DocumentName: examplemaven", "DocumentNamespace: http://spdx.org/documents/examplemaven-0.0.1/enriched", "Creator: Tool: hand", "Created: 2023-01-01T00:00:00Z", ""];
+    const json = JSON.parse(
+      readFileSync(join(sbomDir, "spdx/spdx-examples-examplemaven-0.0.1-enriched.spdx-2.3.json"), "utf8"),
+    ) as { packages: Array<Record<string, unknown>>; relationships: Array<Record<string, string>> };
+    const lines = [
+      "SPDXVersion: SPDX-2.3",
+      "DataLicense: CC0-1.0",
+      "SPDXID: SPDXRef-DOCUMENT",
+      "DocumentName: examplemaven",
+      "DocumentNamespace: http://spdx.org/documents/examplemaven-0.0.1/enriched",
+      "Creator: Tool: hand",
+      "Created: 2023-01-01T00:00:00Z",
+      "",
+    ];
     for (const pkg of json.packages) {
       lines.push(`PackageName: ${String(pkg.name)}`, `SPDXID: ${String(pkg.SPDXID)}`);
       if (typeof pkg.versionInfo === "string") lines.push(`PackageVersion: ${pkg.versionInfo}`);
       if (typeof pkg.supplier === "string") lines.push(`PackageSupplier: ${pkg.supplier}`);
-      for (const c of (pkg.checksums as Array<Record<string, string>> | undefined) ?? []) lines.push(`PackageChecksum: ${c.algorithm}: ${c.checksumValue}`);
-      lines.push(`PackageLicenseConcluded: ${String(pkg.licenseConcluded)}`, `PackageLicenseDeclared: ${String(pkg.licenseDeclared)}`, `PackageDescription: <text>multi`, `line</text>`, "");
+      for (const c of (pkg.checksums as Array<Record<string, string>> | undefined) ?? [])
+        lines.push(`PackageChecksum: ${c.algorithm}: ${c.checksumValue}`);
+      lines.push(
+        `PackageLicenseConcluded: ${String(pkg.licenseConcluded)}`,
+        `PackageLicenseDeclared: ${String(pkg.licenseDeclared)}`,
+        `PackageDescription: <text>multi`,
+        `line</text>`,
+        "",
+      );
     }
-    for (const r of json.relationships) lines.push(`Relationship: ${r.spdxElementId} ${r.relationshipType} ${r.relatedSpdxElement}`);
+    for (const r of json.relationships)
+      lines.push(`Relationship: ${r.spdxElementId} ${r.relationshipType} ${r.relatedSpdxElement}`);
     const fromTagValue = readSbom(lines.join("\n"));
     const fromJson = read("spdx/spdx-examples-examplemaven-0.0.1-enriched.spdx-2.3.json");
-    const facts = (inventory: SbomInventory) => inventory.components.map((c) => [c.key, c.version, c.declaredLicense, c.concludedLicense, c.scope, c.direct, c.depth]);
+    const facts = (inventory: SbomInventory) =>
+      inventory.components.map((c) => [
+        c.key,
+        c.version,
+        c.declaredLicense,
+        c.concludedLicense,
+        c.scope,
+        c.direct,
+        c.depth,
+      ]);
     expect(facts(fromTagValue)).toEqual(facts(fromJson));
-    expect(fromTagValue.document.primaryComponent).toMatchObject({ supplier: "SPDX", hashes: fromJson.document.primaryComponent!.hashes, description: "multi\nline" });
+    expect(fromTagValue.document.primaryComponent).toMatchObject({
+      supplier: "SPDX",
+      hashes: fromJson.document.primaryComponent!.hashes,
+      description: "multi\nline",
+    });
   });
 });
 
@@ -287,7 +415,14 @@ describe("format details beyond the shared set", () => {
   </dependencies>
 </bom>`;
     const inventory = readSbom(xml);
-    expect(inventory.document).toMatchObject({ format: "cyclonedx-xml", specVersion: "1.6", bomVersion: 7, tools: ["acme scanner 2.0"], createdAt: "2026-01-02T03:04:05Z", release: "3.1.0" });
+    expect(inventory.document).toMatchObject({
+      format: "cyclonedx-xml",
+      specVersion: "1.6",
+      bomVersion: 7,
+      tools: ["acme scanner 2.0"],
+      createdAt: "2026-01-02T03:04:05Z",
+      release: "3.1.0",
+    });
     expect(inventory.components[0]).toMatchObject({
       key: "pkg:maven/org.acme/lib@1.0?type=jar",
       supplier: "Acme & Co",
@@ -302,7 +437,12 @@ describe("format details beyond the shared set", () => {
       direct: true,
       depth: 1,
     });
-    expect(inventory.components[1]).toMatchObject({ key: "component:library//inner@0.1", declaredLicense: "MIT OR ISC", direct: false, depth: 2 });
+    expect(inventory.components[1]).toMatchObject({
+      key: "component:library//inner@0.1",
+      declaredLicense: "MIT OR ISC",
+      direct: false,
+      depth: 2,
+    });
     expect(inventory.components[0]!.rawData).not.toHaveProperty("components");
   });
 
@@ -311,34 +451,122 @@ describe("format details beyond the shared set", () => {
     const doc = {
       "@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld",
       "@graph": [
-        { "@id": "_:ci", type: "CreationInfo", specVersion: "3.0.1", created: "2026-01-01T00:00:00Z", createdUsing: [id("tool")] },
+        {
+          "@id": "_:ci",
+          type: "CreationInfo",
+          specVersion: "3.0.1",
+          created: "2026-01-01T00:00:00Z",
+          createdUsing: [id("tool")],
+        },
         { spdxId: id("tool"), type: "Tool", name: "maker 1.0", creationInfo: "_:ci" },
         { spdxId: id("org"), type: "Organization", name: "Acme", creationInfo: "_:ci" },
         { spdxId: id("doc"), type: "SpdxDocument", name: "demo", rootElement: [id("sbom")], creationInfo: "_:ci" },
         { spdxId: id("sbom"), type: "software_Sbom", rootElement: [id("app")], creationInfo: "_:ci" },
-        { spdxId: id("app"), type: "software_Package", name: "app", software_packageVersion: "2.0", creationInfo: "_:ci" },
         {
-          spdxId: id("run"), type: "software_Package", name: "run", software_packageVersion: "1.0", suppliedBy: id("org"),
-          externalIdentifier: [{ type: "ExternalIdentifier", externalIdentifierType: "packageUrl", identifier: "pkg:pypi/run@1.0" }],
-          verifiedUsing: [{ type: "Hash", algorithm: "sha256", hashValue: "AA" }], software_primaryPurpose: "library", creationInfo: "_:ci",
+          spdxId: id("app"),
+          type: "software_Package",
+          name: "app",
+          software_packageVersion: "2.0",
+          creationInfo: "_:ci",
         },
-        { spdxId: id("opt"), type: "software_Package", name: "opt", software_packageUrl: "pkg:pypi/opt@2", creationInfo: "_:ci" },
-        { spdxId: id("dev"), type: "software_Package", name: "dev", software_packageUrl: "pkg:pypi/dev@3", creationInfo: "_:ci" },
-        { spdxId: id("r1"), type: "LifecycleScopedRelationship", relationshipType: "dependsOn", scope: "runtime", from: id("app"), to: [id("run")], creationInfo: "_:ci" },
-        { spdxId: id("r2"), type: "Relationship", relationshipType: "hasOptionalDependency", from: id("run"), to: [id("opt")], creationInfo: "_:ci" },
-        { spdxId: id("r3"), type: "LifecycleScopedRelationship", relationshipType: "dependsOn", scope: "development", from: id("app"), to: [id("dev")], creationInfo: "_:ci" },
-        { spdxId: id("r4"), type: "Relationship", relationshipType: "hasDeclaredLicense", from: id("run"), to: ["https://spdx.org/licenses/BSD-2-Clause"], creationInfo: "_:ci" },
-        { spdxId: id("r5"), type: "Relationship", relationshipType: "hasConcludedLicense", from: id("run"), to: ["https://spdx.org/rdf/3.0.1/terms/Expanded/NoAssertionLicense"], creationInfo: "_:ci" },
+        {
+          spdxId: id("run"),
+          type: "software_Package",
+          name: "run",
+          software_packageVersion: "1.0",
+          suppliedBy: id("org"),
+          externalIdentifier: [
+            { type: "ExternalIdentifier", externalIdentifierType: "packageUrl", identifier: "pkg:pypi/run@1.0" },
+          ],
+          verifiedUsing: [{ type: "Hash", algorithm: "sha256", hashValue: "AA" }],
+          software_primaryPurpose: "library",
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("opt"),
+          type: "software_Package",
+          name: "opt",
+          software_packageUrl: "pkg:pypi/opt@2",
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("dev"),
+          type: "software_Package",
+          name: "dev",
+          software_packageUrl: "pkg:pypi/dev@3",
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("r1"),
+          type: "LifecycleScopedRelationship",
+          relationshipType: "dependsOn",
+          scope: "runtime",
+          from: id("app"),
+          to: [id("run")],
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("r2"),
+          type: "Relationship",
+          relationshipType: "hasOptionalDependency",
+          from: id("run"),
+          to: [id("opt")],
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("r3"),
+          type: "LifecycleScopedRelationship",
+          relationshipType: "dependsOn",
+          scope: "development",
+          from: id("app"),
+          to: [id("dev")],
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("r4"),
+          type: "Relationship",
+          relationshipType: "hasDeclaredLicense",
+          from: id("run"),
+          to: ["https://spdx.org/licenses/BSD-2-Clause"],
+          creationInfo: "_:ci",
+        },
+        {
+          spdxId: id("r5"),
+          type: "Relationship",
+          relationshipType: "hasConcludedLicense",
+          from: id("run"),
+          to: ["https://spdx.org/rdf/3.0.1/terms/Expanded/NoAssertionLicense"],
+          creationInfo: "_:ci",
+        },
       ],
     };
     const inventory = readSbom(JSON.stringify(doc));
-    expect(inventory.document).toMatchObject({ format: "spdx3-jsonld", specVersion: "3.0.1", name: "demo", tools: ["maker 1.0"], createdAt: "2026-01-01T00:00:00Z", release: "2.0" });
+    expect(inventory.document).toMatchObject({
+      format: "spdx3-jsonld",
+      specVersion: "3.0.1",
+      name: "demo",
+      tools: ["maker 1.0"],
+      createdAt: "2026-01-01T00:00:00Z",
+      release: "2.0",
+    });
     expect(inventory.document.primaryComponent).toMatchObject({ name: "app" });
     const [run, opt, dev] = inventory.components;
-    expect(run).toMatchObject({ purl: "pkg:pypi/run@1.0", type: "library", supplier: "Acme", declaredLicense: "BSD-2-Clause", concludedLicense: null, scope: "required", direct: true, hashes: [{ algorithm: "SHA-256", value: "aa" }] });
+    expect(run).toMatchObject({
+      purl: "pkg:pypi/run@1.0",
+      type: "library",
+      supplier: "Acme",
+      declaredLicense: "BSD-2-Clause",
+      concludedLicense: null,
+      scope: "required",
+      direct: true,
+      hashes: [{ algorithm: "SHA-256", value: "aa" }],
+    });
     expect(opt).toMatchObject({ scope: "optional", depth: 2 });
     expect(dev).toMatchObject({ scope: "excluded", direct: true });
-    expect(readError(JSON.stringify({ ...doc, "@graph": [{ "@id": "_:ci", type: "CreationInfo", specVersion: "4.0.0" }] })).code).toBe("sbom_unsupported_spec_version");
+    expect(
+      readError(JSON.stringify({ ...doc, "@graph": [{ "@id": "_:ci", type: "CreationInfo", specVersion: "4.0.0" }] }))
+        .code,
+    ).toBe("sbom_unsupported_spec_version");
   });
 });
 
@@ -355,11 +583,14 @@ describe("bad input", () => {
 
   it("truncated XML is malformed XML", () => {
     expect(readError(cernXml.slice(0, 5000)).code).toBe("sbom_malformed_xml");
-    expect(readError("<bom xmlns=\"http://cyclonedx.org/schema/bom/1.4\"><components><component>").code).toBe("sbom_malformed_xml");
+    expect(readError('<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component>').code).toBe(
+      "sbom_malformed_xml",
+    );
   });
 
   it("an external entity (XXE) and a DOCTYPE entity bomb are refused before parsing", () => {
-    const xxe = '<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component type="library"><name>&xxe;</name></component></components></bom>';
+    const xxe =
+      '<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component type="library"><name>&xxe;</name></component></components></bom>';
     expect(readError(xxe).code).toBe("sbom_xml_doctype_refused");
     const bomb = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`).join("")}]><bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component type="library"><name>&lol9;</name></component></components></bom>`;
     const error = readError(bomb);
@@ -368,7 +599,9 @@ describe("bad input", () => {
   });
 
   it("an undeclared entity reference stays text: no expansion happens without a DOCTYPE", () => {
-    const inventory = readSbom('<bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components><component type="library"><name>a&amp;b &#x41; &unknown;</name></component></components></bom>');
+    const inventory = readSbom(
+      '<bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components><component type="library"><name>a&amp;b &#x41; &unknown;</name></component></components></bom>',
+    );
     expect(inventory.components[0]!.name).toBe("a&b A &unknown;");
   });
 
@@ -378,14 +611,20 @@ describe("bad input", () => {
     expect(readError('{"hello":"world"}').code).toBe("sbom_not_an_sbom");
     expect(readError("[1,2]").code).toBe("sbom_not_an_sbom");
     expect(readError("<html><body/></html>").code).toBe("sbom_not_an_sbom");
-    expect(readError('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>').code).toBe("sbom_unknown_format");
+    expect(readError('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>').code).toBe(
+      "sbom_unknown_format",
+    );
     const old = readError('{"bomFormat":"CycloneDX","specVersion":"1.1","components":[]}');
     expect(old.code).toBe("sbom_unsupported_spec_version");
-    expect(old.message).toBe("CycloneDX JSON version 1.1 is not supported; supported versions: 1.2, 1.3, 1.4, 1.5, 1.6, 1.7.");
+    expect(old.message).toBe(
+      "CycloneDX JSON version 1.1 is not supported; supported versions: 1.2, 1.3, 1.4, 1.5, 1.6, 1.7.",
+    );
     expect(readError('{"spdxVersion":"SPDX-2.1","packages":[]}').code).toBe("sbom_unsupported_spec_version");
     expect(readError('<bom xmlns="http://cyclonedx.org/schema/bom/2.0"/>').code).toBe("sbom_unsupported_spec_version");
     expect(readError("SPDXVersion: SPDX-2.3\nthis line is not a tag\n").code).toBe("sbom_malformed_tag_value");
-    expect(readError("SPDXVersion: SPDX-2.3\nPackageName: x\nPackageDescription: <text>never ends\n").code).toBe("sbom_malformed_tag_value");
+    expect(readError("SPDXVersion: SPDX-2.3\nPackageName: x\nPackageDescription: <text>never ends\n").code).toBe(
+      "sbom_malformed_tag_value",
+    );
   });
 
   it("over the size cap is refused with 413; exactly the cap is read", () => {
@@ -394,7 +633,9 @@ describe("bad input", () => {
     const error = readError(cern, atCap - 1);
     expect(error.code).toBe("sbom_too_large");
     expect(error.status).toBe(413);
-    expect(error.message).toBe(`The SBOM is ${atCap} bytes; the largest accepted is ${atCap - 1} bytes (${((atCap - 1) / 1048576).toFixed(2)} MiB).`);
+    expect(error.message).toBe(
+      `The SBOM is ${atCap} bytes; the largest accepted is ${atCap - 1} bytes (${((atCap - 1) / 1048576).toFixed(2)} MiB).`,
+    );
     expect(SBOM_MAX_BYTES).toBe(52_428_800);
     expect(readError(new Uint8Array(SBOM_MAX_BYTES + 1)).code).toBe("sbom_too_large");
   });
@@ -407,10 +648,23 @@ describe("bad input", () => {
       components: [
         { "bom-ref": "a", type: "library", name: "a", version: "1", purl: "pkg:npm/a@1" },
         { "bom-ref": "a", type: "library", name: "b", version: "2", purl: "pkg:npm/b@2" },
-        { "bom-ref": "a2", type: "library", name: "a", version: "1", purl: "pkg:NPM/a@1", hashes: [{ alg: "SHA-256", content: "AB" }] },
+        {
+          "bom-ref": "a2",
+          type: "library",
+          name: "a",
+          version: "1",
+          purl: "pkg:NPM/a@1",
+          hashes: [{ alg: "SHA-256", content: "AB" }],
+        },
         { "bom-ref": "c", type: "library", name: "c", version: "3" },
         { "bom-ref": "d", type: "library", name: "d", version: "4", purl: "not a purl" },
-        { "bom-ref": "e", type: "library", name: "e", version: "5", licenses: [{ license: { id: "mit" } }, { expression: "apache-2.0 or Foo-Custom" }] },
+        {
+          "bom-ref": "e",
+          type: "library",
+          name: "e",
+          version: "5",
+          licenses: [{ license: { id: "mit" } }, { expression: "apache-2.0 or Foo-Custom" }],
+        },
         { "bom-ref": "x", type: "library", version: "5" },
       ],
       dependencies: [
@@ -422,12 +676,27 @@ describe("bad input", () => {
       ],
     };
     const inventory = readSbom(JSON.stringify(bom));
-    expect(inventory.components.map((c) => c.key)).toEqual(["pkg:npm/a@1", "pkg:npm/b@2", "component:library//c@3", "component:library//d@4", "component:library//e@5"]);
+    expect(inventory.components.map((c) => c.key)).toEqual([
+      "pkg:npm/a@1",
+      "pkg:npm/b@2",
+      "component:library//c@3",
+      "component:library//d@4",
+      "component:library//e@5",
+    ]);
     const a = inventory.components[0]!;
-    expect(a).toMatchObject({ refs: ["a", "a2"], hashes: [{ algorithm: "SHA-256", value: "ab" }], direct: true, depth: 1 });
+    expect(a).toMatchObject({
+      refs: ["a", "a2"],
+      hashes: [{ algorithm: "SHA-256", value: "ab" }],
+      direct: true,
+      depth: 1,
+    });
     expect(inventory.components[1]).toMatchObject({ refs: ["a"], direct: false, depth: null });
     expect(inventory.components[3]).toMatchObject({ purl: null, depth: 2 });
-    expect(inventory.components[4]).toMatchObject({ depth: 3, declaredLicense: "MIT AND (Apache-2.0 OR LicenseRef-Foo-Custom)", licenseIds: ["Apache-2.0", "LicenseRef-Foo-Custom", "MIT"] });
+    expect(inventory.components[4]).toMatchObject({
+      depth: 3,
+      declaredLicense: "MIT AND (Apache-2.0 OR LicenseRef-Foo-Custom)",
+      licenseIds: ["Apache-2.0", "LicenseRef-Foo-Custom", "MIT"],
+    });
     expect(inventory.graph).toMatchObject({ rooted: true, directCount: 2, maxDepth: 3, componentsInCycles: 3 });
     const codes = Object.fromEntries(inventory.warnings.map((w) => [w.code, w.count]));
     expect(codes).toEqual({
@@ -442,7 +711,13 @@ describe("bad input", () => {
   });
 
   it("raw_data over its ceiling keeps the fields that fit and says it was cut", () => {
-    const bom = { bomFormat: "CycloneDX", specVersion: "1.4", components: [{ type: "library", name: "big", version: "1", description: "x".repeat(5000), purl: "pkg:npm/big@1" }] };
+    const bom = {
+      bomFormat: "CycloneDX",
+      specVersion: "1.4",
+      components: [
+        { type: "library", name: "big", version: "1", description: "x".repeat(5000), purl: "pkg:npm/big@1" },
+      ],
+    };
     const [component] = readSbom(JSON.stringify(bom), { rawDataMaxBytes: 1000 }).components;
     expect(component!.rawData).toMatchObject({ $truncated: true, name: "big", purl: "pkg:npm/big@1" });
     expect(component!.rawData).not.toHaveProperty("description");

@@ -17,7 +17,10 @@ export const problemSchema = z
       .optional()
       .meta({ description: "Validation errors: one per offending field, e.g. body.email or query.limit" }),
   })
-  .meta({ id: "Problem", description: "RFC 9457 problem document; domain extensions are added as snake_case members." });
+  .meta({
+    id: "Problem",
+    description: "RFC 9457 problem document; domain extensions are added as snake_case members.",
+  });
 
 /** An error answer a route documents; its handler throws a ProblemError rather than returning it. */
 export function problemResponse(description: string): ResponseSpec & { problem: true } {

@@ -7,7 +7,12 @@ import type { Route } from "./route.ts";
 
 type Location = "params" | "query" | "body";
 
-async function parsePart(location: Location, schema: z.core.$ZodType | undefined, value: unknown, violations: FieldViolation[]): Promise<unknown> {
+async function parsePart(
+  location: Location,
+  schema: z.core.$ZodType | undefined,
+  value: unknown,
+  violations: FieldViolation[],
+): Promise<unknown> {
   if (!schema) return value;
   const result = await z.safeParseAsync(schema, value);
   if (result.success) return result.data;
@@ -17,7 +22,10 @@ async function parsePart(location: Location, schema: z.core.$ZodType | undefined
   return undefined;
 }
 
-export async function parseRequest(route: Route, req: Request): Promise<{ params: unknown; query: unknown; body: unknown }> {
+export async function parseRequest(
+  route: Route,
+  req: Request,
+): Promise<{ params: unknown; query: unknown; body: unknown }> {
   const violations: FieldViolation[] = [];
   const schemas = route.request ?? {};
   const params = await parsePart("params", schemas.params, req.params, violations);

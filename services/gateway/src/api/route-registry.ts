@@ -8,9 +8,15 @@ import { parseRequest } from "./request-validation.ts";
 import { DEFAULT_BODY_LIMIT_BYTES, type AnyReply, type Route } from "./route.ts";
 import { setRouteTemplate } from "./route-template.ts";
 
-interface Page { path: string; handlers: RequestHandler[] }
+interface Page {
+  path: string;
+  handlers: RequestHandler[];
+}
 
-interface KnownPath { match: (path: string) => Record<string, string> | undefined; methods: Set<string> }
+interface KnownPath {
+  match: (path: string) => Record<string, string> | undefined;
+  methods: Set<string>;
+}
 
 export function notFoundProblem(path: string): ProblemError {
   return ProblemError.notFound(`No resource at ${path}.`);
@@ -80,12 +86,14 @@ export class RouteRegistry {
     }
     // The path is known and the method allowed, yet nothing answered: a page declined (an unknown asset).
     if (allowed.includes(req.method)) return next(notFoundProblem(req.path));
-    next(new ProblemError({
-      status: 405,
-      code: "method_not_allowed",
-      detail: `${req.method} is not allowed on ${req.path}; allowed: ${allow}.`,
-      headers: { Allow: allow },
-    }));
+    next(
+      new ProblemError({
+        status: 405,
+        code: "method_not_allowed",
+        detail: `${req.method} is not allowed on ${req.path}; allowed: ${allow}.`,
+        headers: { Allow: allow },
+      }),
+    );
   }
 }
 
@@ -108,7 +116,8 @@ function runRoute(route: Route): RequestHandler {
 
 async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<void> {
   const spec = route.responses[reply.status];
-  if (!spec || spec.problem) throw new Error(`${route.method.toUpperCase()} ${route.path} replied ${reply.status}, which it does not declare`);
+  if (!spec || spec.problem)
+    throw new Error(`${route.method.toUpperCase()} ${route.path} replied ${reply.status}, which it does not declare`);
   if (spec.stream) {
     await sendStream(reply, spec.contentType ?? "text/plain", res);
     return;
@@ -149,7 +158,11 @@ async function sendStream(reply: AnyReply, contentType: string, res: Response): 
         await chunks.return?.();
         return;
       }
-      if (!res.write(next.value)) await new Promise<void>((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+      if (!res.write(next.value))
+        await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
       next = await chunks.next();
     }
     res.end();

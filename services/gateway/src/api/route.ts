@@ -55,9 +55,9 @@ type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
   ? never
   : Spec extends { stream: true }
     ? { status: S; stream: AsyncIterable<string>; headers?: Record<string, string> }
-  : Spec extends { schema: infer Z extends z.ZodType }
-    ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
-    : { status: S; body?: undefined; headers?: Record<string, string> };
+    : Spec extends { schema: infer Z extends z.ZodType }
+      ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
+      : { status: S; body?: undefined; headers?: Record<string, string> };
 
 /** What a handler returns: one of the route's declared non-error statuses with a body of its schema. */
 export type Reply<R extends ResponseSpecs> = { [S in keyof R]: S extends number ? ReplyFor<S, R[S]> : never }[keyof R];
@@ -69,7 +69,11 @@ export type AuthNeed = "caller" | "super_admin";
  * Built by src/http/authenticate.ts; `enforce` runs before the route's own middleware, body and validation, and
  * `callOptions` gives the handler's `call` for the caller it admitted.
  */
-export interface RouteAuth { need: AuthNeed; enforce: RequestHandler; callOptions(req: Request): CallOptions }
+export interface RouteAuth {
+  need: AuthNeed;
+  enforce: RequestHandler;
+  callOptions(req: Request): CallOptions;
+}
 
 export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   method: HttpMethod;
@@ -91,11 +95,26 @@ export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
   handler(input: HandlerInput<P, Q, B>): NoInfer<Promise<Reply<R>> | Reply<R>>;
 }
 
-export interface AnyReply { status: number; body?: unknown; stream?: AsyncIterable<string>; headers?: Record<string, string> }
+export interface AnyReply {
+  status: number;
+  body?: unknown;
+  stream?: AsyncIterable<string>;
+  headers?: Record<string, string>;
+}
 
 /** A route with its types erased, as the registry keeps it. */
-export interface Route extends Omit<RouteSpec<ZodObjectInput | undefined, ZodObjectInput | undefined, z.ZodType | undefined, ResponseSpecs>, "handler"> {
-  handler(input: { params: unknown; query: unknown; body: unknown; call: CallOptions; req: Request; res: Response }): Promise<AnyReply> | AnyReply;
+export interface Route extends Omit<
+  RouteSpec<ZodObjectInput | undefined, ZodObjectInput | undefined, z.ZodType | undefined, ResponseSpecs>,
+  "handler"
+> {
+  handler(input: {
+    params: unknown;
+    query: unknown;
+    body: unknown;
+    call: CallOptions;
+    req: Request;
+    res: Response;
+  }): Promise<AnyReply> | AnyReply;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -11,7 +11,10 @@ export const READINESS_TIMEOUT_MS = 2_000;
 
 export type ServiceReadiness = "serving" | "not_serving" | "unknown" | "unreachable";
 
-export interface ReadinessTarget { name: string; health: Client<typeof Health> }
+export interface ReadinessTarget {
+  name: string;
+  health: Client<typeof Health>;
+}
 
 export interface Readiness {
   ready: boolean;

@@ -12,7 +12,10 @@ export const API_KEY_ANSWER_NAMESPACE = "sca:auth:api-key:";
 // The prefix part of tos_<prefix>_<secret>, as identity parses it (services/identity/src/domain/api-key-format.ts).
 const KEY_PREFIX = /^tos_([a-z0-9]{8,32})_[A-Za-z0-9_-]{20,128}$/;
 
-interface StoredAnswer { fingerprint: string; caller_token: string }
+interface StoredAnswer {
+  fingerprint: string;
+  caller_token: string;
+}
 
 export interface ApiKeyAnswers {
   /** The cached caller token for exactly this bearer, or null (no entry, another key, Redis down). */
@@ -24,7 +27,12 @@ export function apiKeyPrefixOf(bearer: string): string | null {
   return KEY_PREFIX.exec(bearer)?.[1] ?? null;
 }
 
-export function redisApiKeyAnswers(redis: Redis, secretKey: string, logger: Logger, namespace = API_KEY_ANSWER_NAMESPACE): ApiKeyAnswers {
+export function redisApiKeyAnswers(
+  redis: Redis,
+  secretKey: string,
+  logger: Logger,
+  namespace = API_KEY_ANSWER_NAMESPACE,
+): ApiKeyAnswers {
   const fingerprintKey = createHmac("sha256", secretKey).update("sca/api-key-answer-fingerprint/v1").digest();
   const fingerprintOf = (bearer: string) => createHmac("sha256", fingerprintKey).update(bearer).digest();
 

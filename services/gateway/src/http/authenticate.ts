@@ -55,7 +55,9 @@ function callOptionsOf(req: Request): CallOptions {
 
 function unauthorized(detail: string, invalidToken: boolean): ProblemError {
   return new ProblemError({
-    status: 401, code: "unauthorized", detail,
+    status: 401,
+    code: "unauthorized",
+    detail,
     // RFC 6750 §3: a missing credential gets the bare challenge; a rejected one names the error.
     headers: { "WWW-Authenticate": invalidToken ? 'Bearer error="invalid_token"' : "Bearer" },
   });
@@ -82,7 +84,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     try {
       answer = await deps.access.authenticate({ bearer, client });
     } catch (err) {
-      if (err instanceof ConnectError && err.code === Code.Unauthenticated) throw unauthorized("The bearer credential is invalid or expired.", true);
+      if (err instanceof ConnectError && err.code === Code.Unauthenticated)
+        throw unauthorized("The bearer credential is invalid or expired.", true);
       throw err;
     }
     // A token identity signed that does not verify here means the two disagree on SECRET_KEY: a fault, not a 401.

@@ -6,7 +6,8 @@ import type { RequestHandler } from "express";
 export const PUBLIC_PREFIX = "/api";
 
 export function canonicalPath(path: string): string {
-  const unprefixed = path === PUBLIC_PREFIX ? "/" : path.startsWith(`${PUBLIC_PREFIX}/`) ? path.slice(PUBLIC_PREFIX.length) : path;
+  const unprefixed =
+    path === PUBLIC_PREFIX ? "/" : path.startsWith(`${PUBLIC_PREFIX}/`) ? path.slice(PUBLIC_PREFIX.length) : path;
   return unprefixed.replace(/\/+$/, "") || "/";
 }
 

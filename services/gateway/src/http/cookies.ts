@@ -27,7 +27,11 @@ export function cookieValue(req: Request, name: string): string {
 
 type CookieConfig = Pick<GatewayConfig, "APP_ENV">;
 
-const refreshCookieOptions = (config: CookieConfig) => ({ httpOnly: true, sameSite: "strict" as const, secure: config.APP_ENV !== "dev" });
+const refreshCookieOptions = (config: CookieConfig) => ({
+  httpOnly: true,
+  sameSite: "strict" as const,
+  secure: config.APP_ENV !== "dev",
+});
 
 /** What the refresh cookie is made of: a password sign-in's Session or an SSO sign-in's SignInSession. */
 export type RefreshCookieSource = Pick<Session, "refreshToken" | "refreshExpiresAt">;
@@ -37,7 +41,8 @@ export function refreshCookieWriter(config: CookieConfig): (res: Response, sessi
   const options = refreshCookieOptions(config);
   return (res, session) => {
     const maxAge = session.refreshExpiresAt ? timestampDate(session.refreshExpiresAt).getTime() - Date.now() : 0;
-    for (const path of REFRESH_COOKIE_PATHS) res.cookie(REFRESH_COOKIE, session.refreshToken, { ...options, path, maxAge });
+    for (const path of REFRESH_COOKIE_PATHS)
+      res.cookie(REFRESH_COOKIE, session.refreshToken, { ...options, path, maxAge });
   };
 }
 

@@ -16,7 +16,14 @@ export function cors(allowedOrigins: readonly string[]): RequestHandler {
     const preflight = req.method === "OPTIONS" && req.get("access-control-request-method") !== undefined;
     if (origin === undefined) return next();
     if (!allowed.has(origin)) {
-      if (preflight) return next(new ProblemError({ status: 403, code: "cors_origin_not_allowed", detail: "Cross-origin requests from this origin are not allowed." }));
+      if (preflight)
+        return next(
+          new ProblemError({
+            status: 403,
+            code: "cors_origin_not_allowed",
+            detail: "Cross-origin requests from this origin are not allowed.",
+          }),
+        );
       return next();
     }
     res.setHeader("Access-Control-Allow-Origin", origin);

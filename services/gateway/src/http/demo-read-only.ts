@@ -9,6 +9,12 @@ const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function demoReadOnly(): RequestHandler {
   return (req, _res, next) => {
     if (!MUTATIONS.has(req.method) || isAuthPath(req.path)) return next();
-    next(new ProblemError({ status: 403, code: "demo_read_only", detail: "This is a read-only demo: changes are disabled." }));
+    next(
+      new ProblemError({
+        status: 403,
+        code: "demo_read_only",
+        detail: "This is a read-only demo: changes are disabled.",
+      }),
+    );
   };
 }

@@ -11,7 +11,13 @@ export function jsonBody(limitBytes: number): RequestHandler {
   return (req, res, next) => {
     // A body declared as another type; no body, or no type at all, is left for the schema to judge.
     if (req.get("content-type") !== undefined && req.is(JSON_TYPES) === false) {
-      next(new ProblemError({ status: 415, code: "unsupported_media_type", detail: "The request body must be application/json." }));
+      next(
+        new ProblemError({
+          status: 415,
+          code: "unsupported_media_type",
+          detail: "The request body must be application/json.",
+        }),
+      );
       return;
     }
     // The parser resumes from socket events, outside the request's async context; binding `next` keeps the

@@ -19,22 +19,39 @@ export function createProblemRenderer(baseUrl: string): ProblemRenderer {
     document,
     send(res, problem, instance) {
       for (const [name, value] of Object.entries(problem.init.headers ?? {})) res.setHeader(name, value);
-      res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(document(problem, instance)));
+      res
+        .status(problem.status)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(JSON.stringify(document(problem, instance)));
     },
   };
 }
 
 // body-parser and router errors are http-errors: a status, an `expose` flag and, for body errors, a `type`.
-interface HttpError extends Error { status?: number; statusCode?: number; expose?: boolean; type?: string; limit?: number }
+interface HttpError extends Error {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+  limit?: number;
+}
 
 const UNEXPECTED = "An unexpected error occurred.";
 
 function fromHttpError(err: HttpError): ProblemError | undefined {
   switch (err.type) {
     case "entity.parse.failed":
-      return new ProblemError({ status: 400, code: "malformed_json", detail: `The request body is not valid JSON: ${err.message}` });
+      return new ProblemError({
+        status: 400,
+        code: "malformed_json",
+        detail: `The request body is not valid JSON: ${err.message}`,
+      });
     case "entity.too.large":
-      return new ProblemError({ status: 413, code: "body_too_large", detail: `The request body exceeds the limit of ${err.limit ?? "?"} bytes.` });
+      return new ProblemError({
+        status: 413,
+        code: "body_too_large",
+        detail: `The request body exceeds the limit of ${err.limit ?? "?"} bytes.`,
+      });
     case "encoding.unsupported":
     case "charset.unsupported":
       return new ProblemError({ status: 415, code: "unsupported_media_type", detail: err.message });
@@ -43,7 +60,8 @@ function fromHttpError(err: HttpError): ProblemError | undefined {
       return new ProblemError({ status: 400, code: "bad_request", detail: "The request body was incomplete." });
   }
   const status = err.status ?? err.statusCode;
-  if (status !== undefined && status >= 400 && status < 500 && err.expose) return new ProblemError({ status, detail: err.message });
+  if (status !== undefined && status >= 400 && status < 500 && err.expose)
+    return new ProblemError({ status, detail: err.message });
   return undefined;
 }
 

@@ -22,7 +22,9 @@ export interface RateLimitOptions {
 export type RateLimit = (options: RateLimitOptions) => RequestHandler;
 
 /** The configuration keys that are rates (`5/minute`). */
-type RateKey = { [K in keyof GatewayConfig]: GatewayConfig[K] extends { limit: number; windowSeconds: number } ? K : never }[keyof GatewayConfig];
+type RateKey = {
+  [K in keyof GatewayConfig]: GatewayConfig[K] extends { limit: number; windowSeconds: number } ? K : never;
+}[keyof GatewayConfig];
 
 /** A per-address limit as a route's description states it: "5 per 60 s per client address (KEY)." */
 export function perAddressLimitText(config: GatewayConfig, key: RateKey): string {
@@ -43,12 +45,14 @@ export function createRateLimit(limiter: FixedWindowLimiter, logger: Logger): Ra
       }
       if (decision.allowed) return next();
       const retryAfter = typeof options.retryAfter === "number" ? options.retryAfter : decision.resetSeconds;
-      next(new ProblemError({
-        status: 429,
-        code: "rate_limited",
-        detail: `Too many requests; try again in ${retryAfter} seconds.`,
-        headers: { "Retry-After": String(retryAfter) },
-      }));
+      next(
+        new ProblemError({
+          status: 429,
+          code: "rate_limited",
+          detail: `Too many requests; try again in ${retryAfter} seconds.`,
+          headers: { "Retry-After": String(retryAfter) },
+        }),
+      );
     };
   };
 }

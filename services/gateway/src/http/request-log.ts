@@ -9,12 +9,21 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     // `finish` fires from socket callbacks; bound, the line keeps the request id.
-    res.once("finish", AsyncResource.bind(() => {
-      logger.info({
-        method: req.method, path: req.path, route: routeTemplateOf(req) ?? null, status: res.statusCode,
-        duration_ms: Math.round(performance.now() - started),
-      }, "request");
-    }));
+    res.once(
+      "finish",
+      AsyncResource.bind(() => {
+        logger.info(
+          {
+            method: req.method,
+            path: req.path,
+            route: routeTemplateOf(req) ?? null,
+            status: res.statusCode,
+            duration_ms: Math.round(performance.now() - started),
+          },
+          "request",
+        );
+      }),
+    );
     next();
   };
 }

@@ -41,23 +41,31 @@ ${body}
 
 function swaggerPage(req: Request): string {
   const base = up(req);
-  return page(`  <link rel="stylesheet" href="${base}docs/swagger-ui.css">
-  <link rel="icon" type="image/png" href="${base}docs/favicon-32x32.png" sizes="32x32">`, `  <div id="swagger-ui"></div>
+  return page(
+    `  <link rel="stylesheet" href="${base}docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${base}docs/favicon-32x32.png" sizes="32x32">`,
+    `  <div id="swagger-ui"></div>
   <script src="${base}docs/swagger-ui-bundle.js"></script>
   <script>
     window.ui = SwaggerUIBundle({ url: "${base}openapi.json", dom_id: "#swagger-ui", deepLinking: true });
-  </script>`);
+  </script>`,
+  );
 }
 
 function redocPage(req: Request): string {
   const base = up(req);
-  return page("  <style>body { margin: 0; padding: 0; }</style>", `  <redoc spec-url="${base}openapi.json"></redoc>
-  <script src="${base}redoc/redoc.standalone.js"></script>`);
+  return page(
+    "  <style>body { margin: 0; padding: 0; }</style>",
+    `  <redoc spec-url="${base}openapi.json"></redoc>
+  <script src="${base}redoc/redoc.standalone.js"></script>`,
+  );
 }
 
-const html = (page: (req: Request) => string): RequestHandler => (req, res) => {
-  res.type("html").send(page(req));
-};
+const html =
+  (page: (req: Request) => string): RequestHandler =>
+  (req, res) => {
+    res.type("html").send(page(req));
+  };
 
 export function addDocsPages(registry: RouteRegistry, openApiJson: string): void {
   registry

@@ -1,6 +1,11 @@
 // The OpenAPI 3.1 document, built once at start-up from the registered routes: the schemas that validate
 // requests are the schemas the document shows.
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from "zod-openapi";
 import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import type { ResponseSpec, Route } from "../api/route.ts";
@@ -24,10 +29,14 @@ function operation(route: Route): ZodOpenApiOperationObject {
   for (const [status, spec] of Object.entries(route.responses)) responses[status] = responseObject(spec);
   const { params, query, body } = route.request ?? {};
   if ((params || query || body) && !responses["422"]) {
-    responses["422"] = responseObject(problemResponse("The request does not match its schema; `errors` lists each field."));
+    responses["422"] = responseObject(
+      problemResponse("The request does not match its schema; `errors` lists each field."),
+    );
   }
   if (route.auth && !responses["401"]) {
-    responses["401"] = responseObject(problemResponse("No valid bearer credential; the answer carries WWW-Authenticate: Bearer."));
+    responses["401"] = responseObject(
+      problemResponse("No valid bearer credential; the answer carries WWW-Authenticate: Bearer."),
+    );
   }
   responses.default = responseObject(problemResponse("Any other error, as a problem document."));
   return {
@@ -56,7 +65,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<typeo
     paths,
     components: {
       securitySchemes: {
-        [BEARER_SCHEME]: { type: "http", scheme: "bearer", description: "An access token from login, or an API key tos_<prefix>_<secret>." },
+        [BEARER_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "An access token from login, or an API key tos_<prefix>_<secret>.",
+        },
       },
     },
   });

@@ -32,8 +32,8 @@ export interface WebSocketOptions {
 function refuse(socket: Duplex, body: string, status: number, requestId: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -54,12 +54,20 @@ export function attachWebSockets(server: Server, opts: WebSocketOptions): WebSoc
       if (!path.startsWith("/ws/")) return answer(notFoundProblem(path));
       const origin = req.headers.origin;
       if (origin !== undefined && !allowed.has(origin)) {
-        return answer(new ProblemError({ status: 403, code: "origin_rejected", detail: "WebSocket connections from this origin are not allowed." }));
+        return answer(
+          new ProblemError({
+            status: 403,
+            code: "origin_rejected",
+            detail: "WebSocket connections from this origin are not allowed.",
+          }),
+        );
       }
       for (const { endpoint, match } of endpoints) {
         const params = match(path);
         if (!params) continue;
-        wss.handleUpgrade(req, socket, head, (ws) => withRequestId(requestId, () => endpoint.onConnection(ws, req, params)));
+        wss.handleUpgrade(req, socket, head, (ws) =>
+          withRequestId(requestId, () => endpoint.onConnection(ws, req, params)),
+        );
         return;
       }
       answer(notFoundProblem(path));

@@ -14,7 +14,11 @@ export interface ProviderClients {
   configuration(settings: ProviderSettings): Promise<oidc.Configuration>;
 }
 
-export function createProviderClients(opts: { timeoutSeconds: number; fetch?: oidc.CustomFetch; now?: () => number }): ProviderClients {
+export function createProviderClients(opts: {
+  timeoutSeconds: number;
+  fetch?: oidc.CustomFetch;
+  now?: () => number;
+}): ProviderClients {
   const now = opts.now ?? Date.now;
   const discovered = new Map<string, { at: number; config: oidc.Configuration }>();
   const withTransport = (config: oidc.Configuration) => {
@@ -29,7 +33,8 @@ export function createProviderClients(opts: { timeoutSeconds: number; fetch?: oi
     let config: oidc.Configuration;
     try {
       config = await oidc.discovery(new URL(issuer), clientId, clientSecret, undefined, {
-        timeout: opts.timeoutSeconds, ...(opts.fetch ? { [oidc.customFetch]: opts.fetch } : {}),
+        timeout: opts.timeoutSeconds,
+        ...(opts.fetch ? { [oidc.customFetch]: opts.fetch } : {}),
       });
     } catch (err) {
       throw new ProviderUnavailable(`discovery of ${issuer} failed: ${(err as Error).message}`);
@@ -44,12 +49,20 @@ export function createProviderClients(opts: { timeoutSeconds: number; fetch?: oi
     configuration(settings) {
       if (settings.kind === "oidc") return discover(settings.issuer, settings.clientId, settings.clientSecret);
       // Hosted providers name no issuer of their own here; the authorization endpoint's origin stands in.
-      return Promise.resolve(withTransport(new oidc.Configuration({
-        issuer: new URL(settings.authorizeUrl).origin,
-        authorization_endpoint: settings.authorizeUrl,
-        token_endpoint: settings.tokenUrl,
-        userinfo_endpoint: settings.userinfoUrl,
-      }, settings.clientId, settings.clientSecret)));
+      return Promise.resolve(
+        withTransport(
+          new oidc.Configuration(
+            {
+              issuer: new URL(settings.authorizeUrl).origin,
+              authorization_endpoint: settings.authorizeUrl,
+              token_endpoint: settings.tokenUrl,
+              userinfo_endpoint: settings.userinfoUrl,
+            },
+            settings.clientId,
+            settings.clientSecret,
+          ),
+        ),
+      );
     },
   };
 }

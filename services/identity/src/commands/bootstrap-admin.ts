@@ -22,7 +22,10 @@ export type BootstrapOutcome =
 
 const bootstrapActor = { userId: "", email: "", ip: "", userAgent: "bootstrap-admin" };
 
-export async function ensureSuperAdmin(orm: MikroORM, wanted: { email: string; password: string | undefined }): Promise<BootstrapOutcome> {
+export async function ensureSuperAdmin(
+  orm: MikroORM,
+  wanted: { email: string; password: string | undefined },
+): Promise<BootstrapOutcome> {
   const email = normalizeEmail(wanted.email);
   if (!isEmailAddress(email)) throw new Error("ADMIN_EMAIL is not an e-mail address");
   const why = wanted.password === undefined ? null : newPasswordViolation(wanted.password);
@@ -36,11 +39,23 @@ export async function ensureSuperAdmin(orm: MikroORM, wanted: { email: string; p
     if (existing) {
       // The address is someone's account already: promote it and keep its password.
       await promoteToSuperAdmin(em, existing.id);
-      emitAudit(em, { action: "user.bootstrap_promoted", actor: bootstrapActor, targetId: existing.id, outcome: "success", at: new Date() });
+      emitAudit(em, {
+        action: "user.bootstrap_promoted",
+        actor: bootstrapActor,
+        targetId: existing.id,
+        outcome: "success",
+        at: new Date(),
+      });
       return { kind: "promoted", email };
     }
     const created = (await insertAccount(em, { email, fullName: "Administrator", passwordHash, isSuperuser: true }))!;
-    emitAudit(em, { action: "user.bootstrap_created", actor: bootstrapActor, targetId: created.id, outcome: "success", at: new Date() });
+    emitAudit(em, {
+      action: "user.bootstrap_created",
+      actor: bootstrapActor,
+      targetId: created.id,
+      outcome: "success",
+      at: new Date(),
+    });
     return { kind: "created", email, password, generated: wanted.password === undefined };
   });
 }
@@ -51,16 +66,28 @@ if (import.meta.main) {
     ADMIN_EMAIL: { parse: parse.text("admin@sca.local") },
     ADMIN_PASSWORD: { parse: parse.optionalText(), secret: true },
   });
-  const orm = await openDatabase({ url: config.DATABASE_URL, schema: "identity", entities: [...entities, OutboxMessage], migrations, logger: createLogger("identity-bootstrap", "ERROR") });
+  const orm = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: "identity",
+    entities: [...entities, OutboxMessage],
+    migrations,
+    logger: createLogger("identity-bootstrap", "ERROR"),
+  });
   try {
     const outcome = await ensureSuperAdmin(orm, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     if (outcome.kind === "created") {
-      process.stdout.write(`\nsuper_admin created\n  e-mail:   ${outcome.email}\n  password: ${outcome.generated ? outcome.password : "(ADMIN_PASSWORD)"}\n` +
-        (outcome.generated ? "  This password is shown once: keep it somewhere safe.\n\n" : "\n"));
+      process.stdout.write(
+        `\nsuper_admin created\n  e-mail:   ${outcome.email}\n  password: ${outcome.generated ? outcome.password : "(ADMIN_PASSWORD)"}\n` +
+          (outcome.generated ? "  This password is shown once: keep it somewhere safe.\n\n" : "\n"),
+      );
     } else if (outcome.kind === "promoted") {
-      process.stdout.write(`\nsuper_admin: the existing account ${outcome.email} was promoted; its password is unchanged.\n\n`);
+      process.stdout.write(
+        `\nsuper_admin: the existing account ${outcome.email} was promoted; its password is unchanged.\n\n`,
+      );
     } else {
-      process.stdout.write("A super_admin exists already: sign in with its e-mail and password (its password was printed when it was created).\n");
+      process.stdout.write(
+        "A super_admin exists already: sign in with its e-mail and password (its password was printed when it was created).\n",
+      );
     }
   } catch (err) {
     process.stderr.write(`bootstrap-admin: ${(err as Error).message}\n`);

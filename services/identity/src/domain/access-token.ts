@@ -6,13 +6,22 @@ import { errors, jwtVerify, SignJWT } from "jose";
 const ACCESS_TYPE = "access";
 const ISSUER = "sca-identity";
 
-export interface AccessClaims { userId: string; tokenId: string; expiresAt: Date }
+export interface AccessClaims {
+  userId: string;
+  tokenId: string;
+  expiresAt: Date;
+}
 
 function key(secretKey: string): Uint8Array {
   return new TextEncoder().encode(secretKey);
 }
 
-export async function issueAccessToken(userId: string, secretKey: string, lifetimeMinutes: number, now = new Date()): Promise<{ token: string; expiresIn: number }> {
+export async function issueAccessToken(
+  userId: string,
+  secretKey: string,
+  lifetimeMinutes: number,
+  now = new Date(),
+): Promise<{ token: string; expiresIn: number }> {
   const expiresIn = lifetimeMinutes * 60;
   const iat = Math.floor(now.getTime() / 1000);
   const token = await new SignJWT({ type: ACCESS_TYPE })
@@ -31,7 +40,8 @@ export async function verifyAccessToken(token: string, secretKey: string): Promi
   try {
     const { payload } = await jwtVerify(token, key(secretKey), { algorithms: ["HS256"], issuer: ISSUER });
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    if (payload.type !== ACCESS_TYPE || typeof payload.sub !== "string" || !uuid.test(payload.sub) || !payload.exp) return null;
+    if (payload.type !== ACCESS_TYPE || typeof payload.sub !== "string" || !uuid.test(payload.sub) || !payload.exp)
+      return null;
     return { userId: payload.sub, tokenId: payload.jti ?? "", expiresAt: new Date(payload.exp * 1000) };
   } catch (err) {
     if (err instanceof errors.JOSEError || err instanceof TypeError) return null;

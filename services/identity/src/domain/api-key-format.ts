@@ -11,7 +11,10 @@ const SHAPE = /^tos_([a-z0-9]{8,32})_([A-Za-z0-9_-]{20,128})$/;
 
 export type HashFormat = "hmac_sha256" | "bcrypt";
 
-export interface ParsedApiKey { prefix: string; raw: string }
+export interface ParsedApiKey {
+  prefix: string;
+  raw: string;
+}
 
 export function looksLikeApiKey(bearer: string): boolean {
   return bearer.startsWith(API_KEY_MARKER);
@@ -40,7 +43,12 @@ export function hashApiKey(raw: string, hashKey: Buffer): string {
 }
 
 /** Constant-time for HMAC rows; bcrypt's own comparison for legacy rows. */
-export async function verifyApiKeyHash(raw: string, stored: string, format: HashFormat, hashKey: Buffer): Promise<boolean> {
+export async function verifyApiKeyHash(
+  raw: string,
+  stored: string,
+  format: HashFormat,
+  hashKey: Buffer,
+): Promise<boolean> {
   if (format === "bcrypt") return bcrypt.compare(raw, stored);
   const expected = Buffer.from(stored, "hex");
   const actual = Buffer.from(hashApiKey(raw, hashKey), "hex");

@@ -30,27 +30,36 @@ export interface IssuePlan {
 }
 
 /** Shape rules of an issue request: org takes neither team nor project, team takes a team, project takes both. */
-export function planIssue(input: IssueInput): { ok: true; plan: IssuePlan } | { ok: false; violations: FieldViolation[] } {
+export function planIssue(
+  input: IssueInput,
+): { ok: true; plan: IssuePlan } | { ok: false; violations: FieldViolation[] } {
   const v: FieldViolation[] = [];
   const name = input.name.trim();
-  if (name.length < 1 || name.length > KEY_NAME_MAX) v.push({ path: "body.name", message: `must be 1 to ${KEY_NAME_MAX} characters` });
+  if (name.length < 1 || name.length > KEY_NAME_MAX)
+    v.push({ path: "body.name", message: `must be 1 to ${KEY_NAME_MAX} characters` });
   const scope = (API_KEY_SCOPES as readonly string[]).includes(input.scope) ? (input.scope as ApiKeyScope) : null;
   if (!scope) v.push({ path: "body.scope", message: `must be one of ${API_KEY_SCOPES.join(", ")}` });
-  if (scope === "org" && input.teamId) v.push({ path: "body.team_id", message: "must be absent for an org-scoped key" });
-  if (scope !== "project" && input.projectId) v.push({ path: "body.project_id", message: "is only allowed for a project-scoped key" });
-  if ((scope === "team" || scope === "project") && !input.teamId) v.push({ path: "body.team_id", message: `is required for a ${scope}-scoped key` });
-  if (scope === "project" && !input.projectId) v.push({ path: "body.project_id", message: "is required for a project-scoped key" });
+  if (scope === "org" && input.teamId)
+    v.push({ path: "body.team_id", message: "must be absent for an org-scoped key" });
+  if (scope !== "project" && input.projectId)
+    v.push({ path: "body.project_id", message: "is only allowed for a project-scoped key" });
+  if ((scope === "team" || scope === "project") && !input.teamId)
+    v.push({ path: "body.team_id", message: `is required for a ${scope}-scoped key` });
+  if (scope === "project" && !input.projectId)
+    v.push({ path: "body.project_id", message: "is required for a project-scoped key" });
   const days = input.expiresInDays;
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > KEY_TTL_MAX_DAYS)) {
     v.push({ path: "body.expires_in_days", message: `must be a whole number from 1 to ${KEY_TTL_MAX_DAYS}, or null` });
   }
   const breadth = input.permissionBreadth || "read_only";
-  if (breadth !== "read_only" && breadth !== "read_write") v.push({ path: "body.permission_breadth", message: "must be read_only or read_write" });
+  if (breadth !== "read_only" && breadth !== "read_write")
+    v.push({ path: "body.permission_breadth", message: "must be read_only or read_write" });
   if (v.length || !scope) return { ok: false, violations: v };
   return {
     ok: true,
     plan: {
-      name, scope,
+      name,
+      scope,
       teamId: scope === "org" ? null : input.teamId!,
       projectId: scope === "project" ? input.projectId! : null,
       expiresInDays: days ?? null,
@@ -75,7 +84,11 @@ export function mayIssue(issuer: Caller, scope: ApiKeyScope, teamId: string | nu
  * the key covers, the service account's role may not exceed the issuer's. Otherwise a developer could lend
  * themselves the reach of a team_admin service account of their team.
  */
-export function serviceAccountWithinIssuer(issuer: Caller, holderMemberships: readonly Membership[], teamsCovered: ReadonlySet<string>): boolean {
+export function serviceAccountWithinIssuer(
+  issuer: Caller,
+  holderMemberships: readonly Membership[],
+  teamsCovered: ReadonlySet<string>,
+): boolean {
   if (issuer.is_superuser) return true;
   return holderMemberships.every((m) => !teamsCovered.has(m.team_id) || mayActOnTeam(issuer, m.team_id, m.role));
 }
@@ -88,7 +101,11 @@ export function mayManageKey(caller: Caller, key: { createdByUserId: string; tea
 }
 
 /** The holder's memberships the key may use: those in its organization, or on teams its scope covers. */
-export function membershipsWithinGrant(memberships: readonly Membership[], grant: ApiKeyGrant, teamsCovered: ReadonlySet<string>): Membership[] {
+export function membershipsWithinGrant(
+  memberships: readonly Membership[],
+  grant: ApiKeyGrant,
+  teamsCovered: ReadonlySet<string>,
+): Membership[] {
   if (grant.scope === "org") return memberships.filter((m) => m.organization_id === grant.organization_id);
   return memberships.filter((m) => teamsCovered.has(m.team_id));
 }

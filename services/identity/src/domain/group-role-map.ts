@@ -15,13 +15,17 @@ export type GroupRoleMap = ReadonlyMap<string, MembershipRole | null>;
 /** Parses `group:grade` pairs separated by commas; throws a message naming the offending entry. */
 export function parseGroupRoleMap(raw: string): GroupRoleMap {
   const map = new Map<string, MembershipRole | null>();
-  for (const entry of raw.split(",").map((e) => e.trim()).filter((e) => e.length > 0)) {
+  for (const entry of raw
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e.length > 0)) {
     // Group names may themselves hold colons (e.g. LDAP-style names); the grade is after the last one.
     const cut = entry.lastIndexOf(":");
     const group = (cut < 0 ? entry : entry.slice(0, cut)).trim();
     const grade = cut < 0 ? null : entry.slice(cut + 1).trim();
     if (!group) throw new Error(`entry "${entry}" names no group`);
-    if (grade === "super_admin") throw new Error(`entry "${entry}": super_admin cannot be granted through the identity provider`);
+    if (grade === "super_admin")
+      throw new Error(`entry "${entry}": super_admin cannot be granted through the identity provider`);
     if (grade !== null && !isMembershipRole(grade)) {
       throw new Error(`entry "${entry}": grade must be one of group_admin, team_admin, developer, viewer`);
     }
@@ -48,7 +52,11 @@ export interface TeamGrades {
 }
 
 /** The memberships a sign-in settles for a person with the given provider groups. */
-export function gradeTeams(map: GroupRoleMap, defaultRole: MembershipRole | null, groups: readonly string[]): TeamGrades {
+export function gradeTeams(
+  map: GroupRoleMap,
+  defaultRole: MembershipRole | null,
+  groups: readonly string[],
+): TeamGrades {
   const held = new Set(groups);
   const grant = new Map<string, MembershipRole>();
   const lower: string[] = [];

@@ -21,13 +21,16 @@ function text(value: unknown): string | null {
 /** The profile, or null when the claims carry no usable subject. */
 export function profileFromClaims(claims: Record<string, unknown>, groupsClaim: string): OAuthProfile | null {
   const rawSubject = claims.sub ?? claims.id;
-  const subject = typeof rawSubject === "number" && Number.isSafeInteger(rawSubject) ? String(rawSubject) : text(rawSubject);
+  const subject =
+    typeof rawSubject === "number" && Number.isSafeInteger(rawSubject) ? String(rawSubject) : text(rawSubject);
   if (!subject || subject.length > MAX_SUBJECT) return null;
   const email = text(claims.email)?.toLowerCase() ?? null;
   const rawGroups = claims[groupsClaim];
   const groups = Array.isArray(rawGroups)
     ? rawGroups.filter((g): g is string => typeof g === "string")
-    : typeof rawGroups === "string" ? rawGroups.split(/\s+/).filter(Boolean) : [];
+    : typeof rawGroups === "string"
+      ? rawGroups.split(/\s+/).filter(Boolean)
+      : [];
   return {
     subject,
     email,

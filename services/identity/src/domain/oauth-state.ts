@@ -21,7 +21,11 @@ export interface SignInStart {
   expiresIn: number;
 }
 
-export interface SignInFlow { redirectAfter: string | null; codeVerifier: string; nonce: string }
+export interface SignInFlow {
+  redirectAfter: string | null;
+  codeVerifier: string;
+  nonce: string;
+}
 
 export type StateFailure = "invalid_state" | "state_expired";
 export type StateReading = { ok: true; flow: SignInFlow } | { ok: false; reason: StateFailure };
@@ -34,7 +38,11 @@ function derivedKey(secretKey: string, purpose: string): Uint8Array {
 const random = () => randomBytes(32).toString("base64url");
 
 export async function startSignIn(opts: {
-  provider: string; redirectAfter: string | null; ttlSeconds: number; secretKey: string; now?: Date;
+  provider: string;
+  redirectAfter: string | null;
+  ttlSeconds: number;
+  secretKey: string;
+  now?: Date;
 }): Promise<SignInStart> {
   const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const exp = iat + opts.ttlSeconds;
@@ -43,31 +51,54 @@ export async function startSignIn(opts: {
   const nonce = random();
   const state = await new SignJWT({ prv: opts.provider, rda: opts.redirectAfter })
     .setProtectedHeader({ alg: "HS256", typ: STATE_TYPE })
-    .setIssuer(ISSUER).setJti(flowId).setIssuedAt(iat).setExpirationTime(exp)
+    .setIssuer(ISSUER)
+    .setJti(flowId)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
     .sign(derivedKey(opts.secretKey, "oauth-state"));
   const flowCookie = await new EncryptJWT({ prv: opts.provider, cv: codeVerifier, nonce })
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .setIssuer(ISSUER).setJti(flowId).setIssuedAt(iat).setExpirationTime(exp)
+    .setIssuer(ISSUER)
+    .setJti(flowId)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
     .encrypt(derivedKey(opts.secretKey, "oauth-flow"));
   return { state, flowCookie, codeVerifier, nonce, expiresIn: opts.ttlSeconds };
 }
 
 /** Checks the state and flow cookie of a callback for `provider`; expiry is told apart for the person's sake. */
 export async function readSignIn(opts: {
-  provider: string; state: string; flowCookie: string; secretKey: string; now?: Date;
+  provider: string;
+  state: string;
+  flowCookie: string;
+  secretKey: string;
+  now?: Date;
 }): Promise<StateReading> {
   const currentDate = opts.now ?? new Date();
   try {
     const { payload: state } = await jwtVerify(opts.state, derivedKey(opts.secretKey, "oauth-state"), {
-      algorithms: ["HS256"], typ: STATE_TYPE, issuer: ISSUER, currentDate, requiredClaims: ["jti", "exp"],
+      algorithms: ["HS256"],
+      typ: STATE_TYPE,
+      issuer: ISSUER,
+      currentDate,
+      requiredClaims: ["jti", "exp"],
     });
     const { payload: flow } = await jwtDecrypt(opts.flowCookie, derivedKey(opts.secretKey, "oauth-flow"), {
-      keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"], issuer: ISSUER, currentDate,
+      keyManagementAlgorithms: ["dir"],
+      contentEncryptionAlgorithms: ["A256GCM"],
+      issuer: ISSUER,
+      currentDate,
       requiredClaims: ["jti", "exp"],
     });
     const rda = state.rda;
-    if (state.prv !== opts.provider || flow.prv !== opts.provider || flow.jti !== state.jti
-      || typeof flow.cv !== "string" || typeof flow.nonce !== "string" || (rda !== null && typeof rda !== "string")) {
+    if (
+      state.prv !== opts.provider ||
+      flow.prv !== opts.provider ||
+      flow.jti !== state.jti ||
+      typeof flow.cv !== "string" ||
+      typeof flow.nonce !== "string" ||
+      (rda !== null && typeof rda !== "string")
+    ) {
       return { ok: false, reason: "invalid_state" };
     }
     return { ok: true, flow: { redirectAfter: rda, codeVerifier: flow.cv, nonce: flow.nonce } };

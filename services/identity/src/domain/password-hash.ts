@@ -2,7 +2,11 @@
 // raised later and old hashes still verify (and are re-hashed at the next sign-in, see needsRehash).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-export interface ScryptParams { logN: number; r: number; p: number }
+export interface ScryptParams {
+  logN: number;
+  r: number;
+  p: number;
+}
 
 // 2^15 × 8 × 128 B = 32 MiB and ~70 ms per hash on the 2-core development machine: a sign-in stays under
 // 100 ms while an offline guess costs the same. Measured by bench/login.ts.

@@ -19,6 +19,7 @@ export function newPasswordViolation(password: string): string | null {
   const length = passwordLength(password);
   if (length < NEW_PASSWORD_MIN) return `must be at least ${NEW_PASSWORD_MIN} characters`;
   if (length > NEW_PASSWORD_MAX) return `must be at most ${NEW_PASSWORD_MAX} characters`;
-  if (COMMON.has(password.toLowerCase())) return "is too common; choose a password that is not on lists of leaked passwords";
+  if (COMMON.has(password.toLowerCase()))
+    return "is too common; choose a password that is not on lists of leaked passwords";
   return null;
 }

@@ -10,7 +10,7 @@ export interface PresentedRefreshToken {
 
 export type RefreshDecision =
   | { kind: "rotate" }
-  | { kind: "reuse" }   // 401 and revoke the family
+  | { kind: "reuse" } // 401 and revoke the family
   | { kind: "refuse" }; // 401: unknown, revoked, expired or the account is deactivated
 
 export function decideRefresh(token: PresentedRefreshToken | null, now: Date): RefreshDecision {

@@ -39,8 +39,7 @@ export function mayActOnTeam(caller: Caller, teamId: string, minimum: Role): boo
 export const isAdministrator: (caller: Caller) => boolean = isSuperAdmin;
 
 export type RoleChange =
-  | { kind: "super_admin" }
-  | { kind: "team_role"; role: "group_admin" | "developer"; teamId: string };
+  { kind: "super_admin" } | { kind: "team_role"; role: "group_admin" | "developer"; teamId: string };
 
 export type RoleChangeResult = { ok: true; change: RoleChange } | { ok: false; path: string; message: string };
 

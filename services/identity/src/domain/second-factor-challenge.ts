@@ -11,11 +11,18 @@ function challengeKey(secretKey: string): Uint8Array {
   return createHmac("sha256", secretKey).update("sca/identity/mfa-pending/v1").digest();
 }
 
-export async function issueChallenge(userId: string, secretKey: string, now = new Date()): Promise<{ token: string; expiresIn: number }> {
+export async function issueChallenge(
+  userId: string,
+  secretKey: string,
+  now = new Date(),
+): Promise<{ token: string; expiresIn: number }> {
   const iat = Math.floor(now.getTime() / 1000);
   const token = await new SignJWT({ type: TYPE })
     .setProtectedHeader({ alg: "HS256", typ: "sca-mfa+jwt" })
-    .setSubject(userId).setIssuer(ISSUER).setIssuedAt(iat).setExpirationTime(iat + CHALLENGE_TTL_SECONDS)
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + CHALLENGE_TTL_SECONDS)
     .sign(challengeKey(secretKey));
   return { token, expiresIn: CHALLENGE_TTL_SECONDS };
 }
@@ -24,7 +31,10 @@ export async function issueChallenge(userId: string, secretKey: string, now = ne
 export async function challengeUserId(token: string, secretKey: string, now = new Date()): Promise<string | null> {
   try {
     const { payload } = await jwtVerify(token, challengeKey(secretKey), {
-      algorithms: ["HS256"], issuer: ISSUER, typ: "sca-mfa+jwt", currentDate: now,
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      typ: "sca-mfa+jwt",
+      currentDate: now,
     });
     return payload.type === TYPE && typeof payload.sub === "string" ? payload.sub : null;
   } catch (err) {

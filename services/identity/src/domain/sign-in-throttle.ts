@@ -2,9 +2,16 @@
 // the first window; every further failure after a window ends refuses it for the next window (the last one
 // repeats). A success, a password reset or an administrator's unlock clears it. While refused, the password is
 // not even checked, so a correct guess inside the window tells the guesser nothing.
-export interface ThrottlePolicy { enabled: boolean; failures: number; windowsSeconds: readonly number[] }
+export interface ThrottlePolicy {
+  enabled: boolean;
+  failures: number;
+  windowsSeconds: readonly number[];
+}
 
-export interface ThrottleState { consecutiveFailures: number; refusedUntil: Date | null }
+export interface ThrottleState {
+  consecutiveFailures: number;
+  refusedUntil: Date | null;
+}
 
 export const CLEAR: ThrottleState = { consecutiveFailures: 0, refusedUntil: null };
 
@@ -22,4 +29,3 @@ export function afterFailure(state: ThrottleState, policy: ThrottlePolicy, now: 
   const window = windows[Math.min(consecutiveFailures - policy.failures, windows.length - 1)]!;
   return { consecutiveFailures, refusedUntil: new Date(now.getTime() + window * 1000) };
 }
-

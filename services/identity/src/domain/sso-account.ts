@@ -4,7 +4,11 @@
 // anyone can claim an address at some providers.
 import type { OAuthProfile } from "./oauth-profile.ts";
 
-export interface KnownAccount { userId: string; isActive: boolean; isServiceAccount: boolean }
+export interface KnownAccount {
+  userId: string;
+  isActive: boolean;
+  isServiceAccount: boolean;
+}
 
 export type AccountDecision =
   | { kind: "sign_in"; userId: string }
@@ -19,9 +23,15 @@ export function decideAccount(opts: {
   autoRegister: boolean;
 }): AccountDecision {
   const usable = (a: KnownAccount) => a.isActive && !a.isServiceAccount;
-  if (opts.linked) return usable(opts.linked) ? { kind: "sign_in", userId: opts.linked.userId } : { kind: "refuse", reason: "account_inactive" };
+  if (opts.linked)
+    return usable(opts.linked)
+      ? { kind: "sign_in", userId: opts.linked.userId }
+      : { kind: "refuse", reason: "account_inactive" };
   const { email, emailVerified } = opts.profile;
   if (!email || !emailVerified) return { kind: "refuse", reason: "email_not_verified" };
-  if (opts.sameEmail) return usable(opts.sameEmail) ? { kind: "link", userId: opts.sameEmail.userId } : { kind: "refuse", reason: "account_inactive" };
+  if (opts.sameEmail)
+    return usable(opts.sameEmail)
+      ? { kind: "link", userId: opts.sameEmail.userId }
+      : { kind: "refuse", reason: "account_inactive" };
   return opts.autoRegister ? { kind: "register", email } : { kind: "refuse", reason: "account_not_registered" };
 }

@@ -54,7 +54,8 @@ export const ssoKeys = {
   OAUTH_IDP_B_SCOPES: { parse: parse.text("email profile") },
   /** The browser-visible origin and prefix of the REST surface; callbacks are {this}/auth/oauth/{provider}/callback. */
   OAUTH_CALLBACK_BASE_URL: {
-    parse: (raw, env) => (raw ?? `https://${keys.DOMAIN.parse(env.DOMAIN?.trim() || undefined, env)}/api`).replace(/\/+$/, ""),
+    parse: (raw, env) =>
+      (raw ?? `https://${keys.DOMAIN.parse(env.DOMAIN?.trim() || undefined, env)}/api`).replace(/\/+$/, ""),
   } satisfies KeySpec<string>,
   OAUTH_STATE_TTL_SECONDS: keys.OAUTH_STATE_TTL_SECONDS,
   OAUTH_HTTP_TIMEOUT_SECONDS: keys.OAUTH_HTTP_TIMEOUT_SECONDS,
@@ -80,17 +81,56 @@ export const ssoKeys = {
 export type SsoConfig = ConfigOf<typeof ssoKeys>;
 
 export type ProviderSettings =
-  | { name: ProviderName; kind: "hosted"; configured: boolean; clientId: string; clientSecret: string; scopes: string[];
-      authorizeUrl: string; tokenUrl: string; userinfoUrl: string }
-  | { name: "oidc"; kind: "oidc"; configured: boolean; clientId: string; clientSecret: string; scopes: string[]; issuer: string };
+  | {
+      name: ProviderName;
+      kind: "hosted";
+      configured: boolean;
+      clientId: string;
+      clientSecret: string;
+      scopes: string[];
+      authorizeUrl: string;
+      tokenUrl: string;
+      userinfoUrl: string;
+    }
+  | {
+      name: "oidc";
+      kind: "oidc";
+      configured: boolean;
+      clientId: string;
+      clientSecret: string;
+      scopes: string[];
+      issuer: string;
+    };
 
 function hosted(name: "idp_a" | "idp_b", c: SsoConfig): ProviderSettings {
-  const [id, secret, authorizeUrl, tokenUrl, userinfoUrl, scopes] = name === "idp_a"
-    ? [c.OAUTH_IDP_A_CLIENT_ID, c.OAUTH_IDP_A_CLIENT_SECRET, c.OAUTH_IDP_A_AUTHORIZE_URL, c.OAUTH_IDP_A_TOKEN_URL, c.OAUTH_IDP_A_USERINFO_URL, c.OAUTH_IDP_A_SCOPES]
-    : [c.OAUTH_IDP_B_CLIENT_ID, c.OAUTH_IDP_B_CLIENT_SECRET, c.OAUTH_IDP_B_AUTHORIZE_URL, c.OAUTH_IDP_B_TOKEN_URL, c.OAUTH_IDP_B_USERINFO_URL, c.OAUTH_IDP_B_SCOPES];
+  const [id, secret, authorizeUrl, tokenUrl, userinfoUrl, scopes] =
+    name === "idp_a"
+      ? [
+          c.OAUTH_IDP_A_CLIENT_ID,
+          c.OAUTH_IDP_A_CLIENT_SECRET,
+          c.OAUTH_IDP_A_AUTHORIZE_URL,
+          c.OAUTH_IDP_A_TOKEN_URL,
+          c.OAUTH_IDP_A_USERINFO_URL,
+          c.OAUTH_IDP_A_SCOPES,
+        ]
+      : [
+          c.OAUTH_IDP_B_CLIENT_ID,
+          c.OAUTH_IDP_B_CLIENT_SECRET,
+          c.OAUTH_IDP_B_AUTHORIZE_URL,
+          c.OAUTH_IDP_B_TOKEN_URL,
+          c.OAUTH_IDP_B_USERINFO_URL,
+          c.OAUTH_IDP_B_SCOPES,
+        ];
   return {
-    name, kind: "hosted", configured: Boolean(id && secret), clientId: id, clientSecret: secret,
-    scopes: scopes.split(/[\s,]+/).filter(Boolean), authorizeUrl, tokenUrl, userinfoUrl,
+    name,
+    kind: "hosted",
+    configured: Boolean(id && secret),
+    clientId: id,
+    clientSecret: secret,
+    scopes: scopes.split(/[\s,]+/).filter(Boolean),
+    authorizeUrl,
+    tokenUrl,
+    userinfoUrl,
   };
 }
 
@@ -100,8 +140,13 @@ export function providerSettings(c: SsoConfig): ProviderSettings[] {
     hosted("idp_a", c),
     hosted("idp_b", c),
     {
-      name: "oidc", kind: "oidc", configured: Boolean(c.OIDC_ISSUER && c.OIDC_CLIENT_ID && c.OIDC_CLIENT_SECRET),
-      clientId: c.OIDC_CLIENT_ID, clientSecret: c.OIDC_CLIENT_SECRET, scopes: c.OIDC_SCOPES, issuer: c.OIDC_ISSUER,
+      name: "oidc",
+      kind: "oidc",
+      configured: Boolean(c.OIDC_ISSUER && c.OIDC_CLIENT_ID && c.OIDC_CLIENT_SECRET),
+      clientId: c.OIDC_CLIENT_ID,
+      clientSecret: c.OIDC_CLIENT_SECRET,
+      scopes: c.OIDC_SCOPES,
+      issuer: c.OIDC_ISSUER,
     },
   ];
 }

@@ -12,7 +12,14 @@ export function newTotpSecret(): string {
 }
 
 export function totpUri(secret: string, accountEmail: string): string {
-  return generateURI({ issuer: ISSUER, label: accountEmail, secret, period: TOTP_PERIOD_SECONDS, digits: 6, algorithm: "sha1" });
+  return generateURI({
+    issuer: ISSUER,
+    label: accountEmail,
+    secret,
+    period: TOTP_PERIOD_SECONDS,
+    digits: 6,
+    algorithm: "sha1",
+  });
 }
 
 /** A code as typed: spaces and dashes ignored. Null when it cannot be a TOTP code. */
@@ -26,8 +33,13 @@ export function acceptTotp(secret: string, code: string, now: Date, lastStep: nu
   const token = totpCodeShape(code);
   if (!token) return null;
   const result = verifySync({
-    secret, token, period: TOTP_PERIOD_SECONDS, digits: 6, algorithm: "sha1",
-    epoch: Math.floor(now.getTime() / 1000), epochTolerance: DRIFT_SECONDS,
+    secret,
+    token,
+    period: TOTP_PERIOD_SECONDS,
+    digits: 6,
+    algorithm: "sha1",
+    epoch: Math.floor(now.getTime() / 1000),
+    epochTolerance: DRIFT_SECONDS,
     ...(lastStep === null ? {} : { afterTimeStep: lastStep }),
   });
   return result.valid && "timeStep" in result ? result.timeStep : null;

@@ -24,13 +24,18 @@ export interface ResetRequest {
 }
 
 export function emitPasswordResetRequested(em: EntityManager, r: ResetRequest): void {
-  enqueue(em, accountDomainEvents, r.userId, create(PasswordResetRequestedSchema, {
-    occurredAt: timestampFromDate(r.at),
-    userId: r.userId,
-    email: r.email,
-    ...(r.fullName === null ? {} : { fullName: r.fullName }),
-    resetUrl: r.resetUrl,
-    expiresAt: timestampFromDate(r.expiresAt),
-    requestedBy: r.requestedBy,
-  }));
+  enqueue(
+    em,
+    accountDomainEvents,
+    r.userId,
+    create(PasswordResetRequestedSchema, {
+      occurredAt: timestampFromDate(r.at),
+      userId: r.userId,
+      email: r.email,
+      ...(r.fullName === null ? {} : { fullName: r.fullName }),
+      resetUrl: r.resetUrl,
+      expiresAt: timestampFromDate(r.expiresAt),
+      requestedBy: r.requestedBy,
+    }),
+  );
 }

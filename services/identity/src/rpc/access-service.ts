@@ -35,7 +35,11 @@ export function registerAccessService(router: ConnectRouter, deps: AccessService
       const address = clientAddressFrom(req.client);
       const client = { ip: address.ip || null, userAgent: address.userAgent || null };
       if (looksLikeApiKey(bearer)) {
-        const resolved = await apiKeyCaller(deps.orm.em.fork(), bearer, { hashKey: apiKeyHashKey, cascade: deps.groupCascade, ...client });
+        const resolved = await apiKeyCaller(deps.orm.em.fork(), bearer, {
+          hashKey: apiKeyHashKey,
+          cascade: deps.groupCascade,
+          ...client,
+        });
         if (!resolved) throw invalid();
         return create(AuthenticateResponseSchema, {
           callerToken: await signCallerToken(resolved.caller, deps.secretKey),
@@ -46,7 +50,10 @@ export function registerAccessService(router: ConnectRouter, deps: AccessService
       if (!claims) throw invalid();
       const caller = await userCaller(deps.orm.em.fork(), claims.userId, { cascade: deps.groupCascade, ...client });
       if (!caller) throw invalid();
-      return create(AuthenticateResponseSchema, { callerToken: await signCallerToken(caller, deps.secretKey), cacheSeconds: 0 });
+      return create(AuthenticateResponseSchema, {
+        callerToken: await signCallerToken(caller, deps.secretKey),
+        cacheSeconds: 0,
+      });
     },
   });
 }

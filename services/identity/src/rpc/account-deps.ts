@@ -8,5 +8,9 @@ export interface AccountDeps {
 }
 
 export function throttlePolicy(s: AccountSettings) {
-  return { enabled: s.LOGIN_THROTTLE_ENABLED, failures: s.LOGIN_THROTTLE_FAILURES, windowsSeconds: s.LOGIN_THROTTLE_WINDOWS };
+  return {
+    enabled: s.LOGIN_THROTTLE_ENABLED,
+    failures: s.LOGIN_THROTTLE_FAILURES,
+    windowsSeconds: s.LOGIN_THROTTLE_WINDOWS,
+  };
 }

@@ -6,13 +6,27 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
-  ActivateUserResponseSchema, AdminUserService, ClearSecondFactorResponseSchema, DeactivateUserResponseSchema, GetUserResponseSchema,
-  IssuePasswordResetResponseSchema, ListUsersResponseSchema, UnlockSignInResponseSchema, type ListUsersRequest,
+  ActivateUserResponseSchema,
+  AdminUserService,
+  ClearSecondFactorResponseSchema,
+  DeactivateUserResponseSchema,
+  GetUserResponseSchema,
+  IssuePasswordResetResponseSchema,
+  ListUsersResponseSchema,
+  UnlockSignInResponseSchema,
+  type ListUsersRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
-import { accountById, listAccounts, lockSuperAdmins, setActive, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
+import {
+  accountById,
+  listAccounts,
+  lockSuperAdmins,
+  setActive,
+  setMfaEnabled,
+  type AccountRow,
+} from "../store/accounts.ts";
 import { heldKeyPrefixes } from "../store/api-keys.ts";
 import { revokeAllOfUser } from "../store/refresh-tokens.ts";
 import { deleteSecondFactor } from "../store/second-factors.ts";
@@ -39,7 +53,12 @@ export interface AdminUserDeps extends AccountDeps {
 
 export function registerAdminUserService(router: ConnectRouter, deps: AdminUserDeps): void {
   /** Runs an administrator's change to one account in a transaction and audits it. */
-  const change = <T>(ctx: HandlerContext, userId: string, action: string, work: (em: EntityManager, account: AccountRow, now: Date) => Promise<T>) => {
+  const change = <T>(
+    ctx: HandlerContext,
+    userId: string,
+    action: string,
+    work: (em: EntityManager, account: AccountRow, now: Date) => Promise<T>,
+  ) => {
     const caller = requireSuperAdmin(ctx);
     const now = new Date();
     return deps.orm.em.fork().transactional(async (em) => {
@@ -55,14 +74,24 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
       requireSuperAdmin(ctx);
       const page = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const q = req.q.trim();
-      if (q.length > Q_MAX) throw ProblemError.validation([{ path: "query.q", message: `must be at most ${Q_MAX} characters` }]);
+      if (q.length > Q_MAX)
+        throw ProblemError.validation([{ path: "query.q", message: `must be at most ${Q_MAX} characters` }]);
       const em = deps.orm.em.fork();
-      const { rows, total } = await listAccounts(em, {
-        q, ...(req.isActive === undefined ? {} : { isActive: req.isActive }),
-        ...(req.isSuperuser === undefined ? {} : { isSuperuser: req.isSuperuser }),
-        ...(req.mfaEnabled === undefined ? {} : { mfaEnabled: req.mfaEnabled }),
-      }, page.limit, page.offset);
-      return create(ListUsersResponseSchema, { items: await userViews(em, rows, "admin"), page: pageInfo(page, total) });
+      const { rows, total } = await listAccounts(
+        em,
+        {
+          q,
+          ...(req.isActive === undefined ? {} : { isActive: req.isActive }),
+          ...(req.isSuperuser === undefined ? {} : { isSuperuser: req.isSuperuser }),
+          ...(req.mfaEnabled === undefined ? {} : { mfaEnabled: req.mfaEnabled }),
+        },
+        page.limit,
+        page.offset,
+      );
+      return create(ListUsersResponseSchema, {
+        items: await userViews(em, rows, "admin"),
+        page: pageInfo(page, total),
+      });
     },
 
     async getUser(req, ctx) {
@@ -89,7 +118,8 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
 
     async activateUser(req, ctx) {
       const user = await change(ctx, req.userId, "user.activated", async (em, account) =>
-        userView(em, (await setActive(em, account.id, true))!, "admin"));
+        userView(em, (await setActive(em, account.id, true))!, "admin"),
+      );
       return create(ActivateUserResponseSchema, { user });
     },
 

@@ -15,7 +15,10 @@ export interface ApiKeyServiceDeps {
 }
 
 /** Some of the ApiKeyService's methods, typed as the service declares them. */
-export type ApiKeyHandlers<K extends keyof ServiceImpl<typeof ApiKeyService>> = Pick<ServiceImpl<typeof ApiKeyService>, K>;
+export type ApiKeyHandlers<K extends keyof ServiceImpl<typeof ApiKeyService>> = Pick<
+  ServiceImpl<typeof ApiKeyService>,
+  K
+>;
 
 const peopleOnly = () => ProblemError.forbidden("API keys are managed by people, not by other API keys.");
 

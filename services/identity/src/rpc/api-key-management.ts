@@ -4,7 +4,11 @@ import { create } from "@bufbuild/protobuf";
 import { callerActor } from "@sca/audit";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
-import { ListApiKeysResponseSchema, NarrowApiKeyResponseSchema, RevokeApiKeyResponseSchema } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
+import {
+  ListApiKeysResponseSchema,
+  NarrowApiKeyResponseSchema,
+  RevokeApiKeyResponseSchema,
+} from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import type { Caller } from "@sca/rpc";
 import { mayManageKey, narrowedBreadth } from "../domain/api-key-scope.ts";
 import { roleAtLeast } from "../domain/roles.ts";
@@ -14,7 +18,9 @@ import { requireKeyManager, type ApiKeyHandlers, type ApiKeyServiceDeps } from "
 import { apiKeyView } from "./directory-views.ts";
 import { bodyId, invalid, pathId } from "./fields.ts";
 
-export function apiKeyManagementHandlers(deps: ApiKeyServiceDeps): ApiKeyHandlers<"listApiKeys" | "revokeApiKey" | "narrowApiKey"> {
+export function apiKeyManagementHandlers(
+  deps: ApiKeyServiceDeps,
+): ApiKeyHandlers<"listApiKeys" | "revokeApiKey" | "narrowApiKey"> {
   const fork = () => deps.orm.em.fork();
 
   /** The key, when the caller may manage it; NotFound otherwise so keys of other teams stay invisible. */
@@ -30,12 +36,21 @@ export function apiKeyManagementHandlers(deps: ApiKeyServiceDeps): ApiKeyHandler
     async listApiKeys(req, ctx) {
       const caller = requireKeyManager(ctx);
       const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
-      const administeredTeams = caller.memberships.filter((m) => roleAtLeast(m.role, "team_admin")).map((m) => m.team_id);
-      const { rows, total } = await keys.listApiKeys(fork(), {
-        scope: req.scope || undefined, teamId: bodyId(req.teamId, "query.team_id"), projectId: bodyId(req.projectId, "query.project_id"),
-        includeRevoked: req.includeRevoked,
-        visibleTo: caller.is_superuser ? null : { userId: caller.user_id, teamIds: administeredTeams },
-      }, p.limit, p.offset);
+      const administeredTeams = caller.memberships
+        .filter((m) => roleAtLeast(m.role, "team_admin"))
+        .map((m) => m.team_id);
+      const { rows, total } = await keys.listApiKeys(
+        fork(),
+        {
+          scope: req.scope || undefined,
+          teamId: bodyId(req.teamId, "query.team_id"),
+          projectId: bodyId(req.projectId, "query.project_id"),
+          includeRevoked: req.includeRevoked,
+          visibleTo: caller.is_superuser ? null : { userId: caller.user_id, teamIds: administeredTeams },
+        },
+        p.limit,
+        p.offset,
+      );
       return create(ListApiKeysResponseSchema, { items: rows.map(apiKeyView), page: pageInfo(p, total) });
     },
 
@@ -46,9 +61,15 @@ export function apiKeyManagementHandlers(deps: ApiKeyServiceDeps): ApiKeyHandler
         const revoked = await keys.revokeApiKey(em, key.id);
         if (!key.revokedAt) {
           emitAudit(em, {
-            action: "api_key.revoked", targetTable: "api_keys", targetId: key.id, teamId: key.teamId,
-            organizationId: key.organizationId, details: { key_prefix: key.keyPrefix },
-            actor: callerActor(caller), outcome: "success", at: new Date(),
+            action: "api_key.revoked",
+            targetTable: "api_keys",
+            targetId: key.id,
+            teamId: key.teamId,
+            organizationId: key.organizationId,
+            details: { key_prefix: key.keyPrefix },
+            actor: callerActor(caller),
+            outcome: "success",
+            at: new Date(),
           });
         }
         return revoked!;
@@ -66,9 +87,15 @@ export function apiKeyManagementHandlers(deps: ApiKeyServiceDeps): ApiKeyHandler
       const row = await fork().transactional(async (em) => {
         const narrowed = await keys.narrowApiKey(em, key.id);
         emitAudit(em, {
-          action: "api_key.narrowed", targetTable: "api_keys", targetId: key.id, teamId: key.teamId,
-          organizationId: key.organizationId, details: { key_prefix: key.keyPrefix, permission_breadth: breadth },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          action: "api_key.narrowed",
+          targetTable: "api_keys",
+          targetId: key.id,
+          teamId: key.teamId,
+          organizationId: key.organizationId,
+          details: { key_prefix: key.keyPrefix, permission_breadth: breadth },
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return narrowed!;
       });

@@ -12,7 +12,9 @@ export function apiKeyStatsHandlers(deps: ApiKeyServiceDeps): ApiKeyHandlers<"ge
       requireSuperAdmin(ctx);
       const s = await keys.apiKeyHashStats(fork());
       return create(GetApiKeyHashStatsResponseSchema, {
-        activeTotal: s.activeTotal, hmacSha256Count: s.hmacSha256Count, legacyBcryptCount: s.legacyBcryptCount,
+        activeTotal: s.activeTotal,
+        hmacSha256Count: s.hmacSha256Count,
+        legacyBcryptCount: s.legacyBcryptCount,
       });
     },
   };

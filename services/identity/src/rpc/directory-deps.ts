@@ -10,4 +10,7 @@ export interface DirectoryServiceDeps {
 }
 
 /** Some of the DirectoryService's methods, typed as the service declares them. */
-export type DirectoryHandlers<K extends keyof ServiceImpl<typeof DirectoryService>> = Pick<ServiceImpl<typeof DirectoryService>, K>;
+export type DirectoryHandlers<K extends keyof ServiceImpl<typeof DirectoryService>> = Pick<
+  ServiceImpl<typeof DirectoryService>,
+  K
+>;

@@ -7,7 +7,11 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError } from "@sca/problem";
 import { requireCaller } from "@sca/rpc";
 import {
-  DirectoryLookupService, LookupDirectoryResponseSchema, TeamSummarySchema, UserSummarySchema, type LookupDirectoryRequest,
+  DirectoryLookupService,
+  LookupDirectoryResponseSchema,
+  TeamSummarySchema,
+  UserSummarySchema,
+  type LookupDirectoryRequest,
 } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { accountsByIds } from "../store/accounts.ts";
 import { teamsWithPaths } from "../store/teams.ts";
@@ -28,10 +32,17 @@ export function registerDirectoryLookupService(router: ConnectRouter, deps: { or
       const em = deps.orm.em.fork();
       const [teams, users] = await Promise.all([teamsWithPaths(em, teamIds), accountsByIds(em.fork(), userIds)]);
       return create(LookupDirectoryResponseSchema, {
-        teams: teams.map(({ team, path }) => create(TeamSummarySchema, {
-          id: team.id, name: team.name, groupPath: path, ...(team.organizationId ? { organizationId: team.organizationId } : {}),
-        })),
-        users: [...users.values()].map((u) => create(UserSummarySchema, { id: u.id, displayName: u.fullName || u.email })),
+        teams: teams.map(({ team, path }) =>
+          create(TeamSummarySchema, {
+            id: team.id,
+            name: team.name,
+            groupPath: path,
+            ...(team.organizationId ? { organizationId: team.organizationId } : {}),
+          }),
+        ),
+        users: [...users.values()].map((u) =>
+          create(UserSummarySchema, { id: u.id, displayName: u.fullName || u.email }),
+        ),
       });
     },
   });

@@ -2,7 +2,10 @@
 import { create } from "@bufbuild/protobuf";
 import { callerActor } from "@sca/audit";
 import { ProblemError } from "@sca/problem";
-import { AddTeamMemberResponseSchema, RemoveTeamMemberResponseSchema } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import {
+  AddTeamMemberResponseSchema,
+  RemoveTeamMemberResponseSchema,
+} from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
 import { isMembershipRole, MEMBERSHIP_ROLES } from "../domain/roles.ts";
 import { emitAudit } from "../events/account-events.ts";
@@ -12,7 +15,9 @@ import type { DirectoryHandlers, DirectoryServiceDeps } from "./directory-deps.t
 import { loadTeam } from "./directory-teams.ts";
 import { bodyId, invalid, pathId } from "./fields.ts";
 
-export function teamMemberHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"addTeamMember" | "removeTeamMember"> {
+export function teamMemberHandlers(
+  deps: DirectoryServiceDeps,
+): DirectoryHandlers<"addTeamMember" | "removeTeamMember"> {
   const fork = () => deps.orm.em.fork();
   return {
     async addTeamMember(req, ctx) {
@@ -24,12 +29,18 @@ export function teamMemberHandlers(deps: DirectoryServiceDeps): DirectoryHandler
       const team = await fork().transactional(async (em) => {
         const row = await teams.teamById(em, teamId);
         if (!row) throw ProblemError.notFound("No such team.");
-        if (!await accountById(em, userId)) throw invalid("body.user_id", "no such user");
+        if (!(await accountById(em, userId))) throw invalid("body.user_id", "no such user");
         await teams.upsertMembership(em, teamId, userId, req.role);
         emitAudit(em, {
-          action: "team.member_added", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organizationId,
+          action: "team.member_added",
+          targetTable: "memberships",
+          targetId: userId,
+          teamId,
+          organizationId: row.organizationId,
           details: { user_id: userId, role: req.role },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return loadTeam(em, teamId);
       });
@@ -42,11 +53,18 @@ export function teamMemberHandlers(deps: DirectoryServiceDeps): DirectoryHandler
       const userId = pathId(req.userId);
       await fork().transactional(async (em) => {
         const row = await teams.teamById(em, teamId);
-        if (!row || !await teams.deleteMembership(em, teamId, userId)) throw ProblemError.notFound("No such membership.");
+        if (!row || !(await teams.deleteMembership(em, teamId, userId)))
+          throw ProblemError.notFound("No such membership.");
         emitAudit(em, {
-          action: "team.member_removed", targetTable: "memberships", targetId: userId, teamId, organizationId: row.organizationId,
+          action: "team.member_removed",
+          targetTable: "memberships",
+          targetId: userId,
+          teamId,
+          organizationId: row.organizationId,
           details: { user_id: userId },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
       });
       return create(RemoveTeamMemberResponseSchema, {});

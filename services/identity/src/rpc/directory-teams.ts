@@ -6,8 +6,13 @@ import { callerActor } from "@sca/audit";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
-  CreateTeamResponseSchema, DeleteTeamResponseSchema, GetTeamResponseSchema, ListTeamsResponseSchema, MoveTeamResponseSchema,
-  UpdateTeamResponseSchema, type Team,
+  CreateTeamResponseSchema,
+  DeleteTeamResponseSchema,
+  GetTeamResponseSchema,
+  ListTeamsResponseSchema,
+  MoveTeamResponseSchema,
+  UpdateTeamResponseSchema,
+  type Team,
 } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
 import { moveCreatesCycle } from "../domain/group-hierarchy.ts";
@@ -20,7 +25,12 @@ import { teamView } from "./directory-views.ts";
 import { projectCounts } from "../store/known-projects.ts";
 import { bodyId, boundedText, invalid, pathId } from "./fields.ts";
 
-const slugTaken = () => new ProblemError({ status: 409, code: "slug_taken", detail: "Another team of the organization already uses this slug." });
+const slugTaken = () =>
+  new ProblemError({
+    status: 409,
+    code: "slug_taken",
+    detail: "Another team of the organization already uses this slug.",
+  });
 
 /** The team with its direct members, or NotFound. */
 export async function loadTeam(em: EntityManager, id: string): Promise<Team> {
@@ -31,7 +41,9 @@ export async function loadTeam(em: EntityManager, id: string): Promise<Team> {
   return teamView(row, members.get(id) ?? [], counts.get(id));
 }
 
-export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "moveTeam"> {
+export function teamHandlers(
+  deps: DirectoryServiceDeps,
+): DirectoryHandlers<"listTeams" | "createTeam" | "getTeam" | "updateTeam" | "deleteTeam" | "moveTeam"> {
   const fork = () => deps.orm.em.fork();
   return {
     async listTeams(req, ctx) {
@@ -39,10 +51,17 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
       const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const em = fork();
       const { rows, total } = await teams.listTeams(em, req.search.trim(), p.limit, p.offset);
-      const members = await teams.membersOf(em, rows.map((r) => r.id));
-      const counts = await projectCounts(em, rows.map((r) => r.id));
+      const members = await teams.membersOf(
+        em,
+        rows.map((r) => r.id),
+      );
+      const counts = await projectCounts(
+        em,
+        rows.map((r) => r.id),
+      );
       return create(ListTeamsResponseSchema, {
-        items: rows.map((r) => teamView(r, members.get(r.id) ?? [], counts.get(r.id))), page: pageInfo(p, total),
+        items: rows.map((r) => teamView(r, members.get(r.id) ?? [], counts.get(r.id))),
+        page: pageInfo(p, total),
       });
     },
 
@@ -51,25 +70,41 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
       const violations: FieldViolation[] = [];
       const name = req.name.trim();
       const slug = req.slug.trim();
-      if (name.length < 1 || name.length > 255) violations.push({ path: "body.name", message: "must be 1 to 255 characters" });
-      if (slug.length < 1 || slug.length > 64) violations.push({ path: "body.slug", message: "must be 1 to 64 characters" });
+      if (name.length < 1 || name.length > 255)
+        violations.push({ path: "body.name", message: "must be 1 to 255 characters" });
+      if (slug.length < 1 || slug.length > 64)
+        violations.push({ path: "body.slug", message: "must be 1 to 64 characters" });
       if (violations.length) throw ProblemError.validation(violations);
       const requestedOrg = bodyId(req.organizationId, "body.organization_id");
       const parentId = bodyId(req.parentGroupId, "body.parent_group_id");
       const team = await fork().transactional(async (em) => {
-        const organizationId = requestedOrg ?? await soleOrganizationId(em);
+        const organizationId = requestedOrg ?? (await soleOrganizationId(em));
         if (!organizationId) throw invalid("body.organization_id", "is required when several organizations exist");
-        if (!await organizationExists(em, organizationId)) throw invalid("body.organization_id", "no such organization");
+        if (!(await organizationExists(em, organizationId)))
+          throw invalid("body.organization_id", "no such organization");
         if (parentId) {
           const parent = await teams.teamById(em, parentId);
           if (!parent) throw invalid("body.parent_group_id", "no such team");
-          if (parent.organizationId !== organizationId) throw invalid("body.parent_group_id", "must be a team of the same organization");
+          if (parent.organizationId !== organizationId)
+            throw invalid("body.parent_group_id", "must be a team of the same organization");
         }
-        const row = await teams.insertTeam(em, { name, slug, description: req.description ?? null, organizationId, parentGroupId: parentId ?? null });
+        const row = await teams.insertTeam(em, {
+          name,
+          slug,
+          description: req.description ?? null,
+          organizationId,
+          parentGroupId: parentId ?? null,
+        });
         if (!row) throw slugTaken();
         emitAudit(em, {
-          action: "team.created", targetTable: "groups", targetId: row.id, teamId: row.id, organizationId,
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          action: "team.created",
+          targetTable: "groups",
+          targetId: row.id,
+          teamId: row.id,
+          organizationId,
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return teamView(row, []);
       });
@@ -89,8 +124,8 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
       if (req.slug !== undefined) changes.slug = boundedText(req.slug, "body.slug", 1, 64);
       if (req.description !== undefined) changes.description = req.description === "" ? null : req.description;
       const team = await fork().transactional(async (em) => {
-        if (!await teams.teamById(em, id)) throw ProblemError.notFound("No such team.");
-        if (!await teams.updateTeam(em, id, changes)) throw slugTaken();
+        if (!(await teams.teamById(em, id))) throw ProblemError.notFound("No such team.");
+        if (!(await teams.updateTeam(em, id, changes))) throw slugTaken();
         return loadTeam(em, id);
       });
       return create(UpdateTeamResponseSchema, { team });
@@ -104,14 +139,24 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
         const row = await teams.teamById(em, id);
         if (!row) throw ProblemError.notFound("No such team.");
         if (await teams.hasSubteams(em, id)) {
-          throw new ProblemError({ status: 409, code: "team_has_subteams", detail: "Move or delete the team's subteams first." });
+          throw new ProblemError({
+            status: 409,
+            code: "team_has_subteams",
+            detail: "Move or delete the team's subteams first.",
+          });
         }
         const prefixes = await revokeTeamApiKeys(em, [id]);
         await teams.deleteTeam(em, id);
         emitAudit(em, {
-          action: "team.deleted", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organizationId,
+          action: "team.deleted",
+          targetTable: "groups",
+          targetId: id,
+          teamId: id,
+          organizationId: row.organizationId,
           details: { revoked_api_keys: String(prefixes.length) },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return prefixes;
       });
@@ -130,7 +175,8 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
         if (newParentId !== null) {
           const parent = await teams.teamById(em, newParentId);
           if (!parent) throw invalid("body.new_parent_id", "no such team");
-          if (parent.organizationId !== row.organizationId) throw invalid("body.new_parent_id", "must be a team of the same organization");
+          if (parent.organizationId !== row.organizationId)
+            throw invalid("body.new_parent_id", "must be a team of the same organization");
         }
         const ancestors = newParentId === null ? [] : await teams.ancestorsOf(em, newParentId);
         if (moveCreatesCycle(id, newParentId, ancestors)) {
@@ -138,9 +184,15 @@ export function teamHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"lis
         }
         await teams.setParent(em, id, newParentId);
         emitAudit(em, {
-          action: "team.moved", targetTable: "groups", targetId: id, teamId: id, organizationId: row.organizationId,
+          action: "team.moved",
+          targetTable: "groups",
+          targetId: id,
+          teamId: id,
+          organizationId: row.organizationId,
           details: { from_parent_id: row.parentGroupId ?? "", to_parent_id: newParentId ?? "" },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return loadTeam(em, id);
       });

@@ -4,7 +4,10 @@ import { create } from "@bufbuild/protobuf";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { callerActor } from "@sca/audit";
 import { ProblemError } from "@sca/problem";
-import { ChangeUserRoleResponseSchema, CreateServiceAccountResponseSchema } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import {
+  ChangeUserRoleResponseSchema,
+  CreateServiceAccountResponseSchema,
+} from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { requireSuperAdmin } from "@sca/rpc";
 import { isDemotion, parseRoleChange } from "../domain/roles.ts";
 import { emitAudit } from "../events/account-events.ts";
@@ -22,14 +25,19 @@ async function loadUser(em: EntityManager, id: string) {
   return userView(em, row, "admin");
 }
 
-export function directoryUserHandlers(deps: DirectoryServiceDeps): DirectoryHandlers<"changeUserRole" | "createServiceAccount"> {
+export function directoryUserHandlers(
+  deps: DirectoryServiceDeps,
+): DirectoryHandlers<"changeUserRole" | "createServiceAccount"> {
   const fork = () => deps.orm.em.fork();
   return {
     async changeUserRole(req, ctx) {
       const caller = requireSuperAdmin(ctx);
       const userId = pathId(req.userId);
       // team_id is ignored for super_admin, so only a team role reads it.
-      const parsed = parseRoleChange(req.role, req.role === "super_admin" ? undefined : bodyId(req.teamId, "body.team_id"));
+      const parsed = parseRoleChange(
+        req.role,
+        req.role === "super_admin" ? undefined : bodyId(req.teamId, "body.team_id"),
+      );
       if (!parsed.ok) throw invalid(parsed.path, parsed.message);
       const { change } = parsed;
       const user = await fork().transactional(async (em) => {
@@ -50,10 +58,18 @@ export function directoryUserHandlers(deps: DirectoryServiceDeps): DirectoryHand
           await teams.upsertMembership(em, change.teamId, userId, change.role);
         }
         emitAudit(em, {
-          action: "user.role_changed", targetTable: "users", targetId: userId,
-          teamId: change.kind === "team_role" ? change.teamId : null, organizationId,
-          details: { role: change.kind === "super_admin" ? "super_admin" : change.role, was_super_admin: String(target.isSuperuser) },
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          action: "user.role_changed",
+          targetTable: "users",
+          targetId: userId,
+          teamId: change.kind === "team_role" ? change.teamId : null,
+          organizationId,
+          details: {
+            role: change.kind === "super_admin" ? "super_admin" : change.role,
+            was_super_admin: String(target.isSuperuser),
+          },
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return loadUser(em, userId);
       });
@@ -66,8 +82,12 @@ export function directoryUserHandlers(deps: DirectoryServiceDeps): DirectoryHand
       const user = await fork().transactional(async (em) => {
         const row = await users.insertServiceAccount(em, name);
         emitAudit(em, {
-          action: "service_account.created", targetTable: "users", targetId: row.id,
-          actor: callerActor(caller), outcome: "success", at: new Date(),
+          action: "service_account.created",
+          targetTable: "users",
+          targetId: row.id,
+          actor: callerActor(caller),
+          outcome: "success",
+          at: new Date(),
         });
         return userView(em, row, "admin");
       });

@@ -28,6 +28,7 @@ export function invalid(path: string, message: string): ProblemError {
 /** Trimmed text within bounds, or a 422 naming the field. */
 export function boundedText(value: string, path: string, min: number, max: number): string {
   const text = value.trim();
-  if (text.length < min || text.length > max) throw ProblemError.validation([{ path, message: `must be ${min} to ${max} characters` }]);
+  if (text.length < min || text.length > max)
+    throw ProblemError.validation([{ path, message: `must be ${min} to ${max} characters` }]);
   return text;
 }

@@ -12,7 +12,13 @@ export function totpKey(secretKey: string): Buffer {
 }
 
 /** "totp" or "recovery_code" when the code is accepted (and spent), else null. Needs a confirmed factor. */
-export async function acceptSecondFactorCode(em: EntityManager, deps: { secretKey: string }, userId: string, code: string, now: Date): Promise<"totp" | "recovery_code" | null> {
+export async function acceptSecondFactorCode(
+  em: EntityManager,
+  deps: { secretKey: string },
+  userId: string,
+  code: string,
+  now: Date,
+): Promise<"totp" | "recovery_code" | null> {
   const factor = await totpOf(em, userId);
   if (!factor?.confirmedAt) return null;
   if (totpCodeShape(code)) {
@@ -23,5 +29,5 @@ export async function acceptSecondFactorCode(em: EntityManager, deps: { secretKe
     return "totp";
   }
   const digest = recoveryCodeDigest(code);
-  return digest && await spendRecoveryCode(em, userId, digest, now) ? "recovery_code" : null;
+  return digest && (await spendRecoveryCode(em, userId, digest, now)) ? "recovery_code" : null;
 }

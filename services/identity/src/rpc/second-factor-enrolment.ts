@@ -3,8 +3,11 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
-  BeginTotpEnrolmentResponseSchema, ConfirmTotpEnrolmentResponseSchema, RemoveSecondFactorResponseSchema,
-  type ConfirmTotpEnrolmentRequest, type RemoveSecondFactorRequest,
+  BeginTotpEnrolmentResponseSchema,
+  ConfirmTotpEnrolmentResponseSchema,
+  RemoveSecondFactorResponseSchema,
+  type ConfirmTotpEnrolmentRequest,
+  type RemoveSecondFactorRequest,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { requirePerson, type Caller } from "@sca/rpc";
 import { newRecoveryCodes, recoveryCodeDigest } from "../domain/recovery-codes.ts";
@@ -13,15 +16,32 @@ import { acceptTotp, newTotpSecret, totpUri } from "../domain/totp.ts";
 import { callerActor } from "@sca/audit";
 import { emitAudit } from "../events/account-events.ts";
 import { accountById, setMfaEnabled, type AccountRow } from "../store/accounts.ts";
-import { confirmTotp, deleteSecondFactor, replaceRecoveryCodes, savePendingTotp, totpOf } from "../store/second-factors.ts";
+import {
+  confirmTotp,
+  deleteSecondFactor,
+  replaceRecoveryCodes,
+  savePendingTotp,
+  totpOf,
+} from "../store/second-factors.ts";
 import type { AccountDeps } from "./account-deps.ts";
 import { failIfAny, lengthField } from "./field-checks.ts";
 import { acceptSecondFactorCode, totpKey } from "./second-factor-codes.ts";
 
-const invalidCode = () => new ProblemError({ status: 422, code: "invalid_second_factor_code", detail: "The code is incorrect or has expired." });
+const invalidCode = () =>
+  new ProblemError({
+    status: 422,
+    code: "invalid_second_factor_code",
+    detail: "The code is incorrect or has expired.",
+  });
 
-async function signedInAccount(deps: AccountDeps, em: Parameters<typeof accountById>[0], ctx: HandlerContext): Promise<{ caller: Caller; account: AccountRow }> {
-  const caller = requirePerson(ctx, () => ProblemError.unauthorized("A second factor belongs to a signed-in person, not an API key."));
+async function signedInAccount(
+  deps: AccountDeps,
+  em: Parameters<typeof accountById>[0],
+  ctx: HandlerContext,
+): Promise<{ caller: Caller; account: AccountRow }> {
+  const caller = requirePerson(ctx, () =>
+    ProblemError.unauthorized("A second factor belongs to a signed-in person, not an API key."),
+  );
   const account = await accountById(em, caller.user_id);
   if (!account || !account.isActive) throw ProblemError.unauthorized();
   return { caller, account };
@@ -38,7 +58,12 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
     async beginTotpEnrolment(_req: unknown, ctx: HandlerContext) {
       return deps.orm.em.fork().transactional(async (em) => {
         const { account } = await signedInAccount(deps, em, ctx);
-        if (account.mfaEnabled) throw new ProblemError({ status: 409, code: "second_factor_enabled", detail: "A second factor is already enabled; remove it first." });
+        if (account.mfaEnabled)
+          throw new ProblemError({
+            status: 409,
+            code: "second_factor_enabled",
+            detail: "A second factor is already enabled; remove it first.",
+          });
         const secret = newTotpSecret();
         await savePendingTotp(em, account.id, seal(secret, totpKey(deps.secretKey)));
         return create(BeginTotpEnrolmentResponseSchema, { secret, otpauthUri: totpUri(secret, account.email) });
@@ -52,15 +77,30 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
         const { caller, account } = await signedInAccount(deps, em, ctx);
         const factor = await totpOf(em, account.id);
         if (!factor || factor.confirmedAt) {
-          throw new ProblemError({ status: 409, code: "no_enrolment_pending", detail: "No second-factor enrolment is in progress." });
+          throw new ProblemError({
+            status: 409,
+            code: "no_enrolment_pending",
+            detail: "No second-factor enrolment is in progress.",
+          });
         }
         const step = acceptTotp(open(factor.secretSealed, totpKey(deps.secretKey)), req.code, now, null);
         if (step === null) return null;
         const recovery = newRecoveryCodes();
         await confirmTotp(em, account.id, step, now);
-        await replaceRecoveryCodes(em, account.id, recovery.map((c) => recoveryCodeDigest(c)!));
+        await replaceRecoveryCodes(
+          em,
+          account.id,
+          recovery.map((c) => recoveryCodeDigest(c)!),
+        );
         await setMfaEnabled(em, account.id, true);
-        emitAudit(em, { action: "auth.mfa.enrolled", actor: callerActor(caller), targetId: account.id, outcome: "success", details: { method: "totp" }, at: now });
+        emitAudit(em, {
+          action: "auth.mfa.enrolled",
+          actor: callerActor(caller),
+          targetId: account.id,
+          outcome: "success",
+          details: { method: "totp" },
+          at: now,
+        });
         return recovery;
       });
       if (!codes) throw invalidCode();
@@ -73,10 +113,16 @@ export function secondFactorEnrolmentHandlers(deps: AccountDeps) {
       const removed = await deps.orm.em.fork().transactional(async (em) => {
         const { caller, account } = await signedInAccount(deps, em, ctx);
         if (!account.mfaEnabled) throw ProblemError.notFound("No second factor is enabled.");
-        if (!await acceptSecondFactorCode(em, deps, account.id, req.code, now)) return false;
+        if (!(await acceptSecondFactorCode(em, deps, account.id, req.code, now))) return false;
         await deleteSecondFactor(em, account.id);
         await setMfaEnabled(em, account.id, false);
-        emitAudit(em, { action: "auth.mfa.removed", actor: callerActor(caller), targetId: account.id, outcome: "success", at: now });
+        emitAudit(em, {
+          action: "auth.mfa.removed",
+          actor: callerActor(caller),
+          targetId: account.id,
+          outcome: "success",
+          at: now,
+        });
         return true;
       });
       if (!removed) throw invalidCode();

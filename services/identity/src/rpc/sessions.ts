@@ -10,15 +10,27 @@ import { refreshExpiry } from "../domain/refresh-rotation.ts";
 import { insertRefreshToken } from "../store/refresh-tokens.ts";
 import type { AccountSettings } from "./account-settings.ts";
 
-export interface SessionDeps { secretKey: string; settings: AccountSettings }
+export interface SessionDeps {
+  secretKey: string;
+  settings: AccountSettings;
+}
 
 /** Issues the next refresh token of `familyId` (a new family for a sign-in) and an access token. */
-export async function issueSession(em: EntityManager, deps: SessionDeps, userId: string, now: Date, familyId: string = randomUUID()): Promise<Session> {
+export async function issueSession(
+  em: EntityManager,
+  deps: SessionDeps,
+  userId: string,
+  now: Date,
+  familyId: string = randomUUID(),
+): Promise<Session> {
   const refresh = newOpaqueToken();
   const expiresAt = refreshExpiry(now, deps.settings.REFRESH_TOKEN_EXPIRE_DAYS);
   await insertRefreshToken(em, { userId, familyId, hash: refresh.hash, expiresAt });
   const access = await issueAccessToken(userId, deps.secretKey, deps.settings.ACCESS_TOKEN_EXPIRE_MINUTES, now);
   return create(SessionSchema, {
-    accessToken: access.token, expiresIn: access.expiresIn, refreshToken: refresh.raw, refreshExpiresAt: timestampFromDate(expiresAt),
+    accessToken: access.token,
+    expiresIn: access.expiresIn,
+    refreshToken: refresh.raw,
+    refreshExpiresAt: timestampFromDate(expiresAt),
   });
 }

@@ -5,8 +5,16 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import { clientAddressFrom } from "@sca/rpc";
 import {
-  CompleteSecondFactorResponseSchema, LoginResponseSchema, LogoutResponseSchema, RefreshResponseSchema, SecondFactorChallengeSchema,
-  type CompleteSecondFactorRequest, type LoginRequest, type LogoutRequest, type RefreshRequest, type Session,
+  CompleteSecondFactorResponseSchema,
+  LoginResponseSchema,
+  LogoutResponseSchema,
+  RefreshResponseSchema,
+  SecondFactorChallengeSchema,
+  type CompleteSecondFactorRequest,
+  type LoginRequest,
+  type LogoutRequest,
+  type RefreshRequest,
+  type Session,
 } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { LOGIN_PASSWORD_MAX } from "../domain/password-policy.ts";
 import { hashOpaqueToken } from "../domain/opaque-token.ts";
@@ -24,14 +32,28 @@ import { emailField, failIfAny, lengthField } from "./field-checks.ts";
 import { acceptSecondFactorCode } from "./second-factor-codes.ts";
 import { issueSession } from "./sessions.ts";
 
-const badCredentials = () => new ProblemError({ status: 401, code: "invalid_credentials", detail: "The e-mail address or password is incorrect." });
-const badSecondFactor = () => new ProblemError({ status: 401, code: "invalid_second_factor", detail: "The sign-in has expired or the code is incorrect." });
-const badRefresh = () => new ProblemError({ status: 401, code: "invalid_refresh_token", detail: "The session has ended; sign in again." });
+const badCredentials = () =>
+  new ProblemError({
+    status: 401,
+    code: "invalid_credentials",
+    detail: "The e-mail address or password is incorrect.",
+  });
+const badSecondFactor = () =>
+  new ProblemError({
+    status: 401,
+    code: "invalid_second_factor",
+    detail: "The sign-in has expired or the code is incorrect.",
+  });
+const badRefresh = () =>
+  new ProblemError({ status: 401, code: "invalid_refresh_token", detail: "The session has ended; sign in again." });
 
 function throttled(seconds: number): ProblemError {
   return new ProblemError({
-    status: 429, code: "sign_in_throttled", detail: "Too many failed sign-ins for this address; try again later.",
-    extensions: { retry_after_seconds: seconds }, headers: { "Retry-After": String(seconds) },
+    status: 429,
+    code: "sign_in_throttled",
+    detail: "Too many failed sign-ins for this address; try again later.",
+    extensions: { retry_after_seconds: seconds },
+    headers: { "Retry-After": String(seconds) },
   });
 }
 
@@ -48,17 +70,39 @@ async function settle<T>(deps: AccountDeps, work: (em: EntityManager) => Promise
 }
 
 /** A failed attempt against an address: counted by the throttle and audited. */
-async function recordFailure(em: EntityManager, deps: AccountDeps, email: string, actor: Actor, targetId: string, reason: string, now: Date): Promise<void> {
+async function recordFailure(
+  em: EntityManager,
+  deps: AccountDeps,
+  email: string,
+  actor: Actor,
+  targetId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
   const state = await throttleOf(em, email);
   await saveThrottle(em, email, afterFailure(state, throttlePolicy(deps.settings), now));
   emitAudit(em, { action: "auth.login.failed", actor, targetId, outcome: "failure", details: { reason }, at: now });
 }
 
 /** The sign-in succeeded: clear the throttle, stamp last_login_at, open the session, audit. */
-async function completeSignIn(em: EntityManager, deps: AccountDeps, account: AccountRow, actor: Actor, method: string, now: Date): Promise<Session> {
+async function completeSignIn(
+  em: EntityManager,
+  deps: AccountDeps,
+  account: AccountRow,
+  actor: Actor,
+  method: string,
+  now: Date,
+): Promise<Session> {
   await clearThrottle(em, account.email);
   await recordSignIn(em, account.id, now);
-  emitAudit(em, { action: "auth.login.succeeded", actor, targetId: account.id, outcome: "success", details: { method }, at: now });
+  emitAudit(em, {
+    action: "auth.login.succeeded",
+    actor,
+    targetId: account.id,
+    outcome: "success",
+    details: { method },
+    at: now,
+  });
   return issueSession(em, deps, account.id, now);
 }
 
@@ -76,26 +120,49 @@ export function signInHandlers(deps: AccountDeps) {
         const account = await accountByEmail(em, email);
         const actor = clientActor(client, { userId: account?.id, email });
         if (wait > 0) {
-          emitAudit(em, { action: "auth.login.failed", actor, targetId: account?.id ?? "", outcome: "failure", details: { reason: "throttled" }, at: now });
+          emitAudit(em, {
+            action: "auth.login.failed",
+            actor,
+            targetId: account?.id ?? "",
+            outcome: "failure",
+            details: { reason: "throttled" },
+            at: now,
+          });
           return { ok: false, error: throttled(wait) };
         }
         const usable = account && account.passwordHash && !account.isServiceAccount ? account : null;
-        const matches = await verifyPassword(req.password, usable?.passwordHash ?? await decoy());
+        const matches = await verifyPassword(req.password, usable?.passwordHash ?? (await decoy()));
         if (!usable || !matches) {
           await recordFailure(em, deps, email, actor, account?.id ?? "", "bad_credentials", now);
           return { ok: false, error: badCredentials() };
         }
         // A deactivated account answers like a wrong password, after the password proved who is asking.
         if (!usable.isActive) {
-          emitAudit(em, { action: "auth.login.failed", actor, targetId: usable.id, outcome: "failure", details: { reason: "inactive" }, at: now });
+          emitAudit(em, {
+            action: "auth.login.failed",
+            actor,
+            targetId: usable.id,
+            outcome: "failure",
+            details: { reason: "inactive" },
+            at: now,
+          });
           return { ok: false, error: badCredentials() };
         }
         if (needsRehash(usable.passwordHash!)) await setPasswordHash(em, usable.id, await hashPassword(req.password));
         if (usable.mfaEnabled) {
           const challenge = await issueChallenge(usable.id, deps.secretKey, now);
-          return { ok: true, value: create(LoginResponseSchema, {
-            outcome: { case: "challenge", value: create(SecondFactorChallengeSchema, { mfaToken: challenge.token, expiresIn: challenge.expiresIn }) },
-          }) };
+          return {
+            ok: true,
+            value: create(LoginResponseSchema, {
+              outcome: {
+                case: "challenge",
+                value: create(SecondFactorChallengeSchema, {
+                  mfaToken: challenge.token,
+                  expiresIn: challenge.expiresIn,
+                }),
+              },
+            }),
+          };
         }
         const session = await completeSignIn(em, deps, usable, actor, "password", now);
         return { ok: true, value: create(LoginResponseSchema, { outcome: { case: "session", value: session } }) };
@@ -117,7 +184,14 @@ export function signInHandlers(deps: AccountDeps) {
         const actor = clientActor(client, { userId: account.id, email: account.email });
         const wait = refusalSecondsLeft(await throttleOf(em, account.email), throttlePolicy(deps.settings), now);
         if (wait > 0) {
-          emitAudit(em, { action: "auth.login.failed", actor, targetId: account.id, outcome: "failure", details: { reason: "throttled" }, at: now });
+          emitAudit(em, {
+            action: "auth.login.failed",
+            actor,
+            targetId: account.id,
+            outcome: "failure",
+            details: { reason: "throttled" },
+            at: now,
+          });
           return { ok: false, error: throttled(wait) };
         }
         const method = await acceptSecondFactorCode(em, deps, account.id, req.code, now);
@@ -136,14 +210,24 @@ export function signInHandlers(deps: AccountDeps) {
       const client = clientAddressFrom(req.client);
       return settle(deps, async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
-        const decision = decideRefresh(token && {
-          rotatedAt: token.rotatedAt, revokedAt: token.revokedAt, expiresAt: token.expiresAt, userActive: token.userActive,
-        }, now);
+        const decision = decideRefresh(
+          token && {
+            rotatedAt: token.rotatedAt,
+            revokedAt: token.revokedAt,
+            expiresAt: token.expiresAt,
+            userActive: token.userActive,
+          },
+          now,
+        );
         if (decision.kind === "reuse") {
           await revokeFamily(em, token!.familyId, now);
           emitAudit(em, {
-            action: "auth.refresh.reuse_detected", actor: clientActor(client, { userId: token!.userId }), targetId: token!.userId,
-            outcome: "failure", details: { family_id: token!.familyId }, at: now,
+            action: "auth.refresh.reuse_detected",
+            actor: clientActor(client, { userId: token!.userId }),
+            targetId: token!.userId,
+            outcome: "failure",
+            details: { family_id: token!.familyId },
+            at: now,
           });
           return { ok: false, error: badRefresh() };
         }
@@ -162,7 +246,13 @@ export function signInHandlers(deps: AccountDeps) {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
         if (!token || token.revokedAt) return;
         await revokeFamily(em, token.familyId, now);
-        emitAudit(em, { action: "auth.logout", actor: clientActor(client, { userId: token.userId }), targetId: token.userId, outcome: "success", at: now });
+        emitAudit(em, {
+          action: "auth.logout",
+          actor: clientActor(client, { userId: token.userId }),
+          targetId: token.userId,
+          outcome: "success",
+          at: now,
+        });
       });
       return create(LogoutResponseSchema);
     },

@@ -4,8 +4,12 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { ProblemError } from "@sca/problem";
 import {
-  BeginSignInResponseSchema, CompleteSignInResponseSchema, ListMyIdentitiesResponseSchema, ListProvidersResponseSchema,
-  SsoService, UnlinkMyIdentityResponseSchema,
+  BeginSignInResponseSchema,
+  CompleteSignInResponseSchema,
+  ListMyIdentitiesResponseSchema,
+  ListProvidersResponseSchema,
+  SsoService,
+  UnlinkMyIdentityResponseSchema,
 } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { clientAddressFrom, requirePerson } from "@sca/rpc";
 import { callerActor } from "@sca/audit";
@@ -30,14 +34,18 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
 
   router.service(SsoService, {
     listProviders() {
-      return create(ListProvidersResponseSchema, { providers: providers.map((p) => ({ name: p.name, configured: p.configured })) });
+      return create(ListProvidersResponseSchema, {
+        providers: providers.map((p) => ({ name: p.name, configured: p.configured })),
+      });
     },
 
     async beginSignIn(req) {
       const settings = provider(req.provider);
       if (!settings.configured) {
         throw new ProblemError({
-          status: 503, code: "oauth_provider_disabled", detail: `Sign-in with ${settings.name} is not configured.`,
+          status: 503,
+          code: "oauth_provider_disabled",
+          detail: `Sign-in with ${settings.name} is not configured.`,
           extensions: { oauth_provider_disabled: true },
         });
       }
@@ -45,18 +53,31 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
         const started = await beginSignIn(deps, settings, safeRedirectPath(req.redirectAfter));
         return create(BeginSignInResponseSchema, {
           authorizationUrl: started.url,
-          flowCookie: { name: FLOW_COOKIE_NAME, value: started.flowCookie, path: flowCookiePath(deps.config), maxAgeSeconds: started.maxAge },
+          flowCookie: {
+            name: FLOW_COOKIE_NAME,
+            value: started.flowCookie,
+            path: flowCookiePath(deps.config),
+            maxAgeSeconds: started.maxAge,
+          },
         });
       } catch (err) {
         if (!(err instanceof ProviderUnavailable)) throw err;
         deps.logger.warn({ err, provider: settings.name }, "oauth provider unavailable");
-        throw new ProblemError({ status: 503, code: "oauth_provider_unavailable", detail: `Sign-in with ${settings.name} is unavailable right now.` });
+        throw new ProblemError({
+          status: 503,
+          code: "oauth_provider_unavailable",
+          detail: `Sign-in with ${settings.name} is unavailable right now.`,
+        });
       }
     },
 
     async completeSignIn(req) {
       const result = await completeSignIn(deps, provider(req.provider), {
-        code: req.code, state: req.state, error: req.error, iss: req.iss, flowCookie: req.flowCookie,
+        code: req.code,
+        state: req.state,
+        error: req.error,
+        iss: req.iss,
+        flowCookie: req.flowCookie,
         client: clientAddressFrom(req.client),
       });
       if (!result.ok) {
@@ -65,7 +86,11 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
       }
       return create(CompleteSignInResponseSchema, {
         redirectTo: result.redirectTo,
-        session: { userId: result.userId, refreshToken: result.refreshToken, refreshExpiresAt: timestampFromDate(result.refreshExpiresAt) },
+        session: {
+          userId: result.userId,
+          refreshToken: result.refreshToken,
+          refreshExpiresAt: timestampFromDate(result.refreshExpiresAt),
+        },
       });
     },
 
@@ -74,8 +99,12 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
       const rows = await identitiesOf(deps.orm.em.fork(), userId);
       return create(ListMyIdentitiesResponseSchema, {
         items: rows.map((r) => ({
-          id: r.id, provider: r.provider, subject: r.subject, email: r.email ?? undefined,
-          createdAt: timestampFromDate(r.createdAt), lastUsedAt: r.lastUsedAt ? timestampFromDate(r.lastUsedAt) : undefined,
+          id: r.id,
+          provider: r.provider,
+          subject: r.subject,
+          email: r.email ?? undefined,
+          createdAt: timestampFromDate(r.createdAt),
+          lastUsedAt: r.lastUsedAt ? timestampFromDate(r.lastUsedAt) : undefined,
         })),
       });
     },
@@ -88,8 +117,12 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
         const unlinked = await unlinkIdentity(em, userId, req.identityId);
         if (unlinked.kind === "unlinked") {
           emitAudit(em, {
-            action: "oauth_identity.unlinked", actor: callerActor(caller), targetId: userId, outcome: "success",
-            details: { provider: unlinked.identity.provider, identity_id: unlinked.identity.id }, at: new Date(),
+            action: "oauth_identity.unlinked",
+            actor: callerActor(caller),
+            targetId: userId,
+            outcome: "success",
+            details: { provider: unlinked.identity.provider, identity_id: unlinked.identity.id },
+            at: new Date(),
           });
         }
         return unlinked;
@@ -97,7 +130,9 @@ export function registerSsoService(router: ConnectRouter, deps: SignInDeps): voi
       if (result.kind === "not_found") throw ProblemError.notFound();
       if (result.kind === "last_sign_in_method") {
         throw new ProblemError({
-          status: 409, code: "last_oauth_link", typeUri: "urn:service:problem:last-oauth-link",
+          status: 409,
+          code: "last_oauth_link",
+          typeUri: "urn:service:problem:last-oauth-link",
           detail: "This is the only way to sign in to the account: set a password or link another identity first.",
         });
       }

@@ -32,7 +32,14 @@ export interface SignInDeps {
   logger: Logger;
 }
 
-export interface CallbackParams { code: string; state: string; error: string; iss: string; flowCookie: string; client: ClientAddress }
+export interface CallbackParams {
+  code: string;
+  state: string;
+  error: string;
+  iss: string;
+  flowCookie: string;
+  client: ClientAddress;
+}
 
 export type SignInResult =
   | { ok: true; redirectTo: string; userId: string; refreshToken: string; refreshExpiresAt: Date }
@@ -47,10 +54,17 @@ export function flowCookiePath(config: SsoConfig): string {
   return `${new URL(config.OAUTH_CALLBACK_BASE_URL).pathname.replace(/\/+$/, "")}/auth/oauth`;
 }
 
-export async function beginSignIn(deps: SignInDeps, settings: ProviderSettings, redirectAfter: string | null): Promise<{ url: string; flowCookie: string; maxAge: number }> {
+export async function beginSignIn(
+  deps: SignInDeps,
+  settings: ProviderSettings,
+  redirectAfter: string | null,
+): Promise<{ url: string; flowCookie: string; maxAge: number }> {
   const configuration = await deps.clients.configuration(settings);
   const start = await startSignIn({
-    provider: settings.name, redirectAfter, ttlSeconds: deps.config.OAUTH_STATE_TTL_SECONDS, secretKey: deps.secretKey,
+    provider: settings.name,
+    redirectAfter,
+    ttlSeconds: deps.config.OAUTH_STATE_TTL_SECONDS,
+    secretKey: deps.secretKey,
   });
   const parameters: Record<string, string> = {
     redirect_uri: callbackUrl(deps.config, settings.name),
@@ -70,7 +84,12 @@ function failureUrl(config: SsoConfig, reason: string): string {
 }
 
 /** The provider's answer (code exchange and claims) as a profile, or why it could not be had. */
-async function exchange(deps: SignInDeps, settings: ProviderSettings, p: CallbackParams, flow: { codeVerifier: string; nonce: string }): Promise<OAuthProfile | string> {
+async function exchange(
+  deps: SignInDeps,
+  settings: ProviderSettings,
+  p: CallbackParams,
+  flow: { codeVerifier: string; nonce: string },
+): Promise<OAuthProfile | string> {
   let configuration: oidc.Configuration;
   try {
     configuration = await deps.clients.configuration(settings);
@@ -85,15 +104,22 @@ async function exchange(deps: SignInDeps, settings: ProviderSettings, p: Callbac
   try {
     if (settings.kind === "oidc") {
       const tokens = await oidc.authorizationCodeGrant(configuration, current, {
-        pkceCodeVerifier: flow.codeVerifier, expectedState: p.state, expectedNonce: flow.nonce, idTokenExpected: true,
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: p.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
       });
       const idClaims = tokens.claims()!;
       // Many providers put only `sub` in the ID token and the rest behind userinfo; the subject must agree.
       const userinfo = configuration.serverMetadata().userinfo_endpoint
-        ? await oidc.fetchUserInfo(configuration, tokens.access_token, idClaims.sub) : {};
+        ? await oidc.fetchUserInfo(configuration, tokens.access_token, idClaims.sub)
+        : {};
       return profileFromClaims({ ...userinfo, ...idClaims }, deps.config.OIDC_GROUPS_CLAIM) ?? "oauth_profile_invalid";
     }
-    const tokens = await oidc.authorizationCodeGrant(configuration, current, { pkceCodeVerifier: flow.codeVerifier, expectedState: p.state });
+    const tokens = await oidc.authorizationCodeGrant(configuration, current, {
+      pkceCodeVerifier: flow.codeVerifier,
+      expectedState: p.state,
+    });
     const userinfo = await oidc.fetchUserInfo(configuration, tokens.access_token, oidc.skipSubjectCheck);
     return profileFromClaims(userinfo, deps.config.OIDC_GROUPS_CLAIM) ?? "oauth_profile_invalid";
   } catch (err) {
@@ -104,12 +130,20 @@ async function exchange(deps: SignInDeps, settings: ProviderSettings, p: Callbac
   }
 }
 
-export async function completeSignIn(deps: SignInDeps, settings: ProviderSettings, p: CallbackParams): Promise<SignInResult> {
+export async function completeSignIn(
+  deps: SignInDeps,
+  settings: ProviderSettings,
+  p: CallbackParams,
+): Promise<SignInResult> {
   const fail = async (reason: string, who: { userId?: string; email?: string } = {}): Promise<SignInResult> => {
     const em = deps.orm.em.fork();
     emitAudit(em, {
-      action: "auth.login.failed", actor: clientActor(p.client, who), targetId: who.userId ?? "", outcome: "failure",
-      details: { method: "oauth", provider: settings.name, reason }, at: new Date(),
+      action: "auth.login.failed",
+      actor: clientActor(p.client, who),
+      targetId: who.userId ?? "",
+      outcome: "failure",
+      details: { method: "oauth", provider: settings.name, reason },
+      at: new Date(),
     });
     await em.flush();
     return { ok: false, reason, redirectTo: failureUrl(deps.config, reason) };
@@ -117,7 +151,12 @@ export async function completeSignIn(deps: SignInDeps, settings: ProviderSetting
   if (p.error) return fail(p.error === "access_denied" ? "oauth_denied" : "oauth_error");
   if (!settings.configured) return fail("oauth_provider_disabled");
   if (!p.code || !p.state) return fail("invalid_state");
-  const reading = await readSignIn({ provider: settings.name, state: p.state, flowCookie: p.flowCookie, secretKey: deps.secretKey });
+  const reading = await readSignIn({
+    provider: settings.name,
+    state: p.state,
+    flowCookie: p.flowCookie,
+    secretKey: deps.secretKey,
+  });
   if (!reading.ok) return fail(reading.reason);
 
   const profile = await exchange(deps, settings, p, reading.flow);
@@ -133,10 +172,15 @@ export async function completeSignIn(deps: SignInDeps, settings: ProviderSetting
       autoRegister: deps.config.AUTH_AUTO_REGISTER,
     });
     let userId: string;
-    const linkedAudit = (id: string) => emitAudit(em, {
-      action: "oauth_identity.linked", actor: clientActor(p.client, { userId: id, email: profile.email ?? "" }), targetId: id,
-      outcome: "success", details: { provider: settings.name }, at: now,
-    });
+    const linkedAudit = (id: string) =>
+      emitAudit(em, {
+        action: "oauth_identity.linked",
+        actor: clientActor(p.client, { userId: id, email: profile.email ?? "" }),
+        targetId: id,
+        outcome: "success",
+        details: { provider: settings.name },
+        at: now,
+      });
     switch (decision.kind) {
       case "refuse":
         return { ok: false as const, reason: decision.reason, userId: linked?.userId };
@@ -145,28 +189,56 @@ export async function completeSignIn(deps: SignInDeps, settings: ProviderSetting
         await touchIdentity(em, linked!.id, profile.email, now);
         break;
       case "link":
-        userId = (await linkIdentity(em, { userId: decision.userId, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).userId;
+        userId = (
+          await linkIdentity(em, {
+            userId: decision.userId,
+            provider: settings.name,
+            subject: profile.subject,
+            email: profile.email,
+            at: now,
+          })
+        ).userId;
         linkedAudit(userId);
         break;
       case "register": {
         const created = await registerSsoAccount(em, { email: decision.email, fullName: profile.name });
         if (!created) return { ok: false as const, reason: "account_conflict", userId: undefined };
-        userId = (await linkIdentity(em, { userId: created, provider: settings.name, subject: profile.subject, email: profile.email, at: now })).userId;
+        userId = (
+          await linkIdentity(em, {
+            userId: created,
+            provider: settings.name,
+            subject: profile.subject,
+            email: profile.email,
+            at: now,
+          })
+        ).userId;
         emitAudit(em, {
-          action: "auth.registered", actor: clientActor(p.client, { userId, email: decision.email }), targetId: userId,
-          outcome: "success", details: { method: "oauth", provider: settings.name }, at: now,
+          action: "auth.registered",
+          actor: clientActor(p.client, { userId, email: decision.email }),
+          targetId: userId,
+          outcome: "success",
+          details: { method: "oauth", provider: settings.name },
+          at: now,
         });
         linkedAudit(userId);
         break;
       }
     }
     if (settings.kind === "oidc") {
-      await applyTeamGrades(em, userId, gradeTeams(deps.config.OIDC_GROUP_ROLE_MAP, deps.config.DEFAULT_MEMBER_ROLE, profile.groups));
+      await applyTeamGrades(
+        em,
+        userId,
+        gradeTeams(deps.config.OIDC_GROUP_ROLE_MAP, deps.config.DEFAULT_MEMBER_ROLE, profile.groups),
+      );
     }
     await recordSignIn(em, userId, now);
     emitAudit(em, {
-      action: "auth.login.succeeded", actor: clientActor(p.client, { userId, email: profile.email ?? "" }), targetId: userId,
-      outcome: "success", details: { method: "oauth", provider: settings.name }, at: now,
+      action: "auth.login.succeeded",
+      actor: clientActor(p.client, { userId, email: profile.email ?? "" }),
+      targetId: userId,
+      outcome: "success",
+      details: { method: "oauth", provider: settings.name },
+      at: now,
     });
     return { ok: true as const, userId, session: await issueSession(em, deps.sessions, userId, now) };
   });

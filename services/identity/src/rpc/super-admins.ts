@@ -5,9 +5,10 @@ import { activeSuperAdminCount } from "../store/accounts.ts";
 
 /** 409 last-super-admin when no other active super_admin exists. Call it holding lockSuperAdmins. */
 export async function refuseRemovingLastSuperAdmin(em: EntityManager): Promise<void> {
-  if (await activeSuperAdminCount(em) > 1) return;
+  if ((await activeSuperAdminCount(em)) > 1) return;
   throw new ProblemError({
-    status: 409, code: "last-super-admin",
+    status: 409,
+    code: "last-super-admin",
     detail: "This is the last active super_admin; promote another user first.",
   });
 }

@@ -21,23 +21,38 @@ function view(row: UserViewRow, memberships: MembershipRow[], kind: ViewKind): U
     isActive: row.isActive,
     isSuperuser: row.isSuperuser,
     createdAt: timestampFromDate(row.createdAt),
-    ...(kind === "public" ? {} : {
-      mfaEnabled: row.mfaEnabled,
-      memberships: memberships.map((m) => create(MembershipViewSchema, {
-        teamId: m.teamId, teamName: m.teamName, teamSlug: m.teamSlug,
-        ...(m.organizationId === null ? {} : { organizationId: m.organizationId }),
-        role: m.role, createdAt: timestampFromDate(m.createdAt),
-      })),
-    }),
-    ...(kind === "admin" ? {
-      ...(row.lastLoginAt ? { lastLoginAt: timestampFromDate(row.lastLoginAt) } : {}),
-      updatedAt: timestampFromDate(row.updatedAt),
-    } : {}),
+    ...(kind === "public"
+      ? {}
+      : {
+          mfaEnabled: row.mfaEnabled,
+          memberships: memberships.map((m) =>
+            create(MembershipViewSchema, {
+              teamId: m.teamId,
+              teamName: m.teamName,
+              teamSlug: m.teamSlug,
+              ...(m.organizationId === null ? {} : { organizationId: m.organizationId }),
+              role: m.role,
+              createdAt: timestampFromDate(m.createdAt),
+            }),
+          ),
+        }),
+    ...(kind === "admin"
+      ? {
+          ...(row.lastLoginAt ? { lastLoginAt: timestampFromDate(row.lastLoginAt) } : {}),
+          updatedAt: timestampFromDate(row.updatedAt),
+        }
+      : {}),
   });
 }
 
 export async function userViews(em: EntityManager, rows: UserViewRow[], kind: ViewKind): Promise<UserView[]> {
-  const memberships = kind === "public" ? new Map<string, MembershipRow[]>() : await membershipsOf(em, rows.map((r) => r.id));
+  const memberships =
+    kind === "public"
+      ? new Map<string, MembershipRow[]>()
+      : await membershipsOf(
+          em,
+          rows.map((r) => r.id),
+        );
   return rows.map((r) => view(r, memberships.get(r.id) ?? [], kind));
 }
 

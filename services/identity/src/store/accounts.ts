@@ -26,22 +26,43 @@ export async function lockAccount(em: EntityManager, id: string): Promise<Accoun
   return em.findOne(User, { id }, { ...SNAPSHOT, lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
-export interface NewAccount { email: string; fullName: string | null; passwordHash: string | null; isSuperuser?: boolean; isServiceAccount?: boolean }
+export interface NewAccount {
+  email: string;
+  fullName: string | null;
+  passwordHash: string | null;
+  isSuperuser?: boolean;
+  isServiceAccount?: boolean;
+}
 
 /** The new account, or null when the address is taken (the unique index decides, so races are safe). */
 export async function insertAccount(em: EntityManager, a: NewAccount): Promise<AccountRow | null> {
   const id = randomUUID();
-  const inserted = await em.createQueryBuilder(User).insert({
-    id, email: a.email, fullName: a.fullName, passwordHash: a.passwordHash,
-    isSuperuser: a.isSuperuser ?? false, isServiceAccount: a.isServiceAccount ?? false,
-  }).onConflict("email").ignore().execute<{ affectedRows: number }>("run");
+  const inserted = await em
+    .createQueryBuilder(User)
+    .insert({
+      id,
+      email: a.email,
+      fullName: a.fullName,
+      passwordHash: a.passwordHash,
+      isSuperuser: a.isSuperuser ?? false,
+      isServiceAccount: a.isServiceAccount ?? false,
+    })
+    .onConflict("email")
+    .ignore()
+    .execute<{ affectedRows: number }>("run");
   return inserted.affectedRows === 0 ? null : accountById(em, id);
 }
 
 /** A service account: a user without a password that never signs in; its address is a reserved placeholder. */
 export async function insertServiceAccount(em: EntityManager, name: string): Promise<AccountRow> {
   const id = randomUUID();
-  await em.insert(User, { id, email: `service-account-${id}@service-accounts.invalid`, fullName: name, passwordHash: null, isServiceAccount: true });
+  await em.insert(User, {
+    id,
+    email: `service-account-${id}@service-accounts.invalid`,
+    fullName: name,
+    passwordHash: null,
+    isServiceAccount: true,
+  });
   return (await accountById(em, id))!;
 }
 
@@ -72,7 +93,7 @@ export async function promoteToSuperAdmin(em: EntityManager, userId: string): Pr
 }
 
 export async function anySuperAdmin(em: EntityManager): Promise<boolean> {
-  return await em.count(User, { isSuperuser: true, isActive: true }) > 0;
+  return (await em.count(User, { isSuperuser: true, isActive: true })) > 0;
 }
 
 export async function activeSuperAdminCount(em: EntityManager): Promise<number> {
@@ -80,7 +101,7 @@ export async function activeSuperAdminCount(em: EntityManager): Promise<number> 
 }
 
 export async function isActiveServiceAccount(em: EntityManager, userId: string): Promise<boolean> {
-  return await em.count(User, { id: userId, isServiceAccount: true, isActive: true }) > 0;
+  return (await em.count(User, { id: userId, isServiceAccount: true, isActive: true })) > 0;
 }
 
 /**
@@ -96,14 +117,29 @@ export async function lockBootstrap(em: EntityManager): Promise<void> {
   await rawQuery(em, "select pg_advisory_xact_lock(hashtext('identity.bootstrap-admin'))");
 }
 
-export interface AccountFilter { q: string; isActive?: boolean; isSuperuser?: boolean; mfaEnabled?: boolean }
+export interface AccountFilter {
+  q: string;
+  isActive?: boolean;
+  isSuperuser?: boolean;
+  mfaEnabled?: boolean;
+}
 
-export async function listAccounts(em: EntityManager, f: AccountFilter, limit: number, offset: number): Promise<{ rows: AccountRow[]; total: number }> {
+export async function listAccounts(
+  em: EntityManager,
+  f: AccountFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AccountRow[]; total: number }> {
   const where: FilterQuery<AccountRow> = {};
   if (f.q) where.$or = [{ email: { $ilike: containsPattern(f.q) } }, { fullName: { $ilike: containsPattern(f.q) } }];
   if (f.isActive !== undefined) where.isActive = f.isActive;
   if (f.isSuperuser !== undefined) where.isSuperuser = f.isSuperuser;
   if (f.mfaEnabled !== undefined) where.mfaEnabled = f.mfaEnabled;
-  const [rows, total] = await em.findAndCount(User, where, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" }, limit, offset });
+  const [rows, total] = await em.findAndCount(User, where, {
+    ...SNAPSHOT,
+    orderBy: { createdAt: "asc", id: "asc" },
+    limit,
+    offset,
+  });
   return { rows, total };
 }

@@ -9,9 +9,15 @@ export const API_KEY_ANSWER_NAMESPACE = "sca:auth:api-key:";
 /** How long the gateway may reuse an API-key answer. */
 export const API_KEY_ANSWER_SECONDS = 30;
 
-export interface ApiKeyAnswerCache { forget(prefixes: readonly string[]): Promise<void> }
+export interface ApiKeyAnswerCache {
+  forget(prefixes: readonly string[]): Promise<void>;
+}
 
-export function redisApiKeyAnswerCache(redis: Redis, logger: Logger, namespace = API_KEY_ANSWER_NAMESPACE): ApiKeyAnswerCache {
+export function redisApiKeyAnswerCache(
+  redis: Redis,
+  logger: Logger,
+  namespace = API_KEY_ANSWER_NAMESPACE,
+): ApiKeyAnswerCache {
   return {
     async forget(prefixes) {
       if (prefixes.length === 0) return;

@@ -34,9 +34,20 @@ export interface NewApiKey {
 export async function insertApiKey(em: EntityManager, k: NewApiKey): Promise<ApiKeyRow> {
   const id = randomUUID();
   await em.insert(ApiKey, {
-    id, name: k.name, scope: k.scope, organizationId: k.organizationId, teamId: k.teamId, projectId: k.projectId,
-    permissionBreadth: k.permissionBreadth, keyPrefix: k.prefix, keyHash: k.hash, hashFormat: "hmac_sha256",
-    createdByUserId: k.createdByUserId, createdByEmail: k.createdByEmail, serviceAccountId: k.serviceAccountId, expiresAt: k.expiresAt,
+    id,
+    name: k.name,
+    scope: k.scope,
+    organizationId: k.organizationId,
+    teamId: k.teamId,
+    projectId: k.projectId,
+    permissionBreadth: k.permissionBreadth,
+    keyPrefix: k.prefix,
+    keyHash: k.hash,
+    hashFormat: "hmac_sha256",
+    createdByUserId: k.createdByUserId,
+    createdByEmail: k.createdByEmail,
+    serviceAccountId: k.serviceAccountId,
+    expiresAt: k.expiresAt,
   });
   return (await apiKeyById(em, id))!;
 }
@@ -70,14 +81,24 @@ export interface ApiKeyFilter {
   visibleTo: { userId: string; teamIds: string[] } | null;
 }
 
-export async function listApiKeys(em: EntityManager, f: ApiKeyFilter, limit: number, offset: number): Promise<{ rows: ApiKeyRow[]; total: number }> {
+export async function listApiKeys(
+  em: EntityManager,
+  f: ApiKeyFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
   const where: FilterQuery<ApiKeyEntityRow> = {};
   if (f.scope) where.scope = f.scope as ApiKeyRow["scope"];
   if (f.teamId) where.teamId = f.teamId;
   if (f.projectId) where.projectId = f.projectId;
   if (!f.includeRevoked) where.revokedAt = null;
   if (f.visibleTo) where.$or = [{ createdByUserId: f.visibleTo.userId }, { teamId: { $in: f.visibleTo.teamIds } }];
-  const [rows, total] = await em.findAndCount(ApiKey, where, { ...SNAPSHOT, orderBy: { createdAt: "desc", id: "asc" }, limit, offset });
+  const [rows, total] = await em.findAndCount(ApiKey, where, {
+    ...SNAPSHOT,
+    orderBy: { createdAt: "desc", id: "asc" },
+    limit,
+    offset,
+  });
   return { rows, total };
 }
 
@@ -102,16 +123,23 @@ export async function narrowApiKey(em: EntityManager, id: string): Promise<ApiKe
 
 /** At most one write a minute per key: last_used_at is a coarse signal, not an access log. */
 export async function touchApiKey(em: EntityManager, id: string): Promise<void> {
-  await em.nativeUpdate(ApiKey,
+  await em.nativeUpdate(
+    ApiKey,
     { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: raw("now() - interval '1 minute'") } }] },
-    { lastUsedAt: raw("now()") });
+    { lastUsedAt: raw("now()") },
+  );
 }
 
-export interface HashStats { activeTotal: number; hmacSha256Count: number; legacyBcryptCount: number }
+export interface HashStats {
+  activeTotal: number;
+  hmacSha256Count: number;
+  legacyBcryptCount: number;
+}
 
 /** Counts over active keys: not revoked and not expired. */
 export async function apiKeyHashStats(em: EntityManager): Promise<HashStats> {
-  const row = await em.createQueryBuilder(ApiKey)
+  const row = await em
+    .createQueryBuilder(ApiKey)
     .select([
       raw("count(*)::int as active_total"),
       raw("(count(*) filter (where hash_format = 'hmac_sha256'))::int as hmac_sha256_count"),
@@ -119,5 +147,9 @@ export async function apiKeyHashStats(em: EntityManager): Promise<HashStats> {
     ])
     .where({ revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: raw("now()") } }] })
     .execute<{ active_total: number; hmac_sha256_count: number; legacy_bcrypt_count: number }>("get", false);
-  return { activeTotal: row.active_total, hmacSha256Count: row.hmac_sha256_count, legacyBcryptCount: row.legacy_bcrypt_count };
+  return {
+    activeTotal: row.active_total,
+    hmacSha256Count: row.hmac_sha256_count,
+    legacyBcryptCount: row.legacy_bcrypt_count,
+  };
 }

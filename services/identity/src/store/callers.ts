@@ -19,7 +19,11 @@ export async function effectiveMemberships(em: EntityManager, userId: string, ca
 }
 
 /** The caller for an active user, or null when the user is gone or deactivated. */
-export async function userCaller(em: EntityManager, userId: string, opts: { cascade: boolean; ip: string | null; userAgent: string | null }): Promise<Caller | null> {
+export async function userCaller(
+  em: EntityManager,
+  userId: string,
+  opts: { cascade: boolean; ip: string | null; userAgent: string | null },
+): Promise<Caller | null> {
   const user = await accountById(em, userId);
   if (!user || !user.isActive) return null;
   return {

@@ -12,5 +12,18 @@ import { RecoveryCode, TotpFactor } from "./entities/second-factor.ts";
 import { SignInThrottle } from "./entities/sign-in-throttle.ts";
 
 /** The tables of the identity schema. */
-export const entities: DatabaseOptions["entities"] = [Organization, Group, User, Membership, ApiKey,
-  RefreshToken, PasswordResetToken, PasswordResetCooldown, SignInThrottle, TotpFactor, RecoveryCode, OAuthIdentity, KnownProject];
+export const entities: DatabaseOptions["entities"] = [
+  Organization,
+  Group,
+  User,
+  Membership,
+  ApiKey,
+  RefreshToken,
+  PasswordResetToken,
+  PasswordResetCooldown,
+  SignInThrottle,
+  TotpFactor,
+  RecoveryCode,
+  OAuthIdentity,
+  KnownProject,
+];

@@ -8,16 +8,33 @@ import { OAuthIdentity, type OAuthIdentityRow } from "./entities/oauth-identity.
 
 export type { OAuthIdentityRow };
 
-export async function identityBySubject(em: EntityManager, provider: string, subject: string): Promise<OAuthIdentityRow | null> {
+export async function identityBySubject(
+  em: EntityManager,
+  provider: string,
+  subject: string,
+): Promise<OAuthIdentityRow | null> {
   return em.findOne(OAuthIdentity, { provider, subject }, SNAPSHOT);
 }
 
 /** Links the identity; when a racing sign-in linked it first, the existing link stands and is returned. */
-export async function linkIdentity(em: EntityManager, link: { userId: string; provider: string; subject: string; email: string | null; at: Date }): Promise<OAuthIdentityRow> {
-  await em.createQueryBuilder(OAuthIdentity).insert({
-    id: randomUUID(), userId: link.userId, provider: link.provider, subject: link.subject, email: link.email,
-    createdAt: link.at, lastUsedAt: link.at,
-  }).onConflict(["provider", "subject"]).merge(["lastUsedAt"]).execute("run");
+export async function linkIdentity(
+  em: EntityManager,
+  link: { userId: string; provider: string; subject: string; email: string | null; at: Date },
+): Promise<OAuthIdentityRow> {
+  await em
+    .createQueryBuilder(OAuthIdentity)
+    .insert({
+      id: randomUUID(),
+      userId: link.userId,
+      provider: link.provider,
+      subject: link.subject,
+      email: link.email,
+      createdAt: link.at,
+      lastUsedAt: link.at,
+    })
+    .onConflict(["provider", "subject"])
+    .merge(["lastUsedAt"])
+    .execute("run");
   return (await identityBySubject(em, link.provider, link.subject))!;
 }
 
@@ -31,7 +48,8 @@ export async function identitiesOf(em: EntityManager, userId: string): Promise<O
   return em.find(OAuthIdentity, { userId }, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" } });
 }
 
-export type UnlinkResult = { kind: "unlinked"; identity: OAuthIdentityRow } | { kind: "not_found" } | { kind: "last_sign_in_method" };
+export type UnlinkResult =
+  { kind: "unlinked"; identity: OAuthIdentityRow } | { kind: "not_found" } | { kind: "last_sign_in_method" };
 
 /**
  * Removes one of the user's identities unless it is their only way to sign in (no password, no other link).

@@ -5,13 +5,21 @@ import { Organization, type OrganizationRow } from "./entities/organization.ts";
 
 export type { OrganizationRow };
 
-export async function listOrganizations(em: EntityManager, limit: number, offset: number): Promise<{ rows: OrganizationRow[]; total: number }> {
-  const [rows, total] = await em.findAndCount(Organization, {}, { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" }, limit, offset });
+export async function listOrganizations(
+  em: EntityManager,
+  limit: number,
+  offset: number,
+): Promise<{ rows: OrganizationRow[]; total: number }> {
+  const [rows, total] = await em.findAndCount(
+    Organization,
+    {},
+    { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" }, limit, offset },
+  );
   return { rows, total };
 }
 
 export async function organizationExists(em: EntityManager, id: string): Promise<boolean> {
-  return await em.count(Organization, { id }) > 0;
+  return (await em.count(Organization, { id })) > 0;
 }
 
 /** The organization a request that names none belongs to: the only one, or null when there are several. */

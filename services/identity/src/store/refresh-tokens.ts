@@ -6,22 +6,43 @@ import { SNAPSHOT } from "@sca/db";
 import { accountById } from "./accounts.ts";
 import { RefreshToken, type RefreshTokenRow } from "./entities/refresh-token.ts";
 
-export interface LockedRefreshToken extends Pick<RefreshTokenRow, "id" | "userId" | "familyId" | "expiresAt" | "rotatedAt" | "revokedAt"> {
+export interface LockedRefreshToken extends Pick<
+  RefreshTokenRow,
+  "id" | "userId" | "familyId" | "expiresAt" | "rotatedAt" | "revokedAt"
+> {
   userActive: boolean;
 }
 
-export async function insertRefreshToken(em: EntityManager, t: { userId: string; familyId: string; hash: string; expiresAt: Date }): Promise<void> {
-  await em.insert(RefreshToken, { id: randomUUID(), userId: t.userId, familyId: t.familyId, tokenHash: t.hash, expiresAt: t.expiresAt });
+export async function insertRefreshToken(
+  em: EntityManager,
+  t: { userId: string; familyId: string; hash: string; expiresAt: Date },
+): Promise<void> {
+  await em.insert(RefreshToken, {
+    id: randomUUID(),
+    userId: t.userId,
+    familyId: t.familyId,
+    tokenHash: t.hash,
+    expiresAt: t.expiresAt,
+  });
 }
 
 /** Locks the row (for update) so the rotation decision and its effect happen together. */
 export async function lockRefreshToken(em: EntityManager, hash: string): Promise<LockedRefreshToken | null> {
-  const token = await em.findOne(RefreshToken, { tokenHash: hash }, { ...SNAPSHOT, lockMode: LockMode.PESSIMISTIC_WRITE });
-  const user = token && await accountById(em, token.userId);
+  const token = await em.findOne(
+    RefreshToken,
+    { tokenHash: hash },
+    { ...SNAPSHOT, lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  const user = token && (await accountById(em, token.userId));
   if (!token || !user) return null;
   return {
-    id: token.id, userId: token.userId, familyId: token.familyId, expiresAt: token.expiresAt,
-    rotatedAt: token.rotatedAt, revokedAt: token.revokedAt, userActive: user.isActive,
+    id: token.id,
+    userId: token.userId,
+    familyId: token.familyId,
+    expiresAt: token.expiresAt,
+    rotatedAt: token.rotatedAt,
+    revokedAt: token.revokedAt,
+    userActive: user.isActive,
   };
 }
 

@@ -13,8 +13,12 @@ export async function totpOf(em: EntityManager, userId: string): Promise<TotpRow
 
 /** Starts enrolment: a pending seed replaces any earlier pending one. */
 export async function savePendingTotp(em: EntityManager, userId: string, sealed: string): Promise<void> {
-  await em.createQueryBuilder(TotpFactor).insert({ userId, secretSealed: sealed })
-    .onConflict("userId").merge({ secretSealed: sealed, confirmedAt: null, lastUsedStep: null, createdAt: raw("now()") }).execute("run");
+  await em
+    .createQueryBuilder(TotpFactor)
+    .insert({ userId, secretSealed: sealed })
+    .onConflict("userId")
+    .merge({ secretSealed: sealed, confirmedAt: null, lastUsedStep: null, createdAt: raw("now()") })
+    .execute("run");
 }
 
 export async function confirmTotp(em: EntityManager, userId: string, step: number, at: Date): Promise<void> {
@@ -27,12 +31,16 @@ export async function recordTotpStep(em: EntityManager, userId: string, step: nu
 
 export async function replaceRecoveryCodes(em: EntityManager, userId: string, digests: string[]): Promise<void> {
   await em.nativeDelete(RecoveryCode, { userId });
-  if (digests.length > 0) await em.insertMany(RecoveryCode, digests.map((codeDigest) => ({ id: randomUUID(), userId, codeDigest })));
+  if (digests.length > 0)
+    await em.insertMany(
+      RecoveryCode,
+      digests.map((codeDigest) => ({ id: randomUUID(), userId, codeDigest })),
+    );
 }
 
 /** Spends an unused recovery code; false when there is none with that digest. */
 export async function spendRecoveryCode(em: EntityManager, userId: string, digest: string, at: Date): Promise<boolean> {
-  return await em.nativeUpdate(RecoveryCode, { userId, codeDigest: digest, usedAt: null }, { usedAt: at }) > 0;
+  return (await em.nativeUpdate(RecoveryCode, { userId, codeDigest: digest, usedAt: null }, { usedAt: at })) > 0;
 }
 
 /** Removes the second factor entirely (owner's removal or the administrator's clear). */

@@ -11,7 +11,11 @@ export interface SweepSettings {
   LOGIN_THROTTLE_WINDOWS: readonly number[];
 }
 
-export async function sweepSessionState(orm: MikroORM, s: SweepSettings, now = new Date()): Promise<{ refreshTokens: number; resetTokens: number; throttles: number }> {
+export async function sweepSessionState(
+  orm: MikroORM,
+  s: SweepSettings,
+  now = new Date(),
+): Promise<{ refreshTokens: number; resetTokens: number; throttles: number }> {
   const em = orm.em.fork();
   return {
     refreshTokens: await deleteExpiredRefreshTokens(em, now, s.REFRESH_TOKEN_RETENTION_GRACE_DAYS),

@@ -12,9 +12,17 @@ export async function throttleOf(em: EntityManager, email: string): Promise<Thro
 }
 
 export async function saveThrottle(em: EntityManager, email: string, state: ThrottleState): Promise<void> {
-  await em.createQueryBuilder(SignInThrottle)
-    .insert({ email, consecutiveFailures: state.consecutiveFailures, refusedUntil: state.refusedUntil, updatedAt: raw("now()") })
-    .onConflict("email").merge(["consecutiveFailures", "refusedUntil", "updatedAt"]).execute("run");
+  await em
+    .createQueryBuilder(SignInThrottle)
+    .insert({
+      email,
+      consecutiveFailures: state.consecutiveFailures,
+      refusedUntil: state.refusedUntil,
+      updatedAt: raw("now()"),
+    })
+    .onConflict("email")
+    .merge(["consecutiveFailures", "refusedUntil", "updatedAt"])
+    .execute("run");
 }
 
 export async function clearThrottle(em: EntityManager, email: string): Promise<void> {
@@ -23,5 +31,7 @@ export async function clearThrottle(em: EntityManager, email: string): Promise<v
 
 /** The daily sweep: addresses idle for longer than the longest refusal window and a day. */
 export async function deleteIdleThrottles(em: EntityManager, now: Date, longestWindowSeconds: number): Promise<number> {
-  return em.nativeDelete(SignInThrottle, { updatedAt: { $lt: new Date(now.getTime() - longestWindowSeconds * 1000 - 86_400_000) } });
+  return em.nativeDelete(SignInThrottle, {
+    updatedAt: { $lt: new Date(now.getTime() - longestWindowSeconds * 1000 - 86_400_000) },
+  });
 }

@@ -20,7 +20,10 @@ export async function knownAccountByEmail(em: EntityManager, email: string): Pro
 }
 
 /** A new account without a password; null when the address was taken meanwhile. */
-export async function registerSsoAccount(em: EntityManager, a: { email: string; fullName: string | null }): Promise<string | null> {
+export async function registerSsoAccount(
+  em: EntityManager,
+  a: { email: string; fullName: string | null },
+): Promise<string | null> {
   return (await insertAccount(em, { email: a.email, fullName: a.fullName, passwordHash: null }))?.id ?? null;
 }
 

@@ -33,8 +33,12 @@ export interface IdentityOptions {
 
 /** The Connect services it registers, under the names the harness gives their clients. */
 const SERVICES = {
-  access: AccessService, accounts: AccountService, admin: AdminUserService,
-  directory: DirectoryService, apiKeys: ApiKeyService, sso: SsoService,
+  access: AccessService,
+  accounts: AccountService,
+  admin: AdminUserService,
+  directory: DirectoryService,
+  apiKeys: ApiKeyService,
+  sso: SsoService,
 } as const;
 
 export type IdentityClients = { [Name in keyof typeof SERVICES]: Client<(typeof SERVICES)[Name]> };
@@ -68,19 +72,33 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
   const env = { ...TEST_ENV, ...opts.env };
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const identity = await startService(service, {
-    env, logger: opts.logger, poolMax: 6, listen: opts.listen,
+    env,
+    logger: opts.logger,
+    poolMax: 6,
+    listen: opts.listen,
     seams: { apiKeyAnswerNamespace: answerNamespace, providerFetch: opts.providerFetch },
   });
   const redis = createRedis(testServers().redisUrl, identity.logger);
-  const clients = Object.fromEntries(Object.entries(SERVICES).map(([name, desc]) => [name, identity.client(desc)])) as IdentityClients;
+  const clients = Object.fromEntries(
+    Object.entries(SERVICES).map(([name, desc]) => [name, identity.client(desc)]),
+  ) as IdentityClients;
   const asBearer = async (bearer: string) => {
-    const { callerToken } = await clients.access.authenticate({ bearer, client: { ip: "203.0.113.9", userAgent: "jest" } });
+    const { callerToken } = await clients.access.authenticate({
+      bearer,
+      client: { ip: "203.0.113.9", userAgent: "jest" },
+    });
     return callAs.token(callerToken);
   };
   return {
     ...clients,
-    orm: identity.orm, schema: identity.schema, kafka: identity.kafka!, url: identity.url ?? "",
-    settings: loadConfig(accountKeys, env), ssoConfig: loadConfig(ssoKeys, env), redis, answerNamespace,
+    orm: identity.orm,
+    schema: identity.schema,
+    kafka: identity.kafka!,
+    url: identity.url ?? "",
+    settings: loadConfig(accountKeys, env),
+    ssoConfig: loadConfig(ssoKeys, env),
+    redis,
+    answerNamespace,
     user: (u) => fixtures.user(identity.orm, u),
     asBearer,
     async as(userId) {

@@ -15,9 +15,14 @@ export async function startSso(env: Record<string, string> = {}, logger?: Logger
   const provider = await startTestProvider({ redirectUris: [`${CALLBACK_BASE}/auth/oauth/oidc/callback`] });
   const identity = await startIdentity({
     env: {
-      OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_SCOPES: "email profile groups", OAUTH_CALLBACK_BASE_URL: CALLBACK_BASE,
-      OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard", OAUTH_LOGIN_REDIRECT_FAILURE: "https://portal.test/login", ...env,
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_SCOPES: "email profile groups",
+      OAUTH_CALLBACK_BASE_URL: CALLBACK_BASE,
+      OAUTH_LOGIN_REDIRECT_DEFAULT: "/dashboard",
+      OAUTH_LOGIN_REDIRECT_FAILURE: "https://portal.test/login",
+      ...env,
     },
     providerFetch: provider.fetch,
     logger,

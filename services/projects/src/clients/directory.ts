@@ -16,14 +16,19 @@ export interface Directory {
 }
 
 export function identityDirectory(url: string, secretKey: string): Directory {
-  const client: Client<typeof DirectoryLookupService> = createServiceClient(DirectoryLookupService, url, { timeoutMs: 5_000 });
+  const client: Client<typeof DirectoryLookupService> = createServiceClient(DirectoryLookupService, url, {
+    timeoutMs: 5_000,
+  });
   return {
     async names(caller, teamIds, userIds) {
       const teams = [...new Set(teamIds)];
       const users = [...new Set([...userIds].filter((u): u is string => u !== null))];
       if (teams.length === 0 && users.length === 0) return { teams: new Map(), users: new Map() };
       const token = await signCallerToken(caller, secretKey);
-      const answer = await client.lookupDirectory({ teamIds: teams, userIds: users }, { contextValues: createContextValues().set(callerTokenKey, token) });
+      const answer = await client.lookupDirectory(
+        { teamIds: teams, userIds: users },
+        { contextValues: createContextValues().set(callerTokenKey, token) },
+      );
       return {
         teams: new Map(answer.teams.map((t) => [t.id, t])),
         users: new Map(answer.users.map((u) => [u.id, u.displayName])),

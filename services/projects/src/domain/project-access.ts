@@ -55,8 +55,11 @@ export function mayRead(caller: Caller, project: ProjectScope): boolean {
   if (!grantCovers(caller, project)) return false;
   if (isSuperAdmin(caller)) return true;
   if (roleOnTeam(caller, project.teamId)) return true;
-  return project.visibility === "organization" && project.organizationId !== null
-    && caller.memberships.some((m) => m.organization_id === project.organizationId);
+  return (
+    project.visibility === "organization" &&
+    project.organizationId !== null &&
+    caller.memberships.some((m) => m.organization_id === project.organizationId)
+  );
 }
 
 function mayChange(caller: Caller, project: ProjectScope, minimum: Role): Decision {
@@ -79,17 +82,23 @@ export function mayCreate(caller: Caller, teamId: string): boolean {
 
 /** Which rows a list may show the caller: every row, or those of these teams and organizations (and this project). */
 export type ListScope =
-  | { kind: "all" }
-  | { kind: "some"; teamIds: string[]; organizationIds: string[]; onlyProjectId: string | null };
+  { kind: "all" } | { kind: "some"; teamIds: string[]; organizationIds: string[]; onlyProjectId: string | null };
 
 export function listScope(caller: Caller): ListScope {
   if (isSuperAdmin(caller)) return { kind: "all" };
   const grant = caller.kind === "api_key" ? caller.api_key : null;
   const teamIds = [...new Set(caller.memberships.map((m) => m.team_id))];
   // A key sees organization-visible projects only within its own organization grant.
-  const organizationIds = grant && grant.scope !== "org"
-    ? []
-    : [...new Set(caller.memberships.map((m) => m.organization_id).filter((o): o is string => o !== null))]
-      .filter((o) => !grant || o === grant.organization_id);
-  return { kind: "some", teamIds, organizationIds, onlyProjectId: grant?.scope === "project" ? grant.project_id : null };
+  const organizationIds =
+    grant && grant.scope !== "org"
+      ? []
+      : [...new Set(caller.memberships.map((m) => m.organization_id).filter((o): o is string => o !== null))].filter(
+          (o) => !grant || o === grant.organization_id,
+        );
+  return {
+    kind: "some",
+    teamIds,
+    organizationIds,
+    onlyProjectId: grant?.scope === "project" ? grant.project_id : null,
+  };
 }

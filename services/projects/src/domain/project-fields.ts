@@ -68,7 +68,8 @@ export function gitUrlViolation(value: string): string | null {
   } catch {
     return "must be an http(s), ssh or git URL, or user@host:path";
   }
-  if (!["http:", "https:", "ssh:", "git:"].includes(url.protocol) || !url.hostname) return "must be an http(s), ssh or git URL, or user@host:path";
+  if (!["http:", "https:", "ssh:", "git:"].includes(url.protocol) || !url.hostname)
+    return "must be an http(s), ssh or git URL, or user@host:path";
   if (url.password) return "must not carry a password; send it as git_credential";
   return null;
 }
@@ -79,7 +80,11 @@ function oneOf(value: string, allowed: readonly string[], path: string, v: Field
 
 function length(value: string, min: number, max: number, path: string, v: FieldViolation[]): void {
   const n = [...value].length;
-  if (n < min || n > max) v.push({ path, message: min > 0 ? `must be between ${min} and ${max} characters` : `must be at most ${max} characters` });
+  if (n < min || n > max)
+    v.push({
+      path,
+      message: min > 0 ? `must be between ${min} and ${max} characters` : `must be at most ${max} characters`,
+    });
 }
 
 /** The optional descriptive fields, as a create body or a PATCH sets them (null: unset). */
@@ -117,7 +122,12 @@ export interface NewProjectPlan extends ProjectDetails {
 }
 
 /** Checks one optional field and answers what it sets: "" and absent leave it unset (null). */
-function detail(value: string | undefined, path: string, v: FieldViolation[], check: (value: string) => void): string | null {
+function detail(
+  value: string | undefined,
+  path: string,
+  v: FieldViolation[],
+  check: (value: string) => void,
+): string | null {
   if (value === undefined || value === "") return null;
   check(value);
   return value;
@@ -127,10 +137,14 @@ function detailChecks(path: (field: string) => string, v: FieldViolation[]) {
   return {
     description: (s: string) => length(s, 0, DESCRIPTION_MAX, path("description"), v),
     defaultBranch: (s: string) => length(s, 1, BRANCH_MAX, path("default_branch"), v),
-    gitUrl: (s: string) => { const why = gitUrlViolation(s); if (why) v.push({ path: path("git_url"), message: why }); },
+    gitUrl: (s: string) => {
+      const why = gitUrlViolation(s);
+      if (why) v.push({ path: path("git_url"), message: why });
+    },
     businessUnit: (s: string) => length(s, 1, TEXT_MAX, path("business_unit"), v),
     declaredLicense: (s: string) => {
-      if ([...s].length > LICENSE_MAX || !isLicenseExpression(s)) v.push({ path: path("declared_license"), message: "must be an SPDX license id or expression" });
+      if ([...s].length > LICENSE_MAX || !isLicenseExpression(s))
+        v.push({ path: path("declared_license"), message: "must be an SPDX license id or expression" });
     },
     distributionModel: (s: string) => oneOf(s, DISTRIBUTION_MODELS, path("distribution_model"), v),
     aiUsageContext: (s: string) => oneOf(s, AI_USAGE_CONTEXTS, path("ai_usage_context"), v),
@@ -139,13 +153,19 @@ function detailChecks(path: (field: string) => string, v: FieldViolation[]) {
 }
 
 /** A create body (`prefix` is where its fields sit: "body" or "body.projects[3]"). */
-export function planNewProject(input: ProjectInputFields, prefix = "body"): { ok: true; plan: NewProjectPlan } | { ok: false; violations: FieldViolation[] } {
+export function planNewProject(
+  input: ProjectInputFields,
+  prefix = "body",
+): { ok: true; plan: NewProjectPlan } | { ok: false; violations: FieldViolation[] } {
   const v: FieldViolation[] = [];
   const path = (field: string) => `${prefix}.${field}`;
   const name = input.name.trim();
   length(name, 1, NAME_MAX, path("name"), v);
   if ([...input.slug].length < 1 || [...input.slug].length > SLUG_MAX || !SLUG.test(input.slug)) {
-    v.push({ path: path("slug"), message: `must be 1 to ${SLUG_MAX} lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit` });
+    v.push({
+      path: path("slug"),
+      message: `must be 1 to ${SLUG_MAX} lowercase letters, digits, '-', '_' or '.', starting and ending with a letter or digit`,
+    });
   }
   if (!isUuid(input.teamId)) v.push({ path: path("team_id"), message: "must be a UUID" });
   const visibility = input.visibility || "team";
@@ -162,7 +182,16 @@ export function planNewProject(input: ProjectInputFields, prefix = "body"): { ok
     ownerContact: detail(input.ownerContact, path("owner_contact"), v, checks.ownerContact),
   };
   if (v.length) return { ok: false, violations: v };
-  return { ok: true, plan: { name, slug: input.slug, teamId: input.teamId.toLowerCase(), visibility: visibility as Visibility, ...details } };
+  return {
+    ok: true,
+    plan: {
+      name,
+      slug: input.slug,
+      teamId: input.teamId.toLowerCase(),
+      visibility: visibility as Visibility,
+      ...details,
+    },
+  };
 }
 
 /** A PATCH body: undefined fields are absent (unchanged). */
@@ -191,9 +220,17 @@ export interface ProjectChanges extends Partial<ProjectDetails> {
 
 /** The API names of what a change touches, in a fixed order (for events and audit). */
 export const CHANGE_FIELD_NAMES: Record<keyof ProjectChanges, string> = {
-  name: "name", description: "description", defaultBranch: "default_branch", gitUrl: "git_url", visibility: "visibility",
-  businessUnit: "business_unit", declaredLicense: "declared_license", distributionModel: "distribution_model",
-  aiUsageContext: "ai_usage_context", ownerContact: "owner_contact", gitCredential: "git_credential",
+  name: "name",
+  description: "description",
+  defaultBranch: "default_branch",
+  gitUrl: "git_url",
+  visibility: "visibility",
+  businessUnit: "business_unit",
+  declaredLicense: "declared_license",
+  distributionModel: "distribution_model",
+  aiUsageContext: "ai_usage_context",
+  ownerContact: "owner_contact",
+  gitCredential: "git_credential",
 };
 
 /**
@@ -201,7 +238,9 @@ export const CHANGE_FIELD_NAMES: Record<keyof ProjectChanges, string> = {
  * default_branch and git_url); name and visibility cannot be cleared. An empty git_credential leaves the stored one
  * as it is; clear_git_credential with a non-empty git_credential is refused.
  */
-export function planPatch(input: ProjectPatchFields): { ok: true; changes: ProjectChanges } | { ok: false; violations: FieldViolation[] } {
+export function planPatch(
+  input: ProjectPatchFields,
+): { ok: true; changes: ProjectChanges } | { ok: false; violations: FieldViolation[] } {
   const v: FieldViolation[] = [];
   const path = (field: string) => `body.${field}`;
   const changes: ProjectChanges = {};
@@ -225,7 +264,8 @@ export function planPatch(input: ProjectPatchFields): { ok: true; changes: Proje
   } else if (input.clearGitCredential) {
     changes.gitCredential = { kind: "clear" };
   } else if (credential !== "") {
-    if (credential.length > GIT_CREDENTIAL_MAX) v.push({ path: path("git_credential"), message: `must be at most ${GIT_CREDENTIAL_MAX} characters` });
+    if (credential.length > GIT_CREDENTIAL_MAX)
+      v.push({ path: path("git_credential"), message: `must be at most ${GIT_CREDENTIAL_MAX} characters` });
     changes.gitCredential = { kind: "set", value: credential };
   }
   if (v.length) return { ok: false, violations: v };

@@ -6,32 +6,63 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
 import { enqueue, topicContract, TOPICS } from "@sca/kafka";
 import {
-  ProjectArchivedSchema, ProjectCreatedSchema, ProjectFactsSchema, ProjectUpdatedSchema, type ProjectFacts,
+  ProjectArchivedSchema,
+  ProjectCreatedSchema,
+  ProjectFactsSchema,
+  ProjectUpdatedSchema,
+  type ProjectFacts,
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { ProjectRow } from "../store/projects.ts";
 
-export const projectDomainEvents = topicContract(TOPICS.domainEvents, ProjectCreatedSchema, ProjectUpdatedSchema, ProjectArchivedSchema);
+export const projectDomainEvents = topicContract(
+  TOPICS.domainEvents,
+  ProjectCreatedSchema,
+  ProjectUpdatedSchema,
+  ProjectArchivedSchema,
+);
 
 /** Projects' audit events; most are about a row of projects. */
 export const emitAudit = auditEmitter({ source: "projects", defaultTargetTable: "projects" });
 
 function factsOf(p: ProjectRow): ProjectFacts {
   return create(ProjectFactsSchema, {
-    projectId: p.id, teamId: p.teamId, organizationId: p.organizationId ?? "", name: p.name, slug: p.slug,
-    visibility: p.visibility, archived: p.archivedAt !== null,
+    projectId: p.id,
+    teamId: p.teamId,
+    organizationId: p.organizationId ?? "",
+    name: p.name,
+    slug: p.slug,
+    visibility: p.visibility,
+    archived: p.archivedAt !== null,
   });
 }
 
 export function emitProjectCreated(em: EntityManager, p: ProjectRow, at: Date): void {
-  enqueue(em, projectDomainEvents, p.id, create(ProjectCreatedSchema, {
-    occurredAt: timestampFromDate(at), project: factsOf(p), createdByUserId: p.createdByUserId ?? "",
-  }));
+  enqueue(
+    em,
+    projectDomainEvents,
+    p.id,
+    create(ProjectCreatedSchema, {
+      occurredAt: timestampFromDate(at),
+      project: factsOf(p),
+      createdByUserId: p.createdByUserId ?? "",
+    }),
+  );
 }
 
 export function emitProjectUpdated(em: EntityManager, p: ProjectRow, changedFields: string[], at: Date): void {
-  enqueue(em, projectDomainEvents, p.id, create(ProjectUpdatedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p), changedFields }));
+  enqueue(
+    em,
+    projectDomainEvents,
+    p.id,
+    create(ProjectUpdatedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p), changedFields }),
+  );
 }
 
 export function emitProjectArchived(em: EntityManager, p: ProjectRow, at: Date): void {
-  enqueue(em, projectDomainEvents, p.id, create(ProjectArchivedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p) }));
+  enqueue(
+    em,
+    projectDomainEvents,
+    p.id,
+    create(ProjectArchivedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p) }),
+  );
 }

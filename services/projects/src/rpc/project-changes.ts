@@ -6,22 +6,42 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { callerActor } from "@sca/audit";
 import { ProblemError } from "@sca/problem";
 import {
-  ArchiveProjectResponseSchema, UpdateProjectResponseSchema, type ArchiveProjectRequest, type UpdateProjectRequest,
+  ArchiveProjectResponseSchema,
+  UpdateProjectResponseSchema,
+  type ArchiveProjectRequest,
+  type UpdateProjectRequest,
 } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { requireCaller, type Caller } from "@sca/rpc";
 import { seal } from "@sca/secret-box";
 import { mayArchive, mayRead, mayUpdate, type Decision } from "../domain/project-access.ts";
 import { CHANGE_FIELD_NAMES, isUuid, planPatch, type ProjectChanges } from "../domain/project-fields.ts";
 import { emitAudit, emitProjectArchived, emitProjectUpdated } from "../events/project-events.ts";
-import { archiveProject, lockProject, updateProject, type ProjectColumnChanges, type ProjectRow } from "../store/projects.ts";
+import {
+  archiveProject,
+  lockProject,
+  updateProject,
+  type ProjectColumnChanges,
+  type ProjectRow,
+} from "../store/projects.ts";
 import type { ProjectHandlers, ProjectServiceDeps } from "./project-deps.ts";
 import { enforce, projectNotFound } from "./project-lookup.ts";
 import { projectViews } from "./project-views.ts";
 
-const archivedProject = () => new ProblemError({ status: 409, code: "project_archived", detail: "The project is archived; it can no longer be changed." });
+const archivedProject = () =>
+  new ProblemError({
+    status: 409,
+    code: "project_archived",
+    detail: "The project is archived; it can no longer be changed.",
+  });
 
 /** The locked project a change names: 404 missing, 403 unreadable or `decide` refusing. */
-async function lockedFor(em: EntityManager, caller: Caller, id: string, decide: (c: Caller, p: ProjectRow) => Decision, refusal: string): Promise<ProjectRow> {
+async function lockedFor(
+  em: EntityManager,
+  caller: Caller,
+  id: string,
+  decide: (c: Caller, p: ProjectRow) => Decision,
+  refusal: string,
+): Promise<ProjectRow> {
   if (!isUuid(id)) throw projectNotFound();
   const row = await lockProject(em, id.toLowerCase());
   if (!row) throw projectNotFound();
@@ -31,7 +51,11 @@ async function lockedFor(em: EntityManager, caller: Caller, id: string, decide: 
 }
 
 /** The changes that differ from the row, as columns (the credential sealed), with their API names. */
-function effectiveChanges(row: ProjectRow, changes: ProjectChanges, credentialKey: Buffer): { columns: ProjectColumnChanges; fields: string[] } {
+function effectiveChanges(
+  row: ProjectRow,
+  changes: ProjectChanges,
+  credentialKey: Buffer,
+): { columns: ProjectColumnChanges; fields: string[] } {
   const columns: ProjectColumnChanges = {};
   const fields: string[] = [];
   for (const key of Object.keys(CHANGE_FIELD_NAMES) as (keyof ProjectChanges)[]) {
@@ -56,15 +80,29 @@ export function projectChangeHandlers(deps: ProjectServiceDeps): ProjectHandlers
     async updateProject(req: UpdateProjectRequest, ctx: HandlerContext) {
       const caller = requireCaller(ctx);
       const planned = planPatch({
-        name: req.name, description: req.description, defaultBranch: req.defaultBranch, gitUrl: req.gitUrl, visibility: req.visibility,
-        businessUnit: req.businessUnit, declaredLicense: req.declaredLicense, distributionModel: req.distributionModel,
-        aiUsageContext: req.aiUsageContext, ownerContact: req.ownerContact, gitCredential: req.gitCredential,
+        name: req.name,
+        description: req.description,
+        defaultBranch: req.defaultBranch,
+        gitUrl: req.gitUrl,
+        visibility: req.visibility,
+        businessUnit: req.businessUnit,
+        declaredLicense: req.declaredLicense,
+        distributionModel: req.distributionModel,
+        aiUsageContext: req.aiUsageContext,
+        ownerContact: req.ownerContact,
+        gitCredential: req.gitCredential,
         clearGitCredential: req.clearGitCredential,
       });
       if (!planned.ok) throw ProblemError.validation(planned.violations);
       const now = new Date();
       const row = await deps.orm.em.fork().transactional(async (em) => {
-        const current = await lockedFor(em, caller, req.projectId, mayUpdate, "Updating a project needs the team_admin role on its team.");
+        const current = await lockedFor(
+          em,
+          caller,
+          req.projectId,
+          mayUpdate,
+          "Updating a project needs the team_admin role on its team.",
+        );
         if (current.archivedAt) throw archivedProject();
         const { columns, fields } = effectiveChanges(current, planned.changes, deps.credentialKey);
         if (fields.length === 0) return current;
@@ -72,10 +110,20 @@ export function projectChangeHandlers(deps: ProjectServiceDeps): ProjectHandlers
         emitProjectUpdated(em, updated, fields, now);
         const credential = planned.changes.gitCredential;
         emitAudit(em, {
-          action: "project.updated", actor: callerActor(caller), targetId: updated.id, teamId: updated.teamId, organizationId: updated.organizationId,
-          outcome: "success", at: now,
+          action: "project.updated",
+          actor: callerActor(caller),
+          targetId: updated.id,
+          teamId: updated.teamId,
+          organizationId: updated.organizationId,
+          outcome: "success",
+          at: now,
           // Which fields changed, never their values (the credential least of all).
-          details: { fields: fields.join(","), ...(credential && fields.includes("git_credential") ? { git_credential: credential.kind === "set" ? "set" : "cleared" } : {}) },
+          details: {
+            fields: fields.join(","),
+            ...(credential && fields.includes("git_credential")
+              ? { git_credential: credential.kind === "set" ? "set" : "cleared" }
+              : {}),
+          },
         });
         return updated;
       });
@@ -88,14 +136,25 @@ export function projectChangeHandlers(deps: ProjectServiceDeps): ProjectHandlers
       const caller = requireCaller(ctx);
       const now = new Date();
       const row = await deps.orm.em.fork().transactional(async (em) => {
-        const current = await lockedFor(em, caller, req.projectId, mayArchive, "Archiving a project needs the developer role or above on its team.");
+        const current = await lockedFor(
+          em,
+          caller,
+          req.projectId,
+          mayArchive,
+          "Archiving a project needs the developer role or above on its team.",
+        );
         // Archiving again changes nothing (DELETE is idempotent).
         if (current.archivedAt) return current;
         const archived = (await archiveProject(em, current.id))!;
         emitProjectArchived(em, archived, now);
         emitAudit(em, {
-          action: "project.archived", actor: callerActor(caller), targetId: archived.id, teamId: archived.teamId,
-          organizationId: archived.organizationId, outcome: "success", at: now,
+          action: "project.archived",
+          actor: callerActor(caller),
+          targetId: archived.id,
+          teamId: archived.teamId,
+          organizationId: archived.organizationId,
+          outcome: "success",
+          at: now,
         });
         return archived;
       });

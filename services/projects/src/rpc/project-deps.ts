@@ -14,4 +14,7 @@ export interface ProjectServiceDeps {
 }
 
 /** Some of the ProjectService's methods, typed as the service declares them. */
-export type ProjectHandlers<K extends keyof ServiceImpl<typeof ProjectService>> = Pick<ServiceImpl<typeof ProjectService>, K>;
+export type ProjectHandlers<K extends keyof ServiceImpl<typeof ProjectService>> = Pick<
+  ServiceImpl<typeof ProjectService>,
+  K
+>;

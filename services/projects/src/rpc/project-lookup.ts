@@ -12,7 +12,10 @@ const notReadable = () => ProblemError.forbidden("You are not a member of this p
 
 /** The project, or 404 when there is none; 403 when `allowed` refuses the caller. */
 export async function readableProject(
-  deps: Pick<ProjectServiceDeps, "orm">, caller: Caller, id: string, allowed: (caller: Caller, p: ProjectScope) => boolean,
+  deps: Pick<ProjectServiceDeps, "orm">,
+  caller: Caller,
+  id: string,
+  allowed: (caller: Caller, p: ProjectScope) => boolean,
 ): Promise<ProjectRow> {
   if (!isUuid(id)) throw projectNotFound();
   const row = await projectById(deps.orm.em.fork(), id.toLowerCase());

@@ -5,8 +5,13 @@ import type { HandlerContext } from "@connectrpc/connect";
 import { pageInfo, pageOf, pageSizeRule } from "@sca/paging";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
-  ExportProjectsResponseSchema, GetProjectResponseSchema, ListProjectsResponseSchema,
-  type ExportProjectsRequest, type GetProjectRequest, type ListProjectsRequest, type ProjectFilter as FilterMessage,
+  ExportProjectsResponseSchema,
+  GetProjectResponseSchema,
+  ListProjectsResponseSchema,
+  type ExportProjectsRequest,
+  type GetProjectRequest,
+  type ListProjectsRequest,
+  type ProjectFilter as FilterMessage,
 } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { requireCaller } from "@sca/rpc";
 import { listScope, mayRead } from "../domain/project-access.ts";
@@ -24,10 +29,18 @@ const Q_MAX = 255;
 function filterOf(f: FilterMessage | undefined): ProjectFilter {
   const v: FieldViolation[] = [];
   if (f?.teamId !== undefined && !isUuid(f.teamId)) v.push({ path: "query.team_id", message: "must be a UUID" });
-  if (f?.q !== undefined && [...f.q].length > Q_MAX) v.push({ path: "query.q", message: `must be at most ${Q_MAX} characters` });
+  if (f?.q !== undefined && [...f.q].length > Q_MAX)
+    v.push({ path: "query.q", message: `must be at most ${Q_MAX} characters` });
   const model = f?.distributionModel;
-  if (model !== undefined && model !== DISTRIBUTION_MODEL_UNSET && !(DISTRIBUTION_MODELS as readonly string[]).includes(model)) {
-    v.push({ path: "query.distribution_model", message: `must be one of ${[...DISTRIBUTION_MODELS, DISTRIBUTION_MODEL_UNSET].join(", ")}` });
+  if (
+    model !== undefined &&
+    model !== DISTRIBUTION_MODEL_UNSET &&
+    !(DISTRIBUTION_MODELS as readonly string[]).includes(model)
+  ) {
+    v.push({
+      path: "query.distribution_model",
+      message: `must be one of ${[...DISTRIBUTION_MODELS, DISTRIBUTION_MODEL_UNSET].join(", ")}`,
+    });
   }
   if (v.length) throw ProblemError.validation(v);
   return {
@@ -39,7 +52,9 @@ function filterOf(f: FilterMessage | undefined): ProjectFilter {
   };
 }
 
-export function projectReadHandlers(deps: ProjectServiceDeps): ProjectHandlers<"getProject" | "listProjects" | "exportProjects"> {
+export function projectReadHandlers(
+  deps: ProjectServiceDeps,
+): ProjectHandlers<"getProject" | "listProjects" | "exportProjects"> {
   return {
     async getProject(req: GetProjectRequest, ctx: HandlerContext) {
       const caller = requireCaller(ctx);
@@ -52,8 +67,17 @@ export function projectReadHandlers(deps: ProjectServiceDeps): ProjectHandlers<"
       const caller = requireCaller(ctx);
       const filter = filterOf(req.filter);
       const page = pageOf(req.page, PROJECT_PAGE_SIZE, { page: "query.page", pageSize: "query.size" });
-      const { rows, total } = await listProjects(deps.orm.em.fork(), listScope(caller), filter, page.limit, page.offset);
-      return create(ListProjectsResponseSchema, { items: await projectViews(deps.directory, caller, rows), page: pageInfo(page, total) });
+      const { rows, total } = await listProjects(
+        deps.orm.em.fork(),
+        listScope(caller),
+        filter,
+        page.limit,
+        page.offset,
+      );
+      return create(ListProjectsResponseSchema, {
+        items: await projectViews(deps.directory, caller, rows),
+        page: pageInfo(page, total),
+      });
     },
 
     async *exportProjects(req: ExportProjectsRequest, ctx: HandlerContext) {
@@ -66,4 +90,3 @@ export function projectReadHandlers(deps: ProjectServiceDeps): ProjectHandlers<"
     },
   };
 }
-

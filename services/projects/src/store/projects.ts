@@ -32,12 +32,28 @@ export interface NewProject extends NewProjectPlan {
 /** The new project, or null when the team already has an active project with the slug. */
 export async function insertProject(em: EntityManager, p: NewProject): Promise<ProjectRow | null> {
   const id = randomUUID();
-  const inserted = await em.createQueryBuilder(Project).insert({
-    id, teamId: p.teamId, organizationId: p.organizationId, name: p.name, slug: p.slug, visibility: p.visibility,
-    description: p.description, defaultBranch: p.defaultBranch, gitUrl: p.gitUrl, businessUnit: p.businessUnit,
-    declaredLicense: p.declaredLicense, distributionModel: p.distributionModel, aiUsageContext: p.aiUsageContext,
-    ownerContact: p.ownerContact, createdByUserId: p.createdByUserId,
-  }).onConflict().ignore().execute<{ affectedRows: number }>("run");
+  const inserted = await em
+    .createQueryBuilder(Project)
+    .insert({
+      id,
+      teamId: p.teamId,
+      organizationId: p.organizationId,
+      name: p.name,
+      slug: p.slug,
+      visibility: p.visibility,
+      description: p.description,
+      defaultBranch: p.defaultBranch,
+      gitUrl: p.gitUrl,
+      businessUnit: p.businessUnit,
+      declaredLicense: p.declaredLicense,
+      distributionModel: p.distributionModel,
+      aiUsageContext: p.aiUsageContext,
+      ownerContact: p.ownerContact,
+      createdByUserId: p.createdByUserId,
+    })
+    .onConflict()
+    .ignore()
+    .execute<{ affectedRows: number }>("run");
   return inserted.affectedRows === 0 ? null : projectById(em, id);
 }
 
@@ -48,9 +64,14 @@ export interface ProjectColumnChanges extends Partial<ProjectDetails> {
   gitCredentialSealed?: string | null;
 }
 
-export async function updateProject(em: EntityManager, id: string, c: ProjectColumnChanges): Promise<ProjectRow | null> {
+export async function updateProject(
+  em: EntityManager,
+  id: string,
+  c: ProjectColumnChanges,
+): Promise<ProjectRow | null> {
   const { gitCredentialSealed, ...plain } = c;
-  const credential = gitCredentialSealed === undefined ? {} : { gitCredentialSealed, hasGitCredential: gitCredentialSealed !== null };
+  const credential =
+    gitCredentialSealed === undefined ? {} : { gitCredentialSealed, hasGitCredential: gitCredentialSealed !== null };
   await em.nativeUpdate(Project, { id }, { ...plain, ...credential, updatedAt: raw("now()") });
   return projectById(em, id);
 }
@@ -86,24 +107,36 @@ function selection(scope: ListScope, filter: ProjectFilter): FilterQuery<Project
   if (scope.kind === "some") {
     const reach: FilterQuery<ProjectRow>[] = [];
     if (scope.teamIds.length) reach.push({ teamId: { $in: scope.teamIds } });
-    if (scope.organizationIds.length) reach.push({ visibility: "organization", organizationId: { $in: scope.organizationIds } });
+    if (scope.organizationIds.length)
+      reach.push({ visibility: "organization", organizationId: { $in: scope.organizationIds } });
     if (reach.length === 0) return null;
     and.push({ $or: reach });
     if (scope.onlyProjectId !== null) and.push({ id: scope.onlyProjectId });
   }
   if (!filter.includeArchived) and.push({ archivedAt: null });
   if (filter.teamId !== undefined) and.push({ teamId: filter.teamId });
-  if (filter.q) and.push({ $or: [{ name: { $ilike: containsPattern(filter.q) } }, { slug: { $ilike: containsPattern(filter.q) } }] });
+  if (filter.q)
+    and.push({
+      $or: [{ name: { $ilike: containsPattern(filter.q) } }, { slug: { $ilike: containsPattern(filter.q) } }],
+    });
   if (filter.businessUnit !== undefined) and.push({ businessUnit: { $ilike: exactPattern(filter.businessUnit) } });
   if (filter.distributionModel !== undefined) {
-    and.push({ distributionModel: filter.distributionModel === DISTRIBUTION_MODEL_UNSET ? null : filter.distributionModel });
+    and.push({
+      distributionModel: filter.distributionModel === DISTRIBUTION_MODEL_UNSET ? null : filter.distributionModel,
+    });
   }
   return and.length ? { $and: and } : {};
 }
 
 const ORDER = { orderBy: { name: "asc", id: "asc" } } as const;
 
-export async function listProjects(em: EntityManager, scope: ListScope, filter: ProjectFilter, limit: number, offset: number): Promise<{ rows: ProjectRow[]; total: number }> {
+export async function listProjects(
+  em: EntityManager,
+  scope: ListScope,
+  filter: ProjectFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ProjectRow[]; total: number }> {
   const where = selection(scope, filter);
   if (!where) return { rows: [], total: 0 };
   const [rows, total] = await em.findAndCount(Project, where, { ...SNAPSHOT, ...ORDER, limit, offset });
@@ -111,7 +144,12 @@ export async function listProjects(em: EntityManager, scope: ListScope, filter: 
 }
 
 /** Every matching row in list order, `chunk` rows at a time (keyset on name and id: no rows skipped or repeated). */
-export async function* exportProjects(em: EntityManager, scope: ListScope, filter: ProjectFilter, chunk: number): AsyncGenerator<ProjectRow[]> {
+export async function* exportProjects(
+  em: EntityManager,
+  scope: ListScope,
+  filter: ProjectFilter,
+  chunk: number,
+): AsyncGenerator<ProjectRow[]> {
   const where = selection(scope, filter);
   if (!where) return;
   let after: { name: string; id: string } | null = null;

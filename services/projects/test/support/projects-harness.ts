@@ -10,7 +10,11 @@ import type { Role } from "@sca/rpc";
 import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { service } from "../../src/service.ts";
 
-export interface TeamFixture { id: string; name: string; organizationId: string }
+export interface TeamFixture {
+  id: string;
+  name: string;
+  organizationId: string;
+}
 
 export interface ProjectsHarness {
   projects: TestService;
@@ -29,18 +33,28 @@ export interface ProjectsHarness {
 }
 
 export async function startProjects(): Promise<ProjectsHarness> {
-  const identity = await startService("identity", { env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" } });
+  const identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
+  });
   const projects = await startService(service, { env: { IDENTITY_RPC_URL: identity.url! } });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());
   const [domainEvents, auditEvents] = await Promise.all([
-    EventReader.start(projects.kafka!, TOPICS.domainEvents), EventReader.start(projects.kafka!, TOPICS.auditEvents),
+    EventReader.start(projects.kafka!, TOPICS.domainEvents),
+    EventReader.start(projects.kafka!, TOPICS.auditEvents),
   ]);
   return {
-    projects, identity, client: projects.client(ProjectService), domainEvents, auditEvents,
+    projects,
+    identity,
+    client: projects.client(ProjectService),
+    domainEvents,
+    auditEvents,
     async team(parent) {
       const slug = `team-${randomUUID().slice(0, 8)}`;
-      const { team } = await directory.createTeam({ name: `Team ${slug}`, slug, ...(parent ? { parentGroupId: parent.id } : {}) }, admin);
+      const { team } = await directory.createTeam(
+        { name: `Team ${slug}`, slug, ...(parent ? { parentGroupId: parent.id } : {}) },
+        admin,
+      );
       return { id: team!.id, name: team!.name, organizationId: team!.organizationId! };
     },
     async account(name) {
@@ -48,7 +62,9 @@ export async function startProjects(): Promise<ProjectsHarness> {
       return user!.id;
     },
     as(userId, roles) {
-      return callAs.user(userId, { memberships: roles.map(([t, role]) => ({ team_id: t.id, organization_id: t.organizationId, role })) });
+      return callAs.user(userId, {
+        memberships: roles.map(([t, role]) => ({ team_id: t.id, organization_id: t.organizationId, role })),
+      });
     },
     superAdmin: (userId = randomUUID()) => callAs.superAdmin(userId),
     async close() {

@@ -32,7 +32,9 @@ export function activeCount(load: TeamLoad): number {
 export function estimateRetryAfterSeconds(load: TeamLoad): number {
   const typical = load.typicalDurationSeconds ?? DEFAULT_SCAN_DURATION_SECONDS;
   const slotsNeeded = activeCount(load) - load.cap + 1;
-  const remaining = load.runningElapsedSeconds.map((elapsed) => Math.max(RETRY_AFTER_MIN_SECONDS, typical - elapsed)).sort((a, b) => a - b);
+  const remaining = load.runningElapsedSeconds
+    .map((elapsed) => Math.max(RETRY_AFTER_MIN_SECONDS, typical - elapsed))
+    .sort((a, b) => a - b);
   let estimate: number;
   if (slotsNeeded <= 0) estimate = RETRY_AFTER_MIN_SECONDS;
   else if (slotsNeeded <= remaining.length) estimate = remaining[slotsNeeded - 1]!;
@@ -61,7 +63,8 @@ export function medianSeconds(durations: readonly number[]): number | null {
 /** 429 for a single scan refused by the cap, with Retry-After. */
 export function teamCapProblem(cap: number, retryAfterSeconds: number): ProblemError {
   return new ProblemError({
-    status: 429, code: "rate_limited",
+    status: 429,
+    code: "rate_limited",
     detail: `The team already has ${cap} queued or running scans, its limit; try again in about ${retryAfterSeconds} seconds.`,
     extensions: { retry_after_seconds: retryAfterSeconds, concurrent_scan_limit: cap },
     headers: { "Retry-After": String(retryAfterSeconds) },
@@ -80,17 +83,26 @@ export interface DiskLimits {
   minFreeBytes: number;
 }
 
-export type DiskVerdict = { refuse: false; usedPercent: number } | { refuse: true; usedPercent: number; detail: string };
+export type DiskVerdict =
+  { refuse: false; usedPercent: number } | { refuse: true; usedPercent: number; detail: string };
 
 /** Whether the artefact volume is past the hard limit: its used share at or above the percentage, or too little free. */
 export function diskVerdict(usage: DiskUsage, limits: DiskLimits): DiskVerdict {
   const usedPercent = usage.totalBytes > 0 ? ((usage.totalBytes - usage.freeBytes) / usage.totalBytes) * 100 : 100;
   const rounded = Math.round(usedPercent * 10) / 10;
   if (usedPercent >= limits.hardLimitPercent) {
-    return { refuse: true, usedPercent: rounded, detail: `The scan storage is ${rounded}% full (the limit is ${limits.hardLimitPercent}%); new scans are refused until space is freed.` };
+    return {
+      refuse: true,
+      usedPercent: rounded,
+      detail: `The scan storage is ${rounded}% full (the limit is ${limits.hardLimitPercent}%); new scans are refused until space is freed.`,
+    };
   }
   if (usage.freeBytes < limits.minFreeBytes) {
-    return { refuse: true, usedPercent: rounded, detail: `The scan storage has ${usage.freeBytes} bytes free (at least ${limits.minFreeBytes} are kept free); new scans are refused until space is freed.` };
+    return {
+      refuse: true,
+      usedPercent: rounded,
+      detail: `The scan storage has ${usage.freeBytes} bytes free (at least ${limits.minFreeBytes} are kept free); new scans are refused until space is freed.`,
+    };
   }
   return { refuse: false, usedPercent: rounded };
 }

@@ -37,8 +37,11 @@ export interface BatchRowOutcome {
  * `facts` is null when nothing was looked up (an id that is not a UUID names no project).
  */
 export function batchRowOutcome(index: number, projectId: string, facts: BatchRowFacts | null): BatchRowOutcome {
-  const row = (status: BatchRowStatus, detail: string | null, extra: Partial<BatchRowOutcome> = {}): BatchRowOutcome =>
-    ({ index, projectId, status, scanId: null, detail, retryAfterSeconds: null, ...extra });
+  const row = (
+    status: BatchRowStatus,
+    detail: string | null,
+    extra: Partial<BatchRowOutcome> = {},
+  ): BatchRowOutcome => ({ index, projectId, status, scanId: null, detail, retryAfterSeconds: null, ...extra });
   if (!isUuid(projectId)) return row("invalid", "The project id is not a UUID.");
   const f: BatchRowFacts = facts ?? { project: "not_visible" };
   switch (f.project) {
@@ -48,9 +51,14 @@ export function batchRowOutcome(index: number, projectId: string, facts: BatchRo
     case "archived":
       return row("invalid", "The project is archived.");
     case "open":
-      if (f.activeScanId) return row("already_exists", "A scan of this project and ref is already queued or running.", { scanId: f.activeScanId });
+      if (f.activeScanId)
+        return row("already_exists", "A scan of this project and ref is already queued or running.", {
+          scanId: f.activeScanId,
+        });
       if (!f.admission.admit) {
-        return row("rate_limited", "The team's concurrent-scan limit is reached.", { retryAfterSeconds: f.admission.retryAfterSeconds });
+        return row("rate_limited", "The team's concurrent-scan limit is reached.", {
+          retryAfterSeconds: f.admission.retryAfterSeconds,
+        });
       }
       return row("created", null);
   }
@@ -77,12 +85,21 @@ export function summarizeBatch(rows: readonly Pick<BatchRowOutcome, "status">[])
     else failedByStatus[status] = (failedByStatus[status] ?? 0) + 1;
   }
   const failed = rows.length - created - alreadyExisted;
-  return { allSucceeded: failed === 0, total: rows.length, created, alreadyExisted, failed, failedByStatus, httpStatus: failed === 0 ? 201 : 207 };
+  return {
+    allSucceeded: failed === 0,
+    total: rows.length,
+    created,
+    alreadyExisted,
+    failed,
+    failedByStatus,
+    httpStatus: failed === 0 ? 201 : 207,
+  };
 }
 
 /** The batch's own bounds: a violation refuses the whole request (422), before any row. */
 export function batchRequestProblem(projectIds: readonly string[]): { path: string; message: string } | null {
   if (projectIds.length === 0) return { path: "body.project_ids", message: "must list at least one project" };
-  if (projectIds.length > BATCH_MAX_ROWS) return { path: "body.project_ids", message: `must list at most ${BATCH_MAX_ROWS} projects` };
+  if (projectIds.length > BATCH_MAX_ROWS)
+    return { path: "body.project_ids", message: `must list at most ${BATCH_MAX_ROWS} projects` };
   return null;
 }

@@ -21,7 +21,10 @@ export type RetryPlan =
 /** What follows a retryable failure of attempt `failedAttempt` at `now`. */
 export function retryPlan(failedAttempt: number, policy: RetryPolicy, now: Date, cause: string): RetryPlan {
   if (failedAttempt >= policy.maxAttempts) {
-    return { kind: "exhausted", message: `${cause} (gave up after ${failedAttempt} ${failedAttempt === 1 ? "attempt" : "attempts"})` };
+    return {
+      kind: "exhausted",
+      message: `${cause} (gave up after ${failedAttempt} ${failedAttempt === 1 ? "attempt" : "attempts"})`,
+    };
   }
   const tier = Math.min(failedAttempt, RETRY_TIERS.length) as RetryTier;
   const delay = policy.delaysSeconds[Math.min(tier, policy.delaysSeconds.length) - 1] ?? 0;
@@ -49,9 +52,13 @@ export const LOST_WORKER_CAUSE = "The worker running the scan stopped responding
 
 /** The lease rule for a scan at `now`. Only running attempts hold a lease. */
 export function leaseVerdict(run: LeasedRun, now: Date, maxAttempts: number): LeaseVerdict {
-  if (run.status !== "running" || run.leaseExpiresAt === null || run.leaseExpiresAt.getTime() > now.getTime()) return { kind: "alive" };
+  if (run.status !== "running" || run.leaseExpiresAt === null || run.leaseExpiresAt.getTime() > now.getTime())
+    return { kind: "alive" };
   if (run.attempt >= maxAttempts) {
-    return { kind: "fail", message: `${LOST_WORKER_CAUSE} (gave up after ${run.attempt} ${run.attempt === 1 ? "attempt" : "attempts"})` };
+    return {
+      kind: "fail",
+      message: `${LOST_WORKER_CAUSE} (gave up after ${run.attempt} ${run.attempt === 1 ? "attempt" : "attempts"})`,
+    };
   }
   return { kind: "republish", attempt: run.attempt + 1 };
 }

@@ -22,25 +22,40 @@ export function releaseFromMetadata(metadata: Readonly<Record<string, unknown>> 
   const value = metadata?.release;
   if (value === undefined || value === null) return { ok: true, release: null };
   const path = "body.metadata.release";
-  if (typeof value !== "string") return { ok: false, path, message: "must be a string (a version label such as \"2.4.0\")" };
+  if (typeof value !== "string")
+    return { ok: false, path, message: 'must be a string (a version label such as "2.4.0")' };
   const release = normalizeReleaseLabel(value);
   if (release === null) return { ok: true, release: null };
-  if ([...release].length > RELEASE_LABEL_MAX_CHARS) return { ok: false, path, message: `must be at most ${RELEASE_LABEL_MAX_CHARS} characters` };
+  if ([...release].length > RELEASE_LABEL_MAX_CHARS)
+    return { ok: false, path, message: `must be at most ${RELEASE_LABEL_MAX_CHARS} characters` };
   if (CONTROL_CHARACTER.test(release)) return { ok: false, path, message: "must not contain control characters" };
   return { ok: true, release };
 }
 
 /** The release a succeeded scan keeps: its metadata's label, else the version the SBOM gives its primary component. */
-export function releaseOnSuccess(fromMetadata: string | null, documentRelease: string | null | undefined): string | null {
+export function releaseOnSuccess(
+  fromMetadata: string | null,
+  documentRelease: string | null | undefined,
+): string | null {
   if (fromMetadata !== null) return fromMetadata;
   const fromDocument = normalizeReleaseLabel(documentRelease);
-  return fromDocument !== null && [...fromDocument].length <= RELEASE_LABEL_MAX_CHARS && !CONTROL_CHARACTER.test(fromDocument) ? fromDocument : null;
+  return fromDocument !== null &&
+    [...fromDocument].length <= RELEASE_LABEL_MAX_CHARS &&
+    !CONTROL_CHARACTER.test(fromDocument)
+    ? fromDocument
+    : null;
 }
 
 /** A violation of the metadata's own bounds, or null. */
-export function metadataProblem(metadata: Readonly<Record<string, unknown>> | undefined): { path: string; message: string } | null {
+export function metadataProblem(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): { path: string; message: string } | null {
   if (metadata === undefined) return null;
   const bytes = Buffer.byteLength(JSON.stringify(metadata), "utf8");
-  if (bytes > SCAN_METADATA_MAX_BYTES) return { path: "body.metadata", message: `must be at most ${SCAN_METADATA_MAX_BYTES} bytes as JSON (it is ${bytes})` };
+  if (bytes > SCAN_METADATA_MAX_BYTES)
+    return {
+      path: "body.metadata",
+      message: `must be at most ${SCAN_METADATA_MAX_BYTES} bytes as JSON (it is ${bytes})`,
+    };
   return null;
 }

@@ -37,13 +37,20 @@ const DAY_MS = 86_400_000;
 const newestFirst = (a: RetentionCandidate, b: RetentionCandidate) => (isNewer(a, b) ? -1 : isNewer(b, a) ? 1 : 0);
 
 /** The scans of one project (all of them, in any order) that the sweep deletes at `now`, and why. */
-export function scansToDelete(scans: readonly RetentionCandidate[], now: Date, settings: RetentionSettings): RetentionDecision[] {
+export function scansToDelete(
+  scans: readonly RetentionCandidate[],
+  now: Date,
+  settings: RetentionSettings,
+): RetentionDecision[] {
   const sorted = [...scans].sort(newestFirst);
   const kept = new Set<string>();
   const latestSucceeded = sorted.find((s) => s.status === "succeeded");
   if (latestSucceeded) kept.add(latestSucceeded.id);
   // Finished scans only: a queued or running scan is never deleted anyway, so it takes no place among the kept.
-  sorted.filter((s) => isTerminal(s.status) && (s.normalizedRef === "" || s.status === "failed" || s.status === "cancelled"))
+  sorted
+    .filter(
+      (s) => isTerminal(s.status) && (s.normalizedRef === "" || s.status === "failed" || s.status === "cancelled"),
+    )
     .slice(0, settings.keepLast)
     .forEach((s) => kept.add(s.id));
 
@@ -52,14 +59,18 @@ export function scansToDelete(scans: readonly RetentionCandidate[], now: Date, s
   const decisions: RetentionDecision[] = [];
   for (const scan of sorted) {
     if (!isTerminal(scan.status) || scan.release !== null || kept.has(scan.id)) continue;
-    if (scan.supersededAt !== null && scan.supersededAt.getTime() <= supersededBefore) decisions.push({ id: scan.id, reason: "superseded" });
+    if (scan.supersededAt !== null && scan.supersededAt.getTime() <= supersededBefore)
+      decisions.push({ id: scan.id, reason: "superseded" });
     else if (scan.createdAt.getTime() <= createdBefore) decisions.push({ id: scan.id, reason: "max_age" });
   }
   return decisions;
 }
 
 /** The time before which a scan may be due for deletion: what the sweep's candidate query looks for. */
-export function retentionHorizon(now: Date, settings: RetentionSettings): { supersededBefore: Date; createdBefore: Date | null } {
+export function retentionHorizon(
+  now: Date,
+  settings: RetentionSettings,
+): { supersededBefore: Date; createdBefore: Date | null } {
   return {
     supersededBefore: new Date(now.getTime() - settings.supersededGraceDays * DAY_MS),
     createdBefore: settings.maxAgeDays > 0 ? new Date(now.getTime() - settings.maxAgeDays * DAY_MS) : null,

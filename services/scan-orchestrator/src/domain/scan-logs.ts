@@ -28,10 +28,16 @@ export function normalizeLogStream(stream: string): "stdout" | "stderr" {
   return stream === "stderr" ? "stderr" : "stdout";
 }
 
-export type LogLineDecision = { send: false } | { send: true; lineNumber: number; line: string; stream: "stdout" | "stderr" };
+export type LogLineDecision =
+  { send: false } | { send: true; lineNumber: number; line: string; stream: "stdout" | "stderr" };
 
 /** Whether the next line goes out, given how many lines the scan has sent so far (all stages). */
 export function nextLogLine(sentSoFar: number, line: string, stream: string, limits: LogLimits): LogLineDecision {
   if (sentSoFar >= limits.maxLines) return { send: false };
-  return { send: true, lineNumber: sentSoFar + 1, line: truncateLogLine(line, limits.lineMaxLen), stream: normalizeLogStream(stream) };
+  return {
+    send: true,
+    lineNumber: sentSoFar + 1,
+    line: truncateLogLine(line, limits.lineMaxLen),
+    stream: normalizeLogStream(stream),
+  };
 }

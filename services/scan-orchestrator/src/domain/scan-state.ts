@@ -82,8 +82,11 @@ export interface StateSettings {
 }
 
 const refuse = (detail: string): Transition => ({ ok: false, reason: "not_allowed", detail });
-const stale = (attempt: number, current: number): Transition =>
-  ({ ok: false, reason: "stale_attempt", detail: `attempt ${attempt} is not the scan's current attempt (${current})` });
+const stale = (attempt: number, current: number): Transition => ({
+  ok: false,
+  reason: "stale_attempt",
+  detail: `attempt ${attempt} is not the scan's current attempt (${current})`,
+});
 
 function addSeconds(at: Date, seconds: number): Date {
   return new Date(at.getTime() + seconds * 1000);
@@ -101,12 +104,16 @@ export function applyScanEvent(run: ScanRun, event: ScanEvent, now: Date, settin
       if (event.attempt !== run.attempt) return stale(event.attempt, run.attempt);
       if (!isActive(status)) return refuse(`a ${status} scan takes no progress`);
       const lease = addSeconds(now, settings.leaseSeconds);
-      if (event.heartbeat && status === "running") return { ok: true, next: { ...run, leaseExpiresAt: lease }, changed: false };
+      if (event.heartbeat && status === "running")
+        return { ok: true, next: { ...run, leaseExpiresAt: lease }, changed: false };
       return {
         ok: true,
         changed: status === "queued",
         next: {
-          ...run, status: "running", startedAt: run.startedAt ?? now, leaseExpiresAt: lease,
+          ...run,
+          status: "running",
+          startedAt: run.startedAt ?? now,
+          leaseExpiresAt: lease,
           // A heartbeat that arrives first starts the attempt without claiming a step.
           ...(event.heartbeat ? {} : { currentStep: event.step, progressPercent: clampPercent(event.percent) }),
         },
@@ -115,15 +122,42 @@ export function applyScanEvent(run: ScanRun, event: ScanEvent, now: Date, settin
     case "succeed":
       if (event.attempt !== run.attempt) return stale(event.attempt, run.attempt);
       if (status !== "running") return refuse(`a ${status} scan cannot succeed`);
-      return { ok: true, changed: true, next: { ...run, status: "succeeded", progressPercent: 100, completedAt: now, leaseExpiresAt: null, errorMessage: null } };
+      return {
+        ok: true,
+        changed: true,
+        next: {
+          ...run,
+          status: "succeeded",
+          progressPercent: 100,
+          completedAt: now,
+          leaseExpiresAt: null,
+          errorMessage: null,
+        },
+      };
     case "fail":
       if (event.attempt !== undefined && event.attempt !== run.attempt) return stale(event.attempt, run.attempt);
-      if (event.attempt !== undefined ? status !== "running" : !isActive(status)) return refuse(`a ${status} scan cannot fail`);
-      return { ok: true, changed: true, next: { ...run, status: "failed", completedAt: now, leaseExpiresAt: null, errorMessage: event.message } };
+      if (event.attempt !== undefined ? status !== "running" : !isActive(status))
+        return refuse(`a ${status} scan cannot fail`);
+      return {
+        ok: true,
+        changed: true,
+        next: { ...run, status: "failed", completedAt: now, leaseExpiresAt: null, errorMessage: event.message },
+      };
     case "requeue":
       if (event.attempt !== run.attempt + 1) return stale(event.attempt - 1, run.attempt);
       if (status !== "running") return refuse(`a ${status} scan cannot go back to the queue`);
-      return { ok: true, changed: true, next: { ...run, status: "queued", attempt: event.attempt, currentStep: "", progressPercent: 0, leaseExpiresAt: null } };
+      return {
+        ok: true,
+        changed: true,
+        next: {
+          ...run,
+          status: "queued",
+          attempt: event.attempt,
+          currentStep: "",
+          progressPercent: 0,
+          leaseExpiresAt: null,
+        },
+      };
     case "cancel":
       if (status === "cancelled") return { ok: true, changed: false, next: run };
       if (!isActive(status)) return refuse(`a ${status} scan cannot be cancelled`);
@@ -133,5 +167,14 @@ export function applyScanEvent(run: ScanRun, event: ScanEvent, now: Date, settin
 
 /** A scan before its first attempt. */
 export function newScanRun(): ScanRun {
-  return { status: "queued", attempt: 1, currentStep: "", progressPercent: 0, errorMessage: null, startedAt: null, completedAt: null, leaseExpiresAt: null };
+  return {
+    status: "queued",
+    attempt: 1,
+    currentStep: "",
+    progressPercent: 0,
+    errorMessage: null,
+    startedAt: null,
+    completedAt: null,
+    leaseExpiresAt: null,
+  };
 }

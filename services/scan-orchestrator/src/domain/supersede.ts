@@ -11,7 +11,10 @@ export interface SupersedeCandidate {
 }
 
 /** Whether `a` was asked for after `b`. */
-export function isNewer(a: Pick<SupersedeCandidate, "id" | "createdAt">, b: Pick<SupersedeCandidate, "id" | "createdAt">): boolean {
+export function isNewer(
+  a: Pick<SupersedeCandidate, "id" | "createdAt">,
+  b: Pick<SupersedeCandidate, "id" | "createdAt">,
+): boolean {
   const dt = a.createdAt.getTime() - b.createdAt.getTime();
   return dt !== 0 ? dt > 0 : a.id > b.id;
 }
@@ -27,7 +30,10 @@ export interface SupersedeOutcome {
  * What happens when `landed` succeeds, given the other succeeded scans of its project and normalised ref
  * (`peers`, superseded or not).
  */
-export function supersedeOnSuccess(landed: Pick<SupersedeCandidate, "id" | "createdAt">, peers: readonly SupersedeCandidate[]): SupersedeOutcome {
+export function supersedeOnSuccess(
+  landed: Pick<SupersedeCandidate, "id" | "createdAt">,
+  peers: readonly SupersedeCandidate[],
+): SupersedeOutcome {
   const others = peers.filter((p) => p.id !== landed.id);
   return {
     supersede: others.filter((p) => p.supersededAt === null && isNewer(landed, p)).map((p) => p.id),

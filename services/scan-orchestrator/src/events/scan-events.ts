@@ -22,23 +22,46 @@ export interface SupersedeNews {
 }
 
 /** The scan as it now is, moved from `previousStatus` ("" for a new scan). */
-export function emitScanStateChanged(em: EntityManager, scan: ScanRow, previousStatus: ScanStatus | "", at: Date, supersede?: SupersedeNews): string {
-  return enqueue(em, scanDomainEvents, scan.id, create(ScanStateChangedSchema, {
-    occurredAt: timestampFromDate(at),
-    scanId: scan.id, projectId: scan.projectId, teamId: scan.teamId, kind: scan.kind,
-    status: scan.status, previousStatus,
-    ref: scan.ref, normalizedRef: scan.normalizedRef,
-    ...(scan.release === null ? {} : { release: scan.release }),
-    ...(scan.requestedByUserId === null ? {} : { requestedByUserId: scan.requestedByUserId }),
-    ...(scan.errorMessage === null ? {} : { errorMessage: scan.errorMessage }),
-    attempt: scan.attempt,
-    createdAt: ts(scan.createdAt), startedAt: ts(scan.startedAt), completedAt: ts(scan.completedAt),
-    supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
-    landedSuperseded: supersede?.landedSuperseded ?? false,
-  }));
+export function emitScanStateChanged(
+  em: EntityManager,
+  scan: ScanRow,
+  previousStatus: ScanStatus | "",
+  at: Date,
+  supersede?: SupersedeNews,
+): string {
+  return enqueue(
+    em,
+    scanDomainEvents,
+    scan.id,
+    create(ScanStateChangedSchema, {
+      occurredAt: timestampFromDate(at),
+      scanId: scan.id,
+      projectId: scan.projectId,
+      teamId: scan.teamId,
+      kind: scan.kind,
+      status: scan.status,
+      previousStatus,
+      ref: scan.ref,
+      normalizedRef: scan.normalizedRef,
+      ...(scan.release === null ? {} : { release: scan.release }),
+      ...(scan.requestedByUserId === null ? {} : { requestedByUserId: scan.requestedByUserId }),
+      ...(scan.errorMessage === null ? {} : { errorMessage: scan.errorMessage }),
+      attempt: scan.attempt,
+      createdAt: ts(scan.createdAt),
+      startedAt: ts(scan.startedAt),
+      completedAt: ts(scan.completedAt),
+      supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
+      landedSuperseded: supersede?.landedSuperseded ?? false,
+    }),
+  );
 }
 
 /** Scans of one project the retention sweep removed; projects drops their inventory snapshots. */
 export function emitScansDeleted(em: EntityManager, projectId: string, scanIds: readonly string[], at: Date): string {
-  return enqueue(em, scanDomainEvents, projectId, create(ScansDeletedSchema, { occurredAt: timestampFromDate(at), projectId, scanIds: [...scanIds] }));
+  return enqueue(
+    em,
+    scanDomainEvents,
+    projectId,
+    create(ScansDeletedSchema, { occurredAt: timestampFromDate(at), projectId, scanIds: [...scanIds] }),
+  );
 }

@@ -1,7 +1,14 @@
 // Small readers of request fields shared by the handlers.
 import { ProblemError } from "@sca/problem";
 import { isUuid } from "../domain/batch.ts";
-import { isScanKind, isScanStatus, SCAN_KINDS, SCAN_STATUSES, type ScanKind, type ScanStatus } from "../domain/scan-state.ts";
+import {
+  isScanKind,
+  isScanStatus,
+  SCAN_KINDS,
+  SCAN_STATUSES,
+  type ScanKind,
+  type ScanStatus,
+} from "../domain/scan-state.ts";
 
 /** A path id that is not a UUID names nothing: NotFound, like an unknown one. */
 export function pathId(value: string): string {
@@ -18,7 +25,8 @@ export function filterId(value: string, path: string): string | null {
 
 export function statusFilter(value: string, path = "query.status"): ScanStatus | null {
   if (value === "") return null;
-  if (!isScanStatus(value)) throw ProblemError.validation([{ path, message: `must be one of ${SCAN_STATUSES.join(", ")}` }]);
+  if (!isScanStatus(value))
+    throw ProblemError.validation([{ path, message: `must be one of ${SCAN_STATUSES.join(", ")}` }]);
   return value;
 }
 

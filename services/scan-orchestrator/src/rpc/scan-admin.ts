@@ -25,13 +25,23 @@ export function scanAdminHandlers(deps: ScanServiceDeps): ScanHandlers<"adminCan
         // The lease length does not matter here: a cancel never starts a lease.
         const move = applyScanEvent(scan, { type: "cancel" }, now, { leaseSeconds: 0 });
         if (!move.ok) {
-          throw new ProblemError({ status: 409, code: "scan_finished", detail: `The scan is ${scan.status}; only queued or running scans can be cancelled.`, extensions: { status: scan.status } });
+          throw new ProblemError({
+            status: 409,
+            code: "scan_finished",
+            detail: `The scan is ${scan.status}; only queued or running scans can be cancelled.`,
+            extensions: { status: scan.status },
+          });
         }
         if (!move.changed) return { row: scan, changed: false };
         const cancelled = await scans.updateScanRun(em, scan.id, move.next, now);
         emitScanStateChanged(em, cancelled, scan.status, now);
         emitAudit(em, {
-          action: "scan.cancelled", targetId: scan.id, teamId: scan.teamId, actor: callerActor(caller), outcome: "success", at: now,
+          action: "scan.cancelled",
+          targetId: scan.id,
+          teamId: scan.teamId,
+          actor: callerActor(caller),
+          outcome: "success",
+          at: now,
           details: { project_id: scan.projectId, previous_status: scan.status },
         });
         return { row: cancelled, changed: true };

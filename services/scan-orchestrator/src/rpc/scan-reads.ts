@@ -3,7 +3,11 @@
 import { create } from "@bufbuild/protobuf";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
-import { AdminListScansResponseSchema, GetScanResponseSchema, ListScansResponseSchema } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
+import {
+  AdminListScansResponseSchema,
+  GetScanResponseSchema,
+  ListScansResponseSchema,
+} from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { requireCaller, requireSuperAdmin } from "@sca/rpc";
 import { isUuid } from "../domain/batch.ts";
 import { mayReadScan, scanVisibility } from "../domain/scan-access.ts";
@@ -27,17 +31,30 @@ export function scanReadHandlers(deps: ScanServiceDeps): ScanHandlers<"getScan" 
       const caller = requireCaller(ctx);
       const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const filter = {
-        status: statusFilter(req.status), kind: kindFilter(req.kind), projectId: filterId(req.projectId, "query.project_id"), projectText: null,
+        status: statusFilter(req.status),
+        kind: kindFilter(req.kind),
+        projectId: filterId(req.projectId, "query.project_id"),
+        projectText: null,
       };
       const visible = scanVisibility(caller);
-      if (!visible.all && visible.projectId !== null && filter.projectId !== null && filter.projectId !== visible.projectId) {
+      if (
+        !visible.all &&
+        visible.projectId !== null &&
+        filter.projectId !== null &&
+        filter.projectId !== visible.projectId
+      ) {
         return create(ListScansResponseSchema, { items: [], page: pageInfo(p, 0) });
       }
-      const { rows, total } = await scans.listScans(fork(), {
-        ...filter,
-        teamIds: visible.all ? null : visible.teamIds,
-        projectId: visible.all ? filter.projectId : (visible.projectId ?? filter.projectId),
-      }, p.limit, p.offset);
+      const { rows, total } = await scans.listScans(
+        fork(),
+        {
+          ...filter,
+          teamIds: visible.all ? null : visible.teamIds,
+          projectId: visible.all ? filter.projectId : (visible.projectId ?? filter.projectId),
+        },
+        p.limit,
+        p.offset,
+      );
       return create(ListScansResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
     },
 
@@ -45,11 +62,18 @@ export function scanReadHandlers(deps: ScanServiceDeps): ScanHandlers<"getScan" 
       requireSuperAdmin(ctx);
       const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const project = req.project.trim();
-      const { rows, total } = await scans.listScans(fork(), {
-        teamIds: null, status: statusFilter(req.status), kind: kindFilter(req.kind),
-        projectId: isUuid(project) ? project.toLowerCase() : null,
-        projectText: project !== "" && !isUuid(project) ? project : null,
-      }, p.limit, p.offset);
+      const { rows, total } = await scans.listScans(
+        fork(),
+        {
+          teamIds: null,
+          status: statusFilter(req.status),
+          kind: kindFilter(req.kind),
+          projectId: isUuid(project) ? project.toLowerCase() : null,
+          projectText: project !== "" && !isUuid(project) ? project : null,
+        },
+        p.limit,
+        p.offset,
+      );
       return create(AdminListScansResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
     },
   };

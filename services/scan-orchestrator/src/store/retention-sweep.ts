@@ -29,7 +29,12 @@ export interface RetentionSweepResult {
   deleted: number;
 }
 
-export async function sweepRetention(orm: MikroORM, settings: RetentionSettings, now: Date, signal: AbortSignal): Promise<RetentionSweepResult> {
+export async function sweepRetention(
+  orm: MikroORM,
+  settings: RetentionSettings,
+  now: Date,
+  signal: AbortSignal,
+): Promise<RetentionSweepResult> {
   const horizon = retentionHorizon(now, settings);
   const result: RetentionSweepResult = { projects: 0, deleted: 0 };
   let after: string | null = null;

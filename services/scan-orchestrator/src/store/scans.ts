@@ -8,7 +8,17 @@ import { Scan, type ScanRow } from "./entities/scan.ts";
 export type { ScanRow } from "./entities/scan.ts";
 
 /** What the state machine and the database fill in for a new scan (a fixture or an import may set them). */
-type Defaulted = "createdAt" | "status" | "attempt" | "currentStep" | "progressPercent" | "errorMessage" | "startedAt" | "completedAt" | "supersededAt" | "leaseExpiresAt";
+type Defaulted =
+  | "createdAt"
+  | "status"
+  | "attempt"
+  | "currentStep"
+  | "progressPercent"
+  | "errorMessage"
+  | "startedAt"
+  | "completedAt"
+  | "supersededAt"
+  | "leaseExpiresAt";
 
 export type NewScan = Omit<ScanRow, Defaulted | "updatedAt"> & Partial<Pick<ScanRow, Defaulted>>;
 
@@ -29,7 +39,21 @@ export async function lockScan(em: EntityManager, id: string): Promise<ScanRow |
 /** Writes what the state machine moved; answers the row as it now is. */
 export async function updateScanRun(em: EntityManager, id: string, run: ScanRun, at: Date): Promise<ScanRow> {
   const { status, attempt, currentStep, progressPercent, errorMessage, startedAt, completedAt, leaseExpiresAt } = run;
-  await em.nativeUpdate(Scan, { id }, { status, attempt, currentStep, progressPercent, errorMessage, startedAt, completedAt, leaseExpiresAt, updatedAt: at });
+  await em.nativeUpdate(
+    Scan,
+    { id },
+    {
+      status,
+      attempt,
+      currentStep,
+      progressPercent,
+      errorMessage,
+      startedAt,
+      completedAt,
+      leaseExpiresAt,
+      updatedAt: at,
+    },
+  );
   return (await scanById(em, id))!;
 }
 
@@ -44,7 +68,12 @@ export interface ScanFilter {
 }
 
 /** A page of scans, newest first, and how many match. */
-export async function listScans(em: EntityManager, f: ScanFilter, limit: number, offset: number): Promise<{ rows: ScanRow[]; total: number }> {
+export async function listScans(
+  em: EntityManager,
+  f: ScanFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ScanRow[]; total: number }> {
   const where: FilterQuery<ScanRow> = {};
   if (f.teamIds !== null) where.teamId = { $in: f.teamIds };
   if (f.projectId !== null) where.projectId = f.projectId;
@@ -54,7 +83,12 @@ export async function listScans(em: EntityManager, f: ScanFilter, limit: number,
     const pattern = containsPattern(f.projectText);
     where.$or = [{ projectName: { $ilike: pattern } }, { projectSlug: { $ilike: pattern } }];
   }
-  const [rows, total] = await em.findAndCount(Scan, where, { ...SNAPSHOT, orderBy: { createdAt: "desc", id: "desc" }, limit, offset });
+  const [rows, total] = await em.findAndCount(Scan, where, {
+    ...SNAPSHOT,
+    orderBy: { createdAt: "desc", id: "desc" },
+    limit,
+    offset,
+  });
   return { rows, total };
 }
 
@@ -65,13 +99,22 @@ const TERMINAL = SCAN_STATUSES.filter(isTerminal);
  * delete: superseded before `supersededBefore` or created before `createdBefore`.
  */
 export async function retentionCandidateProjects(
-  em: EntityManager, horizon: { supersededBefore: Date; createdBefore: Date | null }, afterProjectId: string | null, limit: number,
+  em: EntityManager,
+  horizon: { supersededBefore: Date; createdBefore: Date | null },
+  afterProjectId: string | null,
+  limit: number,
 ): Promise<string[]> {
   const superseded = { supersededAt: { $lte: horizon.supersededBefore } };
   const due = horizon.createdBefore ? [superseded, { createdAt: { $lte: horizon.createdBefore } }] : [superseded];
-  const rows = await em.createQueryBuilder(Scan)
+  const rows = await em
+    .createQueryBuilder(Scan)
     .select("projectId", true)
-    .where({ status: { $in: TERMINAL }, release: null, $or: due, ...(afterProjectId ? { projectId: { $gt: afterProjectId } } : {}) })
+    .where({
+      status: { $in: TERMINAL },
+      release: null,
+      $or: due,
+      ...(afterProjectId ? { projectId: { $gt: afterProjectId } } : {}),
+    })
     .orderBy({ projectId: "asc" })
     .limit(limit)
     .execute<{ projectId: string }[]>("all");
@@ -83,9 +126,15 @@ export async function retentionCandidateProjects(
  * sweeping the same project at once waits, then reads what is left.
  */
 export async function lockRetentionCandidates(em: EntityManager, projectId: string): Promise<RetentionCandidate[]> {
-  return em.find(Scan, { projectId }, {
-    ...SNAPSHOT, fields: ["id", "status", "normalizedRef", "release", "createdAt", "supersededAt"], lockMode: LockMode.PESSIMISTIC_WRITE,
-  });
+  return em.find(
+    Scan,
+    { projectId },
+    {
+      ...SNAPSHOT,
+      fields: ["id", "status", "normalizedRef", "release", "createdAt", "supersededAt"],
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+    },
+  );
 }
 
 export async function deleteScans(em: EntityManager, ids: readonly string[]): Promise<number> {

@@ -18,8 +18,19 @@ export async function makeScan(orm: MikroORM, f: ScanFixture): Promise<ScanRow> 
   if (!normalized.ok) throw new Error(normalized.message);
   const status = f.status ?? "queued";
   return insertScan(orm.em.fork(), {
-    id: uuidv7(), projectName: "Payments API", projectSlug: "payments-api", kind, trigger: "manual", ref, normalizedRef: normalized.normalized,
-    release: null, metadata: {}, requestedByUserId: null, requestedByApiKeyId: null, sbomUploadId: null, sourceArchiveId: null,
+    id: uuidv7(),
+    projectName: "Payments API",
+    projectSlug: "payments-api",
+    kind,
+    trigger: "manual",
+    ref,
+    normalizedRef: normalized.normalized,
+    release: null,
+    metadata: {},
+    requestedByUserId: null,
+    requestedByApiKeyId: null,
+    sbomUploadId: null,
+    sourceArchiveId: null,
     ...(status === "running" ? { startedAt: new Date(), leaseExpiresAt: new Date(Date.now() + 180_000) } : {}),
     ...f,
     status,

@@ -50,10 +50,15 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
       version,
       description: `Generated package ${i} for reader tests and benchmarks.`,
       scope: random() < 0.05 ? "optional" : undefined,
-      hashes: [{ alg: "SHA-256", content: hex }, { alg: "SHA-1", content: hex.slice(0, 40) }],
+      hashes: [
+        { alg: "SHA-256", content: hex },
+        { alg: "SHA-1", content: hex.slice(0, 40) },
+      ],
       licenses: [LICENSES[i % LICENSES.length]],
       purl: `pkg:npm/${encodeURIComponent(scope)}/${name}@${version}`,
-      externalReferences: [{ type: "distribution", url: `https://registry.example.test/${scope}/${name}/-/${name}-${version}.tgz` }],
+      externalReferences: [
+        { type: "distribution", url: `https://registry.example.test/${scope}/${name}/-/${name}-${version}.tgz` },
+      ],
       properties: [{ name: "cdx:npm:package:path", value: `node_modules/${scope}/${name}` }],
     });
   }
@@ -66,7 +71,10 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
     const count = Math.floor(random() * (fanOut * 2 - 1));
     for (let k = 0; k < count && i + 1 < n; k += 1) {
       // Mostly forward (deeper layers), rarely a short way back: real trees share packages and have a few cycles.
-      const target = random() < 0.001 ? Math.max(0, i - 1 - Math.floor(random() * 20)) : i + 1 + Math.floor(random() * Math.min(n - i - 1, 500));
+      const target =
+        random() < 0.001
+          ? Math.max(0, i - 1 - Math.floor(random() * 20))
+          : i + 1 + Math.floor(random() * Math.min(n - i - 1, 500));
       if (target !== i) edges[i]!.add(target);
     }
   }
@@ -82,7 +90,13 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
     metadata: {
       timestamp: "2026-01-01T00:00:00Z",
       tools: { components: [{ type: "application", name: "cyclonedx-generator", version: "1.0.0" }] },
-      component: { type: "application", "bom-ref": "root-application@1.0.0", name: "root-application", version: "1.0.0", purl: "pkg:npm/root-application@1.0.0" },
+      component: {
+        type: "application",
+        "bom-ref": "root-application@1.0.0",
+        name: "root-application",
+        version: "1.0.0",
+        purl: "pkg:npm/root-application@1.0.0",
+      },
     },
     components,
     dependencies,

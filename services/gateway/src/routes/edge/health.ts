@@ -14,8 +14,9 @@ const liveness = z.object({
   demo_sandbox_scans: z.boolean(),
 });
 
-const serviceStates = z.record(z.string(), z.enum(["serving", "not_serving", "unknown", "unreachable"]))
-  .meta({ description: "Readiness of each domain service (grpc.health.v1, service \"readiness\")" });
+const serviceStates = z
+  .record(z.string(), z.enum(["serving", "not_serving", "unknown", "unreachable"]))
+  .meta({ description: 'Readiness of each domain service (grpc.health.v1, service "readiness")' });
 
 const ready = z.object({
   status: z.literal("ready"),
@@ -64,7 +65,9 @@ export function healthRoutes(ctx: GatewayContext): Route[] {
       handler: async () => {
         const readiness = await checkReadiness(ctx.readinessTargets, ctx.redis);
         if (!readiness.ready) {
-          const waiting = Object.entries(readiness.services).filter(([, s]) => s !== "serving").map(([name, s]) => `${name} is ${s}`);
+          const waiting = Object.entries(readiness.services)
+            .filter(([, s]) => s !== "serving")
+            .map(([name, s]) => `${name} is ${s}`);
           throw new ProblemError({
             status: 503,
             code: "not_ready",

@@ -29,7 +29,10 @@ export function metricsRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("Metrics are off, or the bearer is not METRICS_TOKEN"),
       },
       handler: async ({ req }) => {
-        if (!METRICS_ENABLED || (METRICS_TOKEN && !sameSecret(bearerOf(req.get("authorization")) ?? "", METRICS_TOKEN))) {
+        if (
+          !METRICS_ENABLED ||
+          (METRICS_TOKEN && !sameSecret(bearerOf(req.get("authorization")) ?? "", METRICS_TOKEN))
+        ) {
           throw notFoundProblem(req.path);
         }
         const { contentType, text } = await ctx.metrics.exposition();

@@ -15,10 +15,18 @@ export function adminOrganizationRoutes(ctx: GatewayContext): Route[] {
       operationId: "adminListOrganizations",
       auth: ctx.auth.route("super_admin"),
       request: { query: pageSizePagination.query(NUMBERED_PAGE_SIZE) },
-      responses: { 200: { description: "A page of organizations", schema: pageSizePagination.envelope(organizationSchema) } },
+      responses: {
+        200: { description: "A page of organizations", schema: pageSizePagination.envelope(organizationSchema) },
+      },
       handler: async ({ query, call }) => {
-        const list = await ctx.clients.identity.directory.listOrganizations({ page: pageSizePagination.request(query) }, call);
-        return { status: 200, body: pageSizePagination.page(list.items.map(organizationJson), list.page?.total ?? 0, query) };
+        const list = await ctx.clients.identity.directory.listOrganizations(
+          { page: pageSizePagination.request(query) },
+          call,
+        );
+        return {
+          status: 200,
+          body: pageSizePagination.page(list.items.map(organizationJson), list.page?.total ?? 0, query),
+        };
       },
     }),
   ];

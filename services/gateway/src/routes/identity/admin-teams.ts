@@ -28,7 +28,10 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       request: { query: listQuery },
       responses: { 200: { description: "A page of teams", schema: pageSizePagination.envelope(teamSchema) } },
       handler: async ({ query, call }) => {
-        const list = await directory.listTeams({ page: pageSizePagination.request(query), search: query.search ?? "" }, call);
+        const list = await directory.listTeams(
+          { page: pageSizePagination.request(query), search: query.search ?? "" },
+          call,
+        );
         return { status: 200, body: pageSizePagination.page(list.items.map(teamJson), list.page?.total ?? 0, query) };
       },
     }),
@@ -36,7 +39,8 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/admin/teams",
       summary: "Create a team",
-      description: "organization_id is required when several organizations exist (422 otherwise). parent_group_id creates the team inside another team of the same organization.",
+      description:
+        "organization_id is required when several organizations exist (422 otherwise). parent_group_id creates the team inside another team of the same organization.",
       tags: TAGS,
       operationId: "adminCreateTeam",
       auth,
@@ -54,10 +58,16 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         409: problemResponse("Another team of the organization uses the slug (slug_taken)"),
       },
       handler: async ({ body, call }) => {
-        const { team } = await directory.createTeam({
-          name: body.name, slug: body.slug, description: body.description ?? undefined,
-          organizationId: body.organization_id ?? undefined, parentGroupId: body.parent_group_id ?? undefined,
-        }, call);
+        const { team } = await directory.createTeam(
+          {
+            name: body.name,
+            slug: body.slug,
+            description: body.description ?? undefined,
+            organizationId: body.organization_id ?? undefined,
+            parentGroupId: body.parent_group_id ?? undefined,
+          },
+          call,
+        );
         return { status: 201, body: teamJson(team!) };
       },
     }),
@@ -79,7 +89,7 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       method: "patch",
       path: "/v1/admin/teams/{id}",
       summary: "Change a team's name, slug or description",
-      description: "Absent fields stay; description null or \"\" clears it. The parent changes only through a move.",
+      description: 'Absent fields stay; description null or "" clears it. The parent changes only through a move.',
       tags: TAGS,
       operationId: "adminUpdateTeam",
       auth,
@@ -97,10 +107,15 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
         409: problemResponse("Another team of the organization uses the slug (slug_taken)"),
       },
       handler: async ({ params, body, call }) => {
-        const { team } = await directory.updateTeam({
-          teamId: params.id, name: body.name, slug: body.slug,
-          description: body.description === null ? "" : body.description,
-        }, call);
+        const { team } = await directory.updateTeam(
+          {
+            teamId: params.id,
+            name: body.name,
+            slug: body.slug,
+            description: body.description === null ? "" : body.description,
+          },
+          call,
+        );
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -127,14 +142,18 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/admin/teams/{group_id}/move",
       summary: "Move a team and its subtree",
-      description: "new_parent_id null moves the team to its organization's root. A parent in another organization, the team itself or one of its subteams is 422.",
+      description:
+        "new_parent_id null moves the team to its organization's root. A parent in another organization, the team itself or one of its subteams is 422.",
       tags: TAGS,
       operationId: "adminMoveTeam",
       auth,
       request: { params: z.object({ group_id: z.uuid() }), body: z.object({ new_parent_id: z.uuid().nullable() }) },
       responses: { 200: { description: "The moved team", schema: teamSchema }, 404: notFound },
       handler: async ({ params, body, call }) => {
-        const { team } = await directory.moveTeam({ teamId: params.group_id, newParentId: body.new_parent_id ?? undefined }, call);
+        const { team } = await directory.moveTeam(
+          { teamId: params.group_id, newParentId: body.new_parent_id ?? undefined },
+          call,
+        );
         return { status: 200, body: teamJson(team!) };
       },
     }),
@@ -151,7 +170,10 @@ export function adminTeamRoutes(ctx: GatewayContext): Route[] {
       },
       responses: { 200: { description: "The team with its members", schema: teamSchema }, 404: notFound },
       handler: async ({ params, body, call }) => {
-        const { team } = await directory.addTeamMember({ teamId: params.id, userId: body.user_id, role: body.role }, call);
+        const { team } = await directory.addTeamMember(
+          { teamId: params.id, userId: body.user_id, role: body.role },
+          call,
+        );
         return { status: 200, body: teamJson(team!) };
       },
     }),

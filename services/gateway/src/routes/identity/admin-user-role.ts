@@ -15,15 +15,19 @@ export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
       method: "patch",
       path: "/v1/admin/users/{id}/role",
       summary: "Set a user's role",
-      description: "super_admin sets the flag (team_id ignored). group_admin and developer need team_id (422 without) and set "
-        + "that membership; for a current super_admin they are a demotion, refused with 409 last-super-admin when no other "
-        + "active super_admin would remain.",
+      description:
+        "super_admin sets the flag (team_id ignored). group_admin and developer need team_id (422 without) and set " +
+        "that membership; for a current super_admin they are a demotion, refused with 409 last-super-admin when no other " +
+        "active super_admin would remain.",
       tags: TAGS,
       operationId: "adminChangeUserRole",
       auth,
       request: {
         params: z.object({ id: z.uuid() }),
-        body: z.object({ role: z.enum(["super_admin", "group_admin", "developer"]), team_id: z.string().nullable().optional() }),
+        body: z.object({
+          role: z.enum(["super_admin", "group_admin", "developer"]),
+          team_id: z.string().nullable().optional(),
+        }),
       },
       responses: {
         200: { description: "The user", schema: adminUserSchema },
@@ -32,7 +36,10 @@ export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ params, body, call }) => {
         // team_id is passed as given: identity ignores it for super_admin and judges it for the team roles.
-        const { user } = await directory.changeUserRole({ userId: params.id, role: body.role, teamId: body.team_id ?? undefined }, call);
+        const { user } = await directory.changeUserRole(
+          { userId: params.id, role: body.role, teamId: body.team_id ?? undefined },
+          call,
+        );
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
@@ -40,7 +47,8 @@ export function adminUserRoleRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/admin/service-accounts",
       summary: "Create a service account",
-      description: "A user that never signs in and holds API keys that outlive any person. Give it a role with the team member routes.",
+      description:
+        "A user that never signs in and holds API keys that outlive any person. Give it a role with the team member routes.",
       tags: TAGS,
       operationId: "adminCreateServiceAccount",
       auth,

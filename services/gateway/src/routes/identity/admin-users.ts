@@ -14,7 +14,10 @@ const userParams = z.object({ id: z.uuid() });
 const notFound = problemResponse("No such user (or the caller is not super_admin)");
 
 // Query strings carry text: only the words true and false are booleans; absent means "either".
-const optionalFlag = z.enum(["true", "false"]).optional().transform((v) => (v === undefined ? undefined : v === "true"));
+const optionalFlag = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === "true"));
 
 const listQuery = pageSizePagination.query(NUMBERED_PAGE_SIZE).extend({
   q: z.string().max(200).optional().meta({ description: "Case-insensitive part of the e-mail address or full name" }),
@@ -28,9 +31,20 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
   const auth = ctx.auth.route("super_admin");
 
   // The changes that answer nothing share one shape.
-  const noContent = (path: string, method: "post" | "delete", operationId: string, summary: string, change: (userId: string, call: CallOptions) => Promise<unknown>) =>
+  const noContent = (
+    path: string,
+    method: "post" | "delete",
+    operationId: string,
+    summary: string,
+    change: (userId: string, call: CallOptions) => Promise<unknown>,
+  ) =>
     defineRoute({
-      method, path: `/v1/admin/users/{id}${path}`, summary, tags: TAGS, operationId, auth,
+      method,
+      path: `/v1/admin/users/{id}${path}`,
+      summary,
+      tags: TAGS,
+      operationId,
+      auth,
       request: { params: userParams },
       responses: { 204: { description: "Done (audited)" }, 404: notFound },
       handler: async ({ params, call }) => {
@@ -50,11 +64,20 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
       request: { query: listQuery },
       responses: { 200: { description: "A page of users", schema: pageSizePagination.envelope(adminUserSchema) } },
       handler: async ({ query, call }) => {
-        const list = await adminUsers.listUsers({
-          page: pageSizePagination.request(query), q: query.q ?? "",
-          isActive: query.is_active, isSuperuser: query.is_superuser, mfaEnabled: query.mfa_enabled,
-        }, call);
-        return { status: 200, body: pageSizePagination.page(list.items.map(adminUserJson), list.page?.total ?? 0, query) };
+        const list = await adminUsers.listUsers(
+          {
+            page: pageSizePagination.request(query),
+            q: query.q ?? "",
+            isActive: query.is_active,
+            isSuperuser: query.is_superuser,
+            mfaEnabled: query.mfa_enabled,
+          },
+          call,
+        );
+        return {
+          status: 200,
+          body: pageSizePagination.page(list.items.map(adminUserJson), list.page?.total ?? 0, query),
+        };
       },
     }),
     defineRoute({
@@ -100,11 +123,26 @@ export function adminUserRoutes(ctx: GatewayContext): Route[] {
         return { status: 200, body: adminUserJson(user!) };
       },
     }),
-    noContent("/password-reset", "post", "adminIssuePasswordReset", "Send the user a one-shot password-reset link (no cooldown)",
-      (userId, call) => adminUsers.issuePasswordReset({ userId }, call)),
-    noContent("/unlock-sign-in", "post", "adminUnlockSignIn", "Lift the failed-sign-in throttle of the user's address",
-      (userId, call) => adminUsers.unlockSignIn({ userId }, call)),
-    noContent("/mfa", "delete", "adminClearSecondFactor", "Clear the user's second factor (the user may enrol again)",
-      (userId, call) => adminUsers.clearSecondFactor({ userId }, call)),
+    noContent(
+      "/password-reset",
+      "post",
+      "adminIssuePasswordReset",
+      "Send the user a one-shot password-reset link (no cooldown)",
+      (userId, call) => adminUsers.issuePasswordReset({ userId }, call),
+    ),
+    noContent(
+      "/unlock-sign-in",
+      "post",
+      "adminUnlockSignIn",
+      "Lift the failed-sign-in throttle of the user's address",
+      (userId, call) => adminUsers.unlockSignIn({ userId }, call),
+    ),
+    noContent(
+      "/mfa",
+      "delete",
+      "adminClearSecondFactor",
+      "Clear the user's second factor (the user may enrol again)",
+      (userId, call) => adminUsers.clearSecondFactor({ userId }, call),
+    ),
   ];
 }

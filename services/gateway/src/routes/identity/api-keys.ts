@@ -14,11 +14,16 @@ const keyParams = z.object({ id: z.uuid() });
 const notFound = problemResponse("No such key, or not one the caller may manage");
 
 // Query strings carry text: only the words true and false are booleans.
-const queryFlag = z.enum(["true", "false"]).default("false").transform((v) => v === "true");
+const queryFlag = z
+  .enum(["true", "false"])
+  .default("false")
+  .transform((v) => v === "true");
 
-const issuedSchema = apiKeySchema.extend({
-  raw_key: z.string().meta({ description: "tos_<prefix>_<secret>: shown in this answer only, never again" }),
-}).meta({ id: "IssuedApiKey" });
+const issuedSchema = apiKeySchema
+  .extend({
+    raw_key: z.string().meta({ description: "tos_<prefix>_<secret>: shown in this answer only, never again" }),
+  })
+  .meta({ id: "IssuedApiKey" });
 
 export function apiKeyRoutes(ctx: GatewayContext): Route[] {
   const apiKeys = ctx.clients.identity.apiKeys;
@@ -42,10 +47,16 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       },
       responses: { 200: { description: "A page of keys", schema: pageSizePagination.envelope(apiKeySchema) } },
       handler: async ({ query, call }) => {
-        const list = await apiKeys.listApiKeys({
-          scope: query.scope, teamId: query.team_id, projectId: query.project_id, includeRevoked: query.include_revoked,
-          page: pageSizePagination.request(query),
-        }, call);
+        const list = await apiKeys.listApiKeys(
+          {
+            scope: query.scope,
+            teamId: query.team_id,
+            projectId: query.project_id,
+            includeRevoked: query.include_revoked,
+            page: pageSizePagination.request(query),
+          },
+          call,
+        );
         return { status: 200, body: pageSizePagination.page(list.items.map(apiKeyJson), list.page?.total ?? 0, query) };
       },
     }),
@@ -53,8 +64,9 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/api-keys",
       summary: "Issue a key",
-      description: "org: super_admin; team: team_admin of the team; project: developer on the project's team. "
-        + "expires_in_days null (or absent) never expires. The answer carries raw_key, shown once.",
+      description:
+        "org: super_admin; team: team_admin of the team; project: developer on the project's team. " +
+        "expires_in_days null (or absent) never expires. The answer carries raw_key, shown once.",
       tags: TAGS,
       operationId: "issueApiKey",
       auth: caller,
@@ -67,7 +79,11 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
           expires_in_days: z.number().int().min(1).max(1825).nullable().optional(),
           permission_breadth: z.enum(["read_only", "read_write"]).default("read_only"),
           service_account_id: z.uuid().nullable().optional(),
-          organization_id: z.uuid().nullable().optional().meta({ description: "org keys: required when several organizations exist" }),
+          organization_id: z
+            .uuid()
+            .nullable()
+            .optional()
+            .meta({ description: "org keys: required when several organizations exist" }),
         }),
       },
       responses: {
@@ -76,11 +92,19 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
         404: problemResponse("A team the caller has no role on"),
       },
       handler: async ({ body, call }) => {
-        const issued = await apiKeys.issueApiKey({
-          name: body.name, scope: body.scope, teamId: body.team_id ?? undefined, projectId: body.project_id ?? undefined,
-          expiresInDays: body.expires_in_days ?? undefined, permissionBreadth: body.permission_breadth,
-          serviceAccountId: body.service_account_id ?? undefined, organizationId: body.organization_id ?? undefined,
-        }, call);
+        const issued = await apiKeys.issueApiKey(
+          {
+            name: body.name,
+            scope: body.scope,
+            teamId: body.team_id ?? undefined,
+            projectId: body.project_id ?? undefined,
+            expiresInDays: body.expires_in_days ?? undefined,
+            permissionBreadth: body.permission_breadth,
+            serviceAccountId: body.service_account_id ?? undefined,
+            organizationId: body.organization_id ?? undefined,
+          },
+          call,
+        );
         return { status: 201, body: { ...apiKeyJson(issued.key!), raw_key: issued.rawKey } };
       },
     }),
@@ -88,7 +112,8 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       method: "delete",
       path: "/v1/api-keys/{id}",
       summary: "Revoke a key",
-      description: "Soft delete: revoked_at is set (the first time is kept). The key is refused from the next request on.",
+      description:
+        "Soft delete: revoked_at is set (the first time is kept). The key is refused from the next request on.",
       tags: TAGS,
       operationId: "revokeApiKey",
       auth: caller,
@@ -103,14 +128,18 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/api-keys/{id}/narrow",
       summary: "Narrow a key to read_only",
-      description: "One way: a key is never widened. Narrowing a read_only key changes nothing. Holds from the next request on.",
+      description:
+        "One way: a key is never widened. Narrowing a read_only key changes nothing. Holds from the next request on.",
       tags: TAGS,
       operationId: "narrowApiKey",
       auth: caller,
       request: { params: keyParams, body: z.object({ permission_breadth: z.literal("read_only") }) },
       responses: { 200: { description: "The key", schema: apiKeySchema }, 404: notFound },
       handler: async ({ params, body, call }) => {
-        const { key } = await apiKeys.narrowApiKey({ keyId: params.id, permissionBreadth: body.permission_breadth }, call);
+        const { key } = await apiKeys.narrowApiKey(
+          { keyId: params.id, permissionBreadth: body.permission_breadth },
+          call,
+        );
         return { status: 200, body: apiKeyJson(key!) };
       },
     }),
@@ -125,14 +154,25 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       responses: {
         200: {
           description: "The counts",
-          schema: z.object({
-            active_total: z.number().int(), hmac_sha256_count: z.number().int(), legacy_bcrypt_count: z.number().int(),
-          }).meta({ id: "ApiKeyHashStats" }),
+          schema: z
+            .object({
+              active_total: z.number().int(),
+              hmac_sha256_count: z.number().int(),
+              legacy_bcrypt_count: z.number().int(),
+            })
+            .meta({ id: "ApiKeyHashStats" }),
         },
       },
       handler: async ({ call }) => {
         const s = await apiKeys.getApiKeyHashStats({}, call);
-        return { status: 200, body: { active_total: s.activeTotal, hmac_sha256_count: s.hmacSha256Count, legacy_bcrypt_count: s.legacyBcryptCount } };
+        return {
+          status: 200,
+          body: {
+            active_total: s.activeTotal,
+            hmac_sha256_count: s.hmacSha256Count,
+            legacy_bcrypt_count: s.legacyBcryptCount,
+          },
+        };
       },
     }),
   ];

@@ -16,10 +16,19 @@ import { sessionRoutes } from "./sessions.ts";
 
 export function identityRoutes(ctx: GatewayContext): Route[] {
   return [
-    ...apiKeyRoutes(ctx), ...adminTeamRoutes(ctx), ...adminOrganizationRoutes(ctx), ...adminUserRoleRoutes(ctx),
+    ...apiKeyRoutes(ctx),
+    ...adminTeamRoutes(ctx),
+    ...adminOrganizationRoutes(ctx),
+    ...adminUserRoleRoutes(ctx),
     // The anonymous account routes, all of /v1/auth before all of /auth.
-    ...AUTH_PREFIXES.flatMap((prefix) => [...registrationRoutes(ctx, prefix), ...sessionRoutes(ctx, prefix), ...passwordRoutes(ctx, prefix)]),
-    ...meRoutes(ctx), ...adminUserRoutes(ctx),
-    ...oauthRoutes(ctx), ...oauthIdentityRoutes(ctx),
+    ...AUTH_PREFIXES.flatMap((prefix) => [
+      ...registrationRoutes(ctx, prefix),
+      ...sessionRoutes(ctx, prefix),
+      ...passwordRoutes(ctx, prefix),
+    ]),
+    ...meRoutes(ctx),
+    ...adminUserRoutes(ctx),
+    ...oauthRoutes(ctx),
+    ...oauthIdentityRoutes(ctx),
   ];
 }

@@ -7,9 +7,18 @@ import type { GatewayContext } from "../../context.ts";
 import { AUTH_PREFIXES, AUTH_TAGS, authOperationId, type AuthPrefix } from "../../http/auth-paths.ts";
 import { adminUserJson, adminUserSchema } from "./views.ts";
 
-const meSchema = adminUserSchema.pick({
-  id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true, memberships: true, mfa_enabled: true,
-}).meta({ id: "Me", description: "The caller with its direct memberships (oldest first)" });
+const meSchema = adminUserSchema
+  .pick({
+    id: true,
+    email: true,
+    full_name: true,
+    is_active: true,
+    is_superuser: true,
+    created_at: true,
+    memberships: true,
+    mfa_enabled: true,
+  })
+  .meta({ id: "Me", description: "The caller with its direct memberships (oldest first)" });
 
 const totpEnrolmentSchema = z.object({ secret: z.string(), otpauth_uri: z.string() }).meta({ id: "TotpEnrolment" });
 const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) }).meta({ id: "RecoveryCodes" });

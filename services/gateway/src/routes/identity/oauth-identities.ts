@@ -23,7 +23,10 @@ export function oauthIdentityRoutes(ctx: GatewayContext): Route[] {
       operationId: "listMyOAuthIdentities",
       auth: caller,
       responses: {
-        200: { description: "Oldest first", schema: z.object({ items: z.array(linkedIdentitySchema) }).meta({ id: "LinkedIdentities" }) },
+        200: {
+          description: "Oldest first",
+          schema: z.object({ items: z.array(linkedIdentitySchema) }).meta({ id: "LinkedIdentities" }),
+        },
         403: notAPerson,
       },
       handler: async ({ call }) => {
@@ -35,7 +38,8 @@ export function oauthIdentityRoutes(ctx: GatewayContext): Route[] {
       method: "delete",
       path: `${PATH}/{identity_id}`,
       summary: "Unlink one of the caller's identities",
-      description: "Refused while it is the only way to sign in: an account without a password keeps its last identity.",
+      description:
+        "Refused while it is the only way to sign in: an account without a password keeps its last identity.",
       tags: TAGS,
       operationId: "unlinkMyOAuthIdentity",
       auth: caller,

@@ -23,9 +23,11 @@ const FLOW_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: "lax" } as
 const providerParams = z.object({
   provider: z.string().max(64).meta({ description: "idp_a, idp_b or oidc; any other name is 404" }),
 });
-const providersSchema = z.object({
-  providers: z.array(z.object({ name: z.string(), configured: z.boolean() })),
-}).meta({ id: "OAuthProviders" });
+const providersSchema = z
+  .object({
+    providers: z.array(z.object({ name: z.string(), configured: z.boolean() })),
+  })
+  .meta({ id: "OAuthProviders" });
 // Lengths far above what providers send; a parameter given twice is a 422, never a guess at which one counts.
 const callbackValue = () => z.string().max(4096).optional();
 
@@ -36,11 +38,21 @@ const redirect = (description: string, setCookie: string) => ({
 
 // Sign-in may create accounts and links, so the demo refuses it on GET too.
 const refuseInDemo: RequestHandler = (_req, _res, next) => {
-  next(new ProblemError({ status: 403, code: "demo_read_only", detail: "This is a read-only demo: sign-in through an identity provider is disabled." }));
+  next(
+    new ProblemError({
+      status: 403,
+      code: "demo_read_only",
+      detail: "This is a read-only demo: sign-in through an identity provider is disabled.",
+    }),
+  );
 };
 
 function setFlowCookie(res: Response, cookie: FlowCookie): void {
-  res.cookie(cookie.name, cookie.value, { ...FLOW_COOKIE_OPTIONS, path: cookie.path, maxAge: cookie.maxAgeSeconds * 1000 });
+  res.cookie(cookie.name, cookie.value, {
+    ...FLOW_COOKIE_OPTIONS,
+    path: cookie.path,
+    maxAge: cookie.maxAgeSeconds * 1000,
+  });
 }
 
 // Identity scopes the flow cookie to `{callback base path}/auth/oauth`; the callback is reached at that path
@@ -52,7 +64,11 @@ function clearFlowCookie(res: Response, prefix: AuthPrefix): void {
 export function oauthRoutes(ctx: GatewayContext): Route[] {
   const sso = ctx.clients.identity.sso;
   const writeRefreshCookie = refreshCookieWriter(ctx.config);
-  const authorizeLimit = ctx.rateLimit({ name: "oauth-authorize", ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT, key: clientAddressOf });
+  const authorizeLimit = ctx.rateLimit({
+    name: "oauth-authorize",
+    ...ctx.config.OAUTH_AUTHORIZE_RATE_LIMIT,
+    key: clientAddressOf,
+  });
   const demo = ctx.config.DEMO_READ_ONLY ? [refuseInDemo] : [];
 
   const routesUnder = (prefix: AuthPrefix): Route[] => [
@@ -64,7 +80,8 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       operationId: authOperationId(prefix, "listOAuthProviders"),
       responses: {
         200: {
-          description: "Every provider; configured is true only when its client id and secret (and for oidc the issuer) are set",
+          description:
+            "Every provider; configured is true only when its client id and secret (and for oidc the issuer) are set",
           schema: providersSchema,
         },
       },
@@ -77,20 +94,26 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       method: "get",
       path: `${prefix}/oauth/{provider}/authorize`,
       summary: "Start signing in at a provider",
-      description: "302 to the provider's authorization page with a signed state; sets the flow cookie that binds the callback to "
-        + "this browser. redirect_after is honoured only as a same-site path. "
-        + perAddressLimitText(ctx.config, "OAUTH_AUTHORIZE_RATE_LIMIT"),
+      description:
+        "302 to the provider's authorization page with a signed state; sets the flow cookie that binds the callback to " +
+        "this browser. redirect_after is honoured only as a same-site path. " +
+        perAddressLimitText(ctx.config, "OAUTH_AUTHORIZE_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "authorizeOAuth"),
       middleware: [...demo, authorizeLimit],
       request: { params: providerParams, query: z.object({ redirect_after: z.string().max(2048).optional() }) },
       responses: {
-        302: redirect("To the provider", `${FLOW_COOKIE}, HttpOnly, Secure, SameSite=Lax, Path=/api/auth/oauth, Max-Age=OAUTH_STATE_TTL_SECONDS`),
+        302: redirect(
+          "To the provider",
+          `${FLOW_COOKIE}, HttpOnly, Secure, SameSite=Lax, Path=/api/auth/oauth, Max-Age=OAUTH_STATE_TTL_SECONDS`,
+        ),
         403: problemResponse("Read-only demo (demo_read_only)"),
         404: problemResponse("Unknown provider"),
         429: problemResponse("Too many sign-ins started from this address"),
-        503: problemResponse("The provider is not configured (oauth_provider_disabled, with the flag oauth_provider_disabled: true), "
-          + "or its discovery document cannot be used (oauth_provider_unavailable)"),
+        503: problemResponse(
+          "The provider is not configured (oauth_provider_disabled, with the flag oauth_provider_disabled: true), " +
+            "or its discovery document cannot be used (oauth_provider_unavailable)",
+        ),
       },
       handler: async ({ params, query, res }) => {
         const begun = await sso.beginSignIn({ provider: params.provider, redirectAfter: query.redirect_after ?? "" });
@@ -102,14 +125,20 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       method: "get",
       path: `${prefix}/oauth/{provider}/callback`,
       summary: "Finish signing in: the provider's redirect",
-      description: "Always a redirect: on success to redirect_after (or OAUTH_LOGIN_REDIRECT_DEFAULT) with the refresh cookie, on "
-        + "failure to OAUTH_LOGIN_REDIRECT_FAILURE with ?error=<reason> (oauth_denied when the person declined). The flow cookie is cleared.",
+      description:
+        "Always a redirect: on success to redirect_after (or OAUTH_LOGIN_REDIRECT_DEFAULT) with the refresh cookie, on " +
+        "failure to OAUTH_LOGIN_REDIRECT_FAILURE with ?error=<reason> (oauth_denied when the person declined). The flow cookie is cleared.",
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "completeOAuth"),
       middleware: demo,
       request: {
         params: providerParams,
-        query: z.object({ code: callbackValue(), state: callbackValue(), error: callbackValue(), iss: callbackValue() }),
+        query: z.object({
+          code: callbackValue(),
+          state: callbackValue(),
+          error: callbackValue(),
+          iss: callbackValue(),
+        }),
       },
       responses: {
         302: redirect("Back to the portal", `refresh_token on success (as at login); ${FLOW_COOKIE} cleared`),
@@ -118,8 +147,13 @@ export function oauthRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ params, query, req, res }) => {
         const done = await sso.completeSignIn({
-          provider: params.provider, code: query.code ?? "", state: query.state ?? "", error: query.error ?? "", iss: query.iss ?? "",
-          flowCookie: cookieValue(req, FLOW_COOKIE), client: clientOf(req),
+          provider: params.provider,
+          code: query.code ?? "",
+          state: query.state ?? "",
+          error: query.error ?? "",
+          iss: query.iss ?? "",
+          flowCookie: cookieValue(req, FLOW_COOKIE),
+          client: clientOf(req),
         });
         clearFlowCookie(res, prefix);
         if (done.session) writeRefreshCookie(res, done.session);

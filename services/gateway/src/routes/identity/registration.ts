@@ -10,9 +10,16 @@ import { codePoints, emailAddress } from "./fields.ts";
 import { adminUserJson, adminUserSchema } from "./views.ts";
 
 /** The public view of a user (what registration answers). */
-const publicUserSchema = adminUserSchema.pick({
-  id: true, email: true, full_name: true, is_active: true, is_superuser: true, created_at: true,
-}).meta({ id: "User" });
+const publicUserSchema = adminUserSchema
+  .pick({
+    id: true,
+    email: true,
+    full_name: true,
+    is_active: true,
+    is_superuser: true,
+    created_at: true,
+  })
+  .meta({ id: "User" });
 
 /** The registration route under one of the auth prefixes (routes/identity/index.ts lists it under each). */
 export function registrationRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] {
@@ -28,7 +35,11 @@ export function registrationRoutes(ctx: GatewayContext, prefix: AuthPrefix): Rou
       operationId: authOperationId(prefix, "register"),
       middleware: [limit],
       request: {
-        body: z.object({ email: emailAddress, full_name: z.string().max(255).nullable().optional(), password: codePoints(8, 256) }),
+        body: z.object({
+          email: emailAddress,
+          full_name: z.string().max(255).nullable().optional(),
+          password: codePoints(8, 256),
+        }),
       },
       responses: {
         201: { description: "The new user (never the password)", schema: publicUserSchema },
@@ -38,7 +49,10 @@ export function registrationRoutes(ctx: GatewayContext, prefix: AuthPrefix): Rou
       },
       handler: async ({ body, req }) => {
         const { user } = await accounts.register({
-          email: body.email, fullName: body.full_name ?? undefined, password: body.password, client: clientOf(req),
+          email: body.email,
+          fullName: body.full_name ?? undefined,
+          password: body.password,
+          client: clientOf(req),
         });
         return { status: 201, body: adminUserJson(user!) };
       },

@@ -16,20 +16,26 @@ import { codePoints, emailAddress } from "./fields.ts";
 // Fixed by the spec (login 5/minute per IP, Retry-After 60); the second step gets the same allowance.
 const SIGN_IN_LIMIT = { limit: 5, windowSeconds: 60, retryAfter: 60 } as const;
 
-const tokenResponseSchema = z.object({
-  access_token: z.string(),
-  expires_in: z.number().int().meta({ description: "Seconds the access token stays valid" }),
-  token_type: z.literal("bearer"),
-}).meta({ id: "TokenResponse" });
+const tokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    expires_in: z.number().int().meta({ description: "Seconds the access token stays valid" }),
+    token_type: z.literal("bearer"),
+  })
+  .meta({ id: "TokenResponse" });
 
-const secondFactorChallengeSchema = z.object({
-  mfa_required: z.literal(true),
-  mfa_token: z.string().meta({ description: "Grants nothing but POST .../login/mfa; never accepted as a bearer" }),
-  expires_in: z.number().int(),
-}).meta({ id: "SecondFactorChallenge" });
+const secondFactorChallengeSchema = z
+  .object({
+    mfa_required: z.literal(true),
+    mfa_token: z.string().meta({ description: "Grants nothing but POST .../login/mfa; never accepted as a bearer" }),
+    expires_in: z.number().int(),
+  })
+  .meta({ id: "SecondFactorChallenge" });
 
 const setsRefreshCookie = {
-  "Set-Cookie": z.string().meta({ description: "refresh_token, HttpOnly, SameSite=Strict, once for Path=/api/auth and once for Path=/api/v1/auth" }),
+  "Set-Cookie": z.string().meta({
+    description: "refresh_token, HttpOnly, SameSite=Strict, once for Path=/api/auth and once for Path=/api/v1/auth",
+  }),
 };
 
 function tokenResponse(session: Session): z.input<typeof tokenResponseSchema> {
@@ -58,9 +64,10 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
       method: "post",
       path: `${prefix}/login`,
       summary: "Sign in with e-mail and password",
-      description: "A user with a second factor gets `mfa_required` and an `mfa_token` for POST .../login/mfa, and no cookie. "
-        + "5 per minute per client address (Retry-After: 60); an address with too many failed sign-ins is refused for a while "
-        + "whatever the password (sign_in_throttled, Retry-After: seconds left).",
+      description:
+        "A user with a second factor gets `mfa_required` and an `mfa_token` for POST .../login/mfa, and no cookie. " +
+        "5 per minute per client address (Retry-After: 60); an address with too many failed sign-ins is refused for a while " +
+        "whatever the password (sign_in_throttled, Retry-After: seconds left).",
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "login"),
       middleware: [limits.login],
@@ -77,7 +84,10 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
       handler: async ({ body, req, res }) => {
         const { outcome } = await accounts.login({ email: body.email, password: body.password, client: clientOf(req) });
         if (outcome.case === "challenge") {
-          return { status: 200, body: { mfa_required: true, mfa_token: outcome.value.mfaToken, expires_in: outcome.value.expiresIn } };
+          return {
+            status: 200,
+            body: { mfa_required: true, mfa_token: outcome.value.mfaToken, expires_in: outcome.value.expiresIn },
+          };
         }
         return signedIn(res, outcome.value!);
       },
@@ -86,8 +96,9 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
       method: "post",
       path: `${prefix}/login/mfa`,
       summary: "Complete a sign-in with a second factor",
-      description: "code: a current TOTP code or an unused recovery code. 5 per minute per client address (Retry-After: 60); "
-        + "wrong codes count toward the address's failed-sign-in throttle.",
+      description:
+        "code: a current TOTP code or an unused recovery code. 5 per minute per client address (Retry-After: 60); " +
+        "wrong codes count toward the address's failed-sign-in throttle.",
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "completeSecondFactor"),
       middleware: [limits.secondFactor],
@@ -98,7 +109,11 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
         429: problemResponse("rate_limited (Retry-After: 60) or sign_in_throttled (Retry-After: seconds left)"),
       },
       handler: async ({ body, req, res }) => {
-        const { session } = await accounts.completeSecondFactor({ mfaToken: body.mfa_token, code: body.code, client: clientOf(req) });
+        const { session } = await accounts.completeSecondFactor({
+          mfaToken: body.mfa_token,
+          code: body.code,
+          client: clientOf(req),
+        });
         return signedIn(res, session!);
       },
     }),
@@ -106,19 +121,29 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
       method: "post",
       path: `${prefix}/refresh`,
       summary: "Exchange the refresh cookie for a new access token and refresh cookie",
-      description: "Presenting a refresh token that was already exchanged ends its whole sign-in (reuse detection). "
-        + perAddressLimitText(ctx.config, "REFRESH_RATE_LIMIT"),
+      description:
+        "Presenting a refresh token that was already exchanged ends its whole sign-in (reuse detection). " +
+        perAddressLimitText(ctx.config, "REFRESH_RATE_LIMIT"),
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "refresh"),
       middleware: [limits.refresh],
       responses: {
-        200: { description: "A new access token; the cookie is replaced", schema: tokenResponseSchema, headers: z.object(setsRefreshCookie) },
-        401: problemResponse("No cookie, or an unknown, expired, revoked or reused refresh token (invalid_refresh_token); the cookie is cleared"),
+        200: {
+          description: "A new access token; the cookie is replaced",
+          schema: tokenResponseSchema,
+          headers: z.object(setsRefreshCookie),
+        },
+        401: problemResponse(
+          "No cookie, or an unknown, expired, revoked or reused refresh token (invalid_refresh_token); the cookie is cleared",
+        ),
         429: problemResponse("Too many refreshes from this address"),
       },
       handler: async ({ req, res }) => {
         try {
-          const { session } = await accounts.refresh({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) });
+          const { session } = await accounts.refresh({
+            refreshToken: cookieValue(req, REFRESH_COOKIE),
+            client: clientOf(req),
+          });
           return signedIn(res, session!);
         } catch (err) {
           clearRefreshCookie(res);
@@ -130,7 +155,8 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
       method: "post",
       path: `${prefix}/logout`,
       summary: "Sign out: end the refresh cookie's sign-in",
-      description: "Idempotent: 204 with or without a cookie, and for an unknown or already revoked one. Clears the cookie.",
+      description:
+        "Idempotent: 204 with or without a cookie, and for an unknown or already revoked one. Clears the cookie.",
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "logout"),
       auth: ctx.auth.route("caller"),

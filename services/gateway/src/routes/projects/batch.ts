@@ -9,10 +9,22 @@ import { projectInput } from "./fields.ts";
 import { batchResultJson, batchResultSchema } from "./views.ts";
 
 const text = () => z.string().optional();
-const batchRow = z.object({
-  name: text(), slug: text(), team_id: text(), description: text(), default_branch: text(), git_url: text(), visibility: text(),
-  business_unit: text(), declared_license: text(), distribution_model: text(), ai_usage_context: text(), owner_contact: text(),
-}).meta({ description: "A project create body; its values are checked per row" });
+const batchRow = z
+  .object({
+    name: text(),
+    slug: text(),
+    team_id: text(),
+    description: text(),
+    default_branch: text(),
+    git_url: text(),
+    visibility: text(),
+    business_unit: text(),
+    declared_license: text(),
+    distribution_model: text(),
+    ai_usage_context: text(),
+    owner_contact: text(),
+  })
+  .meta({ description: "A project create body; its values are checked per row" });
 
 export function projectBatchRoutes(ctx: GatewayContext): Route[] {
   const projects = ctx.clients.projects.projects;
@@ -21,9 +33,10 @@ export function projectBatchRoutes(ctx: GatewayContext): Route[] {
       method: "post",
       path: "/v1/projects:batch",
       summary: "Create up to 200 projects",
-      description: "developer or above on each row's team. Rows are processed in order and independently. Row statuses: created, "
-        + "already_exists (the team has an active project with the slug: a success naming it), forbidden (not developer on the team), "
-        + "invalid (detail names the fields).",
+      description:
+        "developer or above on each row's team. Rows are processed in order and independently. Row statuses: created, " +
+        "already_exists (the team has an active project with the slug: a success naming it), forbidden (not developer on the team), " +
+        "invalid (detail names the fields).",
       tags: ["projects"],
       operationId: "batchCreateProjects",
       auth: ctx.auth.route("caller"),

@@ -19,18 +19,32 @@ export function projectExportRoutes(ctx: GatewayContext): Route[] {
       operationId: "exportProjectsCsv",
       auth: ctx.auth.route("caller"),
       request: { query: projectFilterQuery },
-      responses: { 200: { description: "CSV, a header line then one line per project", schema: z.string(), contentType: "text/csv", stream: true } },
+      responses: {
+        200: {
+          description: "CSV, a header line then one line per project",
+          schema: z.string(),
+          contentType: "text/csv",
+          stream: true,
+        },
+      },
       handler: ({ query, call }) => {
         async function* lines() {
           let header = true;
           for await (const chunk of projects.exportProjects({ filter: filterOf(query) }, call)) {
-            const rows = chunk.items.map((p) => { const json = projectJson(p); return csvLine(CSV_COLUMNS.map((c) => json[c])); });
+            const rows = chunk.items.map((p) => {
+              const json = projectJson(p);
+              return csvLine(CSV_COLUMNS.map((c) => json[c]));
+            });
             yield (header ? csvLine(CSV_COLUMNS) : "") + rows.join("");
             header = false;
           }
           if (header) yield csvLine(CSV_COLUMNS);
         }
-        return { status: 200, stream: lines(), headers: { "Content-Disposition": 'attachment; filename="projects.csv"' } };
+        return {
+          status: 200,
+          stream: lines(),
+          headers: { "Content-Disposition": 'attachment; filename="projects.csv"' },
+        };
       },
     }),
   ];

@@ -10,7 +10,12 @@ export const ApiKey = defineEntity({
     id: p.uuid().primary(),
     name: p.string().length(100),
     scope: p.string().length(16).$type<"org" | "team" | "project">(),
-    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").strictNullable().deleteRule("restrict"),
+    organizationId: p
+      .manyToOne(Organization)
+      .mapToPk()
+      .fieldName("organization_id")
+      .strictNullable()
+      .deleteRule("restrict"),
     /** No foreign key: a deleted team revokes its keys, and the rows stay as the record of what was issued. */
     teamId: p.uuid().strictNullable(),
     /** Projects live in the projects service; the id is kept as given. */
@@ -21,10 +26,20 @@ export const ApiKey = defineEntity({
     keyHash: p.string().length(255).lazy().hidden(),
     /** hmac_sha256, or bcrypt for rows issued before HMAC storage. */
     hashFormat: p.string().length(16).$type<"hmac_sha256" | "bcrypt">().default("hmac_sha256"),
-    createdByUserId: p.manyToOne(User).mapToPk().fieldName("created_by_user_id").strictNullable().deleteRule("set null"),
+    createdByUserId: p
+      .manyToOne(User)
+      .mapToPk()
+      .fieldName("created_by_user_id")
+      .strictNullable()
+      .deleteRule("set null"),
     createdByEmail: p.string().length(320).strictNullable(),
     /** Set when the key belongs to a service account rather than to the person who issued it. */
-    serviceAccountId: p.manyToOne(User).mapToPk().fieldName("service_account_id").strictNullable().deleteRule("cascade"),
+    serviceAccountId: p
+      .manyToOne(User)
+      .mapToPk()
+      .fieldName("service_account_id")
+      .strictNullable()
+      .deleteRule("cascade"),
     expiresAt: p.datetime().strictNullable(),
     lastUsedAt: p.datetime().strictNullable(),
     revokedAt: p.datetime().strictNullable(),

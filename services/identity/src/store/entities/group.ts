@@ -7,9 +7,15 @@ export const Group = defineEntity({
   tableName: "groups",
   properties: {
     id: p.uuid().primary(),
-    organizationId: p.manyToOne(Organization).mapToPk().fieldName("organization_id").strictNullable().deleteRule("restrict"),
+    organizationId: p
+      .manyToOne(Organization)
+      .mapToPk()
+      .fieldName("organization_id")
+      .strictNullable()
+      .deleteRule("restrict"),
     // A getter: the entity refers to itself.
-    parentGroupId: () => p.manyToOne(Group).mapToPk().fieldName("parent_group_id").strictNullable().deleteRule("restrict"),
+    parentGroupId: () =>
+      p.manyToOne(Group).mapToPk().fieldName("parent_group_id").strictNullable().deleteRule("restrict"),
     name: p.string().length(255),
     slug: p.string().length(64),
     description: p.text().strictNullable(),
@@ -17,7 +23,12 @@ export const Group = defineEntity({
     updatedAt: p.datetime().defaultRaw("now()"),
   },
   // A slug is unique within its organization; teams without one share the nil organization.
-  uniques: [{ name: "groups_org_slug", expression: `create unique index groups_org_slug on groups (coalesce(organization_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)` }],
+  uniques: [
+    {
+      name: "groups_org_slug",
+      expression: `create unique index groups_org_slug on groups (coalesce(organization_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)`,
+    },
+  ],
   indexes: [{ name: "groups_parent", properties: ["parentGroupId"] }],
   checks: [{ name: "groups_check", expression: "parent_group_id is null or parent_group_id <> id" }],
 });

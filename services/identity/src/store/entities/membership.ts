@@ -15,7 +15,9 @@ export const Membership = defineEntity({
   },
   uniques: [{ name: "memberships_user_id_group_id_key", properties: ["userId", "groupId"] }],
   indexes: [{ name: "memberships_group", properties: ["groupId"] }],
-  checks: [{ name: "memberships_role_check", expression: "role in ('group_admin', 'team_admin', 'developer', 'viewer')" }],
+  checks: [
+    { name: "memberships_role_check", expression: "role in ('group_admin', 'team_admin', 'developer', 'viewer')" },
+  ],
 });
 
 export type MembershipRow = InferEntity<typeof Membership>;

@@ -19,7 +19,9 @@ export class Migration20261122100000_AccountsAndGroups extends Migration {
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
       check (parent_group_id is null or parent_group_id <> id))`);
-    this.addSql(`create unique index groups_org_slug on groups (coalesce(organization_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)`);
+    this.addSql(
+      `create unique index groups_org_slug on groups (coalesce(organization_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)`,
+    );
     this.addSql(`create index groups_parent on groups (parent_group_id)`);
     this.addSql(`create table users (
       id uuid primary key,

@@ -39,19 +39,33 @@ export const Project = defineEntity({
     updatedAt: p.datetime().defaultRaw("now()"),
   },
   // A slug names one active project of a team; archiving frees it.
-  uniques: [{ name: "projects_team_slug", expression: "create unique index projects_team_slug on projects (team_id, slug) where archived_at is null" }],
+  uniques: [
+    {
+      name: "projects_team_slug",
+      expression: "create unique index projects_team_slug on projects (team_id, slug) where archived_at is null",
+    },
+  ],
   indexes: [
     // The list: a caller's teams, ordered by name.
     { name: "projects_team_name", properties: ["teamId", "name", "id"] },
     // Organization-visible projects of the caller's organizations.
     { name: "projects_organization_visible", properties: ["organizationId"], where: "visibility = 'organization'" },
-    { name: "projects_business_unit", expression: "create index projects_business_unit on projects (lower(business_unit))" },
+    {
+      name: "projects_business_unit",
+      expression: "create index projects_business_unit on projects (lower(business_unit))",
+    },
     { name: "projects_distribution_model", properties: ["distributionModel"] },
   ],
   checks: [
     { name: "projects_visibility_check", expression: "visibility in ('team', 'organization')" },
-    { name: "projects_distribution_model_check", expression: "distribution_model in ('internal', 'saas', 'binary', 'source', 'embedded')" },
-    { name: "projects_ai_usage_context_check", expression: "ai_usage_context in ('internal', 'product', 'redistribute', 'outputs-only')" },
+    {
+      name: "projects_distribution_model_check",
+      expression: "distribution_model in ('internal', 'saas', 'binary', 'source', 'embedded')",
+    },
+    {
+      name: "projects_ai_usage_context_check",
+      expression: "ai_usage_context in ('internal', 'product', 'redistribute', 'outputs-only')",
+    },
     { name: "projects_check", expression: "has_git_credential = (git_credential_sealed is not null)" },
   ],
 });

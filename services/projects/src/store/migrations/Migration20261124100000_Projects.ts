@@ -34,7 +34,9 @@ export class Migration20261124100000_Projects extends Migration {
       check (has_git_credential = (git_credential_sealed is not null)))`);
     this.addSql(`create unique index projects_team_slug on projects (team_id, slug) where archived_at is null`);
     this.addSql(`create index projects_team_name on projects (team_id, name, id)`);
-    this.addSql(`create index projects_organization_visible on projects (organization_id) where visibility = 'organization'`);
+    this.addSql(
+      `create index projects_organization_visible on projects (organization_id) where visibility = 'organization'`,
+    );
     this.addSql(`create index projects_business_unit on projects (lower(business_unit))`);
     this.addSql(`create index projects_distribution_model on projects (distribution_model)`);
   }

@@ -32,7 +32,12 @@ export const Scan = defineEntity({
     requestedByUserId: p.uuid().strictNullable(),
     requestedByApiKeyId: p.uuid().strictNullable(),
     sbomUploadId: p.manyToOne(ScanUpload).mapToPk().fieldName("sbom_upload_id").strictNullable().deleteRule("set null"),
-    sourceArchiveId: p.manyToOne(ScanUpload).mapToPk().fieldName("source_archive_id").strictNullable().deleteRule("set null"),
+    sourceArchiveId: p
+      .manyToOne(ScanUpload)
+      .mapToPk()
+      .fieldName("source_archive_id")
+      .strictNullable()
+      .deleteRule("set null"),
     errorMessage: p.text().strictNullable(),
     /** Running only: when the attempt counts as lost without news from its worker. */
     leaseExpiresAt: p.datetime().strictNullable(),
@@ -51,9 +56,17 @@ export const Scan = defineEntity({
     { name: "scans_kind_created", properties: ["kind", "createdAt"] },
     // The team cap and the batch's already_exists count only queued and running scans.
     { name: "scans_team_active", properties: ["teamId"], where: "status in ('queued', 'running')" },
-    { name: "scans_project_ref_active", properties: ["projectId", "kind", "normalizedRef"], where: "status in ('queued', 'running')" },
+    {
+      name: "scans_project_ref_active",
+      properties: ["projectId", "kind", "normalizedRef"],
+      where: "status in ('queued', 'running')",
+    },
     // The supersede rule's peers and the release list: succeeded scans of a project by ref.
-    { name: "scans_project_ref_succeeded", properties: ["projectId", "normalizedRef", "createdAt"], where: "status = 'succeeded'" },
+    {
+      name: "scans_project_ref_succeeded",
+      properties: ["projectId", "normalizedRef", "createdAt"],
+      where: "status = 'succeeded'",
+    },
     { name: "scans_project_release", properties: ["projectId", "release"], where: "release is not null" },
     // The typical duration behind retry_after_seconds: a team's recent finished scans.
     { name: "scans_team_completed", properties: ["teamId", "completedAt"], where: "status = 'succeeded'" },

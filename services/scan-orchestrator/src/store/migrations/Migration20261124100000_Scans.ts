@@ -57,8 +57,12 @@ export class Migration20261124100000_Scans extends Migration {
     this.addSql(`create index scans_status_created on scans (status, created_at)`);
     this.addSql(`create index scans_kind_created on scans (kind, created_at)`);
     this.addSql(`create index scans_team_active on scans (team_id) where status in ('queued', 'running')`);
-    this.addSql(`create index scans_project_ref_active on scans (project_id, kind, normalized_ref) where status in ('queued', 'running')`);
-    this.addSql(`create index scans_project_ref_succeeded on scans (project_id, normalized_ref, created_at) where status = 'succeeded'`);
+    this.addSql(
+      `create index scans_project_ref_active on scans (project_id, kind, normalized_ref) where status in ('queued', 'running')`,
+    );
+    this.addSql(
+      `create index scans_project_ref_succeeded on scans (project_id, normalized_ref, created_at) where status = 'succeeded'`,
+    );
     this.addSql(`create index scans_project_release on scans (project_id, release) where release is not null`);
     this.addSql(`create index scans_team_completed on scans (team_id, completed_at) where status = 'succeeded'`);
     this.addSql(`create index scans_lease on scans (lease_expires_at) where status = 'running'`);

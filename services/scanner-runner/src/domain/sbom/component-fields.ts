@@ -15,8 +15,24 @@ export function canonicalPurl(text: string): string | null {
 // removed, so SPDX 2 (SHA256, SHA3_256, BLAKE2b-256), SPDX 3 (sha256, blake2b256) and CycloneDX agree.
 const HASH_ALGORITHMS = new Map<string, string>(
   [
-    "MD2", "MD4", "MD5", "MD6", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512", "SHA3-224", "SHA3-256",
-    "SHA3-384", "SHA3-512", "BLAKE2b-256", "BLAKE2b-384", "BLAKE2b-512", "BLAKE3", "ADLER32",
+    "MD2",
+    "MD4",
+    "MD5",
+    "MD6",
+    "SHA-1",
+    "SHA-224",
+    "SHA-256",
+    "SHA-384",
+    "SHA-512",
+    "SHA3-224",
+    "SHA3-256",
+    "SHA3-384",
+    "SHA3-512",
+    "BLAKE2b-256",
+    "BLAKE2b-384",
+    "BLAKE2b-512",
+    "BLAKE3",
+    "ADLER32",
   ].map((name) => [name.toUpperCase().replace(/[^A-Z0-9]/g, ""), name]),
 );
 
@@ -48,7 +64,10 @@ export function text(value: unknown): string | null {
 export function spdxPartyName(value: unknown): string | null {
   const raw = text(value);
   if (!raw || /^(NOASSERTION|NONE)$/i.test(raw)) return null;
-  const name = raw.replace(/^(Organization|Person|Tool)\s*:\s*/i, "").replace(/\s*\([^()]*@[^()]*\)\s*$/, "").trim();
+  const name = raw
+    .replace(/^(Organization|Person|Tool)\s*:\s*/i, "")
+    .replace(/\s*\([^()]*@[^()]*\)\s*$/, "")
+    .trim();
   return name || null;
 }
 
@@ -58,5 +77,7 @@ export function asArray(value: unknown): unknown[] {
 }
 
 export function asRecord(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

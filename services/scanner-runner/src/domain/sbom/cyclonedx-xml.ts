@@ -34,7 +34,8 @@ const parser = new XMLParser({
   attributeValueProcessor: (_name, value) => decodeXmlText(value),
 });
 
-const NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?bom\b[^>]*?\bxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/;
+const NAMESPACE =
+  /<(?:[A-Za-z_][\w.-]*:)?bom\b[^>]*?\bxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/;
 
 /** True when the text declares a DOCTYPE or an entity: refused whatever it declares. */
 export function declaresDoctype(xml: string): boolean {
@@ -85,7 +86,11 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
 function party(node: unknown): Record<string, unknown> | null {
   const record = asRecord(node);
   if (!record) return null;
-  return withoutNulls({ name: childText(record, "name"), url: asArray(record.url).map(contentOf).filter(Boolean), email: childText(record, "email") });
+  return withoutNulls({
+    name: childText(record, "name"),
+    url: asArray(record.url).map(contentOf).filter(Boolean),
+    email: childText(record, "email"),
+  });
 }
 
 function componentOf(node: Record<string, unknown>): Record<string, unknown> {
@@ -96,10 +101,18 @@ function componentOf(node: Record<string, unknown>): Record<string, unknown> {
     for (const entry of asArray(licensesNode.license)) {
       const license = asRecord(entry);
       if (!license) continue;
-      licenses.push({ license: withoutNulls({ id: childText(license, "id"), name: childText(license, "name"), acknowledgement: attribute(license, "acknowledgement") }) });
+      licenses.push({
+        license: withoutNulls({
+          id: childText(license, "id"),
+          name: childText(license, "name"),
+          acknowledgement: attribute(license, "acknowledgement"),
+        }),
+      });
     }
     for (const entry of asArray(licensesNode.expression)) {
-      licenses.push(withoutNulls({ expression: contentOf(entry), acknowledgement: attribute(entry, "acknowledgement") }));
+      licenses.push(
+        withoutNulls({ expression: contentOf(entry), acknowledgement: attribute(entry, "acknowledgement") }),
+      );
     }
   }
   const simple = (name: string): string | null => childText(node, name);
@@ -120,7 +133,9 @@ function componentOf(node: Record<string, unknown>): Record<string, unknown> {
     copyright: simple("copyright"),
     cpe: simple("cpe"),
     purl: simple("purl"),
-    externalReferences: list(node, "externalReferences", "reference").map((r) => withoutNulls({ type: attribute(r, "type"), url: childText(r, "url") })),
+    externalReferences: list(node, "externalReferences", "reference").map((r) =>
+      withoutNulls({ type: attribute(r, "type"), url: childText(r, "url") }),
+    ),
     properties: list(node, "properties", "property").map((p) => ({ name: attribute(p, "name"), value: contentOf(p) })),
     components: list(node, "components", "component").map(componentOf),
   });
@@ -130,7 +145,10 @@ function componentOf(node: Record<string, unknown>): Record<string, unknown> {
 export function cycloneDxXmlToJsonShape(xml: string, specVersion: string): Record<string, unknown> {
   const verdict = XMLValidator.validate(xml);
   if (verdict !== true) {
-    throw new SbomReadError("sbom_malformed_xml", `The XML document is malformed or truncated (line ${verdict.err.line}, column ${verdict.err.col}: ${verdict.err.msg}).`);
+    throw new SbomReadError(
+      "sbom_malformed_xml",
+      `The XML document is malformed or truncated (line ${verdict.err.line}, column ${verdict.err.col}: ${verdict.err.msg}).`,
+    );
   }
   let parsed: unknown;
   try {
@@ -145,7 +163,9 @@ export function cycloneDxXmlToJsonShape(xml: string, specVersion: string): Recor
   if (metadataNode) {
     const toolsNode = asRecord(asArray(metadataNode.tools)[0]);
     // Up to 1.4 <tools> holds <tool>s; from 1.5 <components> and <services>.
-    const legacyTools = list(metadataNode, "tools", "tool").map((t) => withoutNulls({ vendor: childText(t, "vendor"), name: childText(t, "name"), version: childText(t, "version") }));
+    const legacyTools = list(metadataNode, "tools", "tool").map((t) =>
+      withoutNulls({ vendor: childText(t, "vendor"), name: childText(t, "name"), version: childText(t, "version") }),
+    );
     const toolComponents = list(toolsNode, "components", "component").map(componentOf);
     const primaryNode = asRecord(asArray(metadataNode.component)[0]);
     metadata = withoutNulls({
@@ -156,7 +176,9 @@ export function cycloneDxXmlToJsonShape(xml: string, specVersion: string): Recor
   }
   const dependencies = list(bom, "dependencies", "dependency").map((d) => ({
     ref: attribute(d, "ref"),
-    dependsOn: asArray(d.dependency).map((inner) => attribute(inner, "ref")).filter(Boolean),
+    dependsOn: asArray(d.dependency)
+      .map((inner) => attribute(inner, "ref"))
+      .filter(Boolean),
   }));
   return withoutNulls({
     bomFormat: "CycloneDX",

@@ -16,11 +16,17 @@ function authorOf(component: Record<string, unknown>): string | null {
   const single = text(component.author);
   if (single) return single;
   // 1.6 added `authors` (organizational contacts); older documents have `author` only.
-  const names = asArray(component.authors).map(partyName).filter((n): n is string => n !== null);
+  const names = asArray(component.authors)
+    .map(partyName)
+    .filter((n): n is string => n !== null);
   return names.length ? names.join(", ") : null;
 }
 
-function licensesOf(component: Record<string, unknown>, context: ReadContext, owner: string): { declared: string[]; concluded: string | null } {
+function licensesOf(
+  component: Record<string, unknown>,
+  context: ReadContext,
+  owner: string,
+): { declared: string[]; concluded: string | null } {
   const declared: string[] = [];
   const concluded: string[] = [];
   for (const entry of asArray(component.licenses)) {
@@ -77,7 +83,9 @@ function toolNames(metadata: Record<string, unknown> | null): string[] {
   if (!metadata) return [];
   const tools = metadata.tools;
   // Up to 1.4 `tools` is a list of tools; from 1.5 an object of components and services.
-  const entries = Array.isArray(tools) ? tools : [...asArray(asRecord(tools)?.components), ...asArray(asRecord(tools)?.services)];
+  const entries = Array.isArray(tools)
+    ? tools
+    : [...asArray(asRecord(tools)?.components), ...asArray(asRecord(tools)?.services)];
   return entries
     .map((entry) => {
       const tool = asRecord(entry);
@@ -89,7 +97,12 @@ function toolNames(metadata: Record<string, unknown> | null): string[] {
 }
 
 /** Reads a CycloneDX document already parsed into the JSON shape. */
-export function readCycloneDx(bom: Record<string, unknown>, format: SbomFormat, specVersion: string, context: ReadContext): DocumentDraft {
+export function readCycloneDx(
+  bom: Record<string, unknown>,
+  format: SbomFormat,
+  specVersion: string,
+  context: ReadContext,
+): DocumentDraft {
   const metadata = asRecord(bom.metadata);
   const components: ComponentDraft[] = [];
   const edges: EdgeDraft[] = [];

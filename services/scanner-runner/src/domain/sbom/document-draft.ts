@@ -76,10 +76,19 @@ export function internalRef(index: number): string {
 }
 
 /** Normalise a license expression or name and note the text that had to become a LicenseRef. */
-export function licenseOf(context: ReadContext, value: string, kind: "expression" | "name", owner: string): string | null {
+export function licenseOf(
+  context: ReadContext,
+  value: string,
+  kind: "expression" | "name",
+  owner: string,
+): string | null {
   const normalised = kind === "expression" ? context.licenses.expression(value) : context.licenses.name(value);
   for (const unknown of normalised.unknownNames) {
-    context.warnings.add("license_not_spdx", "License text that is not an SPDX id was kept as a LicenseRef.", `${owner}: ${unknown}`);
+    context.warnings.add(
+      "license_not_spdx",
+      "License text that is not an SPDX id was kept as a LicenseRef.",
+      `${owner}: ${unknown}`,
+    );
   }
   return normalised.expression;
 }

@@ -25,7 +25,11 @@ function byteLengthAtMost(json: string, limit: number): boolean {
 }
 
 /** raw_data within the byte ceiling: whole when it fits, else the fields that fit, in order, marked truncated. */
-export function boundRawData(raw: Record<string, unknown>, limit: number, onTruncate: () => void): Record<string, unknown> {
+export function boundRawData(
+  raw: Record<string, unknown>,
+  limit: number,
+  onTruncate: () => void,
+): Record<string, unknown> {
   const whole = JSON.stringify(raw);
   if (byteLengthAtMost(whole, limit)) return raw;
   onTruncate();
@@ -67,7 +71,8 @@ function componentOf(draft: ComponentDraft, key: string, purl: string | null, co
 
 function licenseIdsOf(declared: string | null, concluded: string | null, context: ReadContext): string[] {
   const ids = new Set<string>();
-  for (const expression of [declared, concluded]) if (expression) for (const id of context.licenses.expression(expression).ids) ids.add(id);
+  for (const expression of [declared, concluded])
+    if (expression) for (const id of context.licenses.expression(expression).ids) ids.add(id);
   return [...ids].sort();
 }
 
@@ -94,13 +99,20 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     if (d.purlText) {
       const purl = canonicalPurl(d.purlText);
       if (purl) return { key: purl, purl };
-      warnings.add("invalid_purl", "A purl that does not parse was ignored (kept in raw_data); the component is identified by name.", d.purlText);
+      warnings.add(
+        "invalid_purl",
+        "A purl that does not parse was ignored (kept in raw_data); the component is identified by name.",
+        d.purlText,
+      );
     }
     return { key: nameKey(d), purl: null };
   };
 
   const primaryIdentity = draft.primary ? identityOf(draft.primary) : null;
-  const primary = draft.primary && primaryIdentity ? componentOf(draft.primary, primaryIdentity.key, primaryIdentity.purl, context) : null;
+  const primary =
+    draft.primary && primaryIdentity
+      ? componentOf(draft.primary, primaryIdentity.key, primaryIdentity.purl, context)
+      : null;
 
   const components: SbomComponent[] = [];
   const indexByKey = new Map<string, number>();
@@ -117,11 +129,19 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     if (primaryIdentity && key === primaryIdentity.key) {
       // The described thing listed again among its own components: it is the root, not a dependency.
       index = ROOT;
-      warnings.add("primary_component_listed", "The primary component also appears among the components; it is kept as the root only.", key);
+      warnings.add(
+        "primary_component_listed",
+        "The primary component also appears among the components; it is kept as the root only.",
+        key,
+      );
     } else if (indexByKey.has(key)) {
       index = indexByKey.get(key)!;
       merge(components[index]!, d, context);
-      warnings.add("duplicate_component", "Components with the same identity were merged into one (first occurrence first).", key);
+      warnings.add(
+        "duplicate_component",
+        "Components with the same identity were merged into one (first occurrence first).",
+        key,
+      );
     } else {
       index = components.length;
       indexByKey.set(key, index);
@@ -129,7 +149,11 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     }
     if (!indexByRef.has(d.ref)) indexByRef.set(d.ref, index);
     else if (indexByRef.get(d.ref) !== index) {
-      warnings.add("duplicate_bom_ref", "A bom-ref or SPDXID named two different components; edges follow the first.", d.ref);
+      warnings.add(
+        "duplicate_bom_ref",
+        "A bom-ref or SPDXID named two different components; edges follow the first.",
+        d.ref,
+      );
     }
   }
 
@@ -143,7 +167,11 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
     const from = indexByRef.get(edge.from);
     const to = indexByRef.get(edge.to);
     if (from === undefined || to === undefined) {
-      warnings.add("unknown_dependency_ref", "A dependency edge names a ref that is not a component of the document; it was ignored.", from === undefined ? edge.from : edge.to);
+      warnings.add(
+        "unknown_dependency_ref",
+        "A dependency edge names a ref that is not a component of the document; it was ignored.",
+        from === undefined ? edge.from : edge.to,
+      );
       continue;
     }
     if (to === ROOT) continue;
@@ -201,10 +229,21 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
   const onCycle = componentsOnCycles(adjacency, n);
   for (const index of selfLoops) onCycle[index] = 1;
   const componentsInCycles = onCycle.reduce((sum, flag) => sum + flag, 0);
-  if (componentsInCycles > 0) warnings.add("dependency_cycle", "The dependency graph has cycles; depth is the shortest path and reading stopped at each visited component.", `${componentsInCycles} component(s) on cycles`);
+  if (componentsInCycles > 0)
+    warnings.add(
+      "dependency_cycle",
+      "The dependency graph has cycles; depth is the shortest path and reading stopped at each visited component.",
+      `${componentsInCycles} component(s) on cycles`,
+    );
 
-  const onTruncate = (key: string) => () => warnings.add("raw_data_truncated", `A component's raw_data was over ${rawDataMaxBytes} bytes and was cut to the fields that fit.`, key);
-  for (const component of components) component.rawData = boundRawData(component.rawData, rawDataMaxBytes, onTruncate(component.key));
+  const onTruncate = (key: string) => () =>
+    warnings.add(
+      "raw_data_truncated",
+      `A component's raw_data was over ${rawDataMaxBytes} bytes and was cut to the fields that fit.`,
+      key,
+    );
+  for (const component of components)
+    component.rawData = boundRawData(component.rawData, rawDataMaxBytes, onTruncate(component.key));
   if (primary) primary.rawData = boundRawData(primary.rawData, rawDataMaxBytes, onTruncate(primary.key));
 
   return {
@@ -230,7 +269,12 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
 // A component without a declared scope takes the best scope over the paths from the root, a path being as
 // strong as its weakest scoped edge (unscoped edges, like CONTAINS or a bare DEPENDS_ON, pass it on). One search
 // per scope level, over (node, seen-a-scoped-edge) states: linear, and cycles end because states are visited once.
-function deriveScopes(components: SbomComponent[], adjacency: number[][], edgeScope: Map<number, DependencyScope | null>, n: number): void {
+function deriveScopes(
+  components: SbomComponent[],
+  adjacency: number[][],
+  edgeScope: Map<number, DependencyScope | null>,
+  n: number,
+): void {
   const derived: Array<DependencyScope | null> = new Array<DependencyScope | null>(n).fill(null);
   for (const level of RANKED_SCOPES) {
     const minimum = SCOPE_RANK[level];

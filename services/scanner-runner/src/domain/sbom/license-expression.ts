@@ -35,7 +35,10 @@ const NOTHING: NormalisedLicense = { expression: null, ids: [], unknownNames: []
 
 /** `LicenseRef-` followed by the text with every run of characters SPDX does not allow in an idstring as `-`. */
 export function licenseRefFor(text: string): string {
-  const idstring = text.replace(/^LicenseRef-/i, "").replace(/[^A-Za-z0-9.-]+/g, "-").replace(/^-+|-+$/g, "");
+  const idstring = text
+    .replace(/^LicenseRef-/i, "")
+    .replace(/[^A-Za-z0-9.-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return `LicenseRef-${(idstring || "unnamed").slice(0, 200)}`;
 }
 
@@ -117,7 +120,10 @@ function normaliseUncached(text: string): NormalisedLicense {
  * A normaliser with its own cache: real SBOMs repeat the same few license strings thousands of times.
  * One per document read keeps memory bounded by that document.
  */
-export function createLicenseNormaliser(): { expression(text: string): NormalisedLicense; name(text: string): NormalisedLicense } {
+export function createLicenseNormaliser(): {
+  expression(text: string): NormalisedLicense;
+  name(text: string): NormalisedLicense;
+} {
   const expressions = new Map<string, NormalisedLicense>();
   const names = new Map<string, NormalisedLicense>();
   return {

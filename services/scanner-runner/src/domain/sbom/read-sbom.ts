@@ -33,14 +33,20 @@ function mebibytes(bytes: number): string {
 function decode(input: Uint8Array | string, maxBytes: number): string {
   const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
   if (size > maxBytes) {
-    throw new SbomReadError("sbom_too_large", `The SBOM is ${size} bytes; the largest accepted is ${maxBytes} bytes (${mebibytes(maxBytes)}).`);
+    throw new SbomReadError(
+      "sbom_too_large",
+      `The SBOM is ${size} bytes; the largest accepted is ${maxBytes} bytes (${mebibytes(maxBytes)}).`,
+    );
   }
   const textValue = typeof input === "string" ? input : new TextDecoder("utf-8", { fatal: false }).decode(input);
   return textValue.charCodeAt(0) === 0xfeff ? textValue.slice(1) : textValue;
 }
 
 function unsupported(format: string, version: string, supported: string): SbomReadError {
-  return new SbomReadError("sbom_unsupported_spec_version", `${format} version ${version.slice(0, 40)} is not supported; supported versions: ${supported}.`);
+  return new SbomReadError(
+    "sbom_unsupported_spec_version",
+    `${format} version ${version.slice(0, 40)} is not supported; supported versions: ${supported}.`,
+  );
 }
 
 function readJson(source: string, context: ReadContext): DocumentDraft {
@@ -50,13 +56,21 @@ function readJson(source: string, context: ReadContext): DocumentDraft {
   } catch (error) {
     // V8's message names the position ("... at position 1234"); nothing of the document's content beyond that.
     const where = error instanceof SyntaxError ? /position \d+/.exec(error.message)?.[0] : undefined;
-    throw new SbomReadError("sbom_malformed_json", `The JSON document is malformed or truncated${where ? ` (${where})` : ""}.`);
+    throw new SbomReadError(
+      "sbom_malformed_json",
+      `The JSON document is malformed or truncated${where ? ` (${where})` : ""}.`,
+    );
   }
   const doc = asRecord(parsed);
-  if (!doc) throw new SbomReadError("sbom_not_an_sbom", "The JSON document is not an object, so it is neither CycloneDX nor SPDX.");
+  if (!doc)
+    throw new SbomReadError(
+      "sbom_not_an_sbom",
+      "The JSON document is not an object, so it is neither CycloneDX nor SPDX.",
+    );
   if (doc.bomFormat === "CycloneDX") {
     const version = text(doc.specVersion) ?? "(none)";
-    if (!CYCLONEDX_JSON_VERSIONS.includes(version)) throw unsupported("CycloneDX JSON", version, CYCLONEDX_JSON_VERSIONS.join(", "));
+    if (!CYCLONEDX_JSON_VERSIONS.includes(version))
+      throw unsupported("CycloneDX JSON", version, CYCLONEDX_JSON_VERSIONS.join(", "));
     return readCycloneDx(doc, "cyclonedx-json", version, context);
   }
   if (typeof doc.spdxVersion === "string") {
@@ -66,34 +80,54 @@ function readJson(source: string, context: ReadContext): DocumentDraft {
   }
   if ("@context" in doc || "@graph" in doc) {
     const contexts = asArray(doc["@context"]).map((c) => (typeof c === "string" ? c : ""));
-    const creationInfo = asArray(doc["@graph"]).map(asRecord).find((e) => e && /CreationInfo$/.test(text(e.type) ?? ""));
-    const version = text(creationInfo?.specVersion) ?? contexts.map((c) => /spdx\.org\/rdf\/(\d+\.\d+(?:\.\d+)?)\//.exec(c)?.[1]).find(Boolean);
+    const creationInfo = asArray(doc["@graph"])
+      .map(asRecord)
+      .find((e) => e && /CreationInfo$/.test(text(e.type) ?? ""));
+    const version =
+      text(creationInfo?.specVersion) ??
+      contexts.map((c) => /spdx\.org\/rdf\/(\d+\.\d+(?:\.\d+)?)\//.exec(c)?.[1]).find(Boolean);
     if (!version && !contexts.some((c) => c.includes("spdx.org"))) {
-      throw new SbomReadError("sbom_not_an_sbom", "The JSON-LD document is not SPDX (no SPDX context or creation info).");
+      throw new SbomReadError(
+        "sbom_not_an_sbom",
+        "The JSON-LD document is not SPDX (no SPDX context or creation info).",
+      );
     }
     if (!version || !SPDX3_VERSIONS.test(version)) throw unsupported("SPDX", version ?? "(none)", "2.2, 2.3, 3.0.x");
     return readSpdx3(doc, version, context);
   }
-  throw new SbomReadError("sbom_not_an_sbom", 'The JSON document is neither CycloneDX (no "bomFormat": "CycloneDX") nor SPDX (no "spdxVersion" or SPDX 3 "@context").');
+  throw new SbomReadError(
+    "sbom_not_an_sbom",
+    'The JSON document is neither CycloneDX (no "bomFormat": "CycloneDX") nor SPDX (no "spdxVersion" or SPDX 3 "@context").',
+  );
 }
 
 function readXml(source: string, context: ReadContext): DocumentDraft {
   if (declaresDoctype(source)) {
-    throw new SbomReadError("sbom_xml_doctype_refused", "The XML document declares a DOCTYPE or entities; SBOMs never need them and they are refused (external entities, entity expansion).");
+    throw new SbomReadError(
+      "sbom_xml_doctype_refused",
+      "The XML document declares a DOCTYPE or entities; SBOMs never need them and they are refused (external entities, entity expansion).",
+    );
   }
   const version = cycloneDxXmlVersion(source);
   if (version === null) {
     if (/<(?:[\w.-]+:)?RDF\b/.test(source.slice(0, 65_536))) {
-      throw new SbomReadError("sbom_unknown_format", "SPDX RDF/XML is not read; send SPDX as JSON, tag-value or SPDX 3 JSON-LD.");
+      throw new SbomReadError(
+        "sbom_unknown_format",
+        "SPDX RDF/XML is not read; send SPDX as JSON, tag-value or SPDX 3 JSON-LD.",
+      );
     }
     if (/xmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\//.test(source.slice(0, 65_536))) {
       throw unsupported("CycloneDX XML", "(namespace)", CYCLONEDX_XML_VERSIONS.join(", "));
     }
     // Malformed XML says so before "not an SBOM" does.
     cycloneDxXmlToJsonShape(source, "");
-    throw new SbomReadError("sbom_not_an_sbom", "The XML document is not CycloneDX (its root is not a <bom> in a CycloneDX namespace).");
+    throw new SbomReadError(
+      "sbom_not_an_sbom",
+      "The XML document is not CycloneDX (its root is not a <bom> in a CycloneDX namespace).",
+    );
   }
-  if (!CYCLONEDX_XML_VERSIONS.includes(version)) throw unsupported("CycloneDX XML", version, CYCLONEDX_XML_VERSIONS.join(", "));
+  if (!CYCLONEDX_XML_VERSIONS.includes(version))
+    throw unsupported("CycloneDX XML", version, CYCLONEDX_XML_VERSIONS.join(", "));
   return readCycloneDx(cycloneDxXmlToJsonShape(source, version), "cyclonedx-xml", version, context);
 }
 
@@ -118,6 +152,10 @@ export function readSbom(input: Uint8Array | string, options: ReadSbomOptions = 
   if (first === "{" || first === "[") draft = readJson(source, context);
   else if (first === "<") draft = readXml(source, context);
   else if (/^\s*(#[^\n]*\n\s*)*SPDXVersion\s*:/.test(source.slice(0, 65_536))) draft = readTagValue(source, context);
-  else throw new SbomReadError("sbom_unknown_format", "The document is not JSON, XML or SPDX tag-value; no SBOM format was recognised.");
+  else
+    throw new SbomReadError(
+      "sbom_unknown_format",
+      "The document is not JSON, XML or SPDX tag-value; no SBOM format was recognised.",
+    );
   return buildInventory(draft, context, options.rawDataMaxBytes ?? RAW_DATA_DEFAULT_MAX_BYTES);
 }

@@ -52,7 +52,11 @@ function* tagValues(source: string): Generator<[string, string, number]> {
     const line = lines[i]!;
     if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
     const match = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$/.exec(line);
-    if (!match) throw new SbomReadError("sbom_malformed_tag_value", `The SPDX tag-value document is malformed: line ${i + 1} is not "Tag: value".`);
+    if (!match)
+      throw new SbomReadError(
+        "sbom_malformed_tag_value",
+        `The SPDX tag-value document is malformed: line ${i + 1} is not "Tag: value".`,
+      );
     const tag = match[1]!;
     let value = match[2]!.trim();
     const start = i + 1;
@@ -60,7 +64,11 @@ function* tagValues(source: string): Generator<[string, string, number]> {
       value = value.slice("<text>".length);
       while (!value.includes("</text>")) {
         i += 1;
-        if (i >= lines.length) throw new SbomReadError("sbom_malformed_tag_value", `The SPDX tag-value document is truncated: the <text> value of ${tag} on line ${start} never ends.`);
+        if (i >= lines.length)
+          throw new SbomReadError(
+            "sbom_malformed_tag_value",
+            `The SPDX tag-value document is truncated: the <text> value of ${tag} on line ${start} never ends.`,
+          );
         value += `\n${lines[i]}`;
       }
       value = value.slice(0, value.indexOf("</text>"));
@@ -90,7 +98,12 @@ export function spdxTagValueToJsonShape(source: string): Record<string, unknown>
     }
     if (tag === "Relationship") {
       const [element, type, related] = value.split(/\s+/);
-      if (element && type && related) push(document, "relationships", { spdxElementId: element, relationshipType: type, relatedSpdxElement: related });
+      if (element && type && related)
+        push(document, "relationships", {
+          spdxElementId: element,
+          relationshipType: type,
+          relatedSpdxElement: related,
+        });
       continue;
     }
     if (tag === "Creator") push(creationInfo, "creators", value);

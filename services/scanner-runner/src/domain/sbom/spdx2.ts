@@ -52,7 +52,9 @@ function draftOf(pkg: Record<string, unknown>, context: ReadContext): ComponentD
     version: text(pkg.versionInfo),
     purlText: referenceOf(pkg, (t) => t === "purl"),
     cpe: referenceOf(pkg, (t) => t === "cpe23Type" || t === "cpe22Type"),
-    hashes: distinctHashes(asArray(pkg.checksums).map((c) => normaliseHash(asRecord(c)?.algorithm, asRecord(c)?.checksumValue))),
+    hashes: distinctHashes(
+      asArray(pkg.checksums).map((c) => normaliseHash(asRecord(c)?.algorithm, asRecord(c)?.checksumValue)),
+    ),
     declaredLicenses: declaredLicense ? [declaredLicense] : [],
     concludedLicense: concluded ? licenseOf(context, concluded, "expression", ref) : null,
     supplier: spdxPartyName(pkg.supplier),
@@ -64,14 +66,24 @@ function draftOf(pkg: Record<string, unknown>, context: ReadContext): ComponentD
 }
 
 /** Reads an SPDX 2 document already parsed into the JSON shape. */
-export function readSpdx2(doc: Record<string, unknown>, format: SbomFormat, specVersion: string, context: ReadContext): DocumentDraft {
+export function readSpdx2(
+  doc: Record<string, unknown>,
+  format: SbomFormat,
+  specVersion: string,
+  context: ReadContext,
+): DocumentDraft {
   const documentId = text(doc.SPDXID) ?? "SPDXRef-DOCUMENT";
   const packages: ComponentDraft[] = [];
   for (const entry of asArray(doc.packages)) {
     const record = asRecord(entry);
     const draft = record ? draftOf(record, context) : null;
     if (draft) packages.push(draft);
-    else context.warnings.add("package_without_spdxid", "A package without an SPDXID was skipped.", text(record?.name) ?? "(unnamed)");
+    else
+      context.warnings.add(
+        "package_without_spdxid",
+        "A package without an SPDXID was skipped.",
+        text(record?.name) ?? "(unnamed)",
+      );
   }
 
   // Files and snippets take part in relationships too; they are not components, so edges to them are not graph.
@@ -80,7 +92,11 @@ export function readSpdx2(doc: Record<string, unknown>, format: SbomFormat, spec
     const id = text(asRecord(entry)?.SPDXID);
     if (id) notPackages.add(id);
   }
-  const described = new Set<string>(asArray(doc.documentDescribes).map(text).filter((t): t is string => t !== null));
+  const described = new Set<string>(
+    asArray(doc.documentDescribes)
+      .map(text)
+      .filter((t): t is string => t !== null),
+  );
   const edges: EdgeDraft[] = [];
   for (const entry of asArray(doc.relationships)) {
     const relationship = asRecord(entry);
@@ -91,7 +107,12 @@ export function readSpdx2(doc: Record<string, unknown>, format: SbomFormat, spec
     if (type === "DESCRIBES" && element === documentId) described.add(related);
     else if (type === "DESCRIBED_BY" && related === documentId) described.add(element);
     const meaning = RELATIONSHIPS.get(type);
-    if (meaning && !notPackages.has(element) && !notPackages.has(related)) edges.push(meaning.forward ? { from: element, to: related, scope: meaning.scope } : { from: related, to: element, scope: meaning.scope });
+    if (meaning && !notPackages.has(element) && !notPackages.has(related))
+      edges.push(
+        meaning.forward
+          ? { from: element, to: related, scope: meaning.scope }
+          : { from: related, to: element, scope: meaning.scope },
+      );
   }
 
   // One described package is what the SBOM is about (the primary component, like CycloneDX metadata.component);

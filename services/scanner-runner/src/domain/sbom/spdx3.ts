@@ -78,13 +78,19 @@ export function readSpdx3(doc: Record<string, unknown>, specVersion: string, con
   const declared = new Map<string, string[]>();
   const concluded = new Map<string, string>();
   const edges: EdgeDraft[] = [];
-  const described = new Set<string>(asArray(spdxDocument?.rootElement).map(text).filter((t): t is string => t !== null));
+  const described = new Set<string>(
+    asArray(spdxDocument?.rootElement)
+      .map(text)
+      .filter((t): t is string => t !== null),
+  );
   const documentId = spdxDocument ? idOf(spdxDocument) : null;
   for (const relationship of relationships) {
     const from = text(relationship.from);
     const type = text(relationship.relationshipType);
     if (!from || !type) continue;
-    const targets = asArray(relationship.to).map(text).filter((t): t is string => t !== null);
+    const targets = asArray(relationship.to)
+      .map(text)
+      .filter((t): t is string => t !== null);
     if (type === "describes" && from === documentId) for (const t of targets) described.add(t);
     else if (type === "hasDeclaredLicense" || type === "hasConcludedLicense") {
       for (const target of targets) {
@@ -96,7 +102,10 @@ export function readSpdx3(doc: Record<string, unknown>, specVersion: string, con
       }
     } else if (DEPENDENCY_RELATIONSHIPS.has(type)) {
       const lifecycle = text(relationship.scope);
-      const scope = lifecycle !== null && LIFECYCLE_SCOPES.has(lifecycle) ? LIFECYCLE_SCOPES.get(lifecycle)! : DEPENDENCY_RELATIONSHIPS.get(type)!;
+      const scope =
+        lifecycle !== null && LIFECYCLE_SCOPES.has(lifecycle)
+          ? LIFECYCLE_SCOPES.get(lifecycle)!
+          : DEPENDENCY_RELATIONSHIPS.get(type)!;
       for (const to of targets) edges.push({ from, to, scope });
     }
   }
@@ -116,10 +125,13 @@ export function readSpdx3(doc: Record<string, unknown>, specVersion: string, con
     const ref = idOf(pkg)!;
     const identifiers = asArray(pkg.externalIdentifier).map(asRecord);
     const identifier = (type: string): string | null => {
-      for (const entry of identifiers) if (entry && text(entry.externalIdentifierType) === type) return text(entry.identifier);
+      for (const entry of identifiers)
+        if (entry && text(entry.externalIdentifierType) === type) return text(entry.identifier);
       return null;
     };
-    const authors = asArray(pkg.originatedBy).map(nameOfElement).filter((n): n is string => n !== null);
+    const authors = asArray(pkg.originatedBy)
+      .map(nameOfElement)
+      .filter((n): n is string => n !== null);
     const purpose = text(pkg.software_primaryPurpose ?? pkg.primaryPurpose);
     drafts.push({
       ref,
@@ -161,8 +173,11 @@ export function readSpdx3(doc: Record<string, unknown>, specVersion: string, con
   const packageIds = new Set(drafts.map((d) => d.ref));
   const graphEdges = edges.filter((e) => (packageIds.has(e.from) || e.from === documentId) && packageIds.has(e.to));
 
-  const creationInfo = asRecord(spdxDocument?.creationInfo) ?? asRecord(elements.get(text(spdxDocument?.creationInfo) ?? ""));
-  const tools = asArray(creationInfo?.createdUsing).map(nameOfElement).filter((n): n is string => n !== null);
+  const creationInfo =
+    asRecord(spdxDocument?.creationInfo) ?? asRecord(elements.get(text(spdxDocument?.creationInfo) ?? ""));
+  const tools = asArray(creationInfo?.createdUsing)
+    .map(nameOfElement)
+    .filter((n): n is string => n !== null);
   return {
     format: "spdx3-jsonld",
     specVersion,
