@@ -1,7 +1,7 @@
 // The pure rules of domain/: field shapes, the PATCH plan, who may do what, the batch tally.
 import { describe, expect, it } from "@jest/globals";
+import { summarizeBatch } from "@sca/batch";
 import { ANONYMOUS, type Caller, type Membership } from "@sca/rpc";
-import { tally } from "../src/domain/batch-result.ts";
 import {
   listScope,
   mayArchive,
@@ -153,7 +153,7 @@ describe("who may do what", () => {
 
 describe("batch tally", () => {
   it("counts successes and failures by status", () => {
-    const t = tally([
+    const t = summarizeBatch([
       { index: 0, status: "created" },
       { index: 1, status: "already_exists" },
       { index: 2, status: "invalid" },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { BATCH_MAX_ROWS, summarizeBatch } from "@sca/batch";
 import { keys } from "@sca/config";
 import { ProblemError } from "@sca/problem";
 import {
@@ -12,13 +13,7 @@ import {
   teamCapProblem,
   type TeamLoad,
 } from "../src/domain/admission.ts";
-import {
-  BATCH_MAX_ROWS,
-  batchRequestProblem,
-  batchRowOutcome,
-  summarizeBatch,
-  type BatchRowOutcome,
-} from "../src/domain/batch.ts";
+import { batchRequestProblem, batchRowOutcome, type BatchRowOutcome } from "../src/domain/batch.ts";
 
 const P1 = "0190f0e0-0000-7000-8000-000000000001";
 const S1 = "0190f0e0-0000-7000-8000-0000000000aa";

@@ -14,7 +14,8 @@ import {
 } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { requireCaller, type Caller } from "@sca/rpc";
 import type { DirectoryNames } from "../clients/directory.ts";
-import { BATCH_MAX_ROWS, tally, type BatchRowOutcome } from "../domain/batch-result.ts";
+import { BATCH_MAX_ROWS, summarizeBatch } from "@sca/batch";
+import type { BatchRowOutcome } from "../domain/batch-result.ts";
 import { mayCreate } from "../domain/project-access.ts";
 import { planNewProject, type NewProjectPlan } from "../domain/project-fields.ts";
 import { emitAudit, emitProjectCreated } from "../events/project-events.ts";
@@ -140,7 +141,7 @@ export function projectCreationHandlers(
           : { kind: "invalid", violations: planned.violations };
         rows.push(rowOf(index, outcome));
       }
-      const t = tally(rows);
+      const t = summarizeBatch(rows);
       return create(BatchCreateProjectsResponseSchema, {
         allSucceeded: t.allSucceeded,
         total: t.total,
@@ -148,7 +149,7 @@ export function projectCreationHandlers(
         alreadyExisted: t.alreadyExisted,
         failed: t.failed,
         failedByStatus: t.failedByStatus,
-        rows: t.rows.map((r) =>
+        rows: rows.map((r) =>
           create(BatchRowSchema, {
             index: r.index,
             status: r.status,

@@ -1,9 +1,8 @@
 // Batch scan creation (POST /v1/scans:batch): at most 200 rows, processed in order and independently. Each row's
 // facts are read after the rows before it were applied, so a project listed twice is already_exists the second
 // time and the team cap is re-counted per row.
+import { BATCH_MAX_ROWS } from "@sca/batch";
 import type { Admission } from "./admission.ts";
-
-export const BATCH_MAX_ROWS = 200;
 
 export const BATCH_ROW_STATUSES = ["created", "already_exists", "forbidden", "invalid", "rate_limited"] as const;
 export type BatchRowStatus = (typeof BATCH_ROW_STATUSES)[number];
@@ -62,38 +61,6 @@ export function batchRowOutcome(index: number, projectId: string, facts: BatchRo
       }
       return row("created", null);
   }
-}
-
-export interface BatchSummary {
-  allSucceeded: boolean;
-  total: number;
-  created: number;
-  alreadyExisted: number;
-  failed: number;
-  failedByStatus: Record<string, number>;
-  /** 201 when every row succeeded (created or already_exists), else 207. */
-  httpStatus: 201 | 207;
-}
-
-export function summarizeBatch(rows: readonly Pick<BatchRowOutcome, "status">[]): BatchSummary {
-  const failedByStatus: Record<string, number> = {};
-  let created = 0;
-  let alreadyExisted = 0;
-  for (const { status } of rows) {
-    if (status === "created") created++;
-    else if (status === "already_exists") alreadyExisted++;
-    else failedByStatus[status] = (failedByStatus[status] ?? 0) + 1;
-  }
-  const failed = rows.length - created - alreadyExisted;
-  return {
-    allSucceeded: failed === 0,
-    total: rows.length,
-    created,
-    alreadyExisted,
-    failed,
-    failedByStatus,
-    httpStatus: failed === 0 ? 201 : 207,
-  };
 }
 
 /** The batch's own bounds: a violation refuses the whole request (422), before any row. */
