@@ -1,6 +1,7 @@
 // Topic contracts: a topic name paired with the protobuf messages it carries. A topic may carry several
 // message types (sca.domain.events does); the event-type header says which one a record is.
 import type { DescMessage } from "@bufbuild/protobuf";
+import type { Admin } from "kafkajs";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import type { KafkaClient } from "./client.ts";
 
@@ -57,10 +58,40 @@ export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]
   try {
     const existing = new Set(await admin.listTopics());
     const missing = [...new Set(topics.map((t) => kafka.topicName(t)))].filter((t) => !existing.has(t));
-    // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done.
-    if (missing.length > 0)
-      await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: true });
+    if (missing.length === 0) return;
+    // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done. kafkajs's own
+    // waitForLeaders gives up when a young broker does not know a topic it just created yet, so we wait ourselves.
+    await admin.createTopics({ topics: missing.map((topic) => ({ topic })) });
+    await waitForLeaders(admin, missing);
   } finally {
     await admin.disconnect();
+  }
+}
+
+const LEADER_WAIT_MS = 30_000;
+
+// By shape: kafkajs is CommonJS and Node's ESM loader does not see its error classes as named exports.
+function isRetriableProtocolError(err: unknown): boolean {
+  const e = err as { name?: unknown; retriable?: unknown } | null;
+  return e?.name === "KafkaJSProtocolError" && e.retriable === true;
+}
+
+/** Until every partition of `topics` has a leader; a broker answering "unknown topic" for now is asked again. */
+async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
+  const deadline = Date.now() + LEADER_WAIT_MS;
+  for (;;) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics });
+      if (
+        found.length === topics.length &&
+        found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+      )
+        return;
+    } catch (err) {
+      if (!isRetriableProtocolError(err)) throw err;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`topics without a leader after ${LEADER_WAIT_MS} ms: ${topics.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
