@@ -160,13 +160,11 @@ export async function startScanProgressHub(opts: ScanProgressOptions): Promise<S
       if (!caller.user_id) return close(socket, CLOSE.authInvalid);
       const admission = await caps.admit(caller.user_id);
       if (!admission.admitted) return close(socket, CLOSE.capacityAtLimit);
+      // Closed while being counted in: the close handler has run already, so count out here.
+      if (socket.readyState !== socket.OPEN) return caps.release(admission.connectionId, caller.user_id);
       userId = caller.user_id;
       connectionId = admission.connectionId;
       sockets.set(connectionId, socket);
-      if (socket.readyState !== socket.OPEN) {
-        await caps.release(connectionId, userId);
-        return;
-      }
       // Events that arrive while GetScan is answering wait, so the initial sync is the first frame.
       const pending: [ScanEvent, ReturnType<typeof nextLogLine> | null][] = [];
       let scan: Scan | null = null;
