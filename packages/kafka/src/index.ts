@@ -16,3 +16,5 @@ export type { ProcessedEventsPrunerOptions } from "./processed-events-pruner.ts"
 export { runIdempotentConsumer } from "./idempotent-consumer.ts";
 export type { EventHandler, IdempotentConsumer, IdempotentConsumerOptions } from "./idempotent-consumer.ts";
 export type { EventMeta } from "./inbound-event.ts";
+export { runBroadcastConsumer } from "./broadcast-consumer.ts";
+export type { BroadcastConsumer, BroadcastConsumerOptions, BroadcastHandler } from "./broadcast-consumer.ts";

@@ -21,6 +21,13 @@ export interface ServiceFixtures {
     /** A well-formed API key that no deployment issued. */
     unknownApiKey(): string;
   };
+  "scan-orchestrator": {
+    /** A scan row made directly in the scan-orchestrator's tables (kind sbom, queued unless told); answers its id. */
+    scan(
+      orm: MikroORM,
+      opts: { teamId: string; projectId: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" },
+    ): Promise<string>;
+  };
 }
 
 export type FixtureService = keyof ServiceFixtures;

@@ -16,6 +16,14 @@ export const gatewayKeys = {
   DEMO_ALLOW_SANDBOX_SCANS: keys.DEMO_ALLOW_SANDBOX_SCANS,
   METRICS_ENABLED: keys.METRICS_ENABLED,
   METRICS_TOKEN: keys.METRICS_TOKEN,
+  /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */
+  WEBSOCKET_MAX_CONNECTIONS_PER_USER: keys.WEBSOCKET_MAX_CONNECTIONS_PER_USER,
+  WEBSOCKET_MAX_CONNECTIONS_GLOBAL: keys.WEBSOCKET_MAX_CONNECTIONS_GLOBAL,
+  WEBSOCKET_AUTH_TIMEOUT_SECONDS: keys.WEBSOCKET_AUTH_TIMEOUT_SECONDS,
+  SCAN_LOG_LINE_MAX_LEN: keys.SCAN_LOG_LINE_MAX_LEN,
+  SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
+  KAFKA_BROKERS: keys.KAFKA_BROKERS,
+  KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX,
   /** Per-client-address limits of the anonymous account routes (routes/identity/registration.ts, sessions.ts, passwords.ts). */
   REGISTRATION_RATE_LIMIT: keys.REGISTRATION_RATE_LIMIT,
   PASSWORD_RESET_RATE_LIMIT: keys.PASSWORD_RESET_RATE_LIMIT,

@@ -5,6 +5,7 @@ import { expect } from "@jest/globals";
 import { loadConfig } from "@sca/config";
 import { createLogger, currentRequestId, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
+import { createKafka, type BroadcastConsumer } from "@sca/kafka";
 import type { ServiceName } from "@sca/runtime/services";
 import { TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { pino } from "pino";
@@ -15,6 +16,8 @@ import type { ReadinessTarget } from "../src/health/readiness.ts";
 import { apiRoutes } from "../src/routes/index.ts";
 import { startGateway, type GatewayServer } from "../src/server.ts";
 import { createServiceClients } from "../src/service-clients.ts";
+import { startScanEventsFeed } from "../src/ws/scan-events-feed.ts";
+import { startScanProgressHub, type ScanProgressHub } from "../src/ws/scan-progress.ts";
 import type { WebSocketEndpoint } from "../src/ws/websocket-upgrade.ts";
 
 export const ALLOWED_ORIGIN = "http://portal.example.test";
@@ -25,6 +28,8 @@ export interface TestGateway {
   ctx: GatewayContext;
   server: GatewayServer;
   redis: Redis;
+  /** With `scanProgress`: the /ws/scans/{scan_id} hub. */
+  scanProgress?: ScanProgressHub;
   close(): Promise<void>;
 }
 
@@ -39,6 +44,11 @@ export interface TestGatewayOptions {
   identity?: { url: string; answerNamespace: string };
   /** Other domain services of the test's own, by name (http://127.0.0.1:<port>). */
   services?: Partial<Record<ServiceName, string>>;
+  /**
+   * Serves /ws/scans/{scan_id} fed from the scan events under `topicPrefix`, its caps in Redis under `namespace`
+   * (gateways given the same namespace count together, as a deployment's instances do).
+   */
+  scanProgress?: { namespace: string; topicPrefix: string; keepaliveMs?: number };
 }
 
 export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -47,6 +57,8 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     DOMAIN: "portal.example.test",
     SECRET_KEY: TEST_SECRET,
     REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
+    KAFKA_BROKERS: testServers().kafkaBrokers.join(","),
+    KAFKA_TOPIC_PREFIX: opts.scanProgress?.topicPrefix ?? "",
     ...opts.env,
   });
   const logger = opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR");
@@ -63,19 +75,35 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     ),
     apiKeyAnswerNamespace: opts.identity?.answerNamespace,
   });
+  let scanProgress: ScanProgressHub | undefined;
+  let scanEvents: BroadcastConsumer | undefined;
+  if (opts.scanProgress) {
+    const { namespace, keepaliveMs } = opts.scanProgress;
+    scanProgress = await startScanProgressHub({ ctx, namespace, keepaliveMs });
+    const kafka = createKafka({
+      brokers: config.KAFKA_BROKERS,
+      clientId: "gateway-test",
+      logger,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    });
+    scanEvents = await startScanEventsFeed(kafka, logger, scanProgress.publish);
+  }
   const server = await startGateway(ctx, {
     port: 0,
     host: "127.0.0.1",
     routes: [...apiRoutes(ctx), ...(opts.routes?.(ctx) ?? [])],
-    webSocketEndpoints: opts.webSocketEndpoints ?? [],
+    webSocketEndpoints: [...(opts.webSocketEndpoints ?? []), ...(scanProgress ? [scanProgress.endpoint] : [])],
   });
   return {
     origin: `http://127.0.0.1:${server.port}`,
     ctx,
     server,
     redis,
+    scanProgress,
     close: async () => {
       await server.close(1_000);
+      await scanEvents?.stop();
+      await scanProgress?.close();
       redis.disconnect();
     },
   };

@@ -6,7 +6,7 @@
 // so an anonymous probe learns nothing from validation errors. Choices: docs/gateway-authentication.md.
 import type { Request, RequestHandler } from "express";
 import { Code, ConnectError, createContextValues, type CallOptions, type Client } from "@connectrpc/connect";
-import { ProblemError } from "@sca/problem";
+import { fromConnectError, ProblemError } from "@sca/problem";
 import type { ClientAddress } from "@sca/proto/sca/common/v1/client_address_pb.ts";
 import type { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { callerTokenKey, isSuperAdmin, verifyCallerToken, type Caller } from "@sca/rpc";
@@ -53,6 +53,9 @@ function callOptionsOf(req: Request): CallOptions {
   return { contextValues: createContextValues().set(callerTokenKey, authenticatedOf(req).token) };
 }
 
+/** The 401 of a valid access token whose account is deactivated or gone: rendered as any 401, told apart by WebSockets. */
+export class InactiveAccountProblem extends ProblemError {}
+
 function unauthorized(detail: string, invalidToken: boolean): ProblemError {
   return new ProblemError({
     status: 401,
@@ -84,8 +87,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     try {
       answer = await deps.access.authenticate({ bearer, client });
     } catch (err) {
-      if (err instanceof ConnectError && err.code === Code.Unauthenticated)
-        throw unauthorized("The bearer credential is invalid or expired.", true);
+      if (err instanceof ConnectError && err.code === Code.Unauthenticated) {
+        const { init } = unauthorized("The bearer credential is invalid or expired.", true);
+        throw fromConnectError(err).init.code === "account_inactive"
+          ? new InactiveAccountProblem(init)
+          : new ProblemError(init);
+      }
       throw err;
     }
     // A token identity signed that does not verify here means the two disagree on SECRET_KEY: a fault, not a 401.

@@ -25,6 +25,10 @@ export function answerLifetime(expiresAt: Date | null, now: Date): number {
 }
 
 const invalid = () => ProblemError.unauthorized("The bearer credential is invalid or expired.");
+// A valid access token of an account deactivated or gone: still Unauthenticated, with its own code, because the
+// WebSocket closes such a socket with its own reason (auth_inactive); the gateway's HTTP answer stays the same.
+const inactive = () =>
+  new ProblemError({ status: 401, code: "account_inactive", detail: "The account is deactivated or gone." });
 
 export function registerAccessService(router: ConnectRouter, deps: AccessServiceDeps): void {
   const apiKeyHashKey = deriveApiKeyHashKey(deps.secretKey);
@@ -49,7 +53,7 @@ export function registerAccessService(router: ConnectRouter, deps: AccessService
       const claims = await verifyAccessToken(bearer, deps.secretKey);
       if (!claims) throw invalid();
       const caller = await userCaller(deps.orm.em.fork(), claims.userId, { cascade: deps.groupCascade, ...client });
-      if (!caller) throw invalid();
+      if (!caller) throw inactive();
       return create(AuthenticateResponseSchema, {
         callerToken: await signCallerToken(caller, deps.secretKey),
         cacheSeconds: 0,

@@ -1,6 +1,6 @@
 // Scan log lines as the spec's Events part bounds them: a line longer than SCAN_LOG_LINE_MAX_LEN is truncated,
 // and after SCAN_LOG_MAX_LINES_PER_SCAN lines (every stage counted together) no more are sent; progress goes on.
-// The worker applies these before publishing; the gateway forwards what arrives.
+// The worker applies these before publishing, and the gateway again before forwarding (docs/scan-websocket.md).
 
 export const TRUNCATION_MARK = "…";
 
