@@ -33,8 +33,9 @@ function copyField(value: CopyValue): string {
   if (value === null) return "\\N";
   let text: string;
   if (value instanceof Date) text = value.toISOString();
-  else if (typeof value === "object") text = JSON.stringify(value);
-  else text = String(value);
+  // PostgreSQL text and jsonb cannot hold NUL: it is dropped.
+  else if (typeof value === "object") text = JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1");
+  else text = String(value).replaceAll("\0", "");
   return text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 

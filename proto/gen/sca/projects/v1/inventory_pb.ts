@@ -14,7 +14,542 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/projects/v1/inventory.proto.
  */
 export const file_sca_projects_v1_inventory: GenFile = /*@__PURE__*/
-  fileDesc("Ch9zY2EvcHJvamVjdHMvdjEvaW52ZW50b3J5LnByb3RvEg9zY2EucHJvamVjdHMudjEirQEKFkluZ2VzdEludmVudG9yeVJlcXVlc3QSDwoHc2Nhbl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEg8KB2F0dGVtcHQYAyABKAUSLgoJaW52ZW50b3J5GAQgASgLMhsuc2NhLmV2ZW50cy52MS5TY2FuQXJ0ZWZhY3QSCwoDcmVmGAUgASgJEhQKB3JlbGVhc2UYBiABKAlIAIgBAUIKCghfcmVsZWFzZSJgChdJbmdlc3RJbnZlbnRvcnlSZXNwb25zZRIXCg9jb21wb25lbnRfY291bnQYASABKAUSEgoKZWRnZV9jb3VudBgCIAEoBRIYChBhbHJlYWR5X2luZ2VzdGVkGAMgASgIIr0BCg9JbnZlbnRvcnlSZWNvcmQSNgoIZG9jdW1lbnQYASABKAsyIi5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5RG9jdW1lbnRIABI4Cgljb21wb25lbnQYAiABKAsyIy5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5Q29tcG9uZW50SAASLgoEZWRnZRgDIAEoCzIeLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlFZGdlSABCCAoGcmVjb3JkIuoDChFJbnZlbnRvcnlEb2N1bWVudBIOCgZmb3JtYXQYASABKAkSFAoMc3BlY192ZXJzaW9uGAIgASgJEhoKDXNlcmlhbF9udW1iZXIYAyABKAlIAIgBARIYCgtib21fdmVyc2lvbhgEIAEoBUgBiAEBEhEKBG5hbWUYBSABKAlIAogBARIzCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgDiAEBEg0KBXRvb2xzGAcgAygJEkMKEXByaW1hcnlfY29tcG9uZW50GAggASgLMiMuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUNvbXBvbmVudEgEiAEBEhQKB3JlbGVhc2UYCSABKAlIBYgBARIgChhkZWNsYXJlZF9jb21wb25lbnRfY291bnQYCiABKAUSFAoMZ3JhcGhfcm9vdGVkGAsgASgIEjMKCHdhcm5pbmdzGAwgAygLMiEuc2NhLnByb2plY3RzLnYxLkludmVudG9yeVdhcm5pbmdCEAoOX3NlcmlhbF9udW1iZXJCDgoMX2JvbV92ZXJzaW9uQgcKBV9uYW1lQg0KC19jcmVhdGVkX2F0QhQKEl9wcmltYXJ5X2NvbXBvbmVudEIKCghfcmVsZWFzZSJSChBJbnZlbnRvcnlXYXJuaW5nEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRINCgVjb3VudBgDIAEoBRIQCghleGFtcGxlcxgEIAMoCSIxCg1JbnZlbnRvcnlIYXNoEhEKCWFsZ29yaXRobRgBIAEoCRINCgV2YWx1ZRgCIAEoCSL0BAoSSW52ZW50b3J5Q29tcG9uZW50EgsKA2tleRgBIAEoCRIQCghib21fcmVmcxgCIAMoCRIRCgR0eXBlGAMgASgJSACIAQESEgoFZ3JvdXAYBCABKAlIAYgBARIMCgRuYW1lGAUgASgJEhQKB3ZlcnNpb24YBiABKAlIAogBARIRCgRwdXJsGAcgASgJSAOIAQESEAoDY3BlGAggASgJSASIAQESLgoGaGFzaGVzGAkgAygLMh4uc2NhLnByb2plY3RzLnYxLkludmVudG9yeUhhc2gSHQoQZGVjbGFyZWRfbGljZW5zZRgKIAEoCUgFiAEBEh4KEWNvbmNsdWRlZF9saWNlbnNlGAsgASgJSAaIAQESEwoLbGljZW5zZV9pZHMYDCADKAkSFQoIc3VwcGxpZXIYDSABKAlIB4gBARITCgZhdXRob3IYDiABKAlICIgBARIYCgtkZXNjcmlwdGlvbhgPIAEoCUgJiAEBEhMKBmRpcmVjdBgQIAEoCEgKiAEBEhIKBWRlcHRoGBEgASgFSAuIAQESHQoQZGVwZW5kZW5jeV9zY29wZRgSIAEoCUgMiAEBEhAKCHJhd19kYXRhGBMgASgMQgcKBV90eXBlQggKBl9ncm91cEIKCghfdmVyc2lvbkIHCgVfcHVybEIGCgRfY3BlQhMKEV9kZWNsYXJlZF9saWNlbnNlQhQKEl9jb25jbHVkZWRfbGljZW5zZUILCglfc3VwcGxpZXJCCQoHX2F1dGhvckIOCgxfZGVzY3JpcHRpb25CCQoHX2RpcmVjdEIICgZfZGVwdGhCEwoRX2RlcGVuZGVuY3lfc2NvcGUiVQoNSW52ZW50b3J5RWRnZRIRCgRmcm9tGAEgASgJSACIAQESCgoCdG8YAiABKAkSEgoFc2NvcGUYAyABKAlIAYgBAUIHCgVfZnJvbUIICgZfc2NvcGUyeAoQSW52ZW50b3J5U2VydmljZRJkCg9Jbmdlc3RJbnZlbnRvcnkSJy5zY2EucHJvamVjdHMudjEuSW5nZXN0SW52ZW50b3J5UmVxdWVzdBooLnNjYS5wcm9qZWN0cy52MS5Jbmdlc3RJbnZlbnRvcnlSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_sca_events_v1_scans]);
+  fileDesc("Ch9zY2EvcHJvamVjdHMvdjEvaW52ZW50b3J5LnByb3RvEg9zY2EucHJvamVjdHMudjEiVQoPSW52ZW50b3J5QW5jaG9yEhQKB3NjYW5faWQYASABKAlIAIgBARIUCgdyZWxlYXNlGAIgASgJSAGIAQFCCgoIX3NjYW5faWRCCgoIX3JlbGVhc2Ui+wEKD0NvbXBvbmVudEZpbHRlchITCgZzZWFyY2gYASABKAlIAIgBARIQCghzZXZlcml0eRgCIAMoCRIYChBsaWNlbnNlX2NhdGVnb3J5GAMgAygJEhMKBmRpcmVjdBgEIAEoCEgBiAEBEhgKEGRlcGVuZGVuY3lfc2NvcGUYBSADKAkSEAoDZW9sGAYgASgISAKIAQESFQoIb3V0ZGF0ZWQYByABKAhIA4gBARIWCgltYWxpY2lvdXMYCCABKAhIBIgBAUIJCgdfc2VhcmNoQgkKB19kaXJlY3RCBgoEX2VvbEILCglfb3V0ZGF0ZWRCDAoKX21hbGljaW91cyIxCg1Db21wb25lbnRIYXNoEhEKCWFsZ29yaXRobRgBIAEoCRINCgV2YWx1ZRgCIAEoCSLECwoJQ29tcG9uZW50EgoKAmlkGAEgASgJEhQKDGNvbXBvbmVudF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3NjYW5faWQYBCABKAkSDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSACIAQESEQoEcHVybBgHIAEoCUgBiAEBEhMKBmRpcmVjdBgIIAEoCEgCiAEBEhIKBWRlcHRoGAkgASgFSAOIAQESHQoQZGVwZW5kZW5jeV9zY29wZRgKIAEoCUgEiAEBEhQKB2xpY2Vuc2UYCyABKAlIBYgBARIdChBsaWNlbnNlX2NhdGVnb3J5GAwgASgJSAaIAQESGQoMc2V2ZXJpdHlfbWF4GA0gASgJSAeIAQESGwoOY3VycmVuY3lfc3RhdGUYDiABKAlICIgBARIcCg9jdXJyZW5jeV9sYXRlc3QYDyABKAlICYgBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGBAgASgJSAqIAQESFgoJZW9sX3N0YXRlGBEgASgJSAuIAQESFgoJZW9sX2N5Y2xlGBIgASgJSAyIAQESFQoIZW9sX2RhdGUYEyABKAlIDYgBARIYCgtlb2xfcHJvZHVjdBgUIAEoCUgOiAEBEhcKCmVvbF9zb3VyY2UYFSABKAlID4gBARIcCg9tYWxpY2lvdXNfc3RhdGUYFiABKAlIEIgBARIZCgxtYWxpY2lvdXNfaWQYFyABKAlIEYgBARIdChBtYWxpY2lvdXNfc291cmNlGBggASgJSBKIAQESEwoLb2JsaWdhdGlvbnMYGSADKAkSFwoPdnVsbmVyYWJpbGl0aWVzGBogAygJEhAKCHJhd19kYXRhGBsgASgMEi4KCmNyZWF0ZWRfYXQYHCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYHSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgsKA2tleRgeIAEoCRIRCgR0eXBlGB8gASgJSBOIAQESEgoFZ3JvdXAYICABKAlIFIgBARIQCgNjcGUYISABKAlIFYgBARIuCgZoYXNoZXMYIiADKAsyHi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50SGFzaBIdChBkZWNsYXJlZF9saWNlbnNlGCMgASgJSBaIAQESHgoRY29uY2x1ZGVkX2xpY2Vuc2UYJCABKAlIF4gBARITCgtsaWNlbnNlX2lkcxglIAMoCRIVCghzdXBwbGllchgmIAEoCUgYiAEBEhMKBmF1dGhvchgnIAEoCUgZiAEBEhgKC2Rlc2NyaXB0aW9uGCggASgJSBqIAQESEAoIYm9tX3JlZnMYKSADKAlCCgoIX3ZlcnNpb25CBwoFX3B1cmxCCQoHX2RpcmVjdEIICgZfZGVwdGhCEwoRX2RlcGVuZGVuY3lfc2NvcGVCCgoIX2xpY2Vuc2VCEwoRX2xpY2Vuc2VfY2F0ZWdvcnlCDwoNX3NldmVyaXR5X21heEIRCg9fY3VycmVuY3lfc3RhdGVCEgoQX2N1cnJlbmN5X2xhdGVzdEIfCh1fY3VycmVuY3lfbGF0ZXN0X3JlbGVhc2VfZGF0ZUIMCgpfZW9sX3N0YXRlQgwKCl9lb2xfY3ljbGVCCwoJX2VvbF9kYXRlQg4KDF9lb2xfcHJvZHVjdEINCgtfZW9sX3NvdXJjZUISChBfbWFsaWNpb3VzX3N0YXRlQg8KDV9tYWxpY2lvdXNfaWRCEwoRX21hbGljaW91c19zb3VyY2VCBwoFX3R5cGVCCAoGX2dyb3VwQgYKBF9jcGVCEwoRX2RlY2xhcmVkX2xpY2Vuc2VCFAoSX2NvbmNsdWRlZF9saWNlbnNlQgsKCV9zdXBwbGllckIJCgdfYXV0aG9yQg4KDF9kZXNjcmlwdGlvbiLLAQoVTGlzdENvbXBvbmVudHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMAoGYW5jaG9yGAIgASgLMiAuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUFuY2hvchIwCgZmaWx0ZXIYAyABKAsyIC5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50RmlsdGVyEgwKBHNvcnQYBCABKAkSDQoFb3JkZXIYBSABKAkSDQoFbGltaXQYBiABKAUSDgoGb2Zmc2V0GAcgASgFIoIBChZMaXN0Q29tcG9uZW50c1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudBINCgV0b3RhbBgCIAEoBRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDwoHc2Nhbl9pZBgFIAEoCSJxChNHZXRDb21wb25lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMY29tcG9uZW50X2lkGAIgASgJEjAKBmFuY2hvchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlBbmNob3IiRQoUR2V0Q29tcG9uZW50UmVzcG9uc2USLQoJY29tcG9uZW50GAEgASgLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudCKuAQoXRXhwb3J0Q29tcG9uZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIwCgZhbmNob3IYAiABKAsyIC5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5QW5jaG9yEjAKBmZpbHRlchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5Db21wb25lbnRGaWx0ZXISDAoEc29ydBgEIAEoCRINCgVvcmRlchgFIAEoCSJFChhFeHBvcnRDb21wb25lbnRzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50Iq0BChZJbmdlc3RJbnZlbnRvcnlSZXF1ZXN0Eg8KB3NjYW5faWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIPCgdhdHRlbXB0GAMgASgFEi4KCWludmVudG9yeRgEIAEoCzIbLnNjYS5ldmVudHMudjEuU2NhbkFydGVmYWN0EgsKA3JlZhgFIAEoCRIUCgdyZWxlYXNlGAYgASgJSACIAQFCCgoIX3JlbGVhc2UiYAoXSW5nZXN0SW52ZW50b3J5UmVzcG9uc2USFwoPY29tcG9uZW50X2NvdW50GAEgASgFEhIKCmVkZ2VfY291bnQYAiABKAUSGAoQYWxyZWFkeV9pbmdlc3RlZBgDIAEoCCK9AQoPSW52ZW50b3J5UmVjb3JkEjYKCGRvY3VtZW50GAEgASgLMiIuc2NhLnByb2plY3RzLnYxLkludmVudG9yeURvY3VtZW50SAASOAoJY29tcG9uZW50GAIgASgLMiMuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUNvbXBvbmVudEgAEi4KBGVkZ2UYAyABKAsyHi5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5RWRnZUgAQggKBnJlY29yZCLqAwoRSW52ZW50b3J5RG9jdW1lbnQSDgoGZm9ybWF0GAEgASgJEhQKDHNwZWNfdmVyc2lvbhgCIAEoCRIaCg1zZXJpYWxfbnVtYmVyGAMgASgJSACIAQESGAoLYm9tX3ZlcnNpb24YBCABKAVIAYgBARIRCgRuYW1lGAUgASgJSAKIAQESMwoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIA4gBARINCgV0b29scxgHIAMoCRJDChFwcmltYXJ5X2NvbXBvbmVudBgIIAEoCzIjLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlDb21wb25lbnRIBIgBARIUCgdyZWxlYXNlGAkgASgJSAWIAQESIAoYZGVjbGFyZWRfY29tcG9uZW50X2NvdW50GAogASgFEhQKDGdyYXBoX3Jvb3RlZBgLIAEoCBIzCgh3YXJuaW5ncxgMIAMoCzIhLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlXYXJuaW5nQhAKDl9zZXJpYWxfbnVtYmVyQg4KDF9ib21fdmVyc2lvbkIHCgVfbmFtZUINCgtfY3JlYXRlZF9hdEIUChJfcHJpbWFyeV9jb21wb25lbnRCCgoIX3JlbGVhc2UiUgoQSW52ZW50b3J5V2FybmluZxIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFY291bnQYAyABKAUSEAoIZXhhbXBsZXMYBCADKAkiMQoNSW52ZW50b3J5SGFzaBIRCglhbGdvcml0aG0YASABKAkSDQoFdmFsdWUYAiABKAki9AQKEkludmVudG9yeUNvbXBvbmVudBILCgNrZXkYASABKAkSEAoIYm9tX3JlZnMYAiADKAkSEQoEdHlwZRgDIAEoCUgAiAEBEhIKBWdyb3VwGAQgASgJSAGIAQESDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSAKIAQESEQoEcHVybBgHIAEoCUgDiAEBEhAKA2NwZRgIIAEoCUgEiAEBEi4KBmhhc2hlcxgJIAMoCzIeLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlIYXNoEh0KEGRlY2xhcmVkX2xpY2Vuc2UYCiABKAlIBYgBARIeChFjb25jbHVkZWRfbGljZW5zZRgLIAEoCUgGiAEBEhMKC2xpY2Vuc2VfaWRzGAwgAygJEhUKCHN1cHBsaWVyGA0gASgJSAeIAQESEwoGYXV0aG9yGA4gASgJSAiIAQESGAoLZGVzY3JpcHRpb24YDyABKAlICYgBARITCgZkaXJlY3QYECABKAhICogBARISCgVkZXB0aBgRIAEoBUgLiAEBEh0KEGRlcGVuZGVuY3lfc2NvcGUYEiABKAlIDIgBARIQCghyYXdfZGF0YRgTIAEoDEIHCgVfdHlwZUIICgZfZ3JvdXBCCgoIX3ZlcnNpb25CBwoFX3B1cmxCBgoEX2NwZUITChFfZGVjbGFyZWRfbGljZW5zZUIUChJfY29uY2x1ZGVkX2xpY2Vuc2VCCwoJX3N1cHBsaWVyQgkKB19hdXRob3JCDgoMX2Rlc2NyaXB0aW9uQgkKB19kaXJlY3RCCAoGX2RlcHRoQhMKEV9kZXBlbmRlbmN5X3Njb3BlIlUKDUludmVudG9yeUVkZ2USEQoEZnJvbRgBIAEoCUgAiAEBEgoKAnRvGAIgASgJEhIKBXNjb3BlGAMgASgJSAGIAQFCBwoFX2Zyb21CCAoGX3Njb3BlMqMDChBJbnZlbnRvcnlTZXJ2aWNlEmQKD0luZ2VzdEludmVudG9yeRInLnNjYS5wcm9qZWN0cy52MS5Jbmdlc3RJbnZlbnRvcnlSZXF1ZXN0Giguc2NhLnByb2plY3RzLnYxLkluZ2VzdEludmVudG9yeVJlc3BvbnNlEmEKDkxpc3RDb21wb25lbnRzEiYuc2NhLnByb2plY3RzLnYxLkxpc3RDb21wb25lbnRzUmVxdWVzdBonLnNjYS5wcm9qZWN0cy52MS5MaXN0Q29tcG9uZW50c1Jlc3BvbnNlElsKDEdldENvbXBvbmVudBIkLnNjYS5wcm9qZWN0cy52MS5HZXRDb21wb25lbnRSZXF1ZXN0GiUuc2NhLnByb2plY3RzLnYxLkdldENvbXBvbmVudFJlc3BvbnNlEmkKEEV4cG9ydENvbXBvbmVudHMSKC5zY2EucHJvamVjdHMudjEuRXhwb3J0Q29tcG9uZW50c1JlcXVlc3QaKS5zY2EucHJvamVjdHMudjEuRXhwb3J0Q29tcG9uZW50c1Jlc3BvbnNlMAFiBnByb3RvMw", [file_google_protobuf_timestamp, file_sca_events_v1_scans]);
+
+/**
+ * Which snapshot a read looks at: scan_id (an ingested scan of the project) wins over release (the exact label,
+ * trimmed; the newest snapshot carrying it); neither: the project's newest snapshot.
+ *
+ * @generated from message sca.projects.v1.InventoryAnchor
+ */
+export type InventoryAnchor = Message<"sca.projects.v1.InventoryAnchor"> & {
+  /**
+   * @generated from field: optional string scan_id = 1;
+   */
+  scanId?: string | undefined;
+
+  /**
+   * @generated from field: optional string release = 2;
+   */
+  release?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.InventoryAnchor.
+ * Use `create(InventoryAnchorSchema)` to create a new message.
+ */
+export const InventoryAnchorSchema: GenMessage<InventoryAnchor> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 0);
+
+/**
+ * The list's filter, as the query gave it. Absent or empty fields do not filter.
+ *
+ * @generated from message sca.projects.v1.ComponentFilter
+ */
+export type ComponentFilter = Message<"sca.projects.v1.ComponentFilter"> & {
+  /**
+   * Contained in the name or the purl, case-insensitive.
+   *
+   * @generated from field: optional string search = 1;
+   */
+  search?: string | undefined;
+
+  /**
+   * critical, high, medium, low, info, unknown: the component's worst severity is one of them.
+   *
+   * @generated from field: repeated string severity = 2;
+   */
+  severity: string[];
+
+  /**
+   * @generated from field: repeated string license_category = 3;
+   */
+  licenseCategory: string[];
+
+  /**
+   * @generated from field: optional bool direct = 4;
+   */
+  direct?: boolean | undefined;
+
+  /**
+   * required, optional, unspecified (no scope); unknown values are dropped, so only unknown values match nothing.
+   *
+   * @generated from field: repeated string dependency_scope = 5;
+   */
+  dependencyScope: string[];
+
+  /**
+   * true: end of life; false: anything else, never assessed included.
+   *
+   * @generated from field: optional bool eol = 6;
+   */
+  eol?: boolean | undefined;
+
+  /**
+   * true: a newer version exists (currency_state neither current nor unknown); false: anything else.
+   *
+   * @generated from field: optional bool outdated = 7;
+   */
+  outdated?: boolean | undefined;
+
+  /**
+   * true: flagged; false: anything else, never assessed included.
+   *
+   * @generated from field: optional bool malicious = 8;
+   */
+  malicious?: boolean | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.ComponentFilter.
+ * Use `create(ComponentFilterSchema)` to create a new message.
+ */
+export const ComponentFilterSchema: GenMessage<ComponentFilter> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 1);
+
+/**
+ * @generated from message sca.projects.v1.ComponentHash
+ */
+export type ComponentHash = Message<"sca.projects.v1.ComponentHash"> & {
+  /**
+   * @generated from field: string algorithm = 1;
+   */
+  algorithm: string;
+
+  /**
+   * @generated from field: string value = 2;
+   */
+  value: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.ComponentHash.
+ * Use `create(ComponentHashSchema)` to create a new message.
+ */
+export const ComponentHashSchema: GenMessage<ComponentHash> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 2);
+
+/**
+ * A component of a snapshot, as the API shows it. Fields later stages fill (severity, currency, eol, malicious,
+ * obligations, vulnerabilities) are absent or empty until they run.
+ *
+ * @generated from message sca.projects.v1.Component
+ */
+export type Component = Message<"sca.projects.v1.Component"> & {
+  /**
+   * The row of this snapshot.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The component's identity across scans and projects (a UUIDv5 of its key).
+   *
+   * @generated from field: string component_id = 2;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string scan_id = 4;
+   */
+  scanId: string;
+
+  /**
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string version = 6;
+   */
+  version?: string | undefined;
+
+  /**
+   * @generated from field: optional string purl = 7;
+   */
+  purl?: string | undefined;
+
+  /**
+   * @generated from field: optional bool direct = 8;
+   */
+  direct?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int32 depth = 9;
+   */
+  depth?: number | undefined;
+
+  /**
+   * required or optional.
+   *
+   * @generated from field: optional string dependency_scope = 10;
+   */
+  dependencyScope?: string | undefined;
+
+  /**
+   * The concluded license expression, else the declared one.
+   *
+   * @generated from field: optional string license = 11;
+   */
+  license?: string | undefined;
+
+  /**
+   * @generated from field: optional string license_category = 12;
+   */
+  licenseCategory?: string | undefined;
+
+  /**
+   * @generated from field: optional string severity_max = 13;
+   */
+  severityMax?: string | undefined;
+
+  /**
+   * @generated from field: optional string currency_state = 14;
+   */
+  currencyState?: string | undefined;
+
+  /**
+   * @generated from field: optional string currency_latest = 15;
+   */
+  currencyLatest?: string | undefined;
+
+  /**
+   * @generated from field: optional string currency_latest_release_date = 16;
+   */
+  currencyLatestReleaseDate?: string | undefined;
+
+  /**
+   * @generated from field: optional string eol_state = 17;
+   */
+  eolState?: string | undefined;
+
+  /**
+   * @generated from field: optional string eol_cycle = 18;
+   */
+  eolCycle?: string | undefined;
+
+  /**
+   * @generated from field: optional string eol_date = 19;
+   */
+  eolDate?: string | undefined;
+
+  /**
+   * @generated from field: optional string eol_product = 20;
+   */
+  eolProduct?: string | undefined;
+
+  /**
+   * @generated from field: optional string eol_source = 21;
+   */
+  eolSource?: string | undefined;
+
+  /**
+   * @generated from field: optional string malicious_state = 22;
+   */
+  maliciousState?: string | undefined;
+
+  /**
+   * @generated from field: optional string malicious_id = 23;
+   */
+  maliciousId?: string | undefined;
+
+  /**
+   * @generated from field: optional string malicious_source = 24;
+   */
+  maliciousSource?: string | undefined;
+
+  /**
+   * @generated from field: repeated string obligations = 25;
+   */
+  obligations: string[];
+
+  /**
+   * @generated from field: repeated string vulnerabilities = 26;
+   */
+  vulnerabilities: string[];
+
+  /**
+   * The component as the document wrote it (a JSON object); GetComponent only.
+   *
+   * @generated from field: bytes raw_data = 27;
+   */
+  rawData: Uint8Array;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 28;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 29;
+   */
+  updatedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string key = 30;
+   */
+  key: string;
+
+  /**
+   * @generated from field: optional string type = 31;
+   */
+  type?: string | undefined;
+
+  /**
+   * @generated from field: optional string group = 32;
+   */
+  group?: string | undefined;
+
+  /**
+   * @generated from field: optional string cpe = 33;
+   */
+  cpe?: string | undefined;
+
+  /**
+   * @generated from field: repeated sca.projects.v1.ComponentHash hashes = 34;
+   */
+  hashes: ComponentHash[];
+
+  /**
+   * @generated from field: optional string declared_license = 35;
+   */
+  declaredLicense?: string | undefined;
+
+  /**
+   * @generated from field: optional string concluded_license = 36;
+   */
+  concludedLicense?: string | undefined;
+
+  /**
+   * @generated from field: repeated string license_ids = 37;
+   */
+  licenseIds: string[];
+
+  /**
+   * @generated from field: optional string supplier = 38;
+   */
+  supplier?: string | undefined;
+
+  /**
+   * @generated from field: optional string author = 39;
+   */
+  author?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 40;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: repeated string bom_refs = 41;
+   */
+  bomRefs: string[];
+};
+
+/**
+ * Describes the message sca.projects.v1.Component.
+ * Use `create(ComponentSchema)` to create a new message.
+ */
+export const ComponentSchema: GenMessage<Component> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 3);
+
+/**
+ * @generated from message sca.projects.v1.ListComponentsRequest
+ */
+export type ListComponentsRequest = Message<"sca.projects.v1.ListComponentsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: sca.projects.v1.InventoryAnchor anchor = 2;
+   */
+  anchor?: InventoryAnchor | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.ComponentFilter filter = 3;
+   */
+  filter?: ComponentFilter | undefined;
+
+  /**
+   * Comma-separated name, severity, license, each optionally prefixed with "-" (the other direction); default name.
+   *
+   * @generated from field: string sort = 4;
+   */
+  sort: string;
+
+  /**
+   * asc (default) or desc.
+   *
+   * @generated from field: string order = 5;
+   */
+  order: string;
+
+  /**
+   * 0: the default (50).
+   *
+   * @generated from field: int32 limit = 6;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 7;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListComponentsRequest.
+ * Use `create(ListComponentsRequestSchema)` to create a new message.
+ */
+export const ListComponentsRequestSchema: GenMessage<ListComponentsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 4);
+
+/**
+ * @generated from message sca.projects.v1.ListComponentsResponse
+ */
+export type ListComponentsResponse = Message<"sca.projects.v1.ListComponentsResponse"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.Component items = 1;
+   */
+  items: Component[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+
+  /**
+   * The snapshot read; "" when the project has none.
+   *
+   * @generated from field: string scan_id = 5;
+   */
+  scanId: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListComponentsResponse.
+ * Use `create(ListComponentsResponseSchema)` to create a new message.
+ */
+export const ListComponentsResponseSchema: GenMessage<ListComponentsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 5);
+
+/**
+ * @generated from message sca.projects.v1.GetComponentRequest
+ */
+export type GetComponentRequest = Message<"sca.projects.v1.GetComponentRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string component_id = 2;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: sca.projects.v1.InventoryAnchor anchor = 3;
+   */
+  anchor?: InventoryAnchor | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetComponentRequest.
+ * Use `create(GetComponentRequestSchema)` to create a new message.
+ */
+export const GetComponentRequestSchema: GenMessage<GetComponentRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 6);
+
+/**
+ * @generated from message sca.projects.v1.GetComponentResponse
+ */
+export type GetComponentResponse = Message<"sca.projects.v1.GetComponentResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.Component component = 1;
+   */
+  component?: Component | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetComponentResponse.
+ * Use `create(GetComponentResponseSchema)` to create a new message.
+ */
+export const GetComponentResponseSchema: GenMessage<GetComponentResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 7);
+
+/**
+ * @generated from message sca.projects.v1.ExportComponentsRequest
+ */
+export type ExportComponentsRequest = Message<"sca.projects.v1.ExportComponentsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: sca.projects.v1.InventoryAnchor anchor = 2;
+   */
+  anchor?: InventoryAnchor | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.ComponentFilter filter = 3;
+   */
+  filter?: ComponentFilter | undefined;
+
+  /**
+   * Accepted (and checked) as the list does; the export walks (name, id).
+   *
+   * @generated from field: string sort = 4;
+   */
+  sort: string;
+
+  /**
+   * @generated from field: string order = 5;
+   */
+  order: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.ExportComponentsRequest.
+ * Use `create(ExportComponentsRequestSchema)` to create a new message.
+ */
+export const ExportComponentsRequestSchema: GenMessage<ExportComponentsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 8);
+
+/**
+ * @generated from message sca.projects.v1.ExportComponentsResponse
+ */
+export type ExportComponentsResponse = Message<"sca.projects.v1.ExportComponentsResponse"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.Component items = 1;
+   */
+  items: Component[];
+};
+
+/**
+ * Describes the message sca.projects.v1.ExportComponentsResponse.
+ * Use `create(ExportComponentsResponseSchema)` to create a new message.
+ */
+export const ExportComponentsResponseSchema: GenMessage<ExportComponentsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 9);
 
 /**
  * @generated from message sca.projects.v1.IngestInventoryRequest
@@ -65,7 +600,7 @@ export type IngestInventoryRequest = Message<"sca.projects.v1.IngestInventoryReq
  * Use `create(IngestInventoryRequestSchema)` to create a new message.
  */
 export const IngestInventoryRequestSchema: GenMessage<IngestInventoryRequest> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 0);
+  messageDesc(file_sca_projects_v1_inventory, 10);
 
 /**
  * @generated from message sca.projects.v1.IngestInventoryResponse
@@ -94,7 +629,7 @@ export type IngestInventoryResponse = Message<"sca.projects.v1.IngestInventoryRe
  * Use `create(IngestInventoryResponseSchema)` to create a new message.
  */
 export const IngestInventoryResponseSchema: GenMessage<IngestInventoryResponse> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 1);
+  messageDesc(file_sca_projects_v1_inventory, 11);
 
 /**
  * One record of the inventory artefact. The first is the document; components follow, then edges, each edge naming
@@ -132,7 +667,7 @@ export type InventoryRecord = Message<"sca.projects.v1.InventoryRecord"> & {
  * Use `create(InventoryRecordSchema)` to create a new message.
  */
 export const InventoryRecordSchema: GenMessage<InventoryRecord> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 2);
+  messageDesc(file_sca_projects_v1_inventory, 12);
 
 /**
  * The document's own facts.
@@ -228,7 +763,7 @@ export type InventoryDocument = Message<"sca.projects.v1.InventoryDocument"> & {
  * Use `create(InventoryDocumentSchema)` to create a new message.
  */
 export const InventoryDocumentSchema: GenMessage<InventoryDocument> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 3);
+  messageDesc(file_sca_projects_v1_inventory, 13);
 
 /**
  * @generated from message sca.projects.v1.InventoryWarning
@@ -260,7 +795,7 @@ export type InventoryWarning = Message<"sca.projects.v1.InventoryWarning"> & {
  * Use `create(InventoryWarningSchema)` to create a new message.
  */
 export const InventoryWarningSchema: GenMessage<InventoryWarning> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 4);
+  messageDesc(file_sca_projects_v1_inventory, 14);
 
 /**
  * @generated from message sca.projects.v1.InventoryHash
@@ -286,7 +821,7 @@ export type InventoryHash = Message<"sca.projects.v1.InventoryHash"> & {
  * Use `create(InventoryHashSchema)` to create a new message.
  */
 export const InventoryHashSchema: GenMessage<InventoryHash> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 5);
+  messageDesc(file_sca_projects_v1_inventory, 15);
 
 /**
  * One component, de-duplicated by identity.
@@ -419,7 +954,7 @@ export type InventoryComponent = Message<"sca.projects.v1.InventoryComponent"> &
  * Use `create(InventoryComponentSchema)` to create a new message.
  */
 export const InventoryComponentSchema: GenMessage<InventoryComponent> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 6);
+  messageDesc(file_sca_projects_v1_inventory, 16);
 
 /**
  * A dependency edge between two components of the inventory.
@@ -452,7 +987,7 @@ export type InventoryEdge = Message<"sca.projects.v1.InventoryEdge"> & {
  * Use `create(InventoryEdgeSchema)` to create a new message.
  */
 export const InventoryEdgeSchema: GenMessage<InventoryEdge> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_inventory, 7);
+  messageDesc(file_sca_projects_v1_inventory, 17);
 
 /**
  * A project's component inventory: one snapshot per succeeded scan, written in bulk from the inventory artefact the
@@ -476,6 +1011,40 @@ export const InventoryService: GenService<{
     methodKind: "unary";
     input: typeof IngestInventoryRequestSchema;
     output: typeof IngestInventoryResponseSchema;
+  },
+  /**
+   * The components of one snapshot of a project the caller may read (else NotFound, as for a project that does not
+   * exist): the anchor's snapshot (scan_id, else release, else the newest). A scan_id that is not an ingested scan of
+   * the project, or a release no snapshot has, is NotFound; a project without a snapshot answers an empty page.
+   * limit 1..500 (default 50), offset >= 0: past a bound is InvalidArgument.
+   *
+   * @generated from rpc sca.projects.v1.InventoryService.ListComponents
+   */
+  listComponents: {
+    methodKind: "unary";
+    input: typeof ListComponentsRequestSchema;
+    output: typeof ListComponentsResponseSchema;
+  },
+  /**
+   * One component (by component_id) of the anchor's snapshot, with raw_data; NotFound when it has none.
+   *
+   * @generated from rpc sca.projects.v1.InventoryService.GetComponent
+   */
+  getComponent: {
+    methodKind: "unary";
+    input: typeof GetComponentRequestSchema;
+    output: typeof GetComponentResponseSchema;
+  },
+  /**
+   * The rows of ListComponents with the same anchor and filter, unpaged, in chunks, walking (name, id) whatever the
+   * sort asked for (the CSV export).
+   *
+   * @generated from rpc sca.projects.v1.InventoryService.ExportComponents
+   */
+  exportComponents: {
+    methodKind: "server_streaming";
+    input: typeof ExportComponentsRequestSchema;
+    output: typeof ExportComponentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_projects_v1_inventory, 0);

@@ -67,7 +67,7 @@ export const InventoryComponent = defineEntity({
     direct: p.boolean().strictNullable(),
     depth: p.integer().strictNullable(),
     dependencyScope: p.string().length(16).$type<"required" | "optional">().strictNullable(),
-    /** Filled by the vulnerability stage: the worst severity and its rank (0 none .. 5 critical) for the sort. */
+    /** Filled by the vulnerability stage: the worst severity and its rank (0 none, 1 unknown .. 6 critical) for the sort. */
     severityMax: p.string().length(16).strictNullable(),
     severityRank: p.smallint().default(0),
     licenseCategory: p.string().length(16).strictNullable(),
@@ -82,7 +82,7 @@ export const InventoryComponent = defineEntity({
   uniques: [{ name: "inventory_components_scan_key", properties: ["scanId", "key"] }],
   indexes: [
     // The sorts (each ends with id, the tie-breaker) and the detail by component id.
-    { name: "inventory_components_scan_name", properties: ["scanId", "name", "version", "id"] },
+    { name: "inventory_components_scan_name", properties: ["scanId", "name", "id"] },
     { name: "inventory_components_scan_license", properties: ["scanId", "license", "name", "id"] },
     { name: "inventory_components_scan_severity", properties: ["scanId", "severityRank", "name", "id"] },
     { name: "inventory_components_scan_component", properties: ["scanId", "componentId"] },

@@ -64,7 +64,7 @@ export class Migration20261124120000_Inventory extends Migration {
       updated_at timestamptz not null default now())`);
     this.addSql(`alter table inventory_components add constraint inventory_components_scan_key unique (scan_id, key)`);
     const indexes: [string, string][] = [
-      ["scan_name", "scan_id, name, version, id"],
+      ["scan_name", "scan_id, name, id"],
       ["scan_license", "scan_id, license, name, id"],
       ["scan_severity", "scan_id, severity_rank, name, id"],
       ["scan_component", "scan_id, component_id"],
