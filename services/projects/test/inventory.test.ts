@@ -189,11 +189,22 @@ describe("IngestInventory", () => {
     expect((await inventory.listComponents({ projectId }, member)).total).toBe(0);
   });
 
-  it("rolls back a write the database refuses part-way (a dependency scope outside the contract)", async () => {
+  it("refuses a dependency scope outside the contract before writing", async () => {
+    const projectId = await newProject();
+    const bad = Buffer.concat([artefact, componentRecord({ key: "k", name: "k", dependencyScope: "excluded" })]);
+    await expect(ingest(projectId, bad)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    expect((await inventory.listComponents({ projectId }, member)).total).toBe(0);
+  });
+
+  it("rolls back the whole write when the database refuses a row part-way through the COPY", async () => {
     const projectId = await newProject();
     const scanId = randomUUID();
-    const bad = Buffer.concat([artefact, componentRecord({ key: "k", name: "k", dependencyScope: "excluded" })]);
-    await expect(ingest(projectId, bad, { scanId })).rejects.toMatchObject({ code: Code.InvalidArgument });
+    // jsonb refuses an escaped lone surrogate, which JSON.stringify writes: the last component's row fails.
+    const refused = componentRecord({ key: "z", name: "z", rawData: Buffer.from('{"x":"\\ud800"}') });
+    await expect(ingest(projectId, Buffer.concat([artefact, refused]), { scanId })).rejects.toBeDefined();
+    await expect(inventory.listComponents({ projectId, anchor: { scanId } }, member)).rejects.toMatchObject({
+      code: Code.NotFound,
+    });
     expect((await inventory.listComponents({ projectId }, member)).total).toBe(0);
   });
 
