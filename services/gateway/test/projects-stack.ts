@@ -27,7 +27,8 @@ export interface ProjectsStack {
   close(): Promise<void>;
 }
 
-export async function startProjectsStack(): Promise<ProjectsStack> {
+/** `projectsEnv`: more of the projects service's keys (ARTEFACT_DIR, ...). */
+export async function startProjectsStack(projectsEnv: Record<string, string> = {}): Promise<ProjectsStack> {
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
   const KAFKA_TOPIC_PREFIX = `${uniqueName("projects_stack")}.`;
@@ -35,7 +36,9 @@ export async function startProjectsStack(): Promise<ProjectsStack> {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: answerNamespace },
   });
-  const projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  const projects = await startService("projects", {
+    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...projectsEnv },
+  });
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { projects: projects.url! },

@@ -32,11 +32,12 @@ export interface ProjectsHarness {
   close(): Promise<void>;
 }
 
-export async function startProjects(): Promise<ProjectsHarness> {
+/** `env`: more of the projects service's keys (ARTEFACT_DIR, ...). */
+export async function startProjects(env: Record<string, string> = {}): Promise<ProjectsHarness> {
   const identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
   });
-  const projects = await startService(service, { env: { IDENTITY_RPC_URL: identity.url! } });
+  const projects = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, ...env } });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());
   const [domainEvents, auditEvents] = await Promise.all([

@@ -2,9 +2,10 @@
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { projectBatchRoutes } from "./batch.ts";
+import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { projectRoutes } from "./projects.ts";
 
 export function projectsRoutes(ctx: GatewayContext): Route[] {
-  return [...projectExportRoutes(ctx), ...projectBatchRoutes(ctx), ...projectRoutes(ctx)];
+  return [...projectExportRoutes(ctx), ...projectBatchRoutes(ctx), ...projectRoutes(ctx), ...componentRoutes(ctx)];
 }

@@ -1,0 +1,127 @@
+// The component routes through a real gateway, projects and identity: an inventory ingested as the scanner-runner
+// hands it over, then read as JSON (list, detail) and CSV, with the query's rules and 404 hiding.
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { create } from "@bufbuild/protobuf";
+import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { callAs, fixturesOf } from "@sca/testkit";
+import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
+
+const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
+
+let s: ProjectsStack;
+let dir: string;
+let member: string;
+let outsider: string;
+let projectId: string;
+let scanId: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "sca-components-"));
+  s = await startProjectsStack({ ARTEFACT_DIR: dir });
+  const team = await s.team();
+  const other = await s.team();
+  member = (await s.person([[team.id, "viewer"]])).token;
+  outsider = (await s.person([[other.id, "team_admin"]])).token;
+  const created = await s.request("POST", "/v1/projects", {
+    bearer: await s.superAdminToken(),
+    body: { name: "Juice", slug: `juice-${randomUUID().slice(0, 6)}`, team_id: team.id },
+  });
+  projectId = created.json.id as string;
+  const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(await readFile(SBOM));
+  // The directory artefact store's layout: the key is the path under ARTEFACT_DIR.
+  await mkdir(join(dir, "inventory"));
+  await writeFile(join(dir, "inventory", "juice.pb"), artefact);
+  const stored = {
+    key: "inventory/juice.pb",
+    sizeBytes: artefact.byteLength,
+    sha256: createHash("sha256").update(artefact).digest("hex"),
+  };
+  scanId = randomUUID();
+  await s.projects.client(InventoryService).ingestInventory(
+    {
+      scanId,
+      projectId,
+      attempt: 1,
+      release: "17.0",
+      inventory: create(ScanArtefactSchema, {
+        key: stored.key,
+        sizeBytes: BigInt(stored.sizeBytes),
+        sha256: stored.sha256,
+      }),
+    },
+    await callAs.service("scanner-runner"),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await s?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const path = (query = "") => `/v1/projects/${projectId}/components${query}`;
+
+describe("GET /v1/projects/{id}/components", () => {
+  it("answers the offset envelope of the newest snapshot, sorted by name", async () => {
+    const r = await s.request("GET", path(), { bearer: member });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ limit: 50, offset: 0 });
+    const items = r.json.items as Record<string, unknown>[];
+    expect(items).toHaveLength(50);
+    expect(r.json.total as number).toBeGreaterThan(50);
+    expect(items[0]).toMatchObject({ project_id: projectId, scan_id: scanId, severity_max: null, obligations: [] });
+    expect(items[0]).not.toHaveProperty("raw_data");
+    const names = items.map((i) => i.name as string);
+    expect([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(names);
+  });
+
+  it("takes repeated and bracketed list parameters, drops unknown scopes, and checks its bounds", async () => {
+    const all = (await s.request("GET", path("?limit=1"), { bearer: member })).json.total;
+    const both = await s.request(
+      "GET",
+      path(
+        "?limit=1&dependency_scope=required&dependency_scope[]=optional&dependency_scope=unspecified&dependency_scope=bogus",
+      ),
+      { bearer: member },
+    );
+    expect(both.json.total).toBe(all);
+    const none = await s.request("GET", path("?dependency_scope=bogus"), { bearer: member });
+    expect(none.json).toMatchObject({ total: 0, items: [] });
+    for (const q of ["?limit=0", "?limit=501", "?offset=-1", "?sort=purl", "?order=up", "?direct=yes"])
+      expect((await s.request("GET", path(q), { bearer: member })).status).toBe(422);
+    expect((await s.request("GET", path("?limit=500"), { bearer: member })).status).toBe(200);
+  });
+
+  it("anchors on scan_id or release, 404 for one the project does not have and for callers who may not read it", async () => {
+    expect((await s.request("GET", path(`?release=17.0&limit=1`), { bearer: member })).status).toBe(200);
+    expect((await s.request("GET", path(`?scan_id=${scanId}&limit=1`), { bearer: member })).status).toBe(200);
+    expect((await s.request("GET", path("?release=0.1"), { bearer: member })).status).toBe(404);
+    expect((await s.request("GET", path(`?scan_id=${randomUUID()}`), { bearer: member })).status).toBe(404);
+    const hidden = await s.request("GET", path(), { bearer: outsider });
+    expect(hidden.status).toBe(404);
+    expect(hidden.contentType).toMatch(/problem\+json/);
+    expect((await s.request("GET", path())).status).toBe(401);
+  });
+
+  it("answers one component with raw_data, and the CSV holds the list's rows", async () => {
+    const page = await s.request("GET", path("?search=express&limit=500"), { bearer: member });
+    const items = page.json.items as Record<string, unknown>[];
+    expect(items.length).toBeGreaterThan(0);
+    const one = await s.request("GET", path(`/${items[0]!.component_id as string}`), { bearer: member });
+    expect(one.status).toBe(200);
+    expect(one.json).toMatchObject({ id: items[0]!.id, name: items[0]!.name });
+    expect(typeof one.json.raw_data).toBe("object");
+    expect((await s.request("GET", path(`/${randomUUID()}`), { bearer: member })).status).toBe(404);
+
+    const csv = await s.request("GET", path("/export.csv?search=express&sort=-license"), { bearer: member });
+    expect(csv.status).toBe(200);
+    expect(csv.contentType).toMatch(/text\/csv/);
+    const lines = csv.text.trim().split("\r\n");
+    expect(lines[0]!.split(",")[0]).toBe("id");
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(items.map((i) => i.id));
+  });
+});

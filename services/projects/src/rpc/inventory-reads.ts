@@ -1,0 +1,162 @@
+// Reading a project's inventory: a page of the anchor's components (ListComponents), one of them with raw_data
+// (GetComponent), or every matching row (ExportComponents, the CSV). Who may read follows the project's rules
+// (domain/project-access.ts); a project the caller may not read is hidden (404), as the release anchors want.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext } from "@connectrpc/connect";
+import { ProblemError, type FieldViolation } from "@sca/problem";
+import {
+  ComponentSchema,
+  ExportComponentsResponseSchema,
+  GetComponentResponseSchema,
+  ListComponentsResponseSchema,
+  type Component,
+  type ExportComponentsRequest,
+  type GetComponentRequest,
+  type InventoryAnchor,
+  type ListComponentsRequest,
+} from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { requireCaller } from "@sca/rpc";
+import { componentFilterOf, componentWindowOf, rejectViolations, sortKeysOf } from "../domain/component-list.ts";
+import { mayRead } from "../domain/project-access.ts";
+import { isUuid } from "../domain/project-fields.ts";
+import {
+  componentOfSnapshot,
+  exportComponents,
+  listComponents,
+  newestSnapshot,
+  snapshotOfScan,
+  type ComponentListRow,
+  type InventoryComponentRow,
+} from "../store/inventory-reads.ts";
+import { projectById } from "../store/projects.ts";
+import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
+
+const EXPORT_CHUNK = 1000;
+const RELEASE_MAX = 255;
+const projectNotFound = () => ProblemError.notFound("No such project.");
+
+/** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
+async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+  const caller = requireCaller(ctx);
+  if (!isUuid(id)) throw projectNotFound();
+  const row = await projectById(deps.orm.em.fork(), id.toLowerCase());
+  if (!row || !mayRead(caller, row)) throw projectNotFound();
+  return row.id;
+}
+
+function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
+  if (anchor?.scanId !== undefined && !isUuid(anchor.scanId))
+    v.push({ path: "query.scan_id", message: "must be a UUID" });
+  if (anchor?.release !== undefined && [...anchor.release.trim()].length > RELEASE_MAX)
+    v.push({ path: "query.release", message: `must be at most ${RELEASE_MAX} characters` });
+}
+
+/** The snapshot the anchor names: 404 for a scan_id or release the project has no snapshot of; null for none yet. */
+async function anchoredSnapshot(
+  deps: InventoryServiceDeps,
+  projectId: string,
+  anchor: InventoryAnchor | undefined,
+): Promise<string | null> {
+  const em = deps.orm.em.fork();
+  if (anchor?.scanId !== undefined) {
+    const scanId = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
+    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project has that id.");
+    return scanId;
+  }
+  if (anchor?.release !== undefined) {
+    const scanId = await newestSnapshot(em, projectId, anchor.release.trim());
+    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
+    return scanId;
+  }
+  return newestSnapshot(em, projectId);
+}
+
+const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+
+function componentView(row: ComponentListRow | InventoryComponentRow): Component {
+  return create(ComponentSchema, {
+    id: row.id,
+    componentId: row.componentId,
+    projectId: row.projectId,
+    scanId: row.scanId,
+    name: row.name,
+    version: optional(row.version),
+    purl: optional(row.purl),
+    direct: optional(row.direct),
+    depth: optional(row.depth),
+    dependencyScope: optional(row.dependencyScope),
+    license: optional(row.license),
+    licenseCategory: optional(row.licenseCategory),
+    severityMax: optional(row.severityMax),
+    currencyState: optional(row.currencyState),
+    eolState: optional(row.eolState),
+    maliciousState: optional(row.maliciousState),
+    // Rows of the list are loaded without raw_data (the key may still be there, undefined).
+    rawData:
+      "rawData" in row && row.rawData !== undefined ? Buffer.from(JSON.stringify(row.rawData), "utf8") : undefined,
+    createdAt: timestampFromDate(row.createdAt),
+    updatedAt: timestampFromDate(row.updatedAt),
+    key: row.key,
+    type: optional(row.type),
+    group: optional(row.groupName),
+    cpe: optional(row.cpe),
+    hashes: row.hashes,
+    declaredLicense: optional(row.declaredLicense),
+    concludedLicense: optional(row.concludedLicense),
+    licenseIds: row.licenseIds,
+    supplier: optional(row.supplier),
+    author: optional(row.author),
+    description: optional(row.description),
+    bomRefs: row.bomRefs,
+  });
+}
+
+export function inventoryReadHandlers(
+  deps: InventoryServiceDeps,
+): InventoryHandlers<"listComponents" | "getComponent" | "exportComponents"> {
+  return {
+    async listComponents(req: ListComponentsRequest, ctx: HandlerContext) {
+      const projectId = await readableProjectId(deps, ctx, req.projectId);
+      const v: FieldViolation[] = [];
+      anchorViolations(req.anchor, v);
+      const filter = componentFilterOf(req.filter, v);
+      const sort = sortKeysOf(req.sort, req.order, v);
+      const window = componentWindowOf(req.limit, req.offset, v);
+      rejectViolations(v);
+      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!scanId) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
+      const { rows, total } = await listComponents(deps.orm.em.fork(), scanId, filter, sort, window);
+      return create(ListComponentsResponseSchema, { items: rows.map(componentView), total, ...window, scanId });
+    },
+
+    async getComponent(req: GetComponentRequest, ctx: HandlerContext) {
+      const projectId = await readableProjectId(deps, ctx, req.projectId);
+      const v: FieldViolation[] = [];
+      anchorViolations(req.anchor, v);
+      rejectViolations(v);
+      const notFound = () => ProblemError.notFound("No such component in this project.");
+      if (!isUuid(req.componentId)) throw notFound();
+      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!scanId) throw notFound();
+      const row = await componentOfSnapshot(deps.orm.em.fork(), scanId, req.componentId.toLowerCase());
+      if (!row) throw notFound();
+      return create(GetComponentResponseSchema, { component: componentView(row) });
+    },
+
+    async *exportComponents(req: ExportComponentsRequest, ctx: HandlerContext) {
+      const projectId = await readableProjectId(deps, ctx, req.projectId);
+      const v: FieldViolation[] = [];
+      anchorViolations(req.anchor, v);
+      const filter = componentFilterOf(req.filter, v);
+      sortKeysOf(req.sort, req.order, v);
+      rejectViolations(v);
+      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!scanId) return;
+      for await (const rows of exportComponents(deps.orm.em.fork(), scanId, filter, EXPORT_CHUNK)) {
+        if (ctx.signal.aborted) return;
+        yield create(ExportComponentsResponseSchema, { items: rows.map(componentView) });
+      }
+    },
+  };
+}
