@@ -194,3 +194,35 @@ export async function activeScanOf(
   );
   return row?.id ?? null;
 }
+
+/** The succeeded scans of the project and normalised ref (the supersede rule's peers), locked. */
+export async function lockSupersedePeers(
+  em: EntityManager,
+  projectId: string,
+  normalizedRef: string,
+): Promise<{ id: string; createdAt: Date; supersededAt: Date | null }[]> {
+  return em.find(
+    Scan,
+    { projectId, normalizedRef, status: "succeeded" },
+    { ...SNAPSHOT, fields: ["id", "createdAt", "supersededAt"], lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+}
+
+export async function markSuperseded(em: EntityManager, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await em.nativeUpdate(Scan, { id: { $in: [...ids] }, supersededAt: null }, { supersededAt: at, updatedAt: at });
+}
+
+export async function setRelease(em: EntityManager, id: string, release: string | null, at: Date): Promise<void> {
+  await em.nativeUpdate(Scan, { id }, { release, updatedAt: at });
+}
+
+/** Running scans whose lease expired at `now`, oldest lease first (index scans_lease). */
+export async function expiredLeaseScanIds(em: EntityManager, now: Date, limit: number): Promise<string[]> {
+  const rows = await em.find(
+    Scan,
+    { status: "running", leaseExpiresAt: { $lte: now } },
+    { ...SNAPSHOT, fields: ["id"], orderBy: { leaseExpiresAt: "asc" }, limit },
+  );
+  return rows.map((r) => r.id);
+}
