@@ -10,6 +10,7 @@ import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
 
@@ -23,6 +24,7 @@ export const SERVICE_CLIENTS = {
     sso: SsoService,
   },
   projects: { projects: ProjectService },
+  "scan-orchestrator": { scans: ScanService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;
