@@ -8,6 +8,9 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
+/** The SBOM cap of this gateway (the key's floor is 1 KiB). */
+const SBOM_CAP = 4096;
+
 let identity: TestService;
 let projects: TestService;
 let scans: TestService;
@@ -79,6 +82,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    env: { SBOM_UPLOAD_MAX_BYTES: String(SBOM_CAP) },
   });
   lane = await EventReader.start(scans.kafka!, TOPICS.scanJobsManual);
   const fixtures = await fixturesOf("identity");
@@ -181,5 +185,81 @@ describe("scan routes", () => {
     const scanId = (queue.json.items as { id: string }[])[0]!.id;
     const cancelled = await request("POST", `/v1/admin/scans/${scanId}/cancel`, { bearer: admin });
     expect(cancelled.json).toMatchObject({ status: "cancelled" });
+  });
+});
+
+describe("uploads", () => {
+  const sbom = JSON.stringify({ bomFormat: "CycloneDX", specVersion: "1.5", components: [] });
+  const upload = (projectId: string, bearer: string, body: RequestInit["body"], contentType?: string) =>
+    fetch(`${gateway.origin}/v1/projects/${projectId}/sbom-uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, ...(contentType ? { "content-type": contentType } : {}) },
+      body,
+      duplex: "half",
+    });
+
+  it("takes a raw JSON SBOM (201) that a sbom scan then names, and a multipart one", async () => {
+    const t = await team();
+    const dev = await person([[t, "developer"]]);
+    const projectId = await project(t, dev);
+    const raw = await upload(projectId, dev, sbom, "application/vnd.cyclonedx+json");
+    expect(raw.status).toBe(201);
+    const uploaded = (await raw.json()) as Record<string, unknown>;
+    expect(uploaded).toMatchObject({
+      size_bytes: Buffer.byteLength(sbom),
+      media_type: "application/vnd.cyclonedx+json",
+      file_name: null,
+    });
+    const created = await request("POST", `/v1/projects/${projectId}/scans`, {
+      bearer: dev,
+      body: { kind: "sbom", sbom_upload_id: uploaded.upload_id },
+    });
+    expect(created.json).toMatchObject({ status: "queued", kind: "sbom" });
+    const [job] = await lane.waitFor(ScanJobSchema, (j) => j.scanId === created.json.id);
+    expect(job!.sbom).toMatchObject({ sizeBytes: BigInt(Buffer.byteLength(sbom)), sha256: uploaded.sha256 });
+
+    const form = new FormData();
+    form.append("note", "ignored");
+    form.append("file", new Blob([sbom], { type: "application/json" }), "bom.json");
+    const multipart = await upload(projectId, dev, form);
+    expect(multipart.status).toBe(201);
+    expect(await multipart.json()).toMatchObject({ file_name: "bom.json", media_type: "application/json" });
+
+    const archive = new FormData();
+    archive.append("upload", new Blob([Buffer.from("PK\u0005\u0006" + "\u0000".repeat(18))]), "src.zip");
+    const archived = await fetch(`${gateway.origin}/v1/projects/${projectId}/source-archives`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dev}` },
+      body: archive,
+    });
+    expect(archived.status).toBe(201);
+    expect(await archived.json()).toMatchObject({ archive_id: expect.any(String) });
+  });
+
+  it("answers 413 past the cap (declared or streamed), 415, malformed multipart and a viewer as problems", async () => {
+    const t = await team();
+    const dev = await person([[t, "developer"]]);
+    const viewer = await person([[t, "viewer"]]);
+    const projectId = await project(t, dev);
+    const big = "x".repeat(SBOM_CAP + 1);
+    const declared = await upload(projectId, dev, big, "application/json");
+    expect(declared.status).toBe(413);
+    expect(declared.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    // Chunked, no Content-Length: the store stops at the cap.
+    const chunks = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(new TextEncoder().encode("y".repeat(SBOM_CAP / 2)));
+        controller.close();
+      },
+    });
+    expect((await upload(projectId, dev, chunks, "application/json")).status).toBe(413);
+    const form = new FormData();
+    form.append("file", new Blob([big], { type: "application/json" }), "big.json");
+    expect((await upload(projectId, dev, form)).status).toBe(413);
+    expect((await upload(projectId, dev, "png", "image/png")).status).toBe(415);
+    const malformed = await upload(projectId, dev, "--nope\r\n", "multipart/form-data; boundary=abc");
+    expect([400, 422]).toContain(malformed.status);
+    expect(malformed.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect((await upload(projectId, viewer, sbom, "application/json")).status).toBe(403);
   });
 });

@@ -2,7 +2,8 @@
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { scanRoutes } from "./scans.ts";
+import { uploadRoutes } from "./uploads.ts";
 
 export function scansRoutes(ctx: GatewayContext): Route[] {
-  return [...scanRoutes(ctx)];
+  return [...uploadRoutes(ctx), ...scanRoutes(ctx)];
 }
