@@ -142,6 +142,8 @@ export const keys = {
     if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
     return normalize(dir);
   }),
+  /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
+  SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   /** Largest source archive accepted at upload (413 past it). */
   SOURCE_ARCHIVE_MAX_BYTES: key(p.int(512 * 1024 ** 2, { min: 1024 ** 2, max: 10 * 1024 ** 3, clamp: true })),
   /** An SBOM upload or source archive no scan has named within this many hours is deleted. */

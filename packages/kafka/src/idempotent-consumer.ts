@@ -32,6 +32,11 @@ export interface IdempotentConsumerOptions<Desc extends DescMessage> {
   logger: Logger;
   /** Runs inside the transaction; what it writes through `em` commits with the event's record. */
   handle: EventHandler<Desc>;
+  /**
+   * A delay topic's due time: a record is applied no sooner than this (its partition waits, heartbeating, so the
+   * group keeps it). Records of such a topic must fall due in the order they arrive (one delay per topic).
+   */
+  notBefore?: (message: MessageShape<Desc>) => Date | undefined;
 }
 
 export interface IdempotentConsumer {
@@ -61,6 +66,8 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
     const retry = { record, logger, signal: stopping.signal };
     if (event.kind === "event") {
       const { message, meta } = event;
+      const due = opts.notBefore?.(message);
+      if (due) await waitUntil(due, record, stopping.signal);
       await retrying(
         () => (meta.requestId ? withRequestId(meta.requestId, () => apply(message, meta)) : apply(message, meta)),
         retry,
@@ -107,6 +114,18 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
       await producer.disconnect();
     },
   };
+}
+
+/** How long a due-time wait sleeps between heartbeats. */
+const DUE_WAIT_SLICE_MS = 1_000;
+
+// Waits for a record's due time in slices, heartbeating, so the group keeps the partition meanwhile. Stopping
+// abandons the record; its next owner waits for it again.
+async function waitUntil(due: Date, record: EachMessagePayload, signal: AbortSignal): Promise<void> {
+  for (let left = due.getTime() - Date.now(); left > 0; left = due.getTime() - Date.now()) {
+    await delay(Math.min(left, DUE_WAIT_SLICE_MS), undefined, { signal });
+    await record.heartbeat();
+  }
 }
 
 // Retries in place with back-off, heartbeating so the group keeps the partition: an outage delays the

@@ -40,7 +40,7 @@ export interface ServiceKafka {
    * first one also starts pruning processed_events.
    */
   consume<Desc extends DescMessage>(
-    opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle">,
+    opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle" | "notBefore">,
   ): Promise<void>;
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
   wakeRelay(): void;

@@ -31,6 +31,10 @@ export const gatewayKeys = {
   REFRESH_RATE_LIMIT: keys.REFRESH_RATE_LIMIT,
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
   OAUTH_AUTHORIZE_RATE_LIMIT: keys.OAUTH_AUTHORIZE_RATE_LIMIT,
+  /** Uploads (routes/scans/uploads.ts) stream into the artefact store the scan-orchestrator and the workers share. */
+  ARTEFACT_DIR: keys.ARTEFACT_DIR,
+  SBOM_UPLOAD_MAX_BYTES: keys.SBOM_UPLOAD_MAX_BYTES,
+  SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayKeys>;

@@ -33,6 +33,11 @@ export interface RequestSpec<P, Q, B> {
   query?: Q;
   /** JSON body. */
   body?: B;
+  /**
+   * A body the handler streams itself from `req` (uploads): never read or parsed by the registry, documented with
+   * one schema per accepted media type. Not combined with `body`.
+   */
+  streamedBody?: { description: string; content: Record<string, z.ZodType> };
 }
 
 type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;

@@ -27,8 +27,8 @@ function responseObject(spec: ResponseSpec): ZodOpenApiResponseObject {
 function operation(route: Route): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, spec] of Object.entries(route.responses)) responses[status] = responseObject(spec);
-  const { params, query, body } = route.request ?? {};
-  if ((params || query || body) && !responses["422"]) {
+  const { params, query, body, streamedBody } = route.request ?? {};
+  if ((params || query || body || streamedBody) && !responses["422"]) {
     responses["422"] = responseObject(
       problemResponse("The request does not match its schema; `errors` lists each field."),
     );
@@ -47,6 +47,17 @@ function operation(route: Route): ZodOpenApiOperationObject {
     ...(route.auth ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
     ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
     ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    ...(streamedBody
+      ? {
+          requestBody: {
+            required: true,
+            description: streamedBody.description,
+            content: Object.fromEntries(
+              Object.entries(streamedBody.content).map(([type, schema]) => [type, { schema }]),
+            ),
+          },
+        }
+      : {}),
     responses,
   };
 }

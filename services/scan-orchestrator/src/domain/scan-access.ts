@@ -25,3 +25,19 @@ export function scanVisibility(caller: Caller): ScanVisibility {
   const grant = caller.api_key;
   return { all: false, teamIds, projectId: grant?.scope === "project" ? grant.project_id : null };
 }
+
+const WRITER_ROLES: ReadonlySet<string> = new Set(["developer", "team_admin", "group_admin", "super_admin"]);
+
+/**
+ * Whether the caller may start scans of (and upload for) a project it can read: developer or above on the
+ * project's team (super_admin anywhere); an API key also needs a read_write grant reaching the project.
+ */
+export function mayCreateScan(caller: Caller, owner: ScanOwner): boolean {
+  const grant = caller.api_key;
+  if (caller.kind === "api_key") {
+    if (!grant || grant.permission_breadth !== "read_write") return false;
+    if (grant.scope === "project" && grant.project_id !== owner.projectId) return false;
+  }
+  if (isSuperAdmin(caller)) return true;
+  return caller.memberships.some((m) => m.team_id === owner.teamId && WRITER_ROLES.has(m.role));
+}

@@ -5,8 +5,13 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
 import { enqueue, topicContract, TOPICS } from "@sca/kafka";
-import { ScansDeletedSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import type { ScanStatus } from "../domain/scan-state.ts";
+import {
+  ScanArtefactSchema,
+  ScanJobSchema,
+  ScansDeletedSchema,
+  ScanStateChangedSchema,
+} from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { laneOf, type ScanStatus } from "../domain/scan-state.ts";
 import type { ScanRow } from "../store/scans.ts";
 
 export const scanDomainEvents = topicContract(TOPICS.domainEvents, ScanStateChangedSchema, ScansDeletedSchema);
@@ -63,5 +68,40 @@ export function emitScansDeleted(em: EntityManager, projectId: string, scanIds: 
     scanDomainEvents,
     projectId,
     create(ScansDeletedSchema, { occurredAt: timestampFromDate(at), projectId, scanIds: [...scanIds] }),
+  );
+}
+
+/** The job lanes (docs/scans.md, "Lanes"): one contract each, keyed by project id. */
+export const scanJobLanes = {
+  manual: topicContract(TOPICS.scanJobsManual, ScanJobSchema),
+  automatic: topicContract(TOPICS.scanJobsAutomatic, ScanJobSchema),
+} as const;
+
+export interface JobArtefacts {
+  sbom?: { key: string; sizeBytes: number; sha256: string } | undefined;
+  sourceArchive?: { key: string; sizeBytes: number; sha256: string } | undefined;
+}
+
+/** The job of the scan's current attempt, to its lane, in the transaction that queued the scan. */
+export function emitScanJob(em: EntityManager, scan: ScanRow, artefacts: JobArtefacts, at: Date): string {
+  const lane = laneOf(scan.trigger);
+  const ref = (a: JobArtefacts["sbom"]) =>
+    a ? create(ScanArtefactSchema, { key: a.key, sizeBytes: BigInt(a.sizeBytes), sha256: a.sha256 }) : undefined;
+  return enqueue(
+    em,
+    scanJobLanes[lane],
+    scan.projectId,
+    create(ScanJobSchema, {
+      occurredAt: timestampFromDate(at),
+      scanId: scan.id,
+      projectId: scan.projectId,
+      teamId: scan.teamId,
+      kind: scan.kind,
+      lane,
+      attempt: scan.attempt,
+      ref: scan.normalizedRef,
+      sbom: ref(artefacts.sbom),
+      sourceArchive: ref(artefacts.sourceArchive),
+    }),
   );
 }

@@ -1,9 +1,9 @@
-// ScanService: the methods that need no other service are registered one by one (router.rpc), so a method not
-// built yet is not served at all rather than answering Unimplemented from a stub. CreateScan, ListProjectScans,
-// BatchCreateScans and the upload registrations need the project's team and existence from projects: next step.
+// ScanService: every method, registered one by one (router.rpc). The creating ones ask projects for the project
+// (clients/projects.ts).
 import type { ConnectRouter } from "@connectrpc/connect";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { scanAdminHandlers } from "./scan-admin.ts";
+import { scanCreateHandlers } from "./scan-create.ts";
 import type { ScanServiceDeps } from "./scan-deps.ts";
 import { scanReadHandlers } from "./scan-reads.ts";
 
@@ -16,4 +16,10 @@ export function registerScanService(router: ConnectRouter, deps: ScanServiceDeps
   router.rpc(ScanService.method.listScans, reads.listScans);
   router.rpc(ScanService.method.adminListScans, reads.adminListScans);
   router.rpc(ScanService.method.adminCancelScan, admin.adminCancelScan);
+  const creating = scanCreateHandlers(deps);
+  router.rpc(ScanService.method.createScan, creating.createScan);
+  router.rpc(ScanService.method.listProjectScans, creating.listProjectScans);
+  router.rpc(ScanService.method.batchCreateScans, creating.batchCreateScans);
+  router.rpc(ScanService.method.registerSbomUpload, creating.registerSbomUpload);
+  router.rpc(ScanService.method.registerSourceArchive, creating.registerSourceArchive);
 }

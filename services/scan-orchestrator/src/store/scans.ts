@@ -1,6 +1,7 @@
 // Scan rows: the one module that reads or writes `scans` (docs/adr/0005).
 import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
-import { containsPattern, SNAPSHOT } from "@sca/db";
+import { containsPattern, rawQuery, SNAPSHOT } from "@sca/db";
+import { medianSeconds } from "../domain/admission.ts";
 import type { RetentionCandidate } from "../domain/retention.ts";
 import { isTerminal, SCAN_STATUSES, type ScanRun, type ScanStatus } from "../domain/scan-state.ts";
 import { Scan, type ScanRow } from "./entities/scan.ts";
@@ -140,4 +141,88 @@ export async function lockRetentionCandidates(em: EntityManager, projectId: stri
 export async function deleteScans(em: EntityManager, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   return em.nativeDelete(Scan, { id: { $in: [...ids] } });
+}
+
+/** Serialises the admissions of one team (the cap's count and the insert) until the transaction `em` runs ends. */
+export async function lockTeamAdmission(em: EntityManager, teamId: string): Promise<void> {
+  await rawQuery(em, "select pg_advisory_xact_lock(hashtextextended(?, 0))", [`scan-admission:${teamId}`]);
+}
+
+/** How many of the team's recent succeeded scans give its typical duration. */
+const TYPICAL_DURATION_SAMPLE = 50;
+
+/** What the team cap reads (domain/admission.ts TeamLoad, without the cap). */
+export async function teamLoad(
+  em: EntityManager,
+  teamId: string,
+  now: Date,
+): Promise<{ runningElapsedSeconds: number[]; queued: number; typicalDurationSeconds: number | null }> {
+  const active = await em.find(
+    Scan,
+    { teamId, status: { $in: ["queued", "running"] } },
+    { ...SNAPSHOT, fields: ["status", "startedAt"] },
+  );
+  const recent = await em.find(
+    Scan,
+    { teamId, status: "succeeded", completedAt: { $ne: null } },
+    {
+      ...SNAPSHOT,
+      fields: ["startedAt", "completedAt", "createdAt"],
+      orderBy: { completedAt: "desc" },
+      limit: TYPICAL_DURATION_SAMPLE,
+    },
+  );
+  const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
+  return {
+    runningElapsedSeconds: active.filter((s) => s.status === "running").map((s) => seconds(s.startedAt ?? now, now)),
+    queued: active.filter((s) => s.status === "queued").length,
+    typicalDurationSeconds: medianSeconds(recent.map((s) => seconds(s.startedAt ?? s.createdAt, s.completedAt!))),
+  };
+}
+
+/** The queued or running scan of the project, kind and normalised ref (the batch's already_exists), if any. */
+export async function activeScanOf(
+  em: EntityManager,
+  projectId: string,
+  kind: ScanRow["kind"],
+  normalizedRef: string,
+): Promise<string | null> {
+  const row = await em.findOne(
+    Scan,
+    { projectId, kind, normalizedRef, status: { $in: ["queued", "running"] } },
+    { ...SNAPSHOT, fields: ["id"], orderBy: { createdAt: "asc", id: "asc" } },
+  );
+  return row?.id ?? null;
+}
+
+/** The succeeded scans of the project and normalised ref (the supersede rule's peers), locked. */
+export async function lockSupersedePeers(
+  em: EntityManager,
+  projectId: string,
+  normalizedRef: string,
+): Promise<{ id: string; createdAt: Date; supersededAt: Date | null }[]> {
+  return em.find(
+    Scan,
+    { projectId, normalizedRef, status: "succeeded" },
+    { ...SNAPSHOT, fields: ["id", "createdAt", "supersededAt"], lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+}
+
+export async function markSuperseded(em: EntityManager, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await em.nativeUpdate(Scan, { id: { $in: [...ids] }, supersededAt: null }, { supersededAt: at, updatedAt: at });
+}
+
+export async function setRelease(em: EntityManager, id: string, release: string | null, at: Date): Promise<void> {
+  await em.nativeUpdate(Scan, { id }, { release, updatedAt: at });
+}
+
+/** Running scans whose lease expired at `now`, oldest lease first (index scans_lease). */
+export async function expiredLeaseScanIds(em: EntityManager, now: Date, limit: number): Promise<string[]> {
+  const rows = await em.find(
+    Scan,
+    { status: "running", leaseExpiresAt: { $lte: now } },
+    { ...SNAPSHOT, fields: ["id"], orderBy: { leaseExpiresAt: "asc" }, limit },
+  );
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,5 @@
 import type { DatabaseOptions } from "@sca/db";
-import { CreateOutboxTable } from "@sca/kafka";
+import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
@@ -7,4 +7,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124100000_Scans,
   // The transactional outbox of its events (scan state changes, deletions, audit).
   CreateOutboxTable,
+  // The event ids its consumers applied (the workers' reports, the due retries).
+  CreateProcessedEventsTable,
 ];

@@ -1,0 +1,359 @@
+// Creating scans (CreateScan, BatchCreateScans), a project's scans (ListProjectScans) and the upload registrations.
+// The project's existence, team and archived state come from projects, asked as the caller: its 404 or 403 is the
+// answer (the owner hides what it hides). Starting a scan or uploading takes developer+ on the project's team. A
+// queued scan's job is written to the outbox with the row (docs/scans.md, "States", "Lanes").
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { summarizeBatch } from "@sca/batch";
+import { uuidv7 } from "@sca/kafka";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
+import { ProblemError } from "@sca/problem";
+import {
+  BatchCreateScansResponseSchema,
+  BatchScanRowSchema,
+  CreateScanResponseSchema,
+  ListProjectScansResponseSchema,
+  RegisterSbomUploadResponseSchema,
+  RegisterSourceArchiveResponseSchema,
+  type ArtefactReference,
+} from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
+import { requireCaller, type Caller } from "@sca/rpc";
+import type { ProjectFacts } from "../clients/projects.ts";
+import { admitToTeam, diskPressureProblem, diskVerdict, teamCapProblem, type Admission } from "../domain/admission.ts";
+import {
+  batchRequestProblem,
+  batchRowOutcome,
+  isUuid,
+  type BatchRowFacts,
+  type BatchRowOutcome,
+} from "../domain/batch.ts";
+import { normalizeScanRef } from "../domain/refs.ts";
+import { metadataProblem, releaseFromMetadata } from "../domain/release.ts";
+import { mayCreateScan, mayReadScan } from "../domain/scan-access.ts";
+import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } from "../domain/scan-state.ts";
+import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
+import * as scans from "../store/scans.ts";
+import * as uploads from "../store/uploads.ts";
+import { kindFilter, statusFilter } from "./fields.ts";
+import type { ScanHandlers, ScanServiceDeps } from "./scan-deps.ts";
+import { scanView } from "./scan-views.ts";
+
+/** The error_message of a `sbom` scan created without an upload (it fails at once, never stays queued). */
+export const NO_SBOM_MESSAGE = "No SBOM was uploaded for this scan: upload one first and name its upload_id.";
+
+const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
+
+const noProject = (status: 403 | 404) =>
+  status === 404
+    ? ProblemError.notFound("No such project.")
+    : new ProblemError({ status: 403, code: "forbidden", detail: "You may not use this project." });
+
+const notWriter = () =>
+  new ProblemError({
+    status: 403,
+    code: "forbidden",
+    detail: "Starting scans and uploading for a project takes the developer role (or above) on its team.",
+  });
+
+/** A project id of a request path: 404 when it is not a UUID (it names nothing), as for an unknown one. */
+function projectPathId(value: string): string {
+  if (!isUuid(value)) throw ProblemError.notFound("No such project.");
+  return value.toLowerCase();
+}
+
+export function scanCreateHandlers(
+  deps: ScanServiceDeps,
+): ScanHandlers<
+  "createScan" | "batchCreateScans" | "listProjectScans" | "registerSbomUpload" | "registerSourceArchive"
+> {
+  const { settings } = deps;
+
+  /** The project as its owner answers the caller; refused with the owner's status. */
+  async function readableProject(caller: Caller, projectId: string): Promise<ProjectFacts> {
+    const answer = await deps.projects.project(caller, projectId);
+    if (!answer.found) throw noProject(answer.status);
+    return answer.project;
+  }
+
+  /** The project, which the caller may write to and which is not archived. */
+  async function writableProject(caller: Caller, projectId: string): Promise<ProjectFacts> {
+    const project = await readableProject(caller, projectId);
+    if (!mayCreateScan(caller, { teamId: project.teamId, projectId: project.id })) throw notWriter();
+    if (project.archived)
+      throw new ProblemError({ status: 409, code: "project_archived", detail: "The project is archived." });
+    return project;
+  }
+
+  async function refuseOnDiskPressure(): Promise<void> {
+    const usage = await deps.artefacts.usage().catch(() => ({ totalBytes: 0, freeBytes: 0 }));
+    const verdict = diskVerdict(usage, settings.disk);
+    if (verdict.refuse) throw diskPressureProblem(verdict.detail);
+  }
+
+  async function admission(em: EntityManager, teamId: string, now: Date): Promise<Admission> {
+    await scans.lockTeamAdmission(em, teamId);
+    return admitToTeam({ cap: settings.maxConcurrentPerTeam, ...(await scans.teamLoad(em, teamId, now)) });
+  }
+
+  function requester(caller: Caller) {
+    return {
+      requestedByUserId: caller.kind === "user" ? caller.user_id : null,
+      requestedByApiKeyId: caller.kind === "api_key" ? caller.api_key_id : null,
+    };
+  }
+
+  /** An upload the scan names: registered for this project, of the right kind, not expired. */
+  async function namedUpload(
+    em: EntityManager,
+    id: string | undefined,
+    kind: "sbom" | "source_archive",
+    projectId: string,
+    path: string,
+    now: Date,
+  ): Promise<uploads.ScanUploadRow | null> {
+    if (id === undefined || id === "") return null;
+    const row = isUuid(id) ? await uploads.uploadById(em, id.toLowerCase()) : null;
+    if (!row || row.kind !== kind || row.projectId !== projectId || row.expiresAt <= now)
+      throw invalid(path, `names no ${kind === "sbom" ? "SBOM upload" : "source archive"} of this project`);
+    return row;
+  }
+
+  const artefactOf = (u: uploads.ScanUploadRow | null) =>
+    u ? { key: u.artefactKey, sizeBytes: u.sizeBytes, sha256: u.sha256 } : undefined;
+
+  async function register(
+    caller: Caller,
+    projectIdRaw: string,
+    artefact: ArtefactReference | undefined,
+    kind: "sbom" | "source_archive",
+    mediaType: string,
+    fileName: string,
+  ) {
+    const project = await writableProject(caller, projectPathId(projectIdRaw));
+    if (!artefact || artefact.key === "") throw invalid("artefact.key", "is required");
+    if (!artefact.key.startsWith(`uploads/${project.id}/`))
+      throw invalid("artefact.key", "must be under the project's uploads/<project id>/");
+    if (!/^[0-9a-f]{64}$/.test(artefact.sha256)) throw invalid("artefact.sha256", "must be a hex SHA-256");
+    if (artefact.sizeBytes < 0n) throw invalid("artefact.size_bytes", "must not be negative");
+    const now = new Date();
+    const row = await uploads.insertUpload(deps.orm.em.fork(), {
+      id: uuidv7(),
+      projectId: project.id,
+      teamId: project.teamId,
+      kind,
+      artefactKey: artefact.key,
+      sizeBytes: Number(artefact.sizeBytes),
+      sha256: artefact.sha256,
+      mediaType: mediaType.slice(0, 255),
+      fileName: fileName.slice(0, 255),
+      uploadedByUserId: caller.kind === "user" ? caller.user_id : null,
+      uploadedByApiKeyId: caller.kind === "api_key" ? caller.api_key_id : null,
+      expiresAt: new Date(now.getTime() + settings.uploadTtlHours * 3_600_000),
+    });
+    return { id: row.id, expiresAt: timestampFromDate(row.expiresAt) };
+  }
+
+  return {
+    async createScan(req, ctx) {
+      const caller = requireCaller(ctx);
+      const projectId = projectPathId(req.projectId);
+      const kindRaw = req.kind === "" ? "source" : req.kind;
+      if (!isScanKind(kindRaw)) throw invalid("body.kind", `must be one of ${SCAN_KINDS.join(", ")}`);
+      const kind: ScanKind = kindRaw;
+      const trigger = req.trigger === "" ? "manual" : req.trigger;
+      if (!isScanTrigger(trigger)) throw invalid("body.trigger", `must be one of ${SCAN_TRIGGERS.join(", ")}`);
+      const ref = normalizeScanRef(kind, req.ref);
+      if (!ref.ok) throw invalid("body.ref", ref.message);
+      const metadata = (req.metadata ?? {}) as Record<string, unknown>;
+      const tooBig = metadataProblem(metadata);
+      if (tooBig) throw invalid(tooBig.path, tooBig.message);
+      const release = releaseFromMetadata(metadata);
+      if (!release.ok) throw invalid(release.path, release.message);
+      if (kind !== "sbom" && req.sbomUploadId) throw invalid("body.sbom_upload_id", "is for sbom scans only");
+      if (kind !== "source" && req.sourceArchiveId) throw invalid("body.source_archive_id", "is for source scans only");
+
+      const project = await writableProject(caller, projectId);
+      await refuseOnDiskPressure();
+      const now = new Date();
+      const row = await deps.orm.em.fork().transactional(async (em) => {
+        const sbom = await namedUpload(em, req.sbomUploadId, "sbom", project.id, "body.sbom_upload_id", now);
+        const archive = await namedUpload(
+          em,
+          req.sourceArchiveId,
+          "source_archive",
+          project.id,
+          "body.source_archive_id",
+          now,
+        );
+        const failsAtOnce = kind === "sbom" && sbom === null;
+        if (!failsAtOnce) {
+          const admitted = await admission(em, project.teamId, now);
+          if (!admitted.admit) throw teamCapProblem(settings.maxConcurrentPerTeam, admitted.retryAfterSeconds);
+        }
+        const scan = await scans.insertScan(em, {
+          id: uuidv7(),
+          projectId: project.id,
+          teamId: project.teamId,
+          projectName: project.name,
+          projectSlug: project.slug,
+          kind,
+          trigger,
+          ref: ref.ref,
+          normalizedRef: ref.normalized,
+          release: release.release,
+          metadata,
+          ...requester(caller),
+          sbomUploadId: sbom?.id ?? null,
+          sourceArchiveId: archive?.id ?? null,
+          createdAt: now,
+          ...(failsAtOnce ? { status: "failed", errorMessage: NO_SBOM_MESSAGE, completedAt: now } : {}),
+        });
+        emitScanStateChanged(em, scan, "", now);
+        if (!failsAtOnce) {
+          const artefacts: JobArtefacts = { sbom: artefactOf(sbom), sourceArchive: artefactOf(archive) };
+          emitScanJob(em, scan, artefacts, now);
+        }
+        return scan;
+      });
+      deps.wakeRelay();
+      return create(CreateScanResponseSchema, { scan: scanView(row) });
+    },
+
+    async listProjectScans(req, ctx) {
+      const caller = requireCaller(ctx);
+      const project = await readableProject(caller, projectPathId(req.projectId));
+      // Scans are read by the project's team; a reader of an organization-visible project from another team is not.
+      if (!mayReadScan(caller, { teamId: project.teamId, projectId: project.id }))
+        throw new ProblemError({
+          status: 403,
+          code: "forbidden",
+          detail: "A project's scans are read by the members of its team.",
+        });
+      const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
+      const { rows, total } = await scans.listScans(
+        deps.orm.em.fork(),
+        {
+          teamIds: null,
+          projectId: project.id,
+          status: statusFilter(req.status),
+          kind: kindFilter(req.kind),
+          projectText: null,
+        },
+        p.limit,
+        p.offset,
+      );
+      return create(ListProjectScansResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
+    },
+
+    async batchCreateScans(req, ctx) {
+      const caller = requireCaller(ctx);
+      const bounds = batchRequestProblem(req.projectIds);
+      if (bounds) throw invalid(bounds.path, bounds.message);
+      const ref = normalizeScanRef("source", req.ref);
+      if (!ref.ok) throw invalid("body.ref", ref.message);
+      await refuseOnDiskPressure();
+      const outcomes: BatchRowOutcome[] = [];
+      let queued = false;
+      for (const [index, rawId] of req.projectIds.entries()) {
+        if (!isUuid(rawId)) {
+          outcomes.push(batchRowOutcome(index, rawId, null));
+          continue;
+        }
+        const projectId = rawId.toLowerCase();
+        const answer = await deps.projects.project(caller, projectId);
+        if (!answer.found) {
+          outcomes.push(batchRowOutcome(index, rawId, { project: "not_visible" }));
+          continue;
+        }
+        const project = answer.project;
+        if (!mayCreateScan(caller, { teamId: project.teamId, projectId })) {
+          outcomes.push(batchRowOutcome(index, rawId, { project: "not_allowed" }));
+          continue;
+        }
+        if (project.archived) {
+          outcomes.push(batchRowOutcome(index, rawId, { project: "archived" }));
+          continue;
+        }
+        const now = new Date();
+        const outcome = await deps.orm.em.fork().transactional(async (em) => {
+          const facts: BatchRowFacts = {
+            project: "open",
+            admission: await admission(em, project.teamId, now),
+            activeScanId: await scans.activeScanOf(em, projectId, "source", ref.normalized),
+          };
+          const row = batchRowOutcome(index, rawId, facts);
+          if (row.status !== "created") return row;
+          const scan = await scans.insertScan(em, {
+            id: uuidv7(),
+            projectId,
+            teamId: project.teamId,
+            projectName: project.name,
+            projectSlug: project.slug,
+            kind: "source",
+            trigger: "manual",
+            ref: ref.ref,
+            normalizedRef: ref.normalized,
+            release: null,
+            metadata: {},
+            ...requester(caller),
+            sbomUploadId: null,
+            sourceArchiveId: null,
+            createdAt: now,
+          });
+          emitScanStateChanged(em, scan, "", now);
+          emitScanJob(em, scan, {}, now);
+          return { ...row, scanId: scan.id };
+        });
+        if (outcome.status === "created") queued = true;
+        outcomes.push(outcome);
+      }
+      if (queued) deps.wakeRelay();
+      const summary = summarizeBatch(outcomes);
+      return create(BatchCreateScansResponseSchema, {
+        allSucceeded: summary.allSucceeded,
+        total: summary.total,
+        created: summary.created,
+        alreadyExisted: summary.alreadyExisted,
+        failed: summary.failed,
+        failedByStatus: summary.failedByStatus,
+        rows: outcomes.map((o) =>
+          create(BatchScanRowSchema, {
+            index: o.index,
+            status: o.status,
+            projectId: o.projectId,
+            ...(o.scanId === null ? {} : { scanId: o.scanId }),
+            ...(o.detail === null ? {} : { detail: o.detail }),
+            ...(o.retryAfterSeconds === null ? {} : { retryAfterSeconds: o.retryAfterSeconds }),
+          }),
+        ),
+      });
+    },
+
+    async registerSbomUpload(req, ctx) {
+      const caller = requireCaller(ctx);
+      const { id, expiresAt } = await register(
+        caller,
+        req.projectId,
+        req.artefact,
+        "sbom",
+        req.mediaType,
+        req.fileName,
+      );
+      return create(RegisterSbomUploadResponseSchema, { uploadId: id, expiresAt });
+    },
+
+    async registerSourceArchive(req, ctx) {
+      const caller = requireCaller(ctx);
+      const { id, expiresAt } = await register(
+        caller,
+        req.projectId,
+        req.artefact,
+        "source_archive",
+        "application/zip",
+        req.fileName,
+      );
+      return create(RegisterSourceArchiveResponseSchema, { archiveId: id, expiresAt });
+    },
+  };
+}

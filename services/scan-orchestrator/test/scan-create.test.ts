@@ -1,0 +1,229 @@
+// Creating scans through the real servers: identity (teams), projects (the owner of projects, asked as the caller)
+// and the scan-orchestrator, with real PostgreSQL and Kafka. The team cap is 2 here so the 429 and rate_limited
+// rows are reachable.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { randomUUID } from "node:crypto";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import { TOPICS } from "@sca/kafka";
+import { fromConnectError } from "@sca/problem";
+import { ScanJobSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
+import type { Role } from "@sca/rpc";
+import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { NO_SBOM_MESSAGE } from "../src/rpc/scan-create.ts";
+import { service } from "../src/service.ts";
+
+let identity: TestService;
+let projectsSvc: TestService;
+let so: TestService;
+let scans: Client<typeof ScanService>;
+let projects: Client<typeof ProjectService>;
+let manualLane: EventReader;
+let domain: EventReader;
+
+interface Team {
+  id: string;
+  organizationId: string;
+}
+let team: Team;
+let other: Team;
+
+const as = (roles: [Team, Role][], userId = randomUUID()) =>
+  callAs.user(userId, {
+    memberships: roles.map(([t, role]) => ({ team_id: t.id, organization_id: t.organizationId, role })),
+  });
+
+async function newTeam(admin: CallOptions): Promise<Team> {
+  const slug = `team-${randomUUID().slice(0, 8)}`;
+  const { team: t } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
+  return { id: t!.id, organizationId: t!.organizationId! };
+}
+
+async function newProject(t: Team): Promise<string> {
+  const slug = `p-${randomUUID().slice(0, 8)}`;
+  const { project } = await projects.createProject(
+    { project: { name: `Project ${slug}`, slug, teamId: t.id } },
+    await as([[t, "developer"]]),
+  );
+  return project!.id;
+}
+
+async function problem(call: Promise<unknown>) {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConnectError);
+  return { code: (err as ConnectError).code, problem: fromConnectError(err as ConnectError).init };
+}
+
+beforeAll(async () => {
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
+  });
+  projectsSvc = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url! } });
+  so = await startService(service, {
+    env: { PROJECTS_RPC_URL: projectsSvc.url!, SCAN_MAX_CONCURRENT_PER_TEAM: "2", DISK_PRESSURE_MIN_FREE_BYTES: "0" },
+  });
+  scans = so.client(ScanService);
+  projects = projectsSvc.client(ProjectService);
+  const admin = await callAs.superAdmin(randomUUID());
+  team = await newTeam(admin);
+  other = await newTeam(admin);
+  manualLane = await EventReader.start(so.kafka!, TOPICS.scanJobsManual);
+  domain = await EventReader.start(so.kafka!, TOPICS.domainEvents);
+}, 90_000);
+
+afterAll(async () => {
+  await manualLane?.stop();
+  await domain?.stop();
+  await so?.close();
+  await projectsSvc?.close();
+  await identity?.close();
+});
+
+describe("CreateScan", () => {
+  it("queues a scan for a developer and publishes its job on the manual lane", async () => {
+    const projectId = await newProject(team);
+    const userId = randomUUID();
+    const { scan } = await scans.createScan(
+      { projectId, kind: "source", ref: "main", metadata: { release: " 2.4.0 ", pipeline: "ci" } },
+      await as([[team, "developer"]], userId),
+    );
+    expect(scan).toMatchObject({
+      projectId,
+      teamId: team.id,
+      kind: "source",
+      status: "queued",
+      ref: "main",
+      normalizedRef: "refs/heads/main",
+      release: "2.4.0",
+      trigger: "manual",
+      attempt: 1,
+      requestedByUserId: userId,
+    });
+    const [job] = await manualLane.waitFor(ScanJobSchema, (j) => j.scanId === scan!.id);
+    expect(job).toMatchObject({ projectId, teamId: team.id, kind: "source", lane: "manual", attempt: 1 });
+    expect(job!.ref).toBe("refs/heads/main");
+    const [changed] = await domain.waitFor(ScanStateChangedSchema, (e) => e.scanId === scan!.id);
+    expect(changed).toMatchObject({ status: "queued", previousStatus: "" });
+  });
+
+  it("creates a sbom scan without an upload as failed at once, with no job", async () => {
+    const projectId = await newProject(team);
+    const { scan } = await scans.createScan({ projectId, kind: "sbom" }, await as([[team, "developer"]]));
+    expect(scan).toMatchObject({ status: "failed", errorMessage: NO_SBOM_MESSAGE });
+    expect(scan!.completedAt).toBeDefined();
+  });
+
+  it("takes a registered SBOM upload into the job", async () => {
+    const projectId = await newProject(team);
+    const dev = await as([[team, "developer"]]);
+    const sha256 = "a".repeat(64);
+    const key = `uploads/${projectId}/${randomUUID()}`;
+    const { uploadId, expiresAt } = await scans.registerSbomUpload(
+      { projectId, artefact: { key, sizeBytes: 123n, sha256 }, mediaType: "application/json", fileName: "bom.json" },
+      dev,
+    );
+    expect(expiresAt).toBeDefined();
+    const { scan } = await scans.createScan({ projectId, kind: "sbom", sbomUploadId: uploadId }, dev);
+    expect(scan!.status).toBe("queued");
+    const [job] = await manualLane.waitFor(ScanJobSchema, (j) => j.scanId === scan!.id);
+    expect(job!.sbom).toMatchObject({ key, sizeBytes: 123n, sha256 });
+    // Another project's upload is not this project's.
+    const elsewhere = await newProject(team);
+    expect(
+      await problem(scans.createScan({ projectId: elsewhere, kind: "sbom", sbomUploadId: uploadId }, dev)),
+    ).toMatchObject({ code: Code.InvalidArgument, problem: { violations: [{ path: "body.sbom_upload_id" }] } });
+  });
+
+  it("refuses a viewer (403), leaves existence to projects, and refuses bad input", async () => {
+    const projectId = await newProject(team);
+    expect(await problem(scans.createScan({ projectId }, await as([[team, "viewer"]])))).toMatchObject({
+      code: Code.PermissionDenied,
+    });
+    // Projects answers what an outsider learns; an unknown project is 404 alike for everyone.
+    const outsider = await as([[other, "team_admin"]]);
+    const hidden = await problem(scans.createScan({ projectId }, outsider));
+    const unknown = await problem(scans.createScan({ projectId: randomUUID() }, outsider));
+    expect(unknown.code).toBe(Code.NotFound);
+    expect([Code.NotFound, Code.PermissionDenied]).toContain(hidden.code);
+    const dev = await as([[team, "developer"]]);
+    expect(await problem(scans.createScan({ projectId, ref: "bad ref" }, dev))).toMatchObject({
+      problem: { status: 422, violations: [{ path: "body.ref" }] },
+    });
+    expect(await problem(scans.createScan({ projectId, metadata: { release: 42 } }, dev))).toMatchObject({
+      problem: { status: 422, violations: [{ path: "body.metadata.release" }] },
+    });
+    expect(await problem(scans.createScan({ projectId, kind: "container" }, dev))).toMatchObject({
+      problem: { status: 422, violations: [{ path: "body.ref" }] },
+    });
+  });
+
+  it("refuses past the team's cap with 429 and Retry-After", async () => {
+    const capped = await newTeam(await callAs.superAdmin(randomUUID()));
+    const projectId = await newProject(capped);
+    const dev = await as([[capped, "developer"]]);
+    await scans.createScan({ projectId, ref: "a" }, dev);
+    await scans.createScan({ projectId, ref: "b" }, dev);
+    const refused = await problem(scans.createScan({ projectId, ref: "c" }, dev));
+    expect(refused).toMatchObject({
+      code: Code.ResourceExhausted,
+      problem: { status: 429, code: "rate_limited", extensions: { concurrent_scan_limit: 2 } },
+    });
+    expect(Number(refused.problem.headers?.["Retry-After"])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("ListProjectScans", () => {
+  it("lists the project's scans, newest first, for its team", async () => {
+    const listTeam = await newTeam(await callAs.superAdmin(randomUUID()));
+    const projectId = await newProject(listTeam);
+    const dev = await as([[listTeam, "developer"]]);
+    const first = (await scans.createScan({ projectId, ref: "x" }, dev)).scan!;
+    const second = (await scans.createScan({ projectId, kind: "sbom" }, dev)).scan!;
+    const { items, page } = await scans.listProjectScans({ projectId }, await as([[listTeam, "viewer"]]));
+    expect(items.map((s) => s.id)).toEqual([second.id, first.id]);
+    expect(page!.total).toBe(2);
+    const failed = await scans.listProjectScans({ projectId, status: "failed" }, dev);
+    expect(failed.items.map((s) => s.id)).toEqual([second.id]);
+    expect((await problem(scans.listProjectScans({ projectId: randomUUID() }, dev))).code).toBe(Code.NotFound);
+  });
+});
+
+describe("BatchCreateScans", () => {
+  it("answers each row: created, already_exists, forbidden, invalid, rate_limited", async () => {
+    const batchTeam = await newTeam(await callAs.superAdmin(randomUUID()));
+    const [p1, p2, p3] = [await newProject(batchTeam), await newProject(batchTeam), await newProject(batchTeam)];
+    const hidden = await newProject(other);
+    const dev = await as([[batchTeam, "developer"]]);
+    const answer = await scans.batchCreateScans(
+      { projectIds: [p1, p1, "nope", hidden, p2, p3], ref: "refs/heads/main" },
+      dev,
+    );
+    expect(answer.rows.map((r) => r.status)).toEqual([
+      "created",
+      "already_exists",
+      "invalid",
+      "forbidden",
+      "created",
+      "rate_limited",
+    ]);
+    expect(answer.rows[1]!.scanId).toBe(answer.rows[0]!.scanId);
+    expect(answer.rows[5]!.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(answer).toMatchObject({
+      allSucceeded: false,
+      total: 6,
+      created: 2,
+      alreadyExisted: 1,
+      failed: 3,
+      failedByStatus: { invalid: 1, forbidden: 1, rate_limited: 1 },
+    });
+    await manualLane.waitFor(ScanJobSchema, (j) => j.scanId === answer.rows[4]!.scanId);
+    expect(await problem(scans.batchCreateScans({ projectIds: [], ref: "" }, dev))).toMatchObject({
+      problem: { status: 422 },
+    });
+  });
+});
