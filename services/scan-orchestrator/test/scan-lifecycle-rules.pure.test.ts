@@ -6,7 +6,7 @@ import {
   type RetentionCandidate,
   type RetentionSettings,
 } from "../src/domain/retention.ts";
-import { nextLogLine, normalizeLogStream, truncateLogLine } from "../src/domain/scan-logs.ts";
+import { nextLogLine, normalizeLogStream, truncateLogLine } from "@sca/scan-logs";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
 const DAY = 86_400_000;

@@ -1,0 +1,151 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { TOPICS } from "@sca/kafka";
+import {
+  ScanAttemptFinishedSchema,
+  ScanLogLineSchema,
+  ScanProgressSchema,
+  type ScanJob,
+} from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { EventReader, startService, type TestService } from "@sca/testkit";
+import { KnownScanState } from "../src/store/entities/known-scan-state.ts";
+import { service } from "../src/service.ts";
+import {
+  artefactDirectory,
+  eventually,
+  jobApplied,
+  publishJobs,
+  publishScanState,
+  scanJob,
+  sharedSbom,
+  upload,
+} from "./support/scan-jobs.ts";
+
+let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
+let runner: TestService;
+let events: EventReader;
+
+beforeAll(async () => {
+  artefacts = await artefactDirectory();
+  runner = await startService(service, { env: { ARTEFACT_DIR: artefacts.dir } });
+  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+});
+
+afterAll(async () => {
+  await events?.stop();
+  await runner?.close();
+  await artefacts?.remove();
+});
+
+const finishedOf = async (job: ScanJob) =>
+  (await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId))[0]!;
+/** The progress frames of the job's scan seen so far. */
+const progressOf = (job: ScanJob) => events.waitFor(ScanProgressSchema, (e) => e.scanId === job.scanId, 0);
+
+async function sbomJob(bytes: Uint8Array): Promise<ScanJob> {
+  const projectId = randomUUID();
+  return scanJob({ lane: "manual", projectId, sbom: await upload(artefacts.store, projectId, bytes) });
+}
+
+describe("scanner-runner runs SBOM scan jobs", () => {
+  it("reads a real SBOM and reports progress, log lines and success with its component count and release", async () => {
+    const job = await sbomJob(await sharedSbom("cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json"));
+    await publishJobs(runner.kafka!, "manual", [job]);
+
+    const finished = await finishedOf(job);
+    expect(finished).toMatchObject({
+      attempt: 1,
+      outcome: "succeeded",
+      componentCount: 43,
+      documentRelease: "0.0.1",
+      errorMessage: "",
+    });
+    const progress = (await progressOf(job)).filter((p) => !p.heartbeat);
+    expect(progress[0]).toMatchObject({ step: "sbom", percent: 0, attempt: 1 });
+    const percents = progress.map((p) => p.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId, 2);
+    expect(lines.map((l) => l.lineNumber)).toEqual(lines.map((_, i) => i + 1));
+    expect(lines.map((l) => l.line).join("\n")).toMatch(/cyclonedx-json 1\.2: 43 component entries, 43 distinct/);
+  });
+
+  it("ends a malformed SBOM failed, not retryable, with the reader's message", async () => {
+    const whole = await sharedSbom("cyclonedx/laravel-7.12.0.cdx-1.4.json");
+    const job = await sbomJob(whole.subarray(0, whole.length / 2));
+    await publishJobs(runner.kafka!, "manual", [job]);
+
+    const finished = await finishedOf(job);
+    expect(finished).toMatchObject({ outcome: "failed", retryable: false, componentCount: 0 });
+    expect(finished.errorMessage).toMatch(/^The JSON document is malformed or truncated( \(position \d+\))?\.$/);
+  });
+
+  it("refuses source and container jobs for good, saying which kinds this build scans", async () => {
+    const jobs = [scanJob({ lane: "manual", kind: "source" }), scanJob({ lane: "manual", kind: "container" })];
+    await publishJobs(runner.kafka!, "manual", jobs);
+    for (const job of jobs) {
+      const finished = await finishedOf(job);
+      expect(finished).toMatchObject({ outcome: "failed", retryable: false });
+      expect(finished.errorMessage).toBe(
+        `This scanner-runner build does not run ${job.kind} scans; it scans uploaded SBOMs only (kind sbom).`,
+      );
+    }
+  });
+
+  it("fails for good an upload that is gone or does not match its recorded SHA-256", async () => {
+    const bytes = await sharedSbom("spdx/spdx-examples-appbomination.spdx-2.2.json");
+    const altered = await sbomJob(bytes);
+    altered.sbom!.sha256 = "0".repeat(64);
+    const gone = await sbomJob(bytes);
+    await artefacts.store.delete(gone.sbom!.key);
+    await publishJobs(runner.kafka!, "manual", [altered, gone]);
+
+    expect(await finishedOf(altered)).toMatchObject({
+      outcome: "failed",
+      retryable: false,
+      errorMessage:
+        "The uploaded SBOM does not match the size and SHA-256 recorded when it was uploaded; upload it again.",
+    });
+    expect(await finishedOf(gone)).toMatchObject({
+      outcome: "failed",
+      retryable: false,
+      errorMessage: "The uploaded SBOM is no longer in the artefact store; upload it again.",
+    });
+  });
+
+  it("skips a job whose scan moved on to a later attempt, reporting nothing", async () => {
+    const job = await sbomJob(await sharedSbom("spdx/spdx-examples-appbomination.spdx-2.2.json"));
+    await publishScanState(runner.kafka!, job, "queued", 2);
+    await eventually(
+      async () => (await runner.orm.em.fork().count(KnownScanState, { scanId: job.scanId, attempt: 2 })) > 0,
+      "the worker heard of attempt 2",
+    );
+    await publishJobs(runner.kafka!, "manual", [job]);
+
+    await eventually(() => jobApplied(runner.orm, runner.kafka!, job), "the stale job was consumed");
+    expect(events.seen.filter((r) => r.key === job.scanId)).toEqual([]);
+  });
+
+  it("stops a job whose scan is cancelled while it runs, before its next stage, with no outcome", async () => {
+    const bytes = await sharedSbom("cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json");
+    const job = await sbomJob(bytes);
+    // The upload becomes a named pipe: the fetch stage waits on it until the test writes, so the cancel
+    // lands while the job runs.
+    const path = artefacts.store.pathOf(job.sbom!.key);
+    await rm(path);
+    execFileSync("mkfifo", [path]);
+    await publishJobs(runner.kafka!, "manual", [job]);
+    await events.waitFor(ScanProgressSchema, (p) => p.scanId === job.scanId);
+
+    await publishScanState(runner.kafka!, job, "cancelled");
+    await eventually(() => jobApplied(runner.orm, runner.kafka!, job), "the cancelled job ended");
+    await writeFile(path, bytes).catch(() => undefined); // releases the pipe's reader; nobody reads it any more
+
+    const progress = (await progressOf(job)).filter((p) => !p.heartbeat);
+    expect(progress.map((p) => p.percent)).toEqual([0]);
+    expect(events.seen.filter((r) => r.key === job.scanId && r.type === ScanAttemptFinishedSchema.typeName)).toEqual(
+      [],
+    );
+  });
+});
