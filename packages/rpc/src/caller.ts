@@ -24,7 +24,9 @@ export interface ApiKeyGrant {
 }
 
 export interface Caller {
-  kind: "anonymous" | "user" | "api_key";
+  kind: "anonymous" | "user" | "api_key" | "service";
+  /** kind service: the calling service's name (e.g. "scanner-runner"); null otherwise. */
+  service?: string | null;
   user_id: string | null;
   email: string | null;
   is_superuser: boolean;
@@ -67,6 +69,14 @@ export async function signCallerToken(caller: Caller, secretKey: string): Promis
     .setIssuedAt()
     .setExpirationTime(`${TTL_SECONDS}s`)
     .sign(internalKey(secretKey));
+}
+
+/**
+ * A token a service signs for its own calls to another service (no person behind them), e.g. the scanner-runner
+ * calling InventoryService.IngestInventory. Short-lived like every caller token: sign one per call.
+ */
+export function serviceCallerToken(service: string, secretKey: string): Promise<string> {
+  return signCallerToken({ ...ANONYMOUS, kind: "service", service }, secretKey);
 }
 
 export async function verifyCallerToken(token: string, secretKey: string): Promise<Caller> {
@@ -125,4 +135,12 @@ export function requireSuperAdmin(
   const caller = requireCaller(ctx);
   if (!isSuperAdmin(caller)) throw refused();
   return caller;
+}
+
+/** The service named `service` calling; 401 for nobody, 403 for anyone else (people and API keys included). */
+export function requireService(ctx: HandlerContext, service: string): Caller & { kind: "service"; service: string } {
+  const caller = requireCaller(ctx);
+  if (caller.kind !== "service" || caller.service !== service)
+    throw ProblemError.forbidden(`This method is for the ${service} service only.`);
+  return caller as Caller & { kind: "service"; service: string };
 }

@@ -28,6 +28,10 @@ export const callAs = {
       memberships: opts.memberships ?? [],
     });
   },
+  /** Another service calling on its own behalf (e.g. "scanner-runner"), as serviceCallerToken signs it. */
+  service(name: string): Promise<CallOptions> {
+    return signed({ ...ANONYMOUS, kind: "service", service: name });
+  },
   superAdmin(userId: string): Promise<CallOptions> {
     return signed({ ...ANONYMOUS, kind: "user", user_id: userId, email: `${userId}@example.com`, is_superuser: true });
   },

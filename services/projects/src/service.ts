@@ -1,25 +1,33 @@
-// The projects service: projects of teams (and, next, their inventory). main.ts runs it; tests start it through
+// The projects service: projects of teams and their component inventory. main.ts runs it; tests start it through
 // the test kit.
-import { serviceAddressKeys } from "@sca/config";
+import { DirectoryArtefactStore } from "@sca/artefacts";
+import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { identityDirectory } from "./clients/directory.ts";
+import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
 export const service = defineService({
   name: "projects",
-  config: { ...serviceAddressKeys("identity", SERVICES.identity) },
+  config: {
+    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ARTEFACT_DIR: keys.ARTEFACT_DIR,
+    JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
+  },
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
   start: ({ orm, secretKey, config, kafka }) => {
-    const directory = identityDirectory(config.IDENTITY_RPC_URL!, secretKey);
+    const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
+    const artefacts = new DirectoryArtefactStore(config.ARTEFACT_DIR);
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
+      registerInventoryService(router, { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES });
     };
   },
 });

@@ -1,5 +1,6 @@
 import type { DatabaseOptions } from "@sca/db";
+import { InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
 import { Project } from "./entities/project.ts";
 
 /** The tables of the projects schema. */
-export const entities: DatabaseOptions["entities"] = [Project];
+export const entities: DatabaseOptions["entities"] = [Project, InventorySnapshot, InventoryComponent, InventoryEdge];

@@ -1,10 +1,12 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable } from "@sca/kafka";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
+import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124100000_Projects,
   // The transactional outbox of projects' events (domain, audit).
   CreateOutboxTable,
+  Migration20261124120000_Inventory,
 ];

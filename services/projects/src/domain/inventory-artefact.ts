@@ -1,0 +1,214 @@
+// Reading the inventory artefact (a size-delimited stream of sca.projects.v1.InventoryRecord, docs/inventory.md)
+// into the rows of one snapshot: record by record (never the whole file in memory), components de-duplicated by
+// key, edges resolved to component ids, raw_data bounded to JSONB_ROW_SIZE_LIMIT_BYTES. Anything malformed is an
+// InventoryArtefactError, raised before a row is written.
+import { createHash, randomUUID } from "node:crypto";
+import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
+import {
+  InventoryRecordSchema,
+  type InventoryComponent,
+  type InventoryDocument,
+} from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+
+export class InventoryArtefactError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InventoryArtefactError";
+  }
+}
+
+export type DependencyScope = "required" | "optional";
+
+export interface ComponentRow {
+  id: string;
+  componentId: string;
+  key: string;
+  bomRefs: string[];
+  type: string | null;
+  groupName: string | null;
+  name: string;
+  version: string | null;
+  purl: string | null;
+  cpe: string | null;
+  hashes: { algorithm: string; value: string }[];
+  declaredLicense: string | null;
+  concludedLicense: string | null;
+  /** The concluded license, else the declared one. */
+  license: string | null;
+  licenseIds: string[];
+  supplier: string | null;
+  author: string | null;
+  description: string | null;
+  direct: boolean | null;
+  depth: number | null;
+  dependencyScope: DependencyScope | null;
+  rawData: Record<string, unknown>;
+}
+
+export interface EdgeRow {
+  id: string;
+  /** null: the primary component. */
+  fromComponentId: string | null;
+  toComponentId: string;
+  scope: DependencyScope | null;
+}
+
+export interface InventoryContents {
+  document: InventoryDocument;
+  components: ComponentRow[];
+  edges: EdgeRow[];
+}
+
+/** The largest single record accepted (a component with its raw_data); the artefact as a whole streams. */
+export const RECORD_MAX_BYTES = 16 * 1024 * 1024;
+
+// RFC 4122 UUIDv5 (SHA-1, name-based) under a namespace of our own: a component key names one component_id
+// everywhere, in every project and scan.
+const COMPONENT_NAMESPACE = Buffer.from("6b1f0d52a4e34d0c9e1c5f3f0a9c7e21", "hex");
+
+export function componentIdOf(key: string): string {
+  const hash = createHash("sha1").update(COMPONENT_NAMESPACE).update(key, "utf8").digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function byteLengthAtMost(json: string, limit: number): boolean {
+  return json.length * 3 <= limit || Buffer.byteLength(json, "utf8") <= limit;
+}
+
+/** raw_data within the byte ceiling: whole when it fits, else the fields that fit, in order, marked truncated. */
+export function boundRawData(raw: Record<string, unknown>, limit: number): Record<string, unknown> {
+  const whole = JSON.stringify(raw);
+  if (byteLengthAtMost(whole, limit)) return raw;
+  const kept: Record<string, unknown> = { $truncated: true, $originalBytes: Buffer.byteLength(whole, "utf8") };
+  let used = Buffer.byteLength(JSON.stringify(kept), "utf8");
+  for (const [key, value] of Object.entries(raw)) {
+    const size = Buffer.byteLength(JSON.stringify({ [key]: value }), "utf8") - 2;
+    if (used + size + 1 > limit) continue;
+    kept[key] = value;
+    used += size + 1;
+  }
+  return kept;
+}
+
+function scopeOf(value: string | undefined, where: string): DependencyScope | null {
+  if (value === undefined || value === "") return null;
+  if (value === "required" || value === "optional") return value;
+  throw new InventoryArtefactError(`${where} has the dependency scope "${value.slice(0, 40)}" (required or optional).`);
+}
+
+function rawDataOf(bytes: Uint8Array, key: string, limit: number): Record<string, unknown> {
+  if (bytes.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch {
+    throw new InventoryArtefactError(`The raw_data of component ${key.slice(0, 200)} is not JSON.`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new InventoryArtefactError(`The raw_data of component ${key.slice(0, 200)} is not a JSON object.`);
+  return boundRawData(parsed as Record<string, unknown>, limit);
+}
+
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+
+function rowOf(c: InventoryComponent, rawDataMaxBytes: number): ComponentRow {
+  if (!c.key) throw new InventoryArtefactError("A component record has no key.");
+  if (c.depth !== undefined && c.depth < 0)
+    throw new InventoryArtefactError(`Component ${c.key.slice(0, 200)} has a negative depth.`);
+  const declaredLicense = orNull(c.declaredLicense);
+  const concludedLicense = orNull(c.concludedLicense);
+  return {
+    id: randomUUID(),
+    componentId: componentIdOf(c.key),
+    key: c.key,
+    bomRefs: [...c.bomRefs],
+    type: orNull(c.type),
+    groupName: orNull(c.group),
+    name: c.name,
+    version: orNull(c.version),
+    purl: orNull(c.purl),
+    cpe: orNull(c.cpe),
+    hashes: c.hashes.map((h) => ({ algorithm: h.algorithm, value: h.value })),
+    declaredLicense,
+    concludedLicense,
+    license: concludedLicense ?? declaredLicense,
+    licenseIds: [...c.licenseIds],
+    supplier: orNull(c.supplier),
+    author: orNull(c.author),
+    description: orNull(c.description),
+    direct: orNull(c.direct),
+    depth: orNull(c.depth),
+    dependencyScope: scopeOf(c.dependencyScope, `Component ${c.key.slice(0, 200)}`),
+    rawData: rawDataOf(c.rawData, c.key, rawDataMaxBytes),
+  };
+}
+
+/**
+ * Decodes the artefact: the document record first, then components and edges in any order. A component key seen
+ * again merges its bom-refs into the first; an edge seen again (same ends) is kept once; an edge naming a key no
+ * component has is malformed.
+ */
+export async function readInventoryArtefact(
+  source: AsyncIterable<Uint8Array>,
+  opts: { rawDataMaxBytes: number },
+): Promise<InventoryContents> {
+  let document: InventoryDocument | undefined;
+  const components = new Map<string, ComponentRow>();
+  const edgeKeys = new Map<string, { from: string | null; to: string; scope: DependencyScope | null }>();
+  try {
+    for await (const record of sizeDelimitedDecodeStream(InventoryRecordSchema, source, {
+      readMaxBytes: RECORD_MAX_BYTES,
+    })) {
+      const r = record.record;
+      if (!document) {
+        if (r.case !== "document") throw new InventoryArtefactError("The first record is not the document record.");
+        document = r.value;
+        continue;
+      }
+      switch (r.case) {
+        case "document":
+          throw new InventoryArtefactError("The artefact has a second document record.");
+        case "component": {
+          const seen = components.get(r.value.key);
+          if (seen) {
+            for (const ref of r.value.bomRefs) if (!seen.bomRefs.includes(ref)) seen.bomRefs.push(ref);
+          } else {
+            components.set(r.value.key, rowOf(r.value, opts.rawDataMaxBytes));
+          }
+          break;
+        }
+        case "edge": {
+          const from = r.value.from ?? null;
+          if (!r.value.to) throw new InventoryArtefactError("An edge record has no target.");
+          const id = JSON.stringify([from, r.value.to]);
+          if (!edgeKeys.has(id)) edgeKeys.set(id, { from, to: r.value.to, scope: scopeOf(r.value.scope, "An edge") });
+          break;
+        }
+        default:
+          throw new InventoryArtefactError("A record is empty (neither document, component nor edge).");
+      }
+    }
+  } catch (err) {
+    // Framing and wire errors of the decoder (plain Errors) mean a truncated or corrupt artefact; the source's own
+    // errors (a failing read, a checksum that does not match) pass as they are.
+    if (!(err instanceof Error) || err.constructor !== Error) throw err;
+    throw new InventoryArtefactError(`The inventory artefact is malformed: ${err.message}`);
+  }
+  if (!document) throw new InventoryArtefactError("The inventory artefact is empty (no document record).");
+  const idOf = (key: string) => {
+    const row = components.get(key);
+    if (!row)
+      throw new InventoryArtefactError(`An edge names the component ${key.slice(0, 200)}, which is not listed.`);
+    return row.id;
+  };
+  const edges: EdgeRow[] = [...edgeKeys.values()].map((e) => ({
+    id: randomUUID(),
+    fromComponentId: e.from === null ? null : idOf(e.from),
+    toComponentId: idOf(e.to),
+    scope: e.scope,
+  }));
+  return { document, components: [...components.values()], edges };
+}

@@ -1,0 +1,19 @@
+// What the InventoryService's use cases need, and the shape of a group of its handlers.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { ArtefactStore } from "@sca/artefacts";
+import type { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+
+export interface InventoryServiceDeps {
+  orm: MikroORM;
+  /** Where the scanner-runner leaves inventory artefacts (ARTEFACT_DIR). */
+  artefacts: ArtefactStore;
+  /** JSONB_ROW_SIZE_LIMIT_BYTES: a component's raw_data is cut to it. */
+  rawDataMaxBytes: number;
+}
+
+/** Some of the InventoryService's methods, typed as the service declares them. */
+export type InventoryHandlers<K extends keyof ServiceImpl<typeof InventoryService>> = Pick<
+  ServiceImpl<typeof InventoryService>,
+  K
+>;

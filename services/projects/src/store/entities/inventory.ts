@@ -1,0 +1,124 @@
+import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+
+/**
+ * The inventory of one succeeded scan of a project: written once, in one transaction, by IngestInventory
+ * (docs/inventory.md). Scans live in the scan-orchestrator: the scan id is kept as given, without a foreign key.
+ */
+export const InventorySnapshot = defineEntity({
+  name: "InventorySnapshot",
+  tableName: "inventory_snapshots",
+  properties: {
+    scanId: p.uuid().primary(),
+    projectId: p.uuid(),
+    attempt: p.integer(),
+    /** The scan's normalised ref; "" when none. */
+    ref: p.string().length(1024).default(""),
+    /** The scan's release label (metadata.release, else the document's release); trimmed, null when none. */
+    release: p.string().length(255).strictNullable(),
+    format: p.string().length(32),
+    specVersion: p.string().length(32),
+    serialNumber: p.string().length(1024).strictNullable(),
+    documentName: p.string().length(1024).strictNullable(),
+    tools: p.json<string[]>().defaultRaw("'[]'::jsonb"),
+    primaryComponentName: p.string().length(1024).strictNullable(),
+    primaryComponentVersion: p.string().length(1024).strictNullable(),
+    primaryComponentPurl: p.text().strictNullable(),
+    graphRooted: p.boolean().default(false),
+    componentCount: p.integer(),
+    edgeCount: p.integer(),
+    ingestedAt: p.datetime().defaultRaw("now()"),
+  },
+  indexes: [
+    // The default anchor: a project's newest snapshot.
+    { name: "inventory_snapshots_project_ingested", properties: ["projectId", "ingestedAt"] },
+    // The release anchor.
+    { name: "inventory_snapshots_project_release", properties: ["projectId", "release", "ingestedAt"] },
+  ],
+});
+
+/** A component of a snapshot, de-duplicated by key. The columns later stages fill (severity, ...) start null. */
+export const InventoryComponent = defineEntity({
+  name: "InventoryComponent",
+  tableName: "inventory_components",
+  properties: {
+    id: p.uuid().primary(),
+    scanId: p.uuid(),
+    projectId: p.uuid(),
+    /** The component's identity across scans and projects: a UUIDv5 of its key. */
+    componentId: p.uuid(),
+    /** The canonical purl, else `component:<type>/<group>/<name>@<version>`. */
+    key: p.text(),
+    bomRefs: p.json<string[]>().defaultRaw("'[]'::jsonb"),
+    type: p.string().length(64).strictNullable(),
+    groupName: p.text().strictNullable(),
+    name: p.text(),
+    version: p.text().strictNullable(),
+    purl: p.text().strictNullable(),
+    cpe: p.text().strictNullable(),
+    hashes: p.json<{ algorithm: string; value: string }[]>().defaultRaw("'[]'::jsonb"),
+    declaredLicense: p.text().strictNullable(),
+    concludedLicense: p.text().strictNullable(),
+    /** What the list shows and sorts by: the concluded license, else the declared one. */
+    license: p.text().strictNullable(),
+    licenseIds: p.json<string[]>().defaultRaw("'[]'::jsonb"),
+    supplier: p.text().strictNullable(),
+    author: p.text().strictNullable(),
+    description: p.text().strictNullable(),
+    direct: p.boolean().strictNullable(),
+    depth: p.integer().strictNullable(),
+    dependencyScope: p.string().length(16).$type<"required" | "optional">().strictNullable(),
+    /** Filled by the vulnerability stage: the worst severity and its rank (0 none .. 5 critical) for the sort. */
+    severityMax: p.string().length(16).strictNullable(),
+    severityRank: p.smallint().default(0),
+    licenseCategory: p.string().length(16).strictNullable(),
+    currencyState: p.string().length(16).strictNullable(),
+    eolState: p.string().length(16).strictNullable(),
+    maliciousState: p.string().length(16).strictNullable(),
+    /** The component as the document wrote it, at most JSONB_ROW_SIZE_LIMIT_BYTES once serialised. */
+    rawData: p.json<Record<string, unknown>>().defaultRaw("'{}'::jsonb"),
+    createdAt: p.datetime().defaultRaw("now()"),
+    updatedAt: p.datetime().defaultRaw("now()"),
+  },
+  uniques: [{ name: "inventory_components_scan_key", properties: ["scanId", "key"] }],
+  indexes: [
+    // The sorts (each ends with id, the tie-breaker) and the detail by component id.
+    { name: "inventory_components_scan_name", properties: ["scanId", "name", "version", "id"] },
+    { name: "inventory_components_scan_license", properties: ["scanId", "license", "name", "id"] },
+    { name: "inventory_components_scan_severity", properties: ["scanId", "severityRank", "name", "id"] },
+    { name: "inventory_components_scan_component", properties: ["scanId", "componentId"] },
+    // The filters.
+    { name: "inventory_components_scan_direct", properties: ["scanId", "direct"] },
+    { name: "inventory_components_scan_dependency_scope", properties: ["scanId", "dependencyScope"] },
+    { name: "inventory_components_scan_license_category", properties: ["scanId", "licenseCategory"] },
+    { name: "inventory_components_scan_severity_max", properties: ["scanId", "severityMax"] },
+    { name: "inventory_components_scan_eol_state", properties: ["scanId", "eolState"] },
+    { name: "inventory_components_scan_currency_state", properties: ["scanId", "currencyState"] },
+    { name: "inventory_components_scan_malicious_state", properties: ["scanId", "maliciousState"] },
+  ],
+  checks: [
+    {
+      name: "inventory_components_dependency_scope_check",
+      expression: "dependency_scope in ('required', 'optional')",
+    },
+  ],
+});
+
+/** A dependency edge of a snapshot between two of its components; from null is the primary component. */
+export const InventoryEdge = defineEntity({
+  name: "InventoryEdge",
+  tableName: "inventory_edges",
+  properties: {
+    id: p.uuid().primary(),
+    scanId: p.uuid(),
+    fromComponentId: p.uuid().strictNullable(),
+    toComponentId: p.uuid(),
+    scope: p.string().length(16).strictNullable(),
+  },
+  indexes: [
+    { name: "inventory_edges_scan_from", properties: ["scanId", "fromComponentId"] },
+    { name: "inventory_edges_scan_to", properties: ["scanId", "toComponentId"] },
+  ],
+});
+
+export type InventorySnapshotRow = InferEntity<typeof InventorySnapshot>;
+export type InventoryComponentRow = InferEntity<typeof InventoryComponent>;

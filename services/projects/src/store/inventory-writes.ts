@@ -1,0 +1,146 @@
+// Writing a scan's inventory: the one module that writes inventory_snapshots, inventory_components and
+// inventory_edges. One transaction on one connection (@sca/db bulkTransaction), one ingestion per project at a
+// time (an advisory lock on the project), components and edges streamed in with COPY.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { bulkTransaction, column, SNAPSHOT } from "@sca/db";
+import type { InventoryContents } from "../domain/inventory-artefact.ts";
+import { InventorySnapshot } from "./entities/inventory.ts";
+
+export interface SnapshotCounts {
+  componentCount: number;
+  edgeCount: number;
+}
+
+/** The counts of the scan's snapshot when it was ingested already. */
+export async function ingestedSnapshot(orm: MikroORM, scanId: string): Promise<SnapshotCounts | null> {
+  const row = await orm.em
+    .fork()
+    .findOne(InventorySnapshot, { scanId }, { ...SNAPSHOT, fields: ["componentCount", "edgeCount"] });
+  return row ? { componentCount: row.componentCount, edgeCount: row.edgeCount } : null;
+}
+
+export interface NewSnapshot {
+  scanId: string;
+  projectId: string;
+  attempt: number;
+  ref: string;
+  release: string | null;
+}
+
+export type IngestOutcome =
+  | { kind: "ingested"; counts: SnapshotCounts }
+  | { kind: "already_ingested"; counts: SnapshotCounts }
+  | { kind: "no_project" };
+
+const COMPONENT_COLUMNS = [
+  "id",
+  "scan_id",
+  "project_id",
+  "component_id",
+  "key",
+  "bom_refs",
+  "type",
+  "group_name",
+  "name",
+  "version",
+  "purl",
+  "cpe",
+  "hashes",
+  "declared_license",
+  "concluded_license",
+  "license",
+  "license_ids",
+  "supplier",
+  "author",
+  "description",
+  "direct",
+  "depth",
+  "dependency_scope",
+  "raw_data",
+] as const;
+
+/**
+ * Writes the snapshot, its components and edges, all or nothing. Under the project's advisory lock the scan is
+ * looked up again, so two ingestions of one scan write it once.
+ */
+export async function writeInventory(
+  orm: MikroORM,
+  s: NewSnapshot,
+  contents: InventoryContents,
+): Promise<IngestOutcome> {
+  return bulkTransaction(orm, async (tx) => {
+    await tx.statement("select pg_advisory_xact_lock(hashtext('projects.inventory'), hashtext($1))", [s.projectId]);
+    const [done] = await tx.query(
+      "select component_count, edge_count from inventory_snapshots where scan_id = $1",
+      [s.scanId],
+      { componentCount: column.integer, edgeCount: column.integer },
+    );
+    if (done) return { kind: "already_ingested", counts: done };
+    const [project] = await tx.query("select id from projects where id = $1", [s.projectId], { id: column.text });
+    if (!project) return { kind: "no_project" };
+
+    const d = contents.document;
+    const primary = d.primaryComponent;
+    const counts = { componentCount: contents.components.length, edgeCount: contents.edges.length };
+    await tx.statement(
+      `insert into inventory_snapshots (scan_id, project_id, attempt, ref, release, format, spec_version,
+         serial_number, document_name, tools, primary_component_name, primary_component_version,
+         primary_component_purl, graph_rooted, component_count, edge_count)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16)`,
+      [
+        s.scanId,
+        s.projectId,
+        s.attempt,
+        s.ref,
+        s.release,
+        d.format,
+        d.specVersion,
+        d.serialNumber ?? null,
+        d.name ?? null,
+        JSON.stringify(d.tools),
+        primary?.name ?? null,
+        primary?.version ?? null,
+        primary?.purl ?? null,
+        d.graphRooted,
+        counts.componentCount,
+        counts.edgeCount,
+      ],
+    );
+    await tx.copyRows(
+      "inventory_components",
+      COMPONENT_COLUMNS,
+      contents.components.map((c) => [
+        c.id,
+        s.scanId,
+        s.projectId,
+        c.componentId,
+        c.key,
+        c.bomRefs,
+        c.type,
+        c.groupName,
+        c.name,
+        c.version,
+        c.purl,
+        c.cpe,
+        c.hashes,
+        c.declaredLicense,
+        c.concludedLicense,
+        c.license,
+        c.licenseIds,
+        c.supplier,
+        c.author,
+        c.description,
+        c.direct,
+        c.depth,
+        c.dependencyScope,
+        c.rawData,
+      ]),
+    );
+    await tx.copyRows(
+      "inventory_edges",
+      ["id", "scan_id", "from_component_id", "to_component_id", "scope"],
+      contents.edges.map((e) => [e.id, s.scanId, e.fromComponentId, e.toComponentId, e.scope]),
+    );
+    return { kind: "ingested", counts };
+  });
+}
