@@ -21,6 +21,13 @@ export interface ServiceFixtures {
     /** A well-formed API key that no deployment issued. */
     unknownApiKey(): string;
   };
+  "scanner-runner": {
+    /**
+     * The inventory artefact (a size-delimited stream of sca.projects.v1.InventoryRecord) the scanner-runner writes
+     * for this SBOM; `scopeFilter` is SCAN_SCOPE_FILTER_ENABLED (default true: excluded components are dropped).
+     */
+    inventoryArtefactOf(sbom: Uint8Array | string, opts?: { scopeFilter?: boolean }): Uint8Array;
+  };
 }
 
 export type FixtureService = keyof ServiceFixtures;

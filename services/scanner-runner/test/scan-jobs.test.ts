@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import {
@@ -9,13 +10,16 @@ import {
   ScanProgressSchema,
   type ScanJob,
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { EventReader, startService, type TestService } from "@sca/testkit";
+import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
+import { inventoryArtefactKey } from "../src/events/scan-job-handler.ts";
 import { KnownScanState } from "../src/store/entities/known-scan-state.ts";
 import { service } from "../src/service.ts";
 import {
   artefactDirectory,
   eventually,
   jobApplied,
+  makeProject,
   publishJobs,
   publishScanState,
   scanJob,
@@ -24,34 +28,58 @@ import {
 } from "./support/scan-jobs.ts";
 
 let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
+let identity: TestService;
+let projects: TestService;
 let runner: TestService;
 let events: EventReader;
 
 beforeAll(async () => {
   artefacts = await artefactDirectory();
-  runner = await startService(service, { env: { ARTEFACT_DIR: artefacts.dir } });
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
+  });
+  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, ARTEFACT_DIR: artefacts.dir } });
+  runner = await startService(service, { env: { ARTEFACT_DIR: artefacts.dir, PROJECTS_RPC_URL: projects.url! } });
   events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
-});
+}, 90_000);
 
 afterAll(async () => {
   await events?.stop();
   await runner?.close();
+  await projects?.close();
+  await identity?.close();
   await artefacts?.remove();
 });
+
+/** Asks projects to ingest the scan's inventory again: it answers what it holds for the scan, writing nothing. */
+async function storedInventory(job: ScanJob) {
+  const key = inventoryArtefactKey(job.scanId);
+  const info = await artefacts.store.stat(key);
+  const bytes = await readFile(artefacts.store.pathOf(key));
+  return projects.client(InventoryService).ingestInventory(
+    {
+      scanId: job.scanId,
+      projectId: job.projectId,
+      attempt: job.attempt,
+      inventory: { key, sizeBytes: BigInt(info!.sizeBytes), sha256: createHash("sha256").update(bytes).digest("hex") },
+    },
+    await callAs.service("scanner-runner"),
+  );
+}
 
 const finishedOf = async (job: ScanJob) =>
   (await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId))[0]!;
 /** The progress frames of the job's scan seen so far. */
 const progressOf = (job: ScanJob) => events.waitFor(ScanProgressSchema, (e) => e.scanId === job.scanId, 0);
 
-async function sbomJob(bytes: Uint8Array): Promise<ScanJob> {
-  const projectId = randomUUID();
+async function sbomJob(bytes: Uint8Array, projectId: string = randomUUID()): Promise<ScanJob> {
   return scanJob({ lane: "manual", projectId, sbom: await upload(artefacts.store, projectId, bytes) });
 }
 
 describe("scanner-runner runs SBOM scan jobs", () => {
-  it("reads a real SBOM and reports progress, log lines and success with its component count and release", async () => {
-    const job = await sbomJob(await sharedSbom("cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json"));
+  it("reads a real SBOM, has projects store its inventory and reports progress, log lines and success", async () => {
+    const projectId = await makeProject(identity, projects);
+    const job = await sbomJob(await sharedSbom("cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json"), projectId);
     await publishJobs(runner.kafka!, "manual", [job]);
 
     const finished = await finishedOf(job);
@@ -69,6 +97,7 @@ describe("scanner-runner runs SBOM scan jobs", () => {
     const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId, 2);
     expect(lines.map((l) => l.lineNumber)).toEqual(lines.map((_, i) => i + 1));
     expect(lines.map((l) => l.line).join("\n")).toMatch(/cyclonedx-json 1\.2: 43 component entries, 43 distinct/);
+    expect(await storedInventory(job)).toMatchObject({ componentCount: 43, alreadyIngested: true });
   });
 
   it("ends a malformed SBOM failed, not retryable, with the reader's message", async () => {

@@ -1,15 +1,18 @@
 // Runs one scan job from a lane (docs/scanner-runner.md): checks the job is still the scan's current attempt,
-// fetches the uploaded SBOM, reads it, and reports progress, log lines and the attempt's outcome. Every stage
+// fetches the uploaded SBOM, reads it, writes the inventory artefact, has projects ingest it, and reports progress,
+// log lines and the attempt's outcome. Every stage
 // boundary checks the two signals a job has: the consumer stopping (the instance shuts down: the job's transaction
 // rolls back and the record goes to the partition's next owner) and the scan being over for this run (an admin
 // cancel or a later attempt: the job ends quietly, recorded as applied).
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ArtefactStore } from "@sca/artefacts";
+import { bytesSource, type ArtefactStore } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
+import type { InventoryIngestion } from "../clients/inventory.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
+import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
   jobStanding,
@@ -37,7 +40,18 @@ export interface ScanJobDeps {
   leaseSeconds: number;
   /** JSONB_ROW_SIZE_LIMIT_BYTES: the ceiling of one component's raw_data. */
   rawDataMaxBytes: number;
+  /** SCAN_SCOPE_FILTER_ENABLED */
+  scopeFilter: boolean;
+  inventory: InventoryIngestion;
 }
+
+/** Where a scan's inventory artefact lives: one per scan, rewritten whole by a later attempt. */
+export function inventoryArtefactKey(scanId: string): string {
+  return `scans/${scanId}/inventory.binpb`;
+}
+
+/** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
+const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
 
 /** The scan is over for this run (cancelled, or another attempt owns it): stop without reporting an outcome. */
 class RunEnded extends Error {
@@ -105,9 +119,38 @@ async function runStages(
     await reach("read");
     await reporter.log("sbom", "stdout", readingLines(inventory));
 
+    const artefact = encodeInventoryArtefact(inventory, { scopeFilter: deps.scopeFilter });
+    const stored = await deps.store.put(inventoryArtefactKey(job.scanId), bytesSource(artefact.bytes), {
+      maxBytes: INVENTORY_ARTEFACT_MAX_BYTES,
+      signal,
+    });
+    await boundary();
+    await reach("stored");
+    await reporter.log("ingest", "stdout", [
+      `Wrote the inventory: ${artefact.componentCount} components, ${artefact.edgeCount} edges, ${stored.sizeBytes} bytes.`,
+    ]);
+
+    const ingested = await deps.inventory.ingest(
+      {
+        scanId: job.scanId,
+        projectId: job.projectId,
+        attempt: job.attempt,
+        ref: job.ref,
+        inventory: { key: stored.key, sizeBytes: BigInt(stored.sizeBytes), sha256: stored.sha256 },
+      },
+      signal,
+    );
+    await boundary();
+    await reach("ingested");
+    await reporter.log("ingest", "stdout", [
+      ingested.alreadyIngested
+        ? `The scan's inventory was already stored (${ingested.componentCount} components); nothing was written again.`
+        : `Stored ${ingested.componentCount} components and ${ingested.edgeCount} dependency edges.`,
+    ]);
+
     return {
       outcome: "succeeded",
-      componentCount: inventory.components.length,
+      componentCount: ingested.componentCount,
       documentRelease: inventory.document.release ?? "",
     };
   } finally {

@@ -17,7 +17,9 @@ import {
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { createLogger } from "@sca/log";
 import { startServiceInstance, type ServiceInstance } from "@sca/runtime";
-import { TEST_SECRET, testServers } from "@sca/testkit";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { callAs, TEST_SECRET, testServers, type TestService } from "@sca/testkit";
 import { scanJobLanes, scanStateNews, type Lane } from "../../src/events/topics.ts";
 import { service } from "../../src/service.ts";
 import { sharedDir } from "./shared-dir.ts";
@@ -128,7 +130,11 @@ export async function jobApplied(orm: MikroORM, kafka: KafkaClient, job: ScanJob
  * An instance over an existing schema and topic prefix whose close() only stops it (the test kit's drops both),
  * for the tests that stop a worker mid-job and start another on the same state.
  */
-export async function startWorkerOn(schema: string, artefactDir: string): Promise<ServiceInstance> {
+export async function startWorkerOn(
+  schema: string,
+  artefactDir: string,
+  projectsUrl: string,
+): Promise<ServiceInstance> {
   const servers = testServers();
   return startServiceInstance(service, {
     migrate: true,
@@ -143,6 +149,22 @@ export async function startWorkerOn(schema: string, artefactDir: string): Promis
       APP_ENV: "dev",
       RPC_PORT: "0",
       ARTEFACT_DIR: artefactDir,
+      PROJECTS_RPC_URL: projectsUrl,
     },
   });
+}
+
+/** A project in projects (through identity's directory for its team), which an inventory can be ingested into. */
+export async function makeProject(identity: TestService, projects: TestService): Promise<string> {
+  const slug = `team-${randomUUID().slice(0, 8)}`;
+  const { team } = await identity
+    .client(DirectoryService)
+    .createTeam({ name: `Team ${slug}`, slug }, await callAs.superAdmin(randomUUID()));
+  const developer = await callAs.user(randomUUID(), {
+    memberships: [{ team_id: team!.id, organization_id: team!.organizationId!, role: "developer" }],
+  });
+  const { project } = await projects
+    .client(ProjectService)
+    .createProject({ project: { teamId: team!.id, name: `Scanned ${slug}`, slug } }, developer);
+  return project!.id;
 }
