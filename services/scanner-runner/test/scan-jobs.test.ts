@@ -11,7 +11,7 @@ import {
   type ScanJob,
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
+import { callAs, EventReader, startService, uniqueName, type TestService } from "@sca/testkit";
 import { inventoryArtefactKey } from "../src/events/scan-job-handler.ts";
 import { KnownScanState } from "../src/store/entities/known-scan-state.ts";
 import { service } from "../src/service.ts";
@@ -20,6 +20,7 @@ import {
   eventually,
   jobApplied,
   makeProject,
+  startWorkerOn,
   publishJobs,
   publishScanState,
   scanJob,
@@ -176,5 +177,58 @@ describe("scanner-runner runs SBOM scan jobs", () => {
     expect(events.seen.filter((r) => r.key === job.scanId && r.type === ScanAttemptFinishedSchema.typeName)).toEqual(
       [],
     );
+  });
+
+  it("leaves a job whose worker stopped mid-stage to the next worker: one inventory, one success", async () => {
+    const projectId = await makeProject(identity, projects);
+    const bytes = await sharedSbom("cyclonedx/laravel-7.12.0.cdx-1.4.json");
+    const job = await sbomJob(bytes, projectId);
+    const path = artefacts.store.pathOf(job.sbom!.key);
+    await rm(path);
+    execFileSync("mkfifo", [path]);
+    // Two workers in turn over one schema and topic prefix, as a restarted pod would find them.
+    const schema = uniqueName("scanner_runner");
+    const first = await startWorkerOn(schema, artefacts.dir, projects.url!);
+    const reader = await EventReader.start(first.kafka!, TOPICS.scanEvents);
+    let second: TestService | undefined;
+    try {
+      await publishJobs(first.kafka!, "manual", [job]);
+      await reader.waitFor(ScanProgressSchema, (p) => p.scanId === job.scanId);
+      await first.close(); // while the job waits on its upload
+      await writeFile(path, bytes).catch(() => undefined); // releases the pipe; the stopped worker reads nothing
+      await rm(path);
+      await writeFile(path, bytes);
+
+      second = await startService(service, {
+        schema,
+        env: { ARTEFACT_DIR: artefacts.dir, PROJECTS_RPC_URL: projects.url! },
+      });
+      await eventually(() => jobApplied(second!.orm, second!.kafka!, job), "the second worker ran the job", 80_000);
+      const finished = await reader.waitFor(ScanAttemptFinishedSchema, (f) => f.scanId === job.scanId);
+      expect(new Set(finished.map((f) => f.eventId)).size).toBe(1);
+      expect(finished[0]).toMatchObject({ outcome: "succeeded", componentCount: 62 });
+      expect(await storedInventory(job)).toMatchObject({ componentCount: 62, alreadyIngested: true });
+    } finally {
+      await reader.stop();
+      await (second ? second.close() : first.close().catch(() => undefined));
+    }
+  }, 120_000); // a worker stopped with a job in hand takes kafkajs some seconds to leave the group
+
+  it("runs a manual job at once while a flood of automatic jobs waits in its own lane", async () => {
+    const bytes = await sharedSbom("cyclonedx/juice-shop-via-npm-flat.cdx-1.4.json");
+    const flood: ScanJob[] = [];
+    for (let i = 0; i < 30; i++) {
+      const projectId = randomUUID();
+      flood.push(scanJob({ lane: "automatic", projectId, sbom: await upload(artefacts.store, projectId, bytes) }));
+    }
+    await publishJobs(runner.kafka!, "automatic", flood);
+    await events.waitFor(ScanProgressSchema, (p) => p.scanId === flood[0]!.scanId || p.scanId === flood[29]!.scanId);
+    const manual = await sbomJob(await sharedSbom("spdx/spdx-examples-appbomination.spdx-2.2.json"));
+    await publishJobs(runner.kafka!, "manual", [manual]);
+
+    await finishedOf(manual);
+    const floodIds = new Set(flood.map((j) => j.scanId));
+    const floodFinished = await events.waitFor(ScanAttemptFinishedSchema, (f) => floodIds.has(f.scanId), 0);
+    expect(floodFinished.length).toBeLessThan(flood.length);
   });
 });
