@@ -150,6 +150,14 @@ export const keys = {
   ARTEFACT_UPLOAD_TTL_HOURS: key(p.int(24, { min: 1, max: 720 })),
   /** Per-row JSON ceiling (a component's raw_data) before truncation; bounds of our own: 1 KiB to 16 MiB. */
   JSONB_ROW_SIZE_LIMIT_BYTES: key(p.int(262144, { min: 1024, max: 16 * 1024 ** 2 })),
+
+  // Scanner-runner (docs/scanner-runner.md). Each instance has a slot budget per lane: a slot is one job at a time.
+  /** The spec's worker slots, read as the manual lane's: jobs people asked for, run at once per instance. */
+  TASK_WORKER_CONCURRENCY: key(p.int(2, { min: 1, max: 64 })),
+  /** Our key: the automatic lane's slots per instance (webhook and scheduled scans); 0 leaves that lane to others. */
+  TASK_WORKER_AUTOMATIC_CONCURRENCY: key(p.int(1, { min: 0, max: 64 })),
+  /** The spec's scope filter: components an SBOM marks as non-runtime (excluded) are dropped before persist. */
+  SCAN_SCOPE_FILTER_ENABLED: key(p.bool(true)),
 } as const;
 
 /** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */

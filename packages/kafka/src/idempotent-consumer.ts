@@ -23,6 +23,9 @@ export type EventHandler<Desc extends DescMessage> = (
   signal: AbortSignal,
 ) => Promise<void>;
 
+/** kafkajs's default heartbeat interval: a tenth of the default session timeout. */
+const HEARTBEAT_EVERY_MS = 3_000;
+
 export interface IdempotentConsumerOptions<Desc extends DescMessage> {
   kafka: KafkaClient;
   groupId: string;
@@ -62,6 +65,17 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
     });
 
   const settle = async (record: EachMessagePayload, producer: Producer) => {
+    // A long handler (a scan job) keeps its partition: the member heartbeats while the record is in hand, so the
+    // group does not think it dead after its session timeout and hand the record to another member meanwhile.
+    const keepAlive = setInterval(() => void record.heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);
+    try {
+      await settleRecord(record, producer);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  };
+
+  const settleRecord = async (record: EachMessagePayload, producer: Producer) => {
     const event = readInboundEvent(contract, record);
     const retry = { record, logger, signal: stopping.signal };
     if (event.kind === "event") {

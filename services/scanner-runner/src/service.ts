@@ -1,12 +1,70 @@
-// The scanner-runner service: what it is, for main.ts to run and tests to start.
-import { defineService } from "@sca/runtime";
+// The scanner-runner service: what it is, for main.ts to run and tests to start. It runs scan jobs from the two
+// lanes, each lane with its own slots per instance, and reports on sca.scan.events through its outbox
+// (docs/scanner-runner.md). It serves no RPC of its own.
+import { randomUUID } from "node:crypto";
+import { DirectoryArtefactStore } from "@sca/artefacts";
+import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { TOPICS } from "@sca/kafka";
+import { defineService, SERVICES } from "@sca/runtime";
+import { projectsInventory } from "./clients/inventory.ts";
+import { RunningJobs } from "./events/running-jobs.ts";
+import { scanJobHandler } from "./events/scan-job-handler.ts";
+import { scanStateNewsHandler } from "./events/scan-state-news.ts";
+import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
 export const service = defineService({
   name: "scanner-runner",
+  config: {
+    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
+    TASK_WORKER_CONCURRENCY: keys.TASK_WORKER_CONCURRENCY,
+    TASK_WORKER_AUTOMATIC_CONCURRENCY: keys.TASK_WORKER_AUTOMATIC_CONCURRENCY,
+    SCAN_LEASE_SECONDS: keys.SCAN_LEASE_SECONDS,
+    SCAN_LOG_LINE_MAX_LEN: keys.SCAN_LOG_LINE_MAX_LEN,
+    SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
+    JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
+    SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
+    ARTEFACT_DIR: keys.ARTEFACT_DIR,
+  },
   entities,
   migrations,
-  // No capability yet: the service answers health and owns its (empty) schema.
-  start: () => () => undefined,
+  kafka: {
+    outbox: true,
+    produces: [TOPICS.scanEvents],
+    consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
+  },
+  start: async ({ orm, config, kafka, logger, secretKey }) => {
+    const running = new RunningJobs();
+    // A group of its own per instance: every instance hears every scan's news, whichever runs its job.
+    await kafka.consume({
+      groupId: `scanner-runner.scan-states.${randomUUID()}`,
+      topic: scanStateNews,
+      handle: scanStateNewsHandler(running, logger),
+    });
+    const deps = {
+      orm,
+      store: new DirectoryArtefactStore(config.ARTEFACT_DIR),
+      running,
+      wakeRelay: () => kafka.wakeRelay(),
+      logger,
+      logLimits: { lineMaxLen: config.SCAN_LOG_LINE_MAX_LEN, maxLines: config.SCAN_LOG_MAX_LINES_PER_SCAN },
+      leaseSeconds: config.SCAN_LEASE_SECONDS,
+      rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
+      scopeFilter: config.SCAN_SCOPE_FILTER_ENABLED,
+      inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
+    };
+    // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
+    // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.
+    const slots: Record<Lane, number> = {
+      manual: config.TASK_WORKER_CONCURRENCY,
+      automatic: config.TASK_WORKER_AUTOMATIC_CONCURRENCY,
+    };
+    for (const lane of ["manual", "automatic"] as const) {
+      const handle = scanJobHandler(lane, deps);
+      for (let slot = 0; slot < slots[lane]; slot++)
+        await kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
+    }
+    return () => undefined;
+  },
 });

@@ -1,4 +1,12 @@
 import type { DatabaseOptions } from "@sca/db";
+import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
+import { Migration20261124110000_KnownScanStates } from "./Migration20261124110000_KnownScanStates.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
-export const migrations: DatabaseOptions["migrations"] = [];
+export const migrations: DatabaseOptions["migrations"] = [
+  // The scan events (progress, log lines, outcomes) leave through the outbox.
+  CreateOutboxTable,
+  // The job and scan-state events each consumer group applied.
+  CreateProcessedEventsTable,
+  Migration20261124110000_KnownScanStates,
+];

@@ -1,0 +1,170 @@
+// Runs one scan job from a lane (docs/scanner-runner.md): checks the job is still the scan's current attempt,
+// fetches the uploaded SBOM, reads it, writes the inventory artefact, has projects ingest it, and reports progress,
+// log lines and the attempt's outcome. Every stage
+// boundary checks the two signals a job has: the consumer stopping (the instance shuts down: the job's transaction
+// rolls back and the record goes to the partition's next owner) and the scan being over for this run (an admin
+// cancel or a later attempt: the job ends quietly, recorded as applied).
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { bytesSource, type ArtefactStore } from "@sca/artefacts";
+import type { EventHandler } from "@sca/kafka";
+import type { Logger } from "@sca/log";
+import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { LogLimits } from "@sca/scan-logs";
+import type { InventoryIngestion } from "../clients/inventory.ts";
+import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
+import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
+import {
+  attemptFailure,
+  jobStanding,
+  SBOM_STAGES,
+  SCANNED_KINDS,
+  unscannedKindMessage,
+  type SbomStage,
+} from "../domain/scan-job.ts";
+import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
+import { readSbom } from "../domain/sbom/read-sbom.ts";
+import type { SbomInventory } from "../domain/sbom/inventory.ts";
+import { knownState } from "../store/known-scan-states.ts";
+import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
+import type { Lane } from "./topics.ts";
+import type { RunningJobs } from "./running-jobs.ts";
+
+export interface ScanJobDeps {
+  orm: MikroORM;
+  store: ArtefactStore;
+  running: RunningJobs;
+  wakeRelay: () => void;
+  logger: Logger;
+  logLimits: LogLimits;
+  /** SCAN_LEASE_SECONDS: heartbeats go out every quarter of it during long stages. */
+  leaseSeconds: number;
+  /** JSONB_ROW_SIZE_LIMIT_BYTES: the ceiling of one component's raw_data. */
+  rawDataMaxBytes: number;
+  /** SCAN_SCOPE_FILTER_ENABLED */
+  scopeFilter: boolean;
+  inventory: InventoryIngestion;
+}
+
+/** Where a scan's inventory artefact lives: one per scan, rewritten whole by a later attempt. */
+export function inventoryArtefactKey(scanId: string): string {
+  return `scans/${scanId}/inventory.binpb`;
+}
+
+/** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
+const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
+
+/** The scan is over for this run (cancelled, or another attempt owns it): stop without reporting an outcome. */
+class RunEnded extends Error {
+  constructor() {
+    super("the scan is no longer this run's");
+    this.name = "RunEnded";
+  }
+}
+
+export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<typeof ScanJobSchema> {
+  return async (em, job, _meta, stopping) => {
+    const logger = deps.logger.child({ scanId: job.scanId, attempt: job.attempt, lane });
+    const run = deps.running.begin(job.scanId, job.attempt);
+    const reporter = new AttemptReporter(deps, { scanId: job.scanId, attempt: job.attempt });
+    const signal = AbortSignal.any([stopping, run.signal]);
+    // Between stages: the instance stopping throws (rolled back, delivered again); the scan being over ends the run.
+    const boundary = async () => {
+      stopping.throwIfAborted();
+      const heard = await knownState(em, job.scanId);
+      if (run.signal.aborted || jobStanding(job.attempt, heard) !== "run") throw new RunEnded();
+    };
+    try {
+      await boundary();
+      const outcome = await runStages(job, deps, reporter, boundary, signal);
+      await boundary();
+      reporter.finish(em, outcome);
+      logger.info({ outcome: outcome.outcome }, "scan job finished");
+    } catch (err) {
+      if (stopping.aborted) throw err;
+      if (err instanceof RunEnded || run.signal.aborted) {
+        logger.info({ standing: run.standing() }, "scan job stopped at a stage boundary: the scan is no longer its");
+        return;
+      }
+      const failure = attemptFailure(err);
+      if (failure.retryable) logger.error({ err }, "scan job failed; the attempt may be retried");
+      await reporter.log("sbom", "stderr", [failure.message]).catch(() => undefined);
+      reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
+    } finally {
+      run.end();
+    }
+  };
+}
+
+async function runStages(
+  job: ScanJob,
+  deps: ScanJobDeps,
+  reporter: AttemptReporter,
+  boundary: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
+  const reach = (stage: SbomStage) => reporter.progress(SBOM_STAGES[stage].step, SBOM_STAGES[stage].percent);
+  await reach("started");
+  if (!SCANNED_KINDS.includes(job.kind))
+    return { outcome: "failed", retryable: false, errorMessage: unscannedKindMessage(job.kind) };
+
+  const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
+  try {
+    const bytes = await fetchUploadedSbom(deps.store, job.sbom, SBOM_MAX_BYTES, signal);
+    await boundary();
+    await reach("fetched");
+    await reporter.log("sbom", "stdout", [`Fetched the uploaded SBOM: ${bytes.length} bytes, SHA-256 verified.`]);
+
+    const inventory = readSbom(bytes, { rawDataMaxBytes: deps.rawDataMaxBytes });
+    await boundary();
+    await reach("read");
+    await reporter.log("sbom", "stdout", readingLines(inventory));
+
+    const artefact = encodeInventoryArtefact(inventory, { scopeFilter: deps.scopeFilter });
+    const stored = await deps.store.put(inventoryArtefactKey(job.scanId), bytesSource(artefact.bytes), {
+      maxBytes: INVENTORY_ARTEFACT_MAX_BYTES,
+      signal,
+    });
+    await boundary();
+    await reach("stored");
+    await reporter.log("ingest", "stdout", [
+      `Wrote the inventory: ${artefact.componentCount} components, ${artefact.edgeCount} edges, ${stored.sizeBytes} bytes.`,
+    ]);
+
+    const ingested = await deps.inventory.ingest(
+      {
+        scanId: job.scanId,
+        projectId: job.projectId,
+        attempt: job.attempt,
+        ref: job.ref,
+        inventory: { key: stored.key, sizeBytes: BigInt(stored.sizeBytes), sha256: stored.sha256 },
+      },
+      signal,
+    );
+    await boundary();
+    await reach("ingested");
+    await reporter.log("ingest", "stdout", [
+      ingested.alreadyIngested
+        ? `The scan's inventory was already stored (${ingested.componentCount} components); nothing was written again.`
+        : `Stored ${ingested.componentCount} components and ${ingested.edgeCount} dependency edges.`,
+    ]);
+
+    return {
+      outcome: "succeeded",
+      componentCount: ingested.componentCount,
+      documentRelease: inventory.document.release ?? "",
+    };
+  } finally {
+    stopHeartbeats();
+  }
+}
+
+/** What reading found, for the scan's log: the document, the counts, each warning. */
+function readingLines(inventory: SbomInventory): string[] {
+  const { document, graph } = inventory;
+  return [
+    `Read ${document.format} ${document.specVersion}: ${inventory.declaredComponentCount} component entries, ` +
+      `${inventory.components.length} distinct components, ${graph.edgeCount} dependency edges` +
+      (graph.rooted ? `, ${graph.directCount} direct, depth up to ${graph.maxDepth}.` : ", no rooted graph."),
+    ...inventory.warnings.map((w) => `warning ${w.code} (${w.count}): ${w.message}`),
+  ];
+}
