@@ -70,6 +70,12 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
     const keepAlive = setInterval(() => void record.heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);
     try {
       await settleRecord(record, producer);
+    } catch (err) {
+      // Stopping abandons the record (its next owner gets it again). What aborted is often a DOMException, which
+      // kafkajs cannot wrap (it crashes the consumer and stalls the stop), so it gets a plain Error instead.
+      // eslint-disable-next-line preserve-caught-error -- the cause is the DOMException kafkajs cannot wrap
+      if (stopping.signal.aborted) throw new Error("record abandoned: the consumer is stopping");
+      throw err;
     } finally {
       clearInterval(keepAlive);
     }

@@ -10,6 +10,7 @@ import { createKafka, EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { ScanLogLineSchema, ScanProgressSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { WebSocket } from "ws";
 import { ALLOWED_ORIGIN, startTestGateway, type TestGateway } from "./harness.ts";
@@ -249,8 +250,10 @@ describe("the scan", () => {
     }
     a.ws.close();
     await a.closed;
+    // The scan-orchestrator applies the worker's progress too; the sync frame of a reconnect is its state then.
+    await runningInOrchestrator(scanId);
     const again = await watch(gwA, scanId, member.token);
-    expect(again.sync).toMatchObject({ type: "progress", status: "queued", sync: true });
+    expect(again.sync).toMatchObject({ type: "progress", status: "running", percent: 40, step: "ingest", sync: true });
     for (const c of [again, b]) c.ws.close();
   });
 
@@ -341,3 +344,15 @@ describe("caps and keepalive", () => {
     answering.ws.close();
   });
 });
+
+/** Until the scan-orchestrator has applied the progress the test published (it consumes the same topic). */
+async function runningInOrchestrator(scanId: string): Promise<void> {
+  const scans = orchestrator.client(ScanService);
+  const asAdmin = await callAs.superAdmin(randomUUID());
+  for (let i = 0; i < 100; i++) {
+    const { scan } = await scans.getScan({ scanId }, asAdmin);
+    if (scan?.status === "running" && scan.progressPercent === 40) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`scan ${scanId} did not reach running at 40% in the scan-orchestrator`);
+}

@@ -82,7 +82,8 @@ afterAll(async () => {
   await so?.close();
   await projectsSvc?.close();
   await identity?.close();
-});
+  // Three services and two readers leave their consumer groups one after another: slow on a loaded machine.
+}, 90_000);
 
 describe("CreateScan", () => {
   it("queues a scan for a developer and publishes its job on the manual lane", async () => {
