@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { withRequestId, type Logger } from "@sca/log";
-import { ProblemError, toConnectError } from "@sca/problem";
+import { ProblemError, toConnectError, unstorableTextViolations } from "@sca/problem";
 import { ANONYMOUS, CALLER_HEADER, callerKey, verifyCallerToken } from "./caller.ts";
 import type { HealthRegistry } from "./health.ts";
 
@@ -40,6 +40,21 @@ function errorBoundary(logger: Logger): Interceptor {
   };
 }
 
+/**
+ * Refuses a request message holding text no service can store (NUL, unpaired surrogates) before any handler sees
+ * it. The gateway refuses such fields first; this is the same rule for callers inside the cluster. Streamed
+ * requests are judged by their handlers.
+ */
+function refuseUnstorableText(): Interceptor {
+  return (next) => async (req) => {
+    if (!req.stream) {
+      const violations = unstorableTextViolations(req.message, "");
+      if (violations.length) throw toConnectError(ProblemError.validation(violations));
+    }
+    return next(req);
+  };
+}
+
 function callerFromToken(secretKey: string): Interceptor {
   return (next) => async (req) => {
     const token = req.header.get(CALLER_HEADER);
@@ -59,7 +74,7 @@ function callerFromToken(secretKey: string): Interceptor {
 
 /** What every service's handlers run behind: the caller the gateway vouched for, the request id, problems as Connect errors. */
 export function serviceInterceptors(opts: { secretKey: string; logger: Logger }): Interceptor[] {
-  return [callerFromToken(opts.secretKey), errorBoundary(opts.logger)];
+  return [callerFromToken(opts.secretKey), errorBoundary(opts.logger), refuseUnstorableText()];
 }
 
 export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
