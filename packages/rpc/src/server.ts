@@ -29,14 +29,33 @@ export interface RpcServer {
 
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      if (err instanceof ProblemError) throw toConnectError(err);
-      if (err instanceof ConnectError) throw err;
+    const translate = (err: unknown): ConnectError => {
+      if (err instanceof ProblemError) return toConnectError(err);
+      if (err instanceof ConnectError) return err;
       logger.error({ err, procedure: req.method.name }, "unhandled error in handler");
-      throw new ConnectError("internal error", Code.Internal);
+      return new ConnectError("internal error", Code.Internal);
+    };
+    let res;
+    try {
+      res = await next(req);
+    } catch (err) {
+      throw translate(err);
     }
+    if (!res.stream) return res;
+    // A streamed answer fails while it is read, after next() returned: its errors are translated on the way too, or
+    // a ProblemError thrown by a server-streaming handler (a 404 before the first item) would reach the caller as an
+    // anonymous internal error.
+    const messages = res.message;
+    return {
+      ...res,
+      message: (async function* () {
+        try {
+          yield* messages;
+        } catch (err) {
+          throw translate(err);
+        }
+      })(),
+    };
   };
 }
 
