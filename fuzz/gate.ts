@@ -209,7 +209,12 @@ function schemathesis(portal: Portal, name: string, token: string, filter: strin
   console.log(
     `\n== schemathesis as ${name}: st ${args.map((a) => (a.startsWith("Authorization") ? "'Authorization: Bearer <token>'" : a)).join(" ")}`,
   );
-  const result = spawnSync("st", args, { stdio: "inherit", env: { ...process.env, NO_COLOR: "1" } });
+  // Run inside the temporary directory: schemathesis keeps state of its own (.schemathesis/) in its working directory.
+  const result = spawnSync("st", args, {
+    stdio: "inherit",
+    cwd: portal.logDir,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const seconds = (Date.now() - started) / 1000;
   const figures = reportFigures(join(portal.logDir, `report-${name}`));
   return { name, seconds, exitCode: result.status ?? 1, ...figures };
