@@ -62,7 +62,7 @@ export default tseslint.config(
   },
   ...boundaries,
   {
-    files: ["**/test/**", "bench/**", "scripts/**"],
+    files: ["**/test/**", "bench/**", "fuzz/**", "scripts/**"],
     rules: {
       "no-console": "off",
       "@typescript-eslint/no-non-null-assertion": "off",

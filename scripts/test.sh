@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, typecheck, contract checks, Helm checks, then every jest test against the real
-# PostgreSQL, Kafka and Redis started on loopback. Extra arguments go to jest (e.g. a path filter).
+# PostgreSQL, Kafka and Redis started on loopback, then the fuzzing gate. Extra arguments go to jest (e.g. a path
+# filter) and skip the gate unless FUZZ_GATE=1.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
@@ -30,4 +31,13 @@ node --experimental-vm-modules --disable-warning=ExperimentalWarning node_module
 rc=$?
 set -e
 node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results" || true
+# The fuzzing gate runs on a whole test run only (a jest path filter means someone is iterating on a few tests).
+if [ $# -eq 0 ] || [ "${FUZZ_GATE:-}" = 1 ]; then
+  step "fuzzing gate: schemathesis against /openapi.json of a portal of its own (docs/fuzzing-gate.md)"
+  set +e
+  node fuzz/gate.ts
+  fuzz_rc=$?
+  set -e
+  [ $rc -ne 0 ] || rc=$fuzz_rc
+fi
 exit $rc

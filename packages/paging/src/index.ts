@@ -1,5 +1,6 @@
 export {
   NUMBERED_PAGE_SIZE,
+  OFFSET_MAX,
   PAGE_MAX,
   PAGE_MIN,
   PAGE_SIZE_MIN,

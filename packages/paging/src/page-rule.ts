@@ -4,6 +4,8 @@
 
 export const PAGE_MIN = 1;
 export const PAGE_MAX = 1_000_000;
+/** The largest row offset of the offset shape: offsets travel as int32, and no listing is that long. */
+export const OFFSET_MAX = 2_147_483_647;
 export const PAGE_SIZE_MIN = 1;
 
 export interface PageSizeRule {

@@ -8,7 +8,10 @@ export interface FieldViolation {
 
 export interface ProblemInit {
   status: number;
-  /** Short machine code (snake_case); the type URI is `{base_url}/problems/{code}` unless typeUri is given. */
+  /**
+   * Short machine code (snake_case); the type URI is `{base_url}/problems/{code}` unless typeUri is given. Absent:
+   * the status's own code (STATUS_CODES), so every problem carries a code and a type under `/problems/`.
+   */
   code?: string;
   title?: string;
   detail: string;
@@ -37,16 +40,45 @@ const TITLES: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   412: "Precondition Failed",
+  408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
 };
+
+/** The code of a problem that names none, by status: one shape for every answer, 500 included. */
+const STATUS_CODES: Record<number, string> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  408: "request_timeout",
+  409: "conflict",
+  412: "precondition_failed",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  422: "validation_error",
+  429: "rate_limited",
+  431: "request_header_fields_too_large",
+  500: "internal_error",
+  501: "not_implemented",
+  502: "bad_gateway",
+  503: "service_unavailable",
+  504: "gateway_timeout",
+};
+
+/** The code a problem of `status` carries when it names none. */
+export function defaultProblemCode(status: number): string {
+  return STATUS_CODES[status] ?? (status >= 500 ? "internal_error" : "bad_request");
+}
 
 // Extensions may never shadow the standard members.
 const RESERVED = new Set(["type", "title", "status", "detail", "instance"]);
@@ -69,15 +101,16 @@ export class ProblemError extends Error {
   }
 
   toDocument(baseUrl: string, instance: string): ProblemDocument {
-    const { status, code, typeUri, detail, extensions, violations } = this.init;
+    const { status, typeUri, detail, extensions, violations } = this.init;
+    const code = this.init.code || defaultProblemCode(status);
     const doc: ProblemDocument = {
-      type: typeUri ?? (code ? problemTypeUri(baseUrl, code) : "about:blank"),
+      type: typeUri ?? problemTypeUri(baseUrl, code),
       title: this.init.title ?? TITLES[status] ?? "Error",
       status,
       detail,
       instance,
     };
-    if (code) doc.code = code;
+    doc.code = code;
     for (const [k, v] of Object.entries(extensions ?? {})) if (!RESERVED.has(k)) doc[k] = v;
     if (violations?.length) doc.errors = violations;
     return doc;

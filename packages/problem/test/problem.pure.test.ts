@@ -33,14 +33,21 @@ describe("problem documents", () => {
     });
   });
 
-  it("keeps a type URI the spec fixes and defaults to about:blank without a code", () => {
+  it("keeps a type URI the spec fixes, and gives a problem without a code its status's code", () => {
     expect(
       new ProblemError({ status: 409, typeUri: "urn:service:problem:last-oauth-link", detail: "x" }).toDocument(
         BASE,
         "/",
       ).type,
     ).toBe("urn:service:problem:last-oauth-link");
-    expect(new ProblemError({ status: 400, detail: "x" }).toDocument(BASE, "/").type).toBe("about:blank");
+    expect(new ProblemError({ status: 400, detail: "x" }).toDocument(BASE, "/")).toMatchObject({
+      type: `${BASE}/problems/bad_request`,
+      code: "bad_request",
+    });
+    expect(new ProblemError({ status: 500, detail: "x" }).toDocument(BASE, "/")).toMatchObject({
+      type: `${BASE}/problems/internal_error`,
+      code: "internal_error",
+    });
   });
 
   it("crosses a service boundary unchanged inside a Connect error", () => {

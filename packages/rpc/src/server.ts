@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { withRequestId, type Logger } from "@sca/log";
-import { ProblemError, toConnectError } from "@sca/problem";
+import { ProblemError, toConnectError, unstorableTextViolations } from "@sca/problem";
 import { ANONYMOUS, CALLER_HEADER, callerKey, verifyCallerToken } from "./caller.ts";
 import type { HealthRegistry } from "./health.ts";
 
@@ -29,14 +29,48 @@ export interface RpcServer {
 
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      if (err instanceof ProblemError) throw toConnectError(err);
-      if (err instanceof ConnectError) throw err;
+    const translate = (err: unknown): ConnectError => {
+      if (err instanceof ProblemError) return toConnectError(err);
+      if (err instanceof ConnectError) return err;
       logger.error({ err, procedure: req.method.name }, "unhandled error in handler");
-      throw new ConnectError("internal error", Code.Internal);
+      return new ConnectError("internal error", Code.Internal);
+    };
+    let res;
+    try {
+      res = await next(req);
+    } catch (err) {
+      throw translate(err);
     }
+    if (!res.stream) return res;
+    // A streamed answer fails while it is read, after next() returned: its errors are translated on the way too, or
+    // a ProblemError thrown by a server-streaming handler (a 404 before the first item) would reach the caller as an
+    // anonymous internal error.
+    const messages = res.message;
+    return {
+      ...res,
+      message: (async function* () {
+        try {
+          yield* messages;
+        } catch (err) {
+          throw translate(err);
+        }
+      })(),
+    };
+  };
+}
+
+/**
+ * Refuses a request message holding text no service can store (NUL, unpaired surrogates) before any handler sees
+ * it. The gateway refuses such fields first; this is the same rule for callers inside the cluster. Streamed
+ * requests are judged by their handlers.
+ */
+function refuseUnstorableText(): Interceptor {
+  return (next) => async (req) => {
+    if (!req.stream) {
+      const violations = unstorableTextViolations(req.message, "");
+      if (violations.length) throw toConnectError(ProblemError.validation(violations));
+    }
+    return next(req);
   };
 }
 
@@ -59,7 +93,7 @@ function callerFromToken(secretKey: string): Interceptor {
 
 /** What every service's handlers run behind: the caller the gateway vouched for, the request id, problems as Connect errors. */
 export function serviceInterceptors(opts: { secretKey: string; logger: Logger }): Interceptor[] {
-  return [callerFromToken(opts.secretKey), errorBoundary(opts.logger)];
+  return [callerFromToken(opts.secretKey), errorBoundary(opts.logger), refuseUnstorableText()];
 }
 
 export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {

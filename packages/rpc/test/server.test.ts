@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { createLogger } from "@sca/log";
+import { fromConnectError } from "@sca/problem";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import {
   ANONYMOUS,
@@ -66,6 +67,21 @@ describe("rpc server", () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.Unauthenticated);
+  });
+
+  it("refuses a message holding text no service can store, naming the field, before any handler", async () => {
+    // (An unpaired surrogate never arrives: protobuf's UTF-8 encoding replaces it on the caller's side, which is
+    // why the gateway refuses it before any call.)
+    const err = await client()
+      .check({ service: "a\u0000b" })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    const problem = fromConnectError(err as ConnectError);
+    expect(problem.status).toBe(422);
+    expect(problem.init.violations).toEqual([
+      { path: "service", message: "must not contain the NUL character (U+0000)" },
+    ]);
   });
 
   it("reports NOT_SERVING everywhere once shutting down", async () => {

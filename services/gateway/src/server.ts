@@ -5,6 +5,7 @@ import { createGatewayApp } from "./app.ts";
 import type { Route } from "./api/route.ts";
 import { problemBaseUrl } from "./config.ts";
 import type { GatewayContext } from "./context.ts";
+import { answerClientError } from "./http/client-error.ts";
 import { createProblemRenderer } from "./http/problem-response.ts";
 import { attachWebSockets, type WebSocketEndpoint } from "./ws/websocket-upgrade.ts";
 
@@ -23,10 +24,12 @@ export interface GatewayServerOptions {
 
 export async function startGateway(ctx: GatewayContext, opts: GatewayServerOptions): Promise<GatewayServer> {
   const server = createServer(createGatewayApp(ctx, opts.routes));
+  const problems = createProblemRenderer(problemBaseUrl(ctx.config));
+  server.on("clientError", answerClientError(problems));
   const wss = attachWebSockets(server, {
     allowedOrigins: ctx.config.CORS_ALLOWED_ORIGINS,
     endpoints: opts.webSocketEndpoints,
-    problems: createProblemRenderer(problemBaseUrl(ctx.config)),
+    problems,
     logger: ctx.logger,
   });
   await new Promise<void>((resolve, reject) => {

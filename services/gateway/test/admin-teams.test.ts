@@ -63,6 +63,15 @@ describe("teams", () => {
     }
   });
 
+  it("refuses a NUL character in a name with 422 naming the field (it once reached PostgreSQL: 500)", async () => {
+    const res = await s.request("POST", "/v1/admin/teams", {
+      bearer: adminToken,
+      body: { name: "a\u0000b", slug: "x" },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual([{ path: "body.name", message: "must not contain the NUL character (U+0000)" }]);
+  });
+
   it("lists with page, page_size and search; a page_size past 200 is 422", async () => {
     await createTeam("Search-One");
     await createTeam("Search-Two");

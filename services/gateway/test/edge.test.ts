@@ -1,6 +1,7 @@
 // The edge behaviours every request meets: /api prefix, trailing slash, request ids, problem documents for
 // 404/405/400/413/415/422/500 in English, errors from services, CORS, demo read-only, liveness.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { connect } from "node:net";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { currentRequestId } from "@sca/log";
 import { ProblemError, toConnectError } from "@sca/problem";
@@ -264,12 +265,38 @@ describe("problem documents", () => {
     expect(((await problemOf(badId)).errors as { path: string }[])[0]!.path).toBe("params.thing_id");
   });
 
+  it("422 naming the field for text no service can store: NUL and unpaired surrogates, in body, query and keys", async () => {
+    const nul = await post("/api/v1/test-echo", JSON.stringify({ name: "a\u0000b", tags: ["ok", "x\u0000"] }));
+    expect(nul.status).toBe(422);
+    expect((await problemOf(nul)).errors).toEqual([
+      { path: "body.name", message: "must not contain the NUL character (U+0000)" },
+      { path: "body.tags.1", message: "must not contain the NUL character (U+0000)" },
+    ]);
+    // A lone surrogate as JSON writes it (an escape): refused the same way, never silently replaced.
+    const lone = await post("/api/v1/test-echo", '{"name":"a\\ud800b"}');
+    expect(lone.status).toBe(422);
+    expect((await problemOf(lone)).errors).toEqual([
+      { path: "body.name", message: expect.stringMatching(/unpaired UTF-16 surrogate/) as unknown },
+    ]);
+    const key = await post("/api/v1/test-echo", '{"name":"x","bad\\u0000key":1}');
+    expect(((await problemOf(key)).errors as { path: string }[])[0]!.path).toBe("body.bad\ufffdkey");
+    const query = await post("/api/v1/test-echo?n=1%00", JSON.stringify({ name: "x" }));
+    expect(query.status).toBe(422);
+    expect((await problemOf(query)).errors).toEqual([
+      { path: "query.n", message: "must not contain the NUL character (U+0000)" },
+    ]);
+    // A paired surrogate (an emoji) is ordinary text.
+    expect((await post("/api/v1/test-echo", JSON.stringify({ name: "a\u{1f600}" }))).status).toBe(200);
+  });
+
   it("500 without internals for a bug, logged with the request id and the cause", async () => {
     const res = await fetch(`${gw.origin}/api/v1/test-boom`, { headers: { "x-request-id": "boom-1" } });
     expect(res.status).toBe(500);
     const text = await res.text();
+    // The same shape as every other problem: a type under /problems/ and its code.
     expect(JSON.parse(text)).toEqual({
-      type: "about:blank",
+      type: "https://portal.example.test/problems/internal_error",
+      code: "internal_error",
       title: "Internal Server Error",
       status: 500,
       detail: "An unexpected error occurred.",
@@ -304,6 +331,53 @@ describe("problem documents", () => {
 
   it("sends only the fields a response schema declares", async () => {
     expect(await (await fetch(`${gw.origin}/api/v1/test-leaky`)).json()).toEqual({ email: "a@example.test" });
+  });
+});
+
+/** Writes `raw` on a fresh connection and reads the answer until the server closes it. */
+function rawExchange(raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(gw.origin).port), "127.0.0.1", () => socket.write(raw));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+function parseRaw(answer: string): { status: number; headers: string; doc: Record<string, unknown> } {
+  const [head, body] = answer.split("\r\n\r\n", 2) as [string, string];
+  return {
+    status: Number(head.split(" ")[1]),
+    headers: head.toLowerCase(),
+    doc: JSON.parse(body) as Record<string, unknown>,
+  };
+}
+
+describe("requests the HTTP parser refuses", () => {
+  it("431 problem for a request line and headers over the limit, connection closed", async () => {
+    const answer = parseRaw(await rawExchange(`GET /api/health?x=${"a".repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(answer.status).toBe(431);
+    expect(answer.headers).toContain("content-type: application/problem+json");
+    expect(answer.headers).toContain("connection: close");
+    expect(answer.doc).toMatchObject({
+      type: "https://portal.example.test/problems/request_header_fields_too_large",
+      code: "request_header_fields_too_large",
+      status: 431,
+      instance: "/health",
+    });
+  });
+
+  it("400 problem for malformed HTTP: a space in a header name, Content-Length with Transfer-Encoding", async () => {
+    for (const raw of [
+      "GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n",
+      "POST /api/v1/test-echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ]) {
+      const answer = parseRaw(await rawExchange(raw));
+      expect(answer.status).toBe(400);
+      expect(answer.headers).toContain("content-type: application/problem+json");
+      expect(answer.doc).toMatchObject({ code: "malformed_request", status: 400, title: "Bad Request" });
+    }
   });
 });
 

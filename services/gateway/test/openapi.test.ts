@@ -116,12 +116,36 @@ describe("/openapi.json", () => {
       maximum: 200,
       default: 50,
     });
-    expect(Object.keys(list.responses)).toEqual(["200", "404", "422", "default"]);
+    expect(Object.keys(list.responses)).toEqual(["200", "404", "422", "431", "default"]);
     expect(list.responses["404"]!.content).toEqual({
       "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
     });
     expect(doc.paths["/v1/test-teams/{team_id}/widgets"]!.post!.requestBody).toBeDefined();
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Problem", "Widget"]));
+  });
+
+  it("declares what the edge answers before a handler: 400/413/415 with a body, 429 where limited, 431 everywhere", () => {
+    const create = doc.paths["/v1/test-teams/{team_id}/widgets"]!.post!;
+    expect(Object.keys(create.responses)).toEqual(["201", "400", "413", "415", "422", "431", "default"]);
+    for (const [path, operations] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(operations))
+        expect([`${method} ${path}`, op.responses["431"]]).toEqual([`${method} ${path}`, expect.anything()]);
+    expect(doc.paths["/auth/oauth/{provider}/authorize"]!.get!.responses["429"]).toBeDefined();
+    expect(doc.paths["/auth/login"]!.post!.responses["429"]).toBeDefined();
+  });
+
+  it("states the API-key scope rule in the schema: one of org, team (team_id) or project (team_id, project_id)", () => {
+    const body = doc.paths["/v1/api-keys"]!.post!.requestBody as {
+      content: {
+        "application/json": { schema: { oneOf: { properties: Record<string, unknown>; required: string[] }[] } };
+      };
+    };
+    const variants = body.content["application/json"].schema.oneOf;
+    expect(variants.map((v) => [v.properties.scope, [...v.required].sort()])).toEqual([
+      [{ type: "string", const: "org" }, ["name", "scope"]],
+      [{ type: "string", const: "team" }, ["name", "scope", "team_id"]],
+      [{ type: "string", const: "project" }, ["name", "project_id", "scope", "team_id"]],
+    ]);
   });
 
   it("leaves the pages themselves out", () => {

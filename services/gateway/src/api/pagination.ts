@@ -2,7 +2,7 @@
 // and maximum page size, the response envelope's schema, and the envelope itself. The bounds are @sca/paging's, the
 // one rule the services read their PageRequest with: a page size past the maximum, or a page outside 1..1000000, is
 // a 422, never clamped.
-import { PAGE_MAX, PAGE_MIN, PAGE_SIZE_MIN, pageSizeRule, type PageSizeRule } from "@sca/paging";
+import { OFFSET_MAX, PAGE_MAX, PAGE_MIN, PAGE_SIZE_MIN, pageSizeRule, type PageSizeRule } from "@sca/paging";
 import { z } from "zod";
 
 export type { PageSizeRule } from "@sca/paging";
@@ -22,7 +22,7 @@ export const offsetPagination = {
   query: (rule: PageSizeRule) =>
     z.object({
       limit: pageSize(rule).meta({ description: "Rows per page" }),
-      offset: z.coerce.number().int().min(0).default(0).meta({ description: "Rows to skip (0-based)" }),
+      offset: z.coerce.number().int().min(0).max(OFFSET_MAX).default(0).meta({ description: "Rows to skip (0-based)" }),
     }),
   envelope: <T extends z.ZodType>(item: T) =>
     z.object({ items: z.array(item), total: count(), limit: positive(), offset: count() }),

@@ -6,12 +6,12 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export const problemSchema = z
   .looseObject({
-    type: z.string().meta({ description: "`{base_url}/problems/<code>`, a spec-fixed URI, or about:blank" }),
+    type: z.string().meta({ description: "`{base_url}/problems/<code>`, or a URI the spec fixes (a urn)" }),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
     instance: z.string().meta({ description: "The request path (without /api and without the query)" }),
-    code: z.string().optional().meta({ description: "Machine-readable code, the last segment of type" }),
+    code: z.string().meta({ description: "Machine-readable code, the last segment of type" }),
     errors: z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()

@@ -2,7 +2,7 @@
 // 422 problem, each with its path (`query.limit`, `body.members.0.email`) and zod's English message.
 import type { Request } from "express";
 import { z } from "zod";
-import { ProblemError, type FieldViolation } from "@sca/problem";
+import { ProblemError, unstorableTextViolations, type FieldViolation } from "@sca/problem";
 import type { Route } from "./route.ts";
 
 type Location = "params" | "query" | "body";
@@ -14,6 +14,12 @@ async function parsePart(
   violations: FieldViolation[],
 ): Promise<unknown> {
   if (!schema) return value;
+  // Text no service could store (NUL, unpaired surrogates) is refused here for every route, present and future.
+  const unstorable = unstorableTextViolations(value, location);
+  if (unstorable.length) {
+    violations.push(...unstorable);
+    return undefined;
+  }
   const result = await z.safeParseAsync(schema, value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {

@@ -32,10 +32,18 @@ export function perAddressLimitText(config: GatewayConfig, key: RateKey): string
   return `${rule.limit} per ${rule.windowSeconds} s per client address (${key}).`;
 }
 
+// The limits made here, so the OpenAPI document can declare 429 on every route that carries one.
+const rateLimits = new WeakSet<RequestHandler>();
+
+/** True for a middleware made by a RateLimit. */
+export function isRateLimit(handler: RequestHandler): boolean {
+  return rateLimits.has(handler);
+}
+
 export function createRateLimit(limiter: FixedWindowLimiter, logger: Logger): RateLimit {
   return (options) => {
     assertRateLimitRule(options);
-    return async (req, _res, next) => {
+    const limit: RequestHandler = async (req, _res, next) => {
       let decision;
       try {
         decision = await limiter.hit(options.name, options.key(req), options);
@@ -54,5 +62,7 @@ export function createRateLimit(limiter: FixedWindowLimiter, logger: Logger): Ra
         }),
       );
     };
+    rateLimits.add(limit);
+    return limit;
   };
 }

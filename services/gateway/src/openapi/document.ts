@@ -7,6 +7,7 @@ import {
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
 import { PUBLIC_PREFIX } from "../http/canonical-path.ts";
+import { isRateLimit } from "../http/rate-limit.ts";
 import { problemResponse } from "../api/problem-schema.ts";
 import type { ResponseSpec, Route } from "../api/route.ts";
 
@@ -33,6 +34,17 @@ function operation(route: Route): ZodOpenApiOperationObject {
       problemResponse("The request does not match its schema; `errors` lists each field."),
     );
   }
+  // What the edge answers before a handler runs, declared wherever it can happen.
+  const declare = (status: number, description: string) =>
+    (responses[String(status)] ??= responseObject(problemResponse(description)));
+  if (body) declare(400, "The body is not valid JSON (malformed_json)");
+  if (body || streamedBody) {
+    declare(413, `The body exceeds its size limit (body_too_large)`);
+    declare(415, "The body is not of an accepted media type (unsupported_media_type)");
+  }
+  if (route.middleware?.some(isRateLimit))
+    declare(429, "Too many requests (rate_limited); Retry-After says when to retry");
+  declare(431, "The request line and headers exceed the server's limit (request_header_fields_too_large)");
   if (route.auth && !responses["401"]) {
     responses["401"] = responseObject(
       problemResponse("No valid bearer credential; the answer carries WWW-Authenticate: Bearer."),

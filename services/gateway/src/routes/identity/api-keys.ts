@@ -10,6 +10,30 @@ import { apiKeyJson, apiKeySchema } from "./views.ts";
 
 const TAGS = ["api keys"];
 const SCOPES = ["org", "team", "project"] as const;
+
+// The scope rule (org: neither team nor project; team: a team; project: a team and its project) is the schema's own
+// oneOf, so clients see it in the document; identity applies the same rule (planIssue) for callers inside.
+const issueCommon = {
+  name: z.string().min(1).max(100),
+  expires_in_days: z.number().int().min(1).max(1825).nullable().optional(),
+  permission_breadth: z.enum(["read_only", "read_write"]).default("read_only"),
+  service_account_id: z.uuid().nullable().optional(),
+  organization_id: z
+    .uuid()
+    .nullable()
+    .optional()
+    .meta({ description: "org keys: required when several organizations exist" }),
+};
+const absent = (scope: string) =>
+  z
+    .null()
+    .optional()
+    .meta({ description: `absent (or null) for a ${scope}-scoped key` });
+const issueBody = z.discriminatedUnion("scope", [
+  z.object({ ...issueCommon, scope: z.literal("org"), team_id: absent("org"), project_id: absent("org") }),
+  z.object({ ...issueCommon, scope: z.literal("team"), team_id: z.uuid(), project_id: absent("team") }),
+  z.object({ ...issueCommon, scope: z.literal("project"), team_id: z.uuid(), project_id: z.uuid() }),
+]);
 const keyParams = z.object({ id: z.uuid() });
 const notFound = problemResponse("No such key, or not one the caller may manage");
 
@@ -71,20 +95,7 @@ export function apiKeyRoutes(ctx: GatewayContext): Route[] {
       operationId: "issueApiKey",
       auth: caller,
       request: {
-        body: z.object({
-          name: z.string().min(1).max(100),
-          scope: z.enum(SCOPES),
-          team_id: z.uuid().nullable().optional(),
-          project_id: z.uuid().nullable().optional(),
-          expires_in_days: z.number().int().min(1).max(1825).nullable().optional(),
-          permission_breadth: z.enum(["read_only", "read_write"]).default("read_only"),
-          service_account_id: z.uuid().nullable().optional(),
-          organization_id: z
-            .uuid()
-            .nullable()
-            .optional()
-            .meta({ description: "org keys: required when several organizations exist" }),
-        }),
+        body: issueBody,
       },
       responses: {
         201: { description: "The key, with raw_key", schema: issuedSchema },
