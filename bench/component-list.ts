@@ -3,9 +3,12 @@
 // (@sca/testkit's generator) uploaded and scanned through the gateway. Each query runs for BENCH_SECONDS (default
 // 20) at BENCH_RATE (default 200) requests/s over 32 keep-alive connections (enough that the rate holds while answers are slow) (autocannon's overallRate paces the
 // requests, so a slow answer does not lower the offered load), as the super_admin (a bearer access token).
+// The CPU columns are the CPU time gateway, identity (which authenticates each access token) and projects used
+// during the run divided by the requests answered (pids from BENCH_RUN_DIR, as ./dev up records them);
+// PostgreSQL's share is not counted.
 import autocannon from "autocannon";
 import { generateCycloneDxBom } from "@sca/testkit";
-import { BASE, Portal } from "./portal.ts";
+import { BASE, cpuMsOf, pidOf, Portal } from "./portal.ts";
 import { printTable } from "./table.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -41,6 +44,8 @@ for (const q of queries) {
     duration: 3,
     headers: { authorization: `Bearer ${portal.token}` },
   }); // warm-up
+  const processes = ["gateway", "identity", "projects"].map((name) => ({ name, pid: pidOf(name) }));
+  const cpuBefore = processes.map((p) => cpuMsOf(p.pid));
   const r = await autocannon({
     url: `${BASE}${path}`,
     connections: CONNECTIONS,
@@ -57,6 +62,12 @@ for (const q of queries) {
     "max ms": r.latency.max,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    ...Object.fromEntries(
+      processes.map((p, i) => [
+        `CPU ms/req ${p.name}`,
+        (cpuMsOf(p.pid) - cpuBefore[i]!) / Math.max(1, r.requests.total),
+      ]),
+    ),
     [`p99 ≤ ${TARGET_P99_MS} ms`]:
       r.latency.p99 <= TARGET_P99_MS && r.non2xx === 0 && r.errors === 0 ? "met" : "MISSED",
   });

@@ -123,9 +123,10 @@ printTable(
   `SBOM upload to components queryable through the gateway (ms; ${RUNS} runs each after a warm-up, ${RUNS_LARGE} for 50,000; stage columns are medians)`,
   rows,
 );
+const verdict = (ms: number) => (ms <= TARGET_10K_MS ? "met" : "MISSED");
 console.log(
-  `\ntarget: generated 10,000 within ${TARGET_10K_MS} ms (median ${ten["median ms"]} ms, max ${ten["max ms"]} ms): ` +
-    (Number(ten["max ms"]) <= TARGET_10K_MS ? "met" : "MISSED"),
+  `\ntarget: generated 10,000 within ${TARGET_10K_MS} ms: median ${ten["median ms"]} ms ` +
+    `(${verdict(Number(ten["median ms"]))}), max ${ten["max ms"]} ms (${verdict(Number(ten["max ms"]))})`,
 );
 printTable(
   "Resident memory while ingesting 50,000 components (MiB)",
