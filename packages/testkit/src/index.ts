@@ -12,3 +12,6 @@ export { followToCallback, startTestProvider } from "./oidc-provider.ts";
 export type { Person, TestProvider } from "./oidc-provider.ts";
 export { fixturesOf } from "./fixtures.ts";
 export type { FixtureService, ServiceFixtures } from "./fixtures.ts";
+export { generateCycloneDxBom } from "./cyclonedx-generator.ts";
+export type { GeneratedBomOptions } from "./cyclonedx-generator.ts";
+export { sharedDir } from "./shared-dir.ts";

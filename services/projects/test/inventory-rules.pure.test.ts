@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import type { FieldViolation } from "@sca/problem";
 import { ComponentFilterSchema } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { componentFilterOf, componentWindowOf, sortKeysOf } from "../src/domain/component-list.ts";
-import { boundRawData, componentIdOf } from "../src/domain/inventory-artefact.ts";
+import { ascendingIds, boundRawData, componentIdOf } from "../src/domain/inventory-artefact.ts";
 
 describe("the component list's query", () => {
   it("drops unknown dependency scopes, keeping the filter when only unknown ones were named", () => {
@@ -54,5 +54,14 @@ describe("raw_data and ids", () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(componentIdOf("pkg:npm/a@1.0.0")).toBe(id);
     expect(componentIdOf("pkg:npm/a@1.0.1")).not.toBe(id);
+  });
+
+  it("hands out a snapshot's row ids as UUIDv7s in ascending order, later snapshots above earlier ones", () => {
+    const next = ascendingIds(Date.parse("2026-01-01T00:00:00Z"));
+    const ids = Array.from({ length: 1000 }, () => next());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ascendingIds(Date.parse("2026-01-01T00:00:00.001Z"))() > ids.at(-1)!).toBe(true);
   });
 });

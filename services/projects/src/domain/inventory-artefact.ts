@@ -2,7 +2,7 @@
 // into the rows of one snapshot: record by record (never the whole file in memory), components de-duplicated by
 // key, edges resolved to component ids, raw_data bounded to JSONB_ROW_SIZE_LIMIT_BYTES. Anything malformed is an
 // InventoryArtefactError, raised before a row is written.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
 import {
   InventoryRecordSchema,
@@ -74,6 +74,25 @@ export function componentIdOf(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * Row ids of one snapshot in ascending order: the UUIDv7 layout (the time in milliseconds, then a random start and a
+ * counter in the random bits), handed out in the order the rows are written, so the primary keys grow at their right
+ * edge. With random (v4) ids every row of a COPY went to another page of them; index maintenance is most of an
+ * ingestion's time, and the edges' COPY took about twice as long (docs/benchmarks.md).
+ */
+export function ascendingIds(now = Date.now()): () => string {
+  const time = now.toString(16).padStart(12, "0");
+  const random = randomBytes(8);
+  const randA = (random.readUInt16BE(0) & 0x0fff).toString(16).padStart(3, "0");
+  const variantAndHigh = (0x8000 | (random.readUInt16BE(2) & 0x3fff)).toString(16);
+  // A 48-bit field starting below 2^32: room for far more rows than a snapshot holds.
+  let counter = random.readUInt32BE(4);
+  return () =>
+    `${time.slice(0, 8)}-${time.slice(8)}-7${randA}-${variantAndHigh}-${(counter++).toString(16).padStart(12, "0")}`;
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 function byteLengthAtMost(json: string, limit: number): boolean {
   return json.length * 3 <= limit || Buffer.byteLength(json, "utf8") <= limit;
 }
@@ -121,7 +140,7 @@ function rowOf(c: InventoryComponent, rawDataMaxBytes: number): ComponentRow {
   const declaredLicense = orNull(c.declaredLicense);
   const concludedLicense = orNull(c.concludedLicense);
   return {
-    id: randomUUID(),
+    id: "", // given once every component is known, in the order they are written
     componentId: componentIdOf(c.key),
     key: c.key,
     bomRefs: [...c.bomRefs],
@@ -204,11 +223,24 @@ export async function readInventoryArtefact(
       throw new InventoryArtefactError(`An edge names the component ${key.slice(0, 200)}, which is not listed.`);
     return row.id;
   };
-  const edges: EdgeRow[] = [...edgeKeys.values()].map((e) => ({
-    id: randomUUID(),
-    fromComponentId: e.from === null ? null : idOf(e.from),
-    toComponentId: idOf(e.to),
-    scope: e.scope,
-  }));
-  return { document, components: [...components.values()], edges };
+  // Written in the order of the list's default sort (name, then key), with ids ascending in that order: the primary
+  // key and the (scan_id, name, id) and (scan_id, severity_rank, name, id) indexes then take each row at their end.
+  const rows = [...components.values()].sort((a, b) => byCodeUnits(a.name, b.name) || byCodeUnits(a.key, b.key));
+  const componentId = ascendingIds();
+  for (const row of rows) row.id = componentId();
+  // Edges likewise, ordered by their source: the primary key and (scan_id, from_component_id) grow at their end.
+  const edges: EdgeRow[] = [...edgeKeys.values()]
+    .map((e) => ({
+      id: "",
+      fromComponentId: e.from === null ? null : idOf(e.from),
+      toComponentId: idOf(e.to),
+      scope: e.scope,
+    }))
+    .sort(
+      (a, b) =>
+        byCodeUnits(a.fromComponentId ?? "", b.fromComponentId ?? "") || byCodeUnits(a.toComponentId, b.toComponentId),
+    );
+  const edgeId = ascendingIds();
+  for (const edge of edges) edge.id = edgeId();
+  return { document, components: rows, edges };
 }

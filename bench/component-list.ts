@@ -1,0 +1,78 @@
+// The component list through the gateway at a fixed 200 requests/s on a 10,000-component project, with filters and
+// sorts (target: p99 at most 30 ms). The project is made here: a generated 10,000-component CycloneDX document
+// (@sca/testkit's generator) uploaded and scanned through the gateway. Each query runs for BENCH_SECONDS (default
+// 20) at BENCH_RATE (default 200) requests/s over 32 keep-alive connections (enough that the rate holds while answers are slow) (autocannon's overallRate paces the
+// requests, so a slow answer does not lower the offered load), as the super_admin (a bearer access token).
+// The CPU columns are the CPU time gateway, identity (which authenticates each access token) and projects used
+// during the run divided by the requests answered (pids from BENCH_RUN_DIR, as ./dev up records them);
+// PostgreSQL's share is not counted.
+import autocannon from "autocannon";
+import { generateCycloneDxBom } from "@sca/testkit";
+import { BASE, cpuMsOf, pidOf, Portal } from "./portal.ts";
+import { printTable } from "./table.ts";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const CONNECTIONS = 32;
+const TARGET_P99_MS = 30;
+const COMPONENTS = 10_000;
+
+const portal = await Portal.signIn();
+const project = await portal.project(await portal.team());
+await portal.ingest(project, Buffer.from(JSON.stringify(generateCycloneDxBom({ components: COMPONENTS }))), COMPONENTS);
+
+const queries = [
+  // A search matching about a tenth of the snapshot (package-1, package-1x, package-1xx, ...), by license, descending.
+  "search=package-1&sort=license&order=desc",
+  // Direct dependencies (the primary's ~50) by severity, most severe first.
+  "direct=true&sort=-severity",
+  // Severity and scope filters (nothing is assessed yet, so `unknown` matches nothing), then optional by license.
+  "severity=critical,high&dependency_scope=required&sort=license",
+  "dependency_scope=optional&sort=-license,name&limit=100",
+  // A deep page of the default order.
+  "offset=5000&limit=50",
+];
+
+const rows: Record<string, string | number>[] = [];
+for (const q of queries) {
+  const path = `/api/v1/projects/${project}/components?${q}`;
+  const matched = await portal.total(project, `&${q.replace(/(^|&)limit=\d+/, "")}`);
+  await autocannon({
+    url: `${BASE}${path}`,
+    connections: CONNECTIONS,
+    overallRate: RATE,
+    duration: 3,
+    headers: { authorization: `Bearer ${portal.token}` },
+  }); // warm-up
+  const processes = ["gateway", "identity", "projects"].map((name) => ({ name, pid: pidOf(name) }));
+  const cpuBefore = processes.map((p) => cpuMsOf(p.pid));
+  const r = await autocannon({
+    url: `${BASE}${path}`,
+    connections: CONNECTIONS,
+    overallRate: RATE,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${portal.token}` },
+  });
+  rows.push({
+    query: q,
+    matched,
+    "req/s": r.requests.average,
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "max ms": r.latency.max,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    ...Object.fromEntries(
+      processes.map((p, i) => [
+        `CPU ms/req ${p.name}`,
+        (cpuMsOf(p.pid) - cpuBefore[i]!) / Math.max(1, r.requests.total),
+      ]),
+    ),
+    [`p99 ≤ ${TARGET_P99_MS} ms`]:
+      r.latency.p99 <= TARGET_P99_MS && r.non2xx === 0 && r.errors === 0 ? "met" : "MISSED",
+  });
+}
+printTable(
+  `GET /api/v1/projects/{id}/components on ${COMPONENTS} components at ${RATE} req/s (${CONNECTIONS} connections, ${DURATION} s per query after a 3 s warm-up)`,
+  rows,
+);

@@ -1,0 +1,216 @@
+// What the inventory benchmarks do through a running portal's gateway, as a client would: sign in as the
+// super_admin (ADMIN_EMAIL, default admin@sca.local, and ADMIN_PASSWORD: the credentials ./dev up printed or was
+// given), make a team and projects, upload an SBOM, start its scan and wait until its components are listed,
+// following the scan's progress frames on /ws/scans/{scan_id} for the worker's stage times.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+
+export const BASE = process.env.BENCH_BASE_URL ?? "http://127.0.0.1:8080";
+const API = `${BASE}/api`;
+
+/** Where ./dev up records the portal's process ids (bench/run.sh exports BENCH_RUN_DIR as $DATA/run). */
+export function pidOf(name: string): number {
+  const runDir = process.env.BENCH_RUN_DIR || new URL("../.data/run/", import.meta.url).pathname;
+  return Number(readFileSync(join(runDir, `${name}.pid`), "utf8").trim());
+}
+
+export interface Reply {
+  status: number;
+  json: Record<string, unknown>;
+}
+
+async function call(method: string, path: string, token: string | null, body?: string | Uint8Array, type?: string) {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (type) headers["content-type"] = type;
+  const res = await fetch(`${API}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} } satisfies Reply;
+}
+
+function expectStatus(reply: Reply, status: number, what: string): Record<string, unknown> {
+  if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.json)}`);
+  return reply.json;
+}
+
+/**
+ * Signs in with a password. The spec limits sign-ins to 5 a minute per client address, so against a loopback
+ * gateway the request leaves from a loopback address of its own (all of 127.0.0.0/8 is local on Linux).
+ */
+function login(email: string, password: string): Promise<Reply> {
+  const text = JSON.stringify({ email, password });
+  const loopback = ["127.0.0.1", "localhost"].includes(new URL(BASE).hostname);
+  const localAddress = loopback ? `127.78.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 254)}` : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${API}/v1/auth/login`,
+      {
+        method: "POST",
+        localAddress,
+        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            json: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(text);
+  });
+}
+
+/** The worker's stages as its progress frames name them (docs/scanner-runner.md, "Stages"), by percent. */
+const STAGE_OF_PERCENT: Record<number, string> = {
+  0: "started",
+  20: "fetched",
+  50: "read",
+  70: "stored",
+  95: "ingested",
+};
+
+export interface IngestTiming {
+  /** Upload request sent until the scan's components are listed with the expected total. */
+  totalMs: number;
+  uploadMs: number;
+  /** POST /scans answered (202) after the upload. */
+  createMs: number;
+  /** Worker stage times from its progress frames (`ts` is when the worker reached the stage), absent if missed. */
+  stages: Partial<Record<"queued" | "fetch" | "read" | "artefact" | "ingest", number>>;
+  /** The last stage frame until the list answered the total (the outcome's way back, and poll granularity). */
+  tailMs?: number;
+  components: number;
+}
+
+export class Portal {
+  readonly token: string;
+
+  private constructor(token: string) {
+    this.token = token;
+  }
+
+  static async signIn(): Promise<Portal> {
+    const password = process.env.ADMIN_PASSWORD;
+    if (!password) throw new Error("set ADMIN_PASSWORD (and ADMIN_EMAIL if not admin@sca.local): the super_admin");
+    const json = expectStatus(await login(process.env.ADMIN_EMAIL ?? "admin@sca.local", password), 200, "login");
+    return new Portal(json.access_token as string);
+  }
+
+  async team(): Promise<string> {
+    const slug = `bench-${randomBytes(4).toString("hex")}`;
+    const body = JSON.stringify({ name: `Bench ${slug}`, slug });
+    return expectStatus(await call("POST", "/v1/admin/teams", this.token, body, "application/json"), 201, "team")
+      .id as string;
+  }
+
+  async project(teamId: string): Promise<string> {
+    const slug = `bench-${randomBytes(4).toString("hex")}`;
+    const body = JSON.stringify({ name: `Bench ${slug}`, slug, team_id: teamId });
+    return expectStatus(await call("POST", "/v1/projects", this.token, body, "application/json"), 201, "project")
+      .id as string;
+  }
+
+  async total(projectId: string, query = ""): Promise<number> {
+    const reply = await call("GET", `/v1/projects/${projectId}/components?limit=1${query}`, this.token);
+    return expectStatus(reply, 200, "components").total as number;
+  }
+
+  /**
+   * Upload, scan, then poll the component list every `pollMs` until its total is `expected` (any total above 0
+   * when not given: a snapshot is written in one transaction, so the list goes from nothing to all of it).
+   */
+  async ingest(projectId: string, sbom: Buffer, expected?: number, pollMs = 20): Promise<IngestTiming> {
+    const t0 = Date.now();
+    const upload = expectStatus(
+      await call("POST", `/v1/projects/${projectId}/sbom-uploads`, this.token, sbom, "application/json"),
+      201,
+      "upload",
+    );
+    const tUpload = Date.now();
+    const scan = expectStatus(
+      await call(
+        "POST",
+        `/v1/projects/${projectId}/scans`,
+        this.token,
+        JSON.stringify({ kind: "sbom", sbom_upload_id: upload.upload_id }),
+        "application/json",
+      ),
+      202,
+      "scan",
+    );
+    const tCreate = Date.now();
+    const frames = this.followProgress(scan.id as string);
+    let components: number;
+    for (;;) {
+      components = await this.total(projectId);
+      if (expected === undefined ? components > 0 : components === expected) break;
+      if (components > 0) throw new Error(`the list holds ${components} components, ${expected} expected`);
+      const state = expectStatus(await call("GET", `/v1/scans/${scan.id as string}`, this.token), 200, "scan");
+      if (state.status === "failed" || state.status === "cancelled")
+        throw new Error(`scan ${state.status as string}: ${state.error_message as string}`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+    const tVisible = Date.now();
+    const seen = await frames.close();
+    const at = (stage: string) => seen.get(stage);
+    const span = (from: number | undefined, to: number | undefined) =>
+      from !== undefined && to !== undefined ? to - from : undefined;
+    const stages: IngestTiming["stages"] = {
+      queued: span(tCreate, at("started")),
+      fetch: span(at("started"), at("fetched")),
+      read: span(at("fetched"), at("read")),
+      artefact: span(at("read"), at("stored")),
+      ingest: span(at("stored"), at("ingested")),
+    };
+    const last = at("ingested") ?? at("stored");
+    return {
+      totalMs: tVisible - t0,
+      uploadMs: tUpload - t0,
+      createMs: tCreate - tUpload,
+      stages,
+      tailMs: last === undefined ? undefined : tVisible - last,
+      components,
+    };
+  }
+
+  /** The worker's stage times (ms since epoch) from the scan's live progress frames, until close(). */
+  private followProgress(scanId: string): { close(): Promise<Map<string, number>> } {
+    const seen = new Map<string, number>();
+    const socket = new WebSocket(`${BASE.replace(/^http/, "ws")}/api/ws/scans/${scanId}`);
+    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.token })));
+    socket.addEventListener("message", (e: MessageEvent) => {
+      const frame = JSON.parse(e.data as string) as { type: string; percent?: number; ts?: string; sync?: boolean };
+      const stage = frame.type === "progress" && !frame.sync ? STAGE_OF_PERCENT[frame.percent ?? -1] : undefined;
+      if (stage && frame.ts && !seen.has(stage)) seen.set(stage, Date.parse(frame.ts));
+    });
+    const closed = new Promise<void>((r) => socket.addEventListener("close", () => r()));
+    return {
+      async close() {
+        // The terminal state frame closes the socket (1001 scan_finished); wait for it a little.
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+        socket.close();
+        return seen;
+      },
+    };
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident memory of a process now (VmRSS) and its peak since it started (VmHWM), in MiB. */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
