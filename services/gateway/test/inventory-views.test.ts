@@ -467,6 +467,35 @@ describe("GET /v1/projects/{id}/releases/diff", () => {
     for (const c of d.components.changed) expect(c.changes.length).toBeGreaterThan(0);
   }, 120_000);
 
+  it("answers at most 1000 rows per list, truncated, with the whole counts in the summary", async () => {
+    const grown = await newProject();
+    const kept = { name: "kept", version: "1.0.0", license: "MIT" };
+    const from = await scanned(grown, bom([kept]));
+    const many = Array.from({ length: 1001 }, (_, i) => ({
+      name: `new-${String(i).padStart(4, "0")}`,
+      version: "1.0.0",
+      license: `LicenseRef-L${String(i).padStart(4, "0")}`,
+    }));
+    const to = await scanned(grown, bom([kept, ...many]));
+    const d = (await get(`/v1/projects/${grown}/releases/diff?base=${from}&target=${to}`, member))
+      .json as unknown as Diff;
+    expect(d).toMatchObject({ truncated: true, list_cap: 1000 });
+    expect(named(d.components.added)).toEqual(many.slice(0, 1000).map((m) => `${m.name}@1.0.0`));
+    expect(d.licenses.added).toHaveLength(1000);
+    expect(d.summary).toMatchObject({
+      components_added: 1001,
+      components_removed: 0,
+      components_changed: 0,
+      components_unchanged: 1,
+      licenses_added: 1001,
+      licenses_removed: 0,
+    });
+    const back = (await get(`/v1/projects/${grown}/releases/diff?base=${to}&target=${from}`, member))
+      .json as unknown as Diff;
+    expect(back.components.removed).toHaveLength(1000);
+    expect(back).toMatchObject({ truncated: true, summary: { components_removed: 1001, licenses_removed: 1001 } });
+  }, 60_000);
+
   it("is 404 for scans that are not succeeded scans of the project, and for callers who may not read it", async () => {
     const otherProject = await newProject();
     const elsewhere = await scanned(otherProject, bom([{ name: "left-pad", version: "1.0.0" }]));
