@@ -22,10 +22,21 @@ export interface ServiceFixtures {
     unknownApiKey(): string;
   };
   "scan-orchestrator": {
-    /** A scan row made directly in the scan-orchestrator's tables (kind sbom, queued unless told); answers its id. */
+    /**
+     * A scan row made directly in the scan-orchestrator's tables (kind sbom, queued unless told; `ref` as given, also
+     * normalised); answers its id.
+     */
     scan(
       orm: MikroORM,
-      opts: { teamId: string; projectId: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" },
+      opts: {
+        teamId: string;
+        projectId: string;
+        status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        release?: string | null;
+        ref?: string;
+        createdAt?: Date;
+        supersededAt?: Date | null;
+      },
     ): Promise<string>;
   };
   "scanner-runner": {

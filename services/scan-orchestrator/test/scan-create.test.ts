@@ -14,6 +14,7 @@ import type { Role } from "@sca/rpc";
 import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { NO_SBOM_MESSAGE } from "../src/rpc/scan-create.ts";
 import { service } from "../src/service.ts";
+import { makeScan } from "./support/scan-fixtures.ts";
 
 let identity: TestService;
 let projectsSvc: TestService;
@@ -226,5 +227,90 @@ describe("BatchCreateScans", () => {
     expect(await problem(scans.batchCreateScans({ projectIds: [], ref: "" }, dev))).toMatchObject({
       problem: { status: 422 },
     });
+  });
+});
+
+describe("ListProjectReleases", () => {
+  it("lists succeeded labelled scans, superseded ones included, newest first, filtered by label and ref", async () => {
+    const relTeam = await newTeam(await callAs.superAdmin(randomUUID()));
+    const projectId = await newProject(relTeam);
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const scan = (minute: number, fields: Partial<Parameters<typeof makeScan>[1]>) =>
+      makeScan(so.orm, { teamId: relTeam.id, projectId, createdAt: at(minute), ...fields });
+    const v1 = await scan(1, { status: "succeeded", release: "1.0", ref: "main", supersededAt: at(3) });
+    const unlabelled = await scan(2, { status: "succeeded", ref: "main" });
+    const v2 = await scan(3, { status: "succeeded", release: "2.0", ref: "refs/heads/main" });
+    const tag = await scan(4, { status: "succeeded", release: "2.0", ref: "refs/tags/v2.0" });
+    await scan(5, { status: "failed", release: "3.0", ref: "main" });
+    await scan(6, { status: "running", release: "3.0", ref: "main" });
+    await scan(7, { status: "cancelled", release: "3.0" });
+    await makeScan(so.orm, { teamId: relTeam.id, projectId: randomUUID(), status: "succeeded", release: "2.0" });
+    const viewer = await as([[relTeam, "viewer"]]);
+    const ids = async (req: { release?: string; ref?: string; page?: { page: number; pageSize: number } }) => {
+      const answer = await scans.listProjectReleases({ projectId, ...req }, viewer);
+      return { ids: answer.items.map((s) => s.id), page: answer.page };
+    };
+
+    const all = await ids({});
+    expect(all.ids).toEqual([tag.id, v2.id, v1.id]);
+    expect(all.page).toMatchObject({ total: 3, page: 1, pageSize: 20 });
+    expect(all.ids).not.toContain(unlabelled.id);
+    const first = await scans.listProjectReleases({ projectId }, viewer);
+    expect(first.items[2]).toMatchObject({ id: v1.id, status: "succeeded", release: "1.0", projectId });
+    expect(first.items[2]!.supersededAt).toBeDefined();
+
+    expect((await ids({ release: " 2.0 " })).ids).toEqual([tag.id, v2.id]);
+    expect(await ids({ release: "2" })).toMatchObject({ ids: [], page: { total: 0 } });
+    expect(await ids({ release: "3.0" })).toMatchObject({ ids: [], page: { total: 0 } });
+    // A bare name is a branch: main and refs/heads/main are one ref; a tag is named fully.
+    expect((await ids({ ref: "main" })).ids).toEqual([v2.id, v1.id]);
+    expect((await ids({ ref: "refs/heads/main" })).ids).toEqual([v2.id, v1.id]);
+    expect((await ids({ ref: "v2.0" })).ids).toEqual([]);
+    expect((await ids({ ref: "refs/tags/v2.0", release: "2.0" })).ids).toEqual([tag.id]);
+    expect(await ids({ page: { page: 2, pageSize: 2 } })).toMatchObject({
+      ids: [v1.id],
+      page: { total: 3, page: 2, pageSize: 2 },
+    });
+  });
+
+  it("rejects bounds and bad refs, and reads access exactly as ListProjectScans does", async () => {
+    const admin = await callAs.superAdmin(randomUUID());
+    const relTeam = await newTeam(admin);
+    const neighbours = await newTeam(admin);
+    const slug = `p-${randomUUID().slice(0, 8)}`;
+    const { project } = await projects.createProject(
+      { project: { name: `Project ${slug}`, slug, teamId: relTeam.id, visibility: "organization" } },
+      await as([[relTeam, "developer"]]),
+    );
+    const projectId = project!.id;
+    expect(relTeam.organizationId).toBe(neighbours.organizationId);
+    const viewer = await as([[relTeam, "viewer"]]);
+    for (const [req, path] of [
+      [{ page: { page: 1, pageSize: 101 } }, "query.size"],
+      [{ page: { page: 0, pageSize: -1 } }, "query.size"],
+      [{ ref: "a..b" }, "query.ref"],
+      [{ release: "x".repeat(256) }, "query.release"],
+    ] as const) {
+      const refused = await problem(scans.listProjectReleases({ projectId, ...req }, viewer));
+      expect(refused).toMatchObject({ code: Code.InvalidArgument, problem: { status: 422 } });
+      expect(JSON.stringify(refused.problem)).toContain(path);
+    }
+    // The same answers as the project's scan list, caller by caller.
+    const callers = [
+      await as([[neighbours, "team_admin"]]), // reads the organization-visible project, not its scans: 403
+      await as([[other, "viewer"]]),
+      await callAs.user(randomUUID(), { memberships: [] }),
+    ];
+    for (const caller of callers) {
+      const scansAnswer = await problem(scans.listProjectScans({ projectId }, caller));
+      const releasesAnswer = await problem(scans.listProjectReleases({ projectId }, caller));
+      expect(releasesAnswer.code).toBe(scansAnswer.code);
+      expect(releasesAnswer.problem.status).toBe(scansAnswer.problem.status);
+    }
+    expect((await problem(scans.listProjectReleases({ projectId }, callers[0]))).code).toBe(Code.PermissionDenied);
+    for (const missing of [randomUUID(), "not-a-uuid"])
+      expect((await problem(scans.listProjectReleases({ projectId: missing }, viewer))).code).toBe(Code.NotFound);
+    expect((await problem(scans.listProjectReleases({ projectId }))).code).toBe(Code.Unauthenticated);
+    await expect(scans.listProjectReleases({ projectId }, admin)).resolves.toMatchObject({ items: [] });
   });
 });

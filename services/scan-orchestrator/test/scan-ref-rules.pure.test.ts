@@ -3,7 +3,9 @@ import { normalizeGitRef, normalizeImageRef, normalizeScanRef, REF_MAX_CHARS } f
 import {
   metadataProblem,
   normalizeReleaseLabel,
+  RELEASE_FILTER_MAX_CHARS,
   RELEASE_LABEL_MAX_CHARS,
+  releaseListFilterOf,
   releaseFromMetadata,
   releaseOnSuccess,
   SCAN_METADATA_MAX_BYTES,
@@ -173,5 +175,32 @@ describe("release labels", () => {
     expect(metadataProblem(undefined)).toBeNull();
     expect(metadataProblem({ release: "1", pipeline: "ci" })).toBeNull();
     expect(metadataProblem({ blob: "x".repeat(SCAN_METADATA_MAX_BYTES) })).toMatchObject({ path: "body.metadata" });
+  });
+});
+
+describe("the releases list's filter", () => {
+  it("matches the label exactly once trimmed; blank is no filter", () => {
+    expect(releaseListFilterOf(" 2.4.0 ", "")).toEqual({ ok: true, filter: { release: "2.4.0", normalizedRef: null } });
+    expect(releaseListFilterOf("   ", "")).toEqual({ ok: true, filter: { release: null, normalizedRef: null } });
+    expect(releaseListFilterOf(undefined, "")).toEqual({ ok: true, filter: { release: null, normalizedRef: null } });
+    expect(releaseListFilterOf("x".repeat(RELEASE_FILTER_MAX_CHARS), "").ok).toBe(true);
+    expect(releaseListFilterOf("x".repeat(RELEASE_FILTER_MAX_CHARS + 1), "")).toMatchObject({
+      ok: false,
+      violations: [{ path: "query.release" }],
+    });
+  });
+
+  it("normalises the ref as scans' refs are: a bare name is a branch, fully qualified refs as given", () => {
+    const ref = (raw: string) => {
+      const r = releaseListFilterOf(undefined, raw);
+      return r.ok ? r.filter.normalizedRef : r.violations.map((v) => v.path).join();
+    };
+    expect(ref("main")).toBe("refs/heads/main");
+    expect(ref(" refs/heads/main ")).toBe("refs/heads/main");
+    expect(ref("refs/tags/v1.2")).toBe("refs/tags/v1.2");
+    expect(ref("v1.2")).toBe("refs/heads/v1.2");
+    expect(ref("")).toBeNull();
+    expect(ref("a..b")).toBe("query.ref");
+    expect(ref("refs/x")).toBe("query.ref");
   });
 });

@@ -37,7 +37,7 @@ const RELEASE_MAX = 255;
 const projectNotFound = () => ProblemError.notFound("No such project.");
 
 /** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
-async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+export async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
   const caller = requireCaller(ctx);
   if (!isUuid(id)) throw projectNotFound();
   const row = await projectById(deps.orm.em.fork(), id.toLowerCase());
@@ -45,7 +45,7 @@ async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext
   return row.id;
 }
 
-function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
+export function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
   if (anchor?.scanId !== undefined && !isUuid(anchor.scanId))
     v.push({ path: "query.scan_id", message: "must be a UUID" });
   if (anchor?.release !== undefined && [...anchor.release.trim()].length > RELEASE_MAX)
@@ -53,7 +53,7 @@ function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation
 }
 
 /** The snapshot the anchor names: 404 for a scan_id or release the project has no snapshot of; null for none yet. */
-async function anchoredSnapshot(
+export async function anchoredSnapshot(
   deps: InventoryServiceDeps,
   projectId: string,
   anchor: InventoryAnchor | undefined,
@@ -72,7 +72,7 @@ async function anchoredSnapshot(
   return newestSnapshot(em, projectId);
 }
 
-const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+export const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
 function componentView(row: ComponentListRow | InventoryComponentRow): Component {
   return create(ComponentSchema, {

@@ -1,5 +1,6 @@
 // Releases: a scan is labelled a release by metadata.release (the spec's Scan.release). The label is matched
 // exactly once trimmed, so it is stored trimmed; blank means no label.
+import { normalizeGitRef } from "./refs.ts";
 
 export const RELEASE_LABEL_MAX_CHARS = 100;
 
@@ -58,4 +59,38 @@ export function metadataProblem(
       message: `must be at most ${SCAN_METADATA_MAX_BYTES} bytes as JSON (it is ${bytes})`,
     };
   return null;
+}
+
+/** The longest label the releases filter takes (the components' release anchor's bound); longer is refused. */
+export const RELEASE_FILTER_MAX_CHARS = 255;
+
+/**
+ * The releases list's filter: the exact label (trimmed) and the normalised ref; null is any. The list holds the
+ * succeeded scans carrying a label, superseded ones included: a newer scan of the same ref replaced the ref's
+ * current inventory, not the fact that this one was released (retention keeps labelled scans for the same reason).
+ */
+export interface ReleaseListFilter {
+  release: string | null;
+  normalizedRef: string | null;
+}
+
+export type ReleaseFilterReading =
+  { ok: true; filter: ReleaseListFilter } | { ok: false; violations: { path: string; message: string }[] };
+
+/**
+ * The releases list's query: `release` is matched exactly once trimmed (blank: no filter; a label no scan carries:
+ * an empty list); `ref` is a branch (bare name) or a fully qualified ref, normalised as a scan's own ref
+ * (domain/refs.ts), so `main` and `refs/heads/main` select the same releases (blank: no filter).
+ */
+export function releaseListFilterOf(release: string | undefined, ref: string): ReleaseFilterReading {
+  const violations: { path: string; message: string }[] = [];
+  const label = normalizeReleaseLabel(release);
+  if (label !== null && [...label].length > RELEASE_FILTER_MAX_CHARS)
+    violations.push({ path: "query.release", message: `must be at most ${RELEASE_FILTER_MAX_CHARS} characters` });
+  let normalizedRef: string | null = null;
+  const reading = normalizeGitRef(ref);
+  if (!reading.ok) violations.push({ path: "query.ref", message: reading.message });
+  else if (reading.normalized !== "") normalizedRef = reading.normalized;
+  if (violations.length) return { ok: false, violations };
+  return { ok: true, filter: { release: label, normalizedRef } };
 }

@@ -1,4 +1,5 @@
-// Creating scans (CreateScan, BatchCreateScans), a project's scans (ListProjectScans) and the upload registrations.
+// Creating scans (CreateScan, BatchCreateScans), a project's scans and releases (ListProjectScans,
+// ListProjectReleases) and the upload registrations.
 // The project's existence, team and archived state come from projects, asked as the caller: its 404 or 403 is the
 // answer (the owner hides what it hides). Starting a scan or uploading takes developer+ on the project's team. A
 // queued scan's job is written to the outbox with the row (docs/scans.md, "States", "Lanes").
@@ -7,12 +8,13 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { summarizeBatch } from "@sca/batch";
 import { uuidv7 } from "@sca/kafka";
-import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
+import { NUMBERED_PAGE_SIZE, pageInfo, pageOf, pageSizeRule } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
   BatchCreateScansResponseSchema,
   BatchScanRowSchema,
   CreateScanResponseSchema,
+  ListProjectReleasesResponseSchema,
   ListProjectScansResponseSchema,
   RegisterSbomUploadResponseSchema,
   RegisterSourceArchiveResponseSchema,
@@ -29,7 +31,7 @@ import {
   type BatchRowOutcome,
 } from "../domain/batch.ts";
 import { normalizeScanRef } from "../domain/refs.ts";
-import { metadataProblem, releaseFromMetadata } from "../domain/release.ts";
+import { metadataProblem, releaseFromMetadata, releaseListFilterOf } from "../domain/release.ts";
 import { mayCreateScan, mayReadScan } from "../domain/scan-access.ts";
 import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } from "../domain/scan-state.ts";
 import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
@@ -41,6 +43,9 @@ import { scanView } from "./scan-views.ts";
 
 /** The error_message of a `sbom` scan created without an upload (it fails at once, never stays queued). */
 export const NO_SBOM_MESSAGE = "No SBOM was uploaded for this scan: upload one first and name its upload_id.";
+
+/** The spec's releases list: page and size, 20 by default, 100 at most. */
+const RELEASE_PAGE_SIZE = pageSizeRule({ defaultSize: 20, maxSize: 100 });
 
 const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
 
@@ -65,7 +70,12 @@ function projectPathId(value: string): string {
 export function scanCreateHandlers(
   deps: ScanServiceDeps,
 ): ScanHandlers<
-  "createScan" | "batchCreateScans" | "listProjectScans" | "registerSbomUpload" | "registerSourceArchive"
+  | "createScan"
+  | "batchCreateScans"
+  | "listProjectScans"
+  | "listProjectReleases"
+  | "registerSbomUpload"
+  | "registerSourceArchive"
 > {
   const { settings } = deps;
 
@@ -82,6 +92,19 @@ export function scanCreateHandlers(
     if (!mayCreateScan(caller, { teamId: project.teamId, projectId: project.id })) throw notWriter();
     if (project.archived)
       throw new ProblemError({ status: 409, code: "project_archived", detail: "The project is archived." });
+    return project;
+  }
+
+  /** The project when the caller may read its scans (and releases): its team's members, as scans are read. */
+  async function projectOfScanReader(caller: Caller, projectId: string): Promise<ProjectFacts> {
+    const project = await readableProject(caller, projectPathId(projectId));
+    // Scans are read by the project's team; a reader of an organization-visible project from another team is not.
+    if (!mayReadScan(caller, { teamId: project.teamId, projectId: project.id }))
+      throw new ProblemError({
+        status: 403,
+        code: "forbidden",
+        detail: "A project's scans are read by the members of its team.",
+      });
     return project;
   }
 
@@ -221,15 +244,7 @@ export function scanCreateHandlers(
     },
 
     async listProjectScans(req, ctx) {
-      const caller = requireCaller(ctx);
-      const project = await readableProject(caller, projectPathId(req.projectId));
-      // Scans are read by the project's team; a reader of an organization-visible project from another team is not.
-      if (!mayReadScan(caller, { teamId: project.teamId, projectId: project.id }))
-        throw new ProblemError({
-          status: 403,
-          code: "forbidden",
-          detail: "A project's scans are read by the members of its team.",
-        });
+      const project = await projectOfScanReader(requireCaller(ctx), req.projectId);
       const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
       const { rows, total } = await scans.listScans(
         deps.orm.em.fork(),
@@ -244,6 +259,21 @@ export function scanCreateHandlers(
         p.offset,
       );
       return create(ListProjectScansResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
+    },
+
+    async listProjectReleases(req, ctx) {
+      const project = await projectOfScanReader(requireCaller(ctx), req.projectId);
+      const reading = releaseListFilterOf(req.release, req.ref);
+      if (!reading.ok) throw ProblemError.validation(reading.violations);
+      const p = pageOf(req.page, RELEASE_PAGE_SIZE, { page: "query.page", pageSize: "query.size" });
+      const { rows, total } = await scans.listReleases(
+        deps.orm.em.fork(),
+        project.id,
+        reading.filter,
+        p.limit,
+        p.offset,
+      );
+      return create(ListProjectReleasesResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
     },
 
     async batchCreateScans(req, ctx) {

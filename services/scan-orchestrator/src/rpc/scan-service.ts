@@ -19,6 +19,7 @@ export function registerScanService(router: ConnectRouter, deps: ScanServiceDeps
   const creating = scanCreateHandlers(deps);
   router.rpc(ScanService.method.createScan, creating.createScan);
   router.rpc(ScanService.method.listProjectScans, creating.listProjectScans);
+  router.rpc(ScanService.method.listProjectReleases, creating.listProjectReleases);
   router.rpc(ScanService.method.batchCreateScans, creating.batchCreateScans);
   router.rpc(ScanService.method.registerSbomUpload, creating.registerSbomUpload);
   router.rpc(ScanService.method.registerSourceArchive, creating.registerSourceArchive);

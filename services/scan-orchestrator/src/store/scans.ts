@@ -2,6 +2,7 @@
 import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
 import { containsPattern, rawQuery, SNAPSHOT } from "@sca/db";
 import { medianSeconds } from "../domain/admission.ts";
+import type { ReleaseListFilter } from "../domain/release.ts";
 import type { RetentionCandidate } from "../domain/retention.ts";
 import { isTerminal, SCAN_STATUSES, type ScanRun, type ScanStatus } from "../domain/scan-state.ts";
 import { Scan, type ScanRow } from "./entities/scan.ts";
@@ -84,6 +85,33 @@ export async function listScans(
     const pattern = containsPattern(f.projectText);
     where.$or = [{ projectName: { $ilike: pattern } }, { projectSlug: { $ilike: pattern } }];
   }
+  const [rows, total] = await em.findAndCount(Scan, where, {
+    ...SNAPSHOT,
+    orderBy: { createdAt: "desc", id: "desc" },
+    limit,
+    offset,
+  });
+  return { rows, total };
+}
+
+/**
+ * A page of a project's releases (succeeded scans carrying a label, superseded ones included), newest first, and how
+ * many match. Served by `scans_project_release` (a label), `scans_project_ref_succeeded` (a ref) or
+ * `scans_project_created` (neither).
+ */
+export async function listReleases(
+  em: EntityManager,
+  projectId: string,
+  f: ReleaseListFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ScanRow[]; total: number }> {
+  const where: FilterQuery<ScanRow> = {
+    projectId,
+    status: "succeeded",
+    release: f.release === null ? { $ne: null } : f.release,
+  };
+  if (f.normalizedRef !== null) where.normalizedRef = f.normalizedRef;
   const [rows, total] = await em.findAndCount(Scan, where, {
     ...SNAPSHOT,
     orderBy: { createdAt: "desc", id: "desc" },

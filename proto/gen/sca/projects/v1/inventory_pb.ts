@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/projects/v1/inventory.proto.
  */
 export const file_sca_projects_v1_inventory: GenFile = /*@__PURE__*/
-  fileDesc("Ch9zY2EvcHJvamVjdHMvdjEvaW52ZW50b3J5LnByb3RvEg9zY2EucHJvamVjdHMudjEiVQoPSW52ZW50b3J5QW5jaG9yEhQKB3NjYW5faWQYASABKAlIAIgBARIUCgdyZWxlYXNlGAIgASgJSAGIAQFCCgoIX3NjYW5faWRCCgoIX3JlbGVhc2Ui+wEKD0NvbXBvbmVudEZpbHRlchITCgZzZWFyY2gYASABKAlIAIgBARIQCghzZXZlcml0eRgCIAMoCRIYChBsaWNlbnNlX2NhdGVnb3J5GAMgAygJEhMKBmRpcmVjdBgEIAEoCEgBiAEBEhgKEGRlcGVuZGVuY3lfc2NvcGUYBSADKAkSEAoDZW9sGAYgASgISAKIAQESFQoIb3V0ZGF0ZWQYByABKAhIA4gBARIWCgltYWxpY2lvdXMYCCABKAhIBIgBAUIJCgdfc2VhcmNoQgkKB19kaXJlY3RCBgoEX2VvbEILCglfb3V0ZGF0ZWRCDAoKX21hbGljaW91cyIxCg1Db21wb25lbnRIYXNoEhEKCWFsZ29yaXRobRgBIAEoCRINCgV2YWx1ZRgCIAEoCSLECwoJQ29tcG9uZW50EgoKAmlkGAEgASgJEhQKDGNvbXBvbmVudF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3NjYW5faWQYBCABKAkSDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSACIAQESEQoEcHVybBgHIAEoCUgBiAEBEhMKBmRpcmVjdBgIIAEoCEgCiAEBEhIKBWRlcHRoGAkgASgFSAOIAQESHQoQZGVwZW5kZW5jeV9zY29wZRgKIAEoCUgEiAEBEhQKB2xpY2Vuc2UYCyABKAlIBYgBARIdChBsaWNlbnNlX2NhdGVnb3J5GAwgASgJSAaIAQESGQoMc2V2ZXJpdHlfbWF4GA0gASgJSAeIAQESGwoOY3VycmVuY3lfc3RhdGUYDiABKAlICIgBARIcCg9jdXJyZW5jeV9sYXRlc3QYDyABKAlICYgBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGBAgASgJSAqIAQESFgoJZW9sX3N0YXRlGBEgASgJSAuIAQESFgoJZW9sX2N5Y2xlGBIgASgJSAyIAQESFQoIZW9sX2RhdGUYEyABKAlIDYgBARIYCgtlb2xfcHJvZHVjdBgUIAEoCUgOiAEBEhcKCmVvbF9zb3VyY2UYFSABKAlID4gBARIcCg9tYWxpY2lvdXNfc3RhdGUYFiABKAlIEIgBARIZCgxtYWxpY2lvdXNfaWQYFyABKAlIEYgBARIdChBtYWxpY2lvdXNfc291cmNlGBggASgJSBKIAQESEwoLb2JsaWdhdGlvbnMYGSADKAkSFwoPdnVsbmVyYWJpbGl0aWVzGBogAygJEhAKCHJhd19kYXRhGBsgASgMEi4KCmNyZWF0ZWRfYXQYHCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYHSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgsKA2tleRgeIAEoCRIRCgR0eXBlGB8gASgJSBOIAQESEgoFZ3JvdXAYICABKAlIFIgBARIQCgNjcGUYISABKAlIFYgBARIuCgZoYXNoZXMYIiADKAsyHi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50SGFzaBIdChBkZWNsYXJlZF9saWNlbnNlGCMgASgJSBaIAQESHgoRY29uY2x1ZGVkX2xpY2Vuc2UYJCABKAlIF4gBARITCgtsaWNlbnNlX2lkcxglIAMoCRIVCghzdXBwbGllchgmIAEoCUgYiAEBEhMKBmF1dGhvchgnIAEoCUgZiAEBEhgKC2Rlc2NyaXB0aW9uGCggASgJSBqIAQESEAoIYm9tX3JlZnMYKSADKAlCCgoIX3ZlcnNpb25CBwoFX3B1cmxCCQoHX2RpcmVjdEIICgZfZGVwdGhCEwoRX2RlcGVuZGVuY3lfc2NvcGVCCgoIX2xpY2Vuc2VCEwoRX2xpY2Vuc2VfY2F0ZWdvcnlCDwoNX3NldmVyaXR5X21heEIRCg9fY3VycmVuY3lfc3RhdGVCEgoQX2N1cnJlbmN5X2xhdGVzdEIfCh1fY3VycmVuY3lfbGF0ZXN0X3JlbGVhc2VfZGF0ZUIMCgpfZW9sX3N0YXRlQgwKCl9lb2xfY3ljbGVCCwoJX2VvbF9kYXRlQg4KDF9lb2xfcHJvZHVjdEINCgtfZW9sX3NvdXJjZUISChBfbWFsaWNpb3VzX3N0YXRlQg8KDV9tYWxpY2lvdXNfaWRCEwoRX21hbGljaW91c19zb3VyY2VCBwoFX3R5cGVCCAoGX2dyb3VwQgYKBF9jcGVCEwoRX2RlY2xhcmVkX2xpY2Vuc2VCFAoSX2NvbmNsdWRlZF9saWNlbnNlQgsKCV9zdXBwbGllckIJCgdfYXV0aG9yQg4KDF9kZXNjcmlwdGlvbiLLAQoVTGlzdENvbXBvbmVudHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMAoGYW5jaG9yGAIgASgLMiAuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUFuY2hvchIwCgZmaWx0ZXIYAyABKAsyIC5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50RmlsdGVyEgwKBHNvcnQYBCABKAkSDQoFb3JkZXIYBSABKAkSDQoFbGltaXQYBiABKAUSDgoGb2Zmc2V0GAcgASgFIoIBChZMaXN0Q29tcG9uZW50c1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudBINCgV0b3RhbBgCIAEoBRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDwoHc2Nhbl9pZBgFIAEoCSJxChNHZXRDb21wb25lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMY29tcG9uZW50X2lkGAIgASgJEjAKBmFuY2hvchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlBbmNob3IiRQoUR2V0Q29tcG9uZW50UmVzcG9uc2USLQoJY29tcG9uZW50GAEgASgLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudCKuAQoXRXhwb3J0Q29tcG9uZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIwCgZhbmNob3IYAiABKAsyIC5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5QW5jaG9yEjAKBmZpbHRlchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5Db21wb25lbnRGaWx0ZXISDAoEc29ydBgEIAEoCRINCgVvcmRlchgFIAEoCSJFChhFeHBvcnRDb21wb25lbnRzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50Iq0BChZJbmdlc3RJbnZlbnRvcnlSZXF1ZXN0Eg8KB3NjYW5faWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIPCgdhdHRlbXB0GAMgASgFEi4KCWludmVudG9yeRgEIAEoCzIbLnNjYS5ldmVudHMudjEuU2NhbkFydGVmYWN0EgsKA3JlZhgFIAEoCRIUCgdyZWxlYXNlGAYgASgJSACIAQFCCgoIX3JlbGVhc2UiYAoXSW5nZXN0SW52ZW50b3J5UmVzcG9uc2USFwoPY29tcG9uZW50X2NvdW50GAEgASgFEhIKCmVkZ2VfY291bnQYAiABKAUSGAoQYWxyZWFkeV9pbmdlc3RlZBgDIAEoCCK9AQoPSW52ZW50b3J5UmVjb3JkEjYKCGRvY3VtZW50GAEgASgLMiIuc2NhLnByb2plY3RzLnYxLkludmVudG9yeURvY3VtZW50SAASOAoJY29tcG9uZW50GAIgASgLMiMuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUNvbXBvbmVudEgAEi4KBGVkZ2UYAyABKAsyHi5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5RWRnZUgAQggKBnJlY29yZCLqAwoRSW52ZW50b3J5RG9jdW1lbnQSDgoGZm9ybWF0GAEgASgJEhQKDHNwZWNfdmVyc2lvbhgCIAEoCRIaCg1zZXJpYWxfbnVtYmVyGAMgASgJSACIAQESGAoLYm9tX3ZlcnNpb24YBCABKAVIAYgBARIRCgRuYW1lGAUgASgJSAKIAQESMwoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIA4gBARINCgV0b29scxgHIAMoCRJDChFwcmltYXJ5X2NvbXBvbmVudBgIIAEoCzIjLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlDb21wb25lbnRIBIgBARIUCgdyZWxlYXNlGAkgASgJSAWIAQESIAoYZGVjbGFyZWRfY29tcG9uZW50X2NvdW50GAogASgFEhQKDGdyYXBoX3Jvb3RlZBgLIAEoCBIzCgh3YXJuaW5ncxgMIAMoCzIhLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlXYXJuaW5nQhAKDl9zZXJpYWxfbnVtYmVyQg4KDF9ib21fdmVyc2lvbkIHCgVfbmFtZUINCgtfY3JlYXRlZF9hdEIUChJfcHJpbWFyeV9jb21wb25lbnRCCgoIX3JlbGVhc2UiUgoQSW52ZW50b3J5V2FybmluZxIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFY291bnQYAyABKAUSEAoIZXhhbXBsZXMYBCADKAkiMQoNSW52ZW50b3J5SGFzaBIRCglhbGdvcml0aG0YASABKAkSDQoFdmFsdWUYAiABKAki9AQKEkludmVudG9yeUNvbXBvbmVudBILCgNrZXkYASABKAkSEAoIYm9tX3JlZnMYAiADKAkSEQoEdHlwZRgDIAEoCUgAiAEBEhIKBWdyb3VwGAQgASgJSAGIAQESDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSAKIAQESEQoEcHVybBgHIAEoCUgDiAEBEhAKA2NwZRgIIAEoCUgEiAEBEi4KBmhhc2hlcxgJIAMoCzIeLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlIYXNoEh0KEGRlY2xhcmVkX2xpY2Vuc2UYCiABKAlIBYgBARIeChFjb25jbHVkZWRfbGljZW5zZRgLIAEoCUgGiAEBEhMKC2xpY2Vuc2VfaWRzGAwgAygJEhUKCHN1cHBsaWVyGA0gASgJSAeIAQESEwoGYXV0aG9yGA4gASgJSAiIAQESGAoLZGVzY3JpcHRpb24YDyABKAlICYgBARITCgZkaXJlY3QYECABKAhICogBARISCgVkZXB0aBgRIAEoBUgLiAEBEh0KEGRlcGVuZGVuY3lfc2NvcGUYEiABKAlIDIgBARIQCghyYXdfZGF0YRgTIAEoDEIHCgVfdHlwZUIICgZfZ3JvdXBCCgoIX3ZlcnNpb25CBwoFX3B1cmxCBgoEX2NwZUITChFfZGVjbGFyZWRfbGljZW5zZUIUChJfY29uY2x1ZGVkX2xpY2Vuc2VCCwoJX3N1cHBsaWVyQgkKB19hdXRob3JCDgoMX2Rlc2NyaXB0aW9uQgkKB19kaXJlY3RCCAoGX2RlcHRoQhMKEV9kZXBlbmRlbmN5X3Njb3BlIlUKDUludmVudG9yeUVkZ2USEQoEZnJvbRgBIAEoCUgAiAEBEgoKAnRvGAIgASgJEhIKBXNjb3BlGAMgASgJSAGIAQFCBwoFX2Zyb21CCAoGX3Njb3BlMqMDChBJbnZlbnRvcnlTZXJ2aWNlEmQKD0luZ2VzdEludmVudG9yeRInLnNjYS5wcm9qZWN0cy52MS5Jbmdlc3RJbnZlbnRvcnlSZXF1ZXN0Giguc2NhLnByb2plY3RzLnYxLkluZ2VzdEludmVudG9yeVJlc3BvbnNlEmEKDkxpc3RDb21wb25lbnRzEiYuc2NhLnByb2plY3RzLnYxLkxpc3RDb21wb25lbnRzUmVxdWVzdBonLnNjYS5wcm9qZWN0cy52MS5MaXN0Q29tcG9uZW50c1Jlc3BvbnNlElsKDEdldENvbXBvbmVudBIkLnNjYS5wcm9qZWN0cy52MS5HZXRDb21wb25lbnRSZXF1ZXN0GiUuc2NhLnByb2plY3RzLnYxLkdldENvbXBvbmVudFJlc3BvbnNlEmkKEEV4cG9ydENvbXBvbmVudHMSKC5zY2EucHJvamVjdHMudjEuRXhwb3J0Q29tcG9uZW50c1JlcXVlc3QaKS5zY2EucHJvamVjdHMudjEuRXhwb3J0Q29tcG9uZW50c1Jlc3BvbnNlMAFiBnByb3RvMw", [file_google_protobuf_timestamp, file_sca_events_v1_scans]);
+  fileDesc("Ch9zY2EvcHJvamVjdHMvdjEvaW52ZW50b3J5LnByb3RvEg9zY2EucHJvamVjdHMudjEiVQoPSW52ZW50b3J5QW5jaG9yEhQKB3NjYW5faWQYASABKAlIAIgBARIUCgdyZWxlYXNlGAIgASgJSAGIAQFCCgoIX3NjYW5faWRCCgoIX3JlbGVhc2Ui+wEKD0NvbXBvbmVudEZpbHRlchITCgZzZWFyY2gYASABKAlIAIgBARIQCghzZXZlcml0eRgCIAMoCRIYChBsaWNlbnNlX2NhdGVnb3J5GAMgAygJEhMKBmRpcmVjdBgEIAEoCEgBiAEBEhgKEGRlcGVuZGVuY3lfc2NvcGUYBSADKAkSEAoDZW9sGAYgASgISAKIAQESFQoIb3V0ZGF0ZWQYByABKAhIA4gBARIWCgltYWxpY2lvdXMYCCABKAhIBIgBAUIJCgdfc2VhcmNoQgkKB19kaXJlY3RCBgoEX2VvbEILCglfb3V0ZGF0ZWRCDAoKX21hbGljaW91cyIxCg1Db21wb25lbnRIYXNoEhEKCWFsZ29yaXRobRgBIAEoCRINCgV2YWx1ZRgCIAEoCSLECwoJQ29tcG9uZW50EgoKAmlkGAEgASgJEhQKDGNvbXBvbmVudF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3NjYW5faWQYBCABKAkSDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSACIAQESEQoEcHVybBgHIAEoCUgBiAEBEhMKBmRpcmVjdBgIIAEoCEgCiAEBEhIKBWRlcHRoGAkgASgFSAOIAQESHQoQZGVwZW5kZW5jeV9zY29wZRgKIAEoCUgEiAEBEhQKB2xpY2Vuc2UYCyABKAlIBYgBARIdChBsaWNlbnNlX2NhdGVnb3J5GAwgASgJSAaIAQESGQoMc2V2ZXJpdHlfbWF4GA0gASgJSAeIAQESGwoOY3VycmVuY3lfc3RhdGUYDiABKAlICIgBARIcCg9jdXJyZW5jeV9sYXRlc3QYDyABKAlICYgBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGBAgASgJSAqIAQESFgoJZW9sX3N0YXRlGBEgASgJSAuIAQESFgoJZW9sX2N5Y2xlGBIgASgJSAyIAQESFQoIZW9sX2RhdGUYEyABKAlIDYgBARIYCgtlb2xfcHJvZHVjdBgUIAEoCUgOiAEBEhcKCmVvbF9zb3VyY2UYFSABKAlID4gBARIcCg9tYWxpY2lvdXNfc3RhdGUYFiABKAlIEIgBARIZCgxtYWxpY2lvdXNfaWQYFyABKAlIEYgBARIdChBtYWxpY2lvdXNfc291cmNlGBggASgJSBKIAQESEwoLb2JsaWdhdGlvbnMYGSADKAkSFwoPdnVsbmVyYWJpbGl0aWVzGBogAygJEhAKCHJhd19kYXRhGBsgASgMEi4KCmNyZWF0ZWRfYXQYHCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYHSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgsKA2tleRgeIAEoCRIRCgR0eXBlGB8gASgJSBOIAQESEgoFZ3JvdXAYICABKAlIFIgBARIQCgNjcGUYISABKAlIFYgBARIuCgZoYXNoZXMYIiADKAsyHi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50SGFzaBIdChBkZWNsYXJlZF9saWNlbnNlGCMgASgJSBaIAQESHgoRY29uY2x1ZGVkX2xpY2Vuc2UYJCABKAlIF4gBARITCgtsaWNlbnNlX2lkcxglIAMoCRIVCghzdXBwbGllchgmIAEoCUgYiAEBEhMKBmF1dGhvchgnIAEoCUgZiAEBEhgKC2Rlc2NyaXB0aW9uGCggASgJSBqIAQESEAoIYm9tX3JlZnMYKSADKAlCCgoIX3ZlcnNpb25CBwoFX3B1cmxCCQoHX2RpcmVjdEIICgZfZGVwdGhCEwoRX2RlcGVuZGVuY3lfc2NvcGVCCgoIX2xpY2Vuc2VCEwoRX2xpY2Vuc2VfY2F0ZWdvcnlCDwoNX3NldmVyaXR5X21heEIRCg9fY3VycmVuY3lfc3RhdGVCEgoQX2N1cnJlbmN5X2xhdGVzdEIfCh1fY3VycmVuY3lfbGF0ZXN0X3JlbGVhc2VfZGF0ZUIMCgpfZW9sX3N0YXRlQgwKCl9lb2xfY3ljbGVCCwoJX2VvbF9kYXRlQg4KDF9lb2xfcHJvZHVjdEINCgtfZW9sX3NvdXJjZUISChBfbWFsaWNpb3VzX3N0YXRlQg8KDV9tYWxpY2lvdXNfaWRCEwoRX21hbGljaW91c19zb3VyY2VCBwoFX3R5cGVCCAoGX2dyb3VwQgYKBF9jcGVCEwoRX2RlY2xhcmVkX2xpY2Vuc2VCFAoSX2NvbmNsdWRlZF9saWNlbnNlQgsKCV9zdXBwbGllckIJCgdfYXV0aG9yQg4KDF9kZXNjcmlwdGlvbiLLAQoVTGlzdENvbXBvbmVudHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMAoGYW5jaG9yGAIgASgLMiAuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUFuY2hvchIwCgZmaWx0ZXIYAyABKAsyIC5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50RmlsdGVyEgwKBHNvcnQYBCABKAkSDQoFb3JkZXIYBSABKAkSDQoFbGltaXQYBiABKAUSDgoGb2Zmc2V0GAcgASgFIoIBChZMaXN0Q29tcG9uZW50c1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudBINCgV0b3RhbBgCIAEoBRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDwoHc2Nhbl9pZBgFIAEoCSJxChNHZXRDb21wb25lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMY29tcG9uZW50X2lkGAIgASgJEjAKBmFuY2hvchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlBbmNob3IiRQoUR2V0Q29tcG9uZW50UmVzcG9uc2USLQoJY29tcG9uZW50GAEgASgLMhouc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudCKuAQoXRXhwb3J0Q29tcG9uZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIwCgZhbmNob3IYAiABKAsyIC5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5QW5jaG9yEjAKBmZpbHRlchgDIAEoCzIgLnNjYS5wcm9qZWN0cy52MS5Db21wb25lbnRGaWx0ZXISDAoEc29ydBgEIAEoCRINCgVvcmRlchgFIAEoCSJFChhFeHBvcnRDb21wb25lbnRzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50Iq0BChZJbmdlc3RJbnZlbnRvcnlSZXF1ZXN0Eg8KB3NjYW5faWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIPCgdhdHRlbXB0GAMgASgFEi4KCWludmVudG9yeRgEIAEoCzIbLnNjYS5ldmVudHMudjEuU2NhbkFydGVmYWN0EgsKA3JlZhgFIAEoCRIUCgdyZWxlYXNlGAYgASgJSACIAQFCCgoIX3JlbGVhc2UiYAoXSW5nZXN0SW52ZW50b3J5UmVzcG9uc2USFwoPY29tcG9uZW50X2NvdW50GAEgASgFEhIKCmVkZ2VfY291bnQYAiABKAUSGAoQYWxyZWFkeV9pbmdlc3RlZBgDIAEoCCK9AQoPSW52ZW50b3J5UmVjb3JkEjYKCGRvY3VtZW50GAEgASgLMiIuc2NhLnByb2plY3RzLnYxLkludmVudG9yeURvY3VtZW50SAASOAoJY29tcG9uZW50GAIgASgLMiMuc2NhLnByb2plY3RzLnYxLkludmVudG9yeUNvbXBvbmVudEgAEi4KBGVkZ2UYAyABKAsyHi5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5RWRnZUgAQggKBnJlY29yZCLqAwoRSW52ZW50b3J5RG9jdW1lbnQSDgoGZm9ybWF0GAEgASgJEhQKDHNwZWNfdmVyc2lvbhgCIAEoCRIaCg1zZXJpYWxfbnVtYmVyGAMgASgJSACIAQESGAoLYm9tX3ZlcnNpb24YBCABKAVIAYgBARIRCgRuYW1lGAUgASgJSAKIAQESMwoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIA4gBARINCgV0b29scxgHIAMoCRJDChFwcmltYXJ5X2NvbXBvbmVudBgIIAEoCzIjLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlDb21wb25lbnRIBIgBARIUCgdyZWxlYXNlGAkgASgJSAWIAQESIAoYZGVjbGFyZWRfY29tcG9uZW50X2NvdW50GAogASgFEhQKDGdyYXBoX3Jvb3RlZBgLIAEoCBIzCgh3YXJuaW5ncxgMIAMoCzIhLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlXYXJuaW5nQhAKDl9zZXJpYWxfbnVtYmVyQg4KDF9ib21fdmVyc2lvbkIHCgVfbmFtZUINCgtfY3JlYXRlZF9hdEIUChJfcHJpbWFyeV9jb21wb25lbnRCCgoIX3JlbGVhc2UiUgoQSW52ZW50b3J5V2FybmluZxIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFY291bnQYAyABKAUSEAoIZXhhbXBsZXMYBCADKAkiMQoNSW52ZW50b3J5SGFzaBIRCglhbGdvcml0aG0YASABKAkSDQoFdmFsdWUYAiABKAki9AQKEkludmVudG9yeUNvbXBvbmVudBILCgNrZXkYASABKAkSEAoIYm9tX3JlZnMYAiADKAkSEQoEdHlwZRgDIAEoCUgAiAEBEhIKBWdyb3VwGAQgASgJSAGIAQESDAoEbmFtZRgFIAEoCRIUCgd2ZXJzaW9uGAYgASgJSAKIAQESEQoEcHVybBgHIAEoCUgDiAEBEhAKA2NwZRgIIAEoCUgEiAEBEi4KBmhhc2hlcxgJIAMoCzIeLnNjYS5wcm9qZWN0cy52MS5JbnZlbnRvcnlIYXNoEh0KEGRlY2xhcmVkX2xpY2Vuc2UYCiABKAlIBYgBARIeChFjb25jbHVkZWRfbGljZW5zZRgLIAEoCUgGiAEBEhMKC2xpY2Vuc2VfaWRzGAwgAygJEhUKCHN1cHBsaWVyGA0gASgJSAeIAQESEwoGYXV0aG9yGA4gASgJSAiIAQESGAoLZGVzY3JpcHRpb24YDyABKAlICYgBARITCgZkaXJlY3QYECABKAhICogBARISCgVkZXB0aBgRIAEoBUgLiAEBEh0KEGRlcGVuZGVuY3lfc2NvcGUYEiABKAlIDIgBARIQCghyYXdfZGF0YRgTIAEoDEIHCgVfdHlwZUIICgZfZ3JvdXBCCgoIX3ZlcnNpb25CBwoFX3B1cmxCBgoEX2NwZUITChFfZGVjbGFyZWRfbGljZW5zZUIUChJfY29uY2x1ZGVkX2xpY2Vuc2VCCwoJX3N1cHBsaWVyQgkKB19hdXRob3JCDgoMX2Rlc2NyaXB0aW9uQgkKB19kaXJlY3RCCAoGX2RlcHRoQhMKEV9kZXBlbmRlbmN5X3Njb3BlIlUKDUludmVudG9yeUVkZ2USEQoEZnJvbRgBIAEoCUgAiAEBEgoKAnRvGAIgASgJEhIKBXNjb3BlGAMgASgJSAGIAQFCBwoFX2Zyb21CCAoGX3Njb3BlImEKGUdldERlcGVuZGVuY3lHcmFwaFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIwCgZhbmNob3IYAiABKAsyIC5zY2EucHJvamVjdHMudjEuSW52ZW50b3J5QW5jaG9yIqcDCglHcmFwaE5vZGUSCgoCaWQYASABKAkSFAoMY29tcG9uZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSFAoHdmVyc2lvbhgEIAEoCUgAiAEBEhEKBHB1cmwYBSABKAlIAYgBARIRCgR0eXBlGAYgASgJSAKIAQESEgoFZ3JvdXAYByABKAlIA4gBARITCgZkaXJlY3QYCCABKAhIBIgBARISCgVkZXB0aBgJIAEoBUgFiAEBEh0KEGRlcGVuZGVuY3lfc2NvcGUYCiABKAlIBogBARIUCgdsaWNlbnNlGAsgASgJSAeIAQESHQoQbGljZW5zZV9jYXRlZ29yeRgMIAEoCUgIiAEBEhkKDHNldmVyaXR5X21heBgNIAEoCUgJiAEBQgoKCF92ZXJzaW9uQgcKBV9wdXJsQgcKBV90eXBlQggKBl9ncm91cEIJCgdfZGlyZWN0QggKBl9kZXB0aEITChFfZGVwZW5kZW5jeV9zY29wZUIKCghfbGljZW5zZUITChFfbGljZW5zZV9jYXRlZ29yeUIPCg1fc2V2ZXJpdHlfbWF4IlEKCUdyYXBoRWRnZRIRCgRmcm9tGAEgASgJSACIAQESCgoCdG8YAiABKAkSEgoFc2NvcGUYAyABKAlIAYgBAUIHCgVfZnJvbUIICgZfc2NvcGUiZQoJR3JhcGhSb290EhEKBG5hbWUYASABKAlIAIgBARIUCgd2ZXJzaW9uGAIgASgJSAGIAQESEQoEcHVybBgDIAEoCUgCiAEBQgcKBV9uYW1lQgoKCF92ZXJzaW9uQgcKBV9wdXJsIrwCChpHZXREZXBlbmRlbmN5R3JhcGhSZXNwb25zZRIPCgdzY2FuX2lkGAEgASgJEi0KBHJvb3QYAiABKAsyGi5zY2EucHJvamVjdHMudjEuR3JhcGhSb290SACIAQESKQoFbm9kZXMYAyADKAsyGi5zY2EucHJvamVjdHMudjEuR3JhcGhOb2RlEikKBWVkZ2VzGAQgAygLMhouc2NhLnByb2plY3RzLnYxLkdyYXBoRWRnZRIQCghub2RlX2NhcBgFIAEoBRISCgpub2RlX2NvdW50GAYgASgFEhIKCmVkZ2VfY291bnQYByABKAUSGAoQdG90YWxfbm9kZV9jb3VudBgIIAEoBRIYChB0b3RhbF9lZGdlX2NvdW50GAkgASgFEhEKCXRydW5jYXRlZBgKIAEoCEIHCgVfcm9vdCJHChNEaWZmUmVsZWFzZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDAoEYmFzZRgCIAEoCRIOCgZ0YXJnZXQYAyABKAkilAEKCERpZmZTY2FuEg8KB3NjYW5faWQYASABKAkSFAoHcmVsZWFzZRgCIAEoCUgAiAEBEgsKA3JlZhgDIAEoCRIvCgtpbmdlc3RlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPY29tcG9uZW50X2NvdW50GAUgASgFQgoKCF9yZWxlYXNlIpcCCg1EaWZmQ29tcG9uZW50EgoKAmlkGAEgASgJEhQKDGNvbXBvbmVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhQKB3ZlcnNpb24YBCABKAlIAIgBARIRCgRwdXJsGAUgASgJSAGIAQESEQoEdHlwZRgGIAEoCUgCiAEBEhIKBWdyb3VwGAcgASgJSAOIAQESFAoHbGljZW5zZRgIIAEoCUgEiAEBEhMKBmRpcmVjdBgJIAEoCEgFiAEBEhIKBWRlcHRoGAogASgFSAaIAQFCCgoIX3ZlcnNpb25CBwoFX3B1cmxCBwoFX3R5cGVCCAoGX2dyb3VwQgoKCF9saWNlbnNlQgkKB19kaXJlY3RCCAoGX2RlcHRoIoABCg9Db21wb25lbnRDaGFuZ2USLAoEYmFzZRgBIAEoCzIeLnNjYS5wcm9qZWN0cy52MS5EaWZmQ29tcG9uZW50Ei4KBnRhcmdldBgCIAEoCzIeLnNjYS5wcm9qZWN0cy52MS5EaWZmQ29tcG9uZW50Eg8KB2NoYW5nZXMYAyADKAkiogEKDUNvbXBvbmVudERpZmYSLQoFYWRkZWQYASADKAsyHi5zY2EucHJvamVjdHMudjEuRGlmZkNvbXBvbmVudBIvCgdyZW1vdmVkGAIgAygLMh4uc2NhLnByb2plY3RzLnYxLkRpZmZDb21wb25lbnQSMQoHY2hhbmdlZBgDIAMoCzIgLnNjYS5wcm9qZWN0cy52MS5Db21wb25lbnRDaGFuZ2UiOwoMTGljZW5zZUNvdW50EhIKCmxpY2Vuc2VfaWQYASABKAkSFwoPY29tcG9uZW50X2NvdW50GAIgASgFImsKC0xpY2Vuc2VEaWZmEiwKBWFkZGVkGAEgAygLMh0uc2NhLnByb2plY3RzLnYxLkxpY2Vuc2VDb3VudBIuCgdyZW1vdmVkGAIgAygLMh0uc2NhLnByb2plY3RzLnYxLkxpY2Vuc2VDb3VudCIzChFWdWxuZXJhYmlsaXR5RGlmZhINCgVhZGRlZBgBIAMoCRIPCgdyZW1vdmVkGAIgAygJIu8BCgtEaWZmU3VtbWFyeRIYChBjb21wb25lbnRzX2FkZGVkGAEgASgFEhoKEmNvbXBvbmVudHNfcmVtb3ZlZBgCIAEoBRIaChJjb21wb25lbnRzX2NoYW5nZWQYAyABKAUSHAoUY29tcG9uZW50c191bmNoYW5nZWQYBCABKAUSFgoObGljZW5zZXNfYWRkZWQYBSABKAUSGAoQbGljZW5zZXNfcmVtb3ZlZBgGIAEoBRIdChV2dWxuZXJhYmlsaXRpZXNfYWRkZWQYByABKAUSHwoXdnVsbmVyYWJpbGl0aWVzX3JlbW92ZWQYCCABKAUi3wIKFERpZmZSZWxlYXNlc1Jlc3BvbnNlEicKBGJhc2UYASABKAsyGS5zY2EucHJvamVjdHMudjEuRGlmZlNjYW4SKQoGdGFyZ2V0GAIgASgLMhkuc2NhLnByb2plY3RzLnYxLkRpZmZTY2FuEjIKCmNvbXBvbmVudHMYAyABKAsyHi5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50RGlmZhIuCghsaWNlbnNlcxgEIAEoCzIcLnNjYS5wcm9qZWN0cy52MS5MaWNlbnNlRGlmZhI7Cg92dWxuZXJhYmlsaXRpZXMYBSABKAsyIi5zY2EucHJvamVjdHMudjEuVnVsbmVyYWJpbGl0eURpZmYSLQoHc3VtbWFyeRgGIAEoCzIcLnNjYS5wcm9qZWN0cy52MS5EaWZmU3VtbWFyeRIRCgl0cnVuY2F0ZWQYByABKAgSEAoIbGlzdF9jYXAYCCABKAUy7wQKEEludmVudG9yeVNlcnZpY2USZAoPSW5nZXN0SW52ZW50b3J5Eicuc2NhLnByb2plY3RzLnYxLkluZ2VzdEludmVudG9yeVJlcXVlc3QaKC5zY2EucHJvamVjdHMudjEuSW5nZXN0SW52ZW50b3J5UmVzcG9uc2USYQoOTGlzdENvbXBvbmVudHMSJi5zY2EucHJvamVjdHMudjEuTGlzdENvbXBvbmVudHNSZXF1ZXN0Gicuc2NhLnByb2plY3RzLnYxLkxpc3RDb21wb25lbnRzUmVzcG9uc2USWwoMR2V0Q29tcG9uZW50EiQuc2NhLnByb2plY3RzLnYxLkdldENvbXBvbmVudFJlcXVlc3QaJS5zY2EucHJvamVjdHMudjEuR2V0Q29tcG9uZW50UmVzcG9uc2USaQoQRXhwb3J0Q29tcG9uZW50cxIoLnNjYS5wcm9qZWN0cy52MS5FeHBvcnRDb21wb25lbnRzUmVxdWVzdBopLnNjYS5wcm9qZWN0cy52MS5FeHBvcnRDb21wb25lbnRzUmVzcG9uc2UwARJtChJHZXREZXBlbmRlbmN5R3JhcGgSKi5zY2EucHJvamVjdHMudjEuR2V0RGVwZW5kZW5jeUdyYXBoUmVxdWVzdBorLnNjYS5wcm9qZWN0cy52MS5HZXREZXBlbmRlbmN5R3JhcGhSZXNwb25zZRJbCgxEaWZmUmVsZWFzZXMSJC5zY2EucHJvamVjdHMudjEuRGlmZlJlbGVhc2VzUmVxdWVzdBolLnNjYS5wcm9qZWN0cy52MS5EaWZmUmVsZWFzZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_sca_events_v1_scans]);
 
 /**
  * Which snapshot a read looks at: scan_id (an ingested scan of the project) wins over release (the exact label,
@@ -990,6 +990,620 @@ export const InventoryEdgeSchema: GenMessage<InventoryEdge> = /*@__PURE__*/
   messageDesc(file_sca_projects_v1_inventory, 17);
 
 /**
+ * @generated from message sca.projects.v1.GetDependencyGraphRequest
+ */
+export type GetDependencyGraphRequest = Message<"sca.projects.v1.GetDependencyGraphRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: sca.projects.v1.InventoryAnchor anchor = 2;
+   */
+  anchor?: InventoryAnchor | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetDependencyGraphRequest.
+ * Use `create(GetDependencyGraphRequestSchema)` to create a new message.
+ */
+export const GetDependencyGraphRequestSchema: GenMessage<GetDependencyGraphRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 18);
+
+/**
+ * A component of the graph: what a drawing of it needs, with the list's cheap columns.
+ *
+ * @generated from message sca.projects.v1.GraphNode
+ */
+export type GraphNode = Message<"sca.projects.v1.GraphNode"> & {
+  /**
+   * The component's row in the snapshot.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Its identity across scans (what the edges and GET .../components/{component_id} name).
+   *
+   * @generated from field: string component_id = 2;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string version = 4;
+   */
+  version?: string | undefined;
+
+  /**
+   * @generated from field: optional string purl = 5;
+   */
+  purl?: string | undefined;
+
+  /**
+   * @generated from field: optional string type = 6;
+   */
+  type?: string | undefined;
+
+  /**
+   * @generated from field: optional string group = 7;
+   */
+  group?: string | undefined;
+
+  /**
+   * @generated from field: optional bool direct = 8;
+   */
+  direct?: boolean | undefined;
+
+  /**
+   * Shortest path length from the root (direct = 1); absent when unreachable from it.
+   *
+   * @generated from field: optional int32 depth = 9;
+   */
+  depth?: number | undefined;
+
+  /**
+   * @generated from field: optional string dependency_scope = 10;
+   */
+  dependencyScope?: string | undefined;
+
+  /**
+   * @generated from field: optional string license = 11;
+   */
+  license?: string | undefined;
+
+  /**
+   * @generated from field: optional string license_category = 12;
+   */
+  licenseCategory?: string | undefined;
+
+  /**
+   * @generated from field: optional string severity_max = 13;
+   */
+  severityMax?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GraphNode.
+ * Use `create(GraphNodeSchema)` to create a new message.
+ */
+export const GraphNodeSchema: GenMessage<GraphNode> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 19);
+
+/**
+ * A dependency edge between two nodes, named by component_id.
+ *
+ * @generated from message sca.projects.v1.GraphEdge
+ */
+export type GraphEdge = Message<"sca.projects.v1.GraphEdge"> & {
+  /**
+   * Absent: the root (the primary component).
+   *
+   * @generated from field: optional string from = 1;
+   */
+  from?: string | undefined;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+
+  /**
+   * "required" or "optional"; absent when unknown.
+   *
+   * @generated from field: optional string scope = 3;
+   */
+  scope?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GraphEdge.
+ * Use `create(GraphEdgeSchema)` to create a new message.
+ */
+export const GraphEdgeSchema: GenMessage<GraphEdge> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 20);
+
+/**
+ * The primary component: what the SBOM describes. It is no component row, so it is no node.
+ *
+ * @generated from message sca.projects.v1.GraphRoot
+ */
+export type GraphRoot = Message<"sca.projects.v1.GraphRoot"> & {
+  /**
+   * @generated from field: optional string name = 1;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string version = 2;
+   */
+  version?: string | undefined;
+
+  /**
+   * @generated from field: optional string purl = 3;
+   */
+  purl?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.GraphRoot.
+ * Use `create(GraphRootSchema)` to create a new message.
+ */
+export const GraphRootSchema: GenMessage<GraphRoot> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 21);
+
+/**
+ * @generated from message sca.projects.v1.GetDependencyGraphResponse
+ */
+export type GetDependencyGraphResponse = Message<"sca.projects.v1.GetDependencyGraphResponse"> & {
+  /**
+   * The snapshot read; "" when the project has none.
+   *
+   * @generated from field: string scan_id = 1;
+   */
+  scanId: string;
+
+  /**
+   * Absent when the document named no primary component.
+   *
+   * @generated from field: optional sca.projects.v1.GraphRoot root = 2;
+   */
+  root?: GraphRoot | undefined;
+
+  /**
+   * @generated from field: repeated sca.projects.v1.GraphNode nodes = 3;
+   */
+  nodes: GraphNode[];
+
+  /**
+   * @generated from field: repeated sca.projects.v1.GraphEdge edges = 4;
+   */
+  edges: GraphEdge[];
+
+  /**
+   * The most nodes an answer holds (5000).
+   *
+   * @generated from field: int32 node_cap = 5;
+   */
+  nodeCap: number;
+
+  /**
+   * Nodes and edges of this answer.
+   *
+   * @generated from field: int32 node_count = 6;
+   */
+  nodeCount: number;
+
+  /**
+   * @generated from field: int32 edge_count = 7;
+   */
+  edgeCount: number;
+
+  /**
+   * Components and edges of the whole snapshot.
+   *
+   * @generated from field: int32 total_node_count = 8;
+   */
+  totalNodeCount: number;
+
+  /**
+   * @generated from field: int32 total_edge_count = 9;
+   */
+  totalEdgeCount: number;
+
+  /**
+   * The snapshot had more components than node_cap: the answer holds the top of the tree.
+   *
+   * @generated from field: bool truncated = 10;
+   */
+  truncated: boolean;
+};
+
+/**
+ * Describes the message sca.projects.v1.GetDependencyGraphResponse.
+ * Use `create(GetDependencyGraphResponseSchema)` to create a new message.
+ */
+export const GetDependencyGraphResponseSchema: GenMessage<GetDependencyGraphResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 22);
+
+/**
+ * @generated from message sca.projects.v1.DiffReleasesRequest
+ */
+export type DiffReleasesRequest = Message<"sca.projects.v1.DiffReleasesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * Scan ids, both required.
+   *
+   * @generated from field: string base = 2;
+   */
+  base: string;
+
+  /**
+   * @generated from field: string target = 3;
+   */
+  target: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.DiffReleasesRequest.
+ * Use `create(DiffReleasesRequestSchema)` to create a new message.
+ */
+export const DiffReleasesRequestSchema: GenMessage<DiffReleasesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 23);
+
+/**
+ * One side of the diff.
+ *
+ * @generated from message sca.projects.v1.DiffScan
+ */
+export type DiffScan = Message<"sca.projects.v1.DiffScan"> & {
+  /**
+   * @generated from field: string scan_id = 1;
+   */
+  scanId: string;
+
+  /**
+   * @generated from field: optional string release = 2;
+   */
+  release?: string | undefined;
+
+  /**
+   * The scan's normalised ref; "" when none.
+   *
+   * @generated from field: string ref = 3;
+   */
+  ref: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp ingested_at = 4;
+   */
+  ingestedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 component_count = 5;
+   */
+  componentCount: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.DiffScan.
+ * Use `create(DiffScanSchema)` to create a new message.
+ */
+export const DiffScanSchema: GenMessage<DiffScan> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 24);
+
+/**
+ * @generated from message sca.projects.v1.DiffComponent
+ */
+export type DiffComponent = Message<"sca.projects.v1.DiffComponent"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string component_id = 2;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string version = 4;
+   */
+  version?: string | undefined;
+
+  /**
+   * @generated from field: optional string purl = 5;
+   */
+  purl?: string | undefined;
+
+  /**
+   * @generated from field: optional string type = 6;
+   */
+  type?: string | undefined;
+
+  /**
+   * @generated from field: optional string group = 7;
+   */
+  group?: string | undefined;
+
+  /**
+   * @generated from field: optional string license = 8;
+   */
+  license?: string | undefined;
+
+  /**
+   * @generated from field: optional bool direct = 9;
+   */
+  direct?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int32 depth = 10;
+   */
+  depth?: number | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.DiffComponent.
+ * Use `create(DiffComponentSchema)` to create a new message.
+ */
+export const DiffComponentSchema: GenMessage<DiffComponent> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 25);
+
+/**
+ * The same component (identity: its purl without version, else type, group and name) in both scans, with another
+ * version or license.
+ *
+ * @generated from message sca.projects.v1.ComponentChange
+ */
+export type ComponentChange = Message<"sca.projects.v1.ComponentChange"> & {
+  /**
+   * @generated from field: sca.projects.v1.DiffComponent base = 1;
+   */
+  base?: DiffComponent | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.DiffComponent target = 2;
+   */
+  target?: DiffComponent | undefined;
+
+  /**
+   * What differs: "version", "license" (in that order).
+   *
+   * @generated from field: repeated string changes = 3;
+   */
+  changes: string[];
+};
+
+/**
+ * Describes the message sca.projects.v1.ComponentChange.
+ * Use `create(ComponentChangeSchema)` to create a new message.
+ */
+export const ComponentChangeSchema: GenMessage<ComponentChange> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 26);
+
+/**
+ * @generated from message sca.projects.v1.ComponentDiff
+ */
+export type ComponentDiff = Message<"sca.projects.v1.ComponentDiff"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.DiffComponent added = 1;
+   */
+  added: DiffComponent[];
+
+  /**
+   * @generated from field: repeated sca.projects.v1.DiffComponent removed = 2;
+   */
+  removed: DiffComponent[];
+
+  /**
+   * @generated from field: repeated sca.projects.v1.ComponentChange changed = 3;
+   */
+  changed: ComponentChange[];
+};
+
+/**
+ * Describes the message sca.projects.v1.ComponentDiff.
+ * Use `create(ComponentDiffSchema)` to create a new message.
+ */
+export const ComponentDiffSchema: GenMessage<ComponentDiff> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 27);
+
+/**
+ * @generated from message sca.projects.v1.LicenseCount
+ */
+export type LicenseCount = Message<"sca.projects.v1.LicenseCount"> & {
+  /**
+   * @generated from field: string license_id = 1;
+   */
+  licenseId: string;
+
+  /**
+   * Components of that scan naming the license (added: the target's; removed: the base's).
+   *
+   * @generated from field: int32 component_count = 2;
+   */
+  componentCount: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.LicenseCount.
+ * Use `create(LicenseCountSchema)` to create a new message.
+ */
+export const LicenseCountSchema: GenMessage<LicenseCount> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 28);
+
+/**
+ * @generated from message sca.projects.v1.LicenseDiff
+ */
+export type LicenseDiff = Message<"sca.projects.v1.LicenseDiff"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.LicenseCount added = 1;
+   */
+  added: LicenseCount[];
+
+  /**
+   * @generated from field: repeated sca.projects.v1.LicenseCount removed = 2;
+   */
+  removed: LicenseCount[];
+};
+
+/**
+ * Describes the message sca.projects.v1.LicenseDiff.
+ * Use `create(LicenseDiffSchema)` to create a new message.
+ */
+export const LicenseDiffSchema: GenMessage<LicenseDiff> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 29);
+
+/**
+ * Vulnerability ids; empty until vulnerability matching stores findings.
+ *
+ * @generated from message sca.projects.v1.VulnerabilityDiff
+ */
+export type VulnerabilityDiff = Message<"sca.projects.v1.VulnerabilityDiff"> & {
+  /**
+   * @generated from field: repeated string added = 1;
+   */
+  added: string[];
+
+  /**
+   * @generated from field: repeated string removed = 2;
+   */
+  removed: string[];
+};
+
+/**
+ * Describes the message sca.projects.v1.VulnerabilityDiff.
+ * Use `create(VulnerabilityDiffSchema)` to create a new message.
+ */
+export const VulnerabilityDiffSchema: GenMessage<VulnerabilityDiff> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 30);
+
+/**
+ * Full counts, whatever the lists' cap kept.
+ *
+ * @generated from message sca.projects.v1.DiffSummary
+ */
+export type DiffSummary = Message<"sca.projects.v1.DiffSummary"> & {
+  /**
+   * @generated from field: int32 components_added = 1;
+   */
+  componentsAdded: number;
+
+  /**
+   * @generated from field: int32 components_removed = 2;
+   */
+  componentsRemoved: number;
+
+  /**
+   * @generated from field: int32 components_changed = 3;
+   */
+  componentsChanged: number;
+
+  /**
+   * @generated from field: int32 components_unchanged = 4;
+   */
+  componentsUnchanged: number;
+
+  /**
+   * @generated from field: int32 licenses_added = 5;
+   */
+  licensesAdded: number;
+
+  /**
+   * @generated from field: int32 licenses_removed = 6;
+   */
+  licensesRemoved: number;
+
+  /**
+   * @generated from field: int32 vulnerabilities_added = 7;
+   */
+  vulnerabilitiesAdded: number;
+
+  /**
+   * @generated from field: int32 vulnerabilities_removed = 8;
+   */
+  vulnerabilitiesRemoved: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.DiffSummary.
+ * Use `create(DiffSummarySchema)` to create a new message.
+ */
+export const DiffSummarySchema: GenMessage<DiffSummary> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 31);
+
+/**
+ * @generated from message sca.projects.v1.DiffReleasesResponse
+ */
+export type DiffReleasesResponse = Message<"sca.projects.v1.DiffReleasesResponse"> & {
+  /**
+   * @generated from field: sca.projects.v1.DiffScan base = 1;
+   */
+  base?: DiffScan | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.DiffScan target = 2;
+   */
+  target?: DiffScan | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.ComponentDiff components = 3;
+   */
+  components?: ComponentDiff | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.LicenseDiff licenses = 4;
+   */
+  licenses?: LicenseDiff | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.VulnerabilityDiff vulnerabilities = 5;
+   */
+  vulnerabilities?: VulnerabilityDiff | undefined;
+
+  /**
+   * @generated from field: sca.projects.v1.DiffSummary summary = 6;
+   */
+  summary?: DiffSummary | undefined;
+
+  /**
+   * Some list held more than list_cap rows: it answers the first list_cap (by name).
+   *
+   * @generated from field: bool truncated = 7;
+   */
+  truncated: boolean;
+
+  /**
+   * The most rows a list holds (1000).
+   *
+   * @generated from field: int32 list_cap = 8;
+   */
+  listCap: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.DiffReleasesResponse.
+ * Use `create(DiffReleasesResponseSchema)` to create a new message.
+ */
+export const DiffReleasesResponseSchema: GenMessage<DiffReleasesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_inventory, 32);
+
+/**
  * A project's component inventory: one snapshot per succeeded scan, written in bulk from the inventory artefact the
  * scanner-runner leaves in the artefact store. See docs/inventory.md.
  *
@@ -1045,6 +1659,32 @@ export const InventoryService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportComponentsRequestSchema;
     output: typeof ExportComponentsResponseSchema;
+  },
+  /**
+   * The dependency graph of the anchor's snapshot (as ListComponents resolves it; a project without a snapshot
+   * answers an empty graph, scan_id ""): the primary component is the root, at most node_cap (5000) components
+   * chosen breadth-first from it (by depth, unreachable ones last; ties by name, then id) and the edges between
+   * them. docs/inventory.md, "Dependency graph".
+   *
+   * @generated from rpc sca.projects.v1.InventoryService.GetDependencyGraph
+   */
+  getDependencyGraph: {
+    methodKind: "unary";
+    input: typeof GetDependencyGraphRequestSchema;
+    output: typeof GetDependencyGraphResponseSchema;
+  },
+  /**
+   * What changed between two succeeded scans of the project (base and target, both required; NotFound when either
+   * is not an ingested scan of the project; equal scans answer an empty diff): components added, removed and
+   * changed, license ids added and removed, each list at most list_cap rows (truncated when one is longer), and the
+   * full counts. docs/inventory.md, "Release diff".
+   *
+   * @generated from rpc sca.projects.v1.InventoryService.DiffReleases
+   */
+  diffReleases: {
+    methodKind: "unary";
+    input: typeof DiffReleasesRequestSchema;
+    output: typeof DiffReleasesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_projects_v1_inventory, 0);

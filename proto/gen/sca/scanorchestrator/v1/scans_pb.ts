@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file sca/scanorchestrator/v1/scans.proto.
  */
 export const file_sca_scanorchestrator_v1_scans: GenFile = /*@__PURE__*/
-  fileDesc("CiNzY2Evc2Nhbm9yY2hlc3RyYXRvci92MS9zY2Fucy5wcm90bxIXc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEiuwUKBFNjYW4SCgoCaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIUCgxwcm9qZWN0X25hbWUYAyABKAkSFAoMcHJvamVjdF9zbHVnGAQgASgJEgwKBGtpbmQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhQKDGN1cnJlbnRfc3RlcBgHIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAggASgFEgsKA3JlZhgJIAEoCRIUCgdyZWxlYXNlGAogASgJSACIAQESKQoIbWV0YWRhdGEYCyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXF1ZXVlX3Rhc2tfaWQYDCABKAkSIQoUcmVxdWVzdGVkX2J5X3VzZXJfaWQYDSABKAlIAYgBARIaCg1lcnJvcl9tZXNzYWdlGA4gASgJSAKIAQESLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKc3RhcnRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMY29tcGxldGVkX2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCg1zdXBlcnNlZGVkX2F0GBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd0ZWFtX2lkGBQgASgJEhYKDm5vcm1hbGl6ZWRfcmVmGBUgASgJEg8KB3RyaWdnZXIYFiABKAkSDwoHYXR0ZW1wdBgXIAEoBUIKCghfcmVsZWFzZUIXChVfcmVxdWVzdGVkX2J5X3VzZXJfaWRCEAoOX2Vycm9yX21lc3NhZ2UiRAoRQXJ0ZWZhY3RSZWZlcmVuY2USCwoDa2V5GAEgASgJEhIKCnNpemVfYnl0ZXMYAiABKAMSDgoGc2hhMjU2GAMgASgJIuQBChFDcmVhdGVTY2FuUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBGtpbmQYAiABKAkSCwoDcmVmGAMgASgJEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIbCg5zYm9tX3VwbG9hZF9pZBgFIAEoCUgAiAEBEh4KEXNvdXJjZV9hcmNoaXZlX2lkGAYgASgJSAGIAQESDwoHdHJpZ2dlchgHIAEoCUIRCg9fc2JvbV91cGxvYWRfaWRCFAoSX3NvdXJjZV9hcmNoaXZlX2lkIkEKEkNyZWF0ZVNjYW5SZXNwb25zZRIrCgRzY2FuGAEgASgLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbiIhCg5HZXRTY2FuUmVxdWVzdBIPCgdzY2FuX2lkGAEgASgJIj4KD0dldFNjYW5SZXNwb25zZRIrCgRzY2FuGAEgASgLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbiJ1ChdMaXN0UHJvamVjdFNjYW5zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIMCgRraW5kGAMgASgJEigKBHBhZ2UYBCABKAsyGi5zY2EuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0Im8KGExpc3RQcm9qZWN0U2NhbnNSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlNjYW4SJQoEcGFnZRgCIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm8ibgoQTGlzdFNjYW5zUmVxdWVzdBIOCgZzdGF0dXMYASABKAkSDAoEa2luZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEigKBHBhZ2UYBCABKAsyGi5zY2EuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0ImgKEUxpc3RTY2Fuc1Jlc3BvbnNlEiwKBWl0ZW1zGAEgAygLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbhIlCgRwYWdlGAIgASgLMhcuc2NhLmNvbW1vbi52MS5QYWdlSW5mbyJwChVBZG1pbkxpc3RTY2Fuc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEgwKBGtpbmQYAiABKAkSDwoHcHJvamVjdBgDIAEoCRIoCgRwYWdlGAQgASgLMhouc2NhLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJtChZBZG1pbkxpc3RTY2Fuc1Jlc3BvbnNlEiwKBWl0ZW1zGAEgAygLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbhIlCgRwYWdlGAIgASgLMhcuc2NhLmNvbW1vbi52MS5QYWdlSW5mbyIpChZBZG1pbkNhbmNlbFNjYW5SZXF1ZXN0Eg8KB3NjYW5faWQYASABKAkiRgoXQWRtaW5DYW5jZWxTY2FuUmVzcG9uc2USKwoEc2NhbhgBIAEoCzIdLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlNjYW4iOwoXQmF0Y2hDcmVhdGVTY2Fuc1JlcXVlc3QSEwoLcHJvamVjdF9pZHMYASADKAkSCwoDcmVmGAIgASgJIr0BCgxCYXRjaFNjYW5Sb3cSDQoFaW5kZXgYASABKAUSDgoGc3RhdHVzGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFAoHc2Nhbl9pZBgEIAEoCUgAiAEBEhMKBmRldGFpbBgFIAEoCUgBiAEBEiAKE3JldHJ5X2FmdGVyX3NlY29uZHMYBiABKAVIAogBAUIKCghfc2Nhbl9pZEIJCgdfZGV0YWlsQhYKFF9yZXRyeV9hZnRlcl9zZWNvbmRzIscCChhCYXRjaENyZWF0ZVNjYW5zUmVzcG9uc2USFQoNYWxsX3N1Y2NlZWRlZBgBIAEoCBINCgV0b3RhbBgCIAEoBRIPCgdjcmVhdGVkGAMgASgFEhcKD2FscmVhZHlfZXhpc3RlZBgEIAEoBRIOCgZmYWlsZWQYBSABKAUSXwoQZmFpbGVkX2J5X3N0YXR1cxgGIAMoCzJFLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkJhdGNoQ3JlYXRlU2NhbnNSZXNwb25zZS5GYWlsZWRCeVN0YXR1c0VudHJ5EjMKBHJvd3MYByADKAsyJS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5CYXRjaFNjYW5Sb3caNQoTRmFpbGVkQnlTdGF0dXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBIpQBChlSZWdpc3RlclNib21VcGxvYWRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSPAoIYXJ0ZWZhY3QYAiABKAsyKi5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BcnRlZmFjdFJlZmVyZW5jZRISCgptZWRpYV90eXBlGAMgASgJEhEKCWZpbGVfbmFtZRgEIAEoCSJfChpSZWdpc3RlclNib21VcGxvYWRSZXNwb25zZRIRCgl1cGxvYWRfaWQYASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKHFJlZ2lzdGVyU291cmNlQXJjaGl2ZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI8CghhcnRlZmFjdBgCIAEoCzIqLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkFydGVmYWN0UmVmZXJlbmNlEhEKCWZpbGVfbmFtZRgDIAEoCSJjCh1SZWdpc3RlclNvdXJjZUFyY2hpdmVSZXNwb25zZRISCgphcmNoaXZlX2lkGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMpkICgtTY2FuU2VydmljZRJlCgpDcmVhdGVTY2FuEiouc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQ3JlYXRlU2NhblJlcXVlc3QaKy5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5DcmVhdGVTY2FuUmVzcG9uc2USXAoHR2V0U2NhbhInLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkdldFNjYW5SZXF1ZXN0Giguc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuR2V0U2NhblJlc3BvbnNlEncKEExpc3RQcm9qZWN0U2NhbnMSMC5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5MaXN0UHJvamVjdFNjYW5zUmVxdWVzdBoxLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkxpc3RQcm9qZWN0U2NhbnNSZXNwb25zZRJiCglMaXN0U2NhbnMSKS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5MaXN0U2NhbnNSZXF1ZXN0Giouc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuTGlzdFNjYW5zUmVzcG9uc2UScQoOQWRtaW5MaXN0U2NhbnMSLi5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkxpc3RTY2Fuc1JlcXVlc3QaLy5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkxpc3RTY2Fuc1Jlc3BvbnNlEnQKD0FkbWluQ2FuY2VsU2NhbhIvLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkFkbWluQ2FuY2VsU2NhblJlcXVlc3QaMC5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkNhbmNlbFNjYW5SZXNwb25zZRJ3ChBCYXRjaENyZWF0ZVNjYW5zEjAuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQmF0Y2hDcmVhdGVTY2Fuc1JlcXVlc3QaMS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5CYXRjaENyZWF0ZVNjYW5zUmVzcG9uc2USfQoSUmVnaXN0ZXJTYm9tVXBsb2FkEjIuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuUmVnaXN0ZXJTYm9tVXBsb2FkUmVxdWVzdBozLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlJlZ2lzdGVyU2JvbVVwbG9hZFJlc3BvbnNlEoYBChVSZWdpc3RlclNvdXJjZUFyY2hpdmUSNS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5SZWdpc3RlclNvdXJjZUFyY2hpdmVSZXF1ZXN0GjYuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuUmVnaXN0ZXJTb3VyY2VBcmNoaXZlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_sca_common_v1_paging]);
+  fileDesc("CiNzY2Evc2Nhbm9yY2hlc3RyYXRvci92MS9zY2Fucy5wcm90bxIXc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEiuwUKBFNjYW4SCgoCaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIUCgxwcm9qZWN0X25hbWUYAyABKAkSFAoMcHJvamVjdF9zbHVnGAQgASgJEgwKBGtpbmQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhQKDGN1cnJlbnRfc3RlcBgHIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAggASgFEgsKA3JlZhgJIAEoCRIUCgdyZWxlYXNlGAogASgJSACIAQESKQoIbWV0YWRhdGEYCyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXF1ZXVlX3Rhc2tfaWQYDCABKAkSIQoUcmVxdWVzdGVkX2J5X3VzZXJfaWQYDSABKAlIAYgBARIaCg1lcnJvcl9tZXNzYWdlGA4gASgJSAKIAQESLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKc3RhcnRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMY29tcGxldGVkX2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCg1zdXBlcnNlZGVkX2F0GBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd0ZWFtX2lkGBQgASgJEhYKDm5vcm1hbGl6ZWRfcmVmGBUgASgJEg8KB3RyaWdnZXIYFiABKAkSDwoHYXR0ZW1wdBgXIAEoBUIKCghfcmVsZWFzZUIXChVfcmVxdWVzdGVkX2J5X3VzZXJfaWRCEAoOX2Vycm9yX21lc3NhZ2UiRAoRQXJ0ZWZhY3RSZWZlcmVuY2USCwoDa2V5GAEgASgJEhIKCnNpemVfYnl0ZXMYAiABKAMSDgoGc2hhMjU2GAMgASgJIuQBChFDcmVhdGVTY2FuUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBGtpbmQYAiABKAkSCwoDcmVmGAMgASgJEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIbCg5zYm9tX3VwbG9hZF9pZBgFIAEoCUgAiAEBEh4KEXNvdXJjZV9hcmNoaXZlX2lkGAYgASgJSAGIAQESDwoHdHJpZ2dlchgHIAEoCUIRCg9fc2JvbV91cGxvYWRfaWRCFAoSX3NvdXJjZV9hcmNoaXZlX2lkIkEKEkNyZWF0ZVNjYW5SZXNwb25zZRIrCgRzY2FuGAEgASgLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbiIhCg5HZXRTY2FuUmVxdWVzdBIPCgdzY2FuX2lkGAEgASgJIj4KD0dldFNjYW5SZXNwb25zZRIrCgRzY2FuGAEgASgLMh0uc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuU2NhbiJ1ChdMaXN0UHJvamVjdFNjYW5zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIMCgRraW5kGAMgASgJEigKBHBhZ2UYBCABKAsyGi5zY2EuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0Im8KGExpc3RQcm9qZWN0U2NhbnNSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlNjYW4SJQoEcGFnZRgCIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm8iiQEKGkxpc3RQcm9qZWN0UmVsZWFzZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoHcmVsZWFzZRgCIAEoCUgAiAEBEgsKA3JlZhgDIAEoCRIoCgRwYWdlGAQgASgLMhouc2NhLmNvbW1vbi52MS5QYWdlUmVxdWVzdEIKCghfcmVsZWFzZSJyChtMaXN0UHJvamVjdFJlbGVhc2VzUmVzcG9uc2USLAoFaXRlbXMYASADKAsyHS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5TY2FuEiUKBHBhZ2UYAiABKAsyFy5zY2EuY29tbW9uLnYxLlBhZ2VJbmZvIm4KEExpc3RTY2Fuc1JlcXVlc3QSDgoGc3RhdHVzGAEgASgJEgwKBGtpbmQYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoCRIoCgRwYWdlGAQgASgLMhouc2NhLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJoChFMaXN0U2NhbnNSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlNjYW4SJQoEcGFnZRgCIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm8icAoVQWRtaW5MaXN0U2NhbnNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRIMCgRraW5kGAIgASgJEg8KB3Byb2plY3QYAyABKAkSKAoEcGFnZRgEIAEoCzIaLnNjYS5jb21tb24udjEuUGFnZVJlcXVlc3QibQoWQWRtaW5MaXN0U2NhbnNSZXNwb25zZRIsCgVpdGVtcxgBIAMoCzIdLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlNjYW4SJQoEcGFnZRgCIAEoCzIXLnNjYS5jb21tb24udjEuUGFnZUluZm8iKQoWQWRtaW5DYW5jZWxTY2FuUmVxdWVzdBIPCgdzY2FuX2lkGAEgASgJIkYKF0FkbWluQ2FuY2VsU2NhblJlc3BvbnNlEisKBHNjYW4YASABKAsyHS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5TY2FuIjsKF0JhdGNoQ3JlYXRlU2NhbnNSZXF1ZXN0EhMKC3Byb2plY3RfaWRzGAEgAygJEgsKA3JlZhgCIAEoCSK9AQoMQmF0Y2hTY2FuUm93Eg0KBWluZGV4GAEgASgFEg4KBnN0YXR1cxgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhQKB3NjYW5faWQYBCABKAlIAIgBARITCgZkZXRhaWwYBSABKAlIAYgBARIgChNyZXRyeV9hZnRlcl9zZWNvbmRzGAYgASgFSAKIAQFCCgoIX3NjYW5faWRCCQoHX2RldGFpbEIWChRfcmV0cnlfYWZ0ZXJfc2Vjb25kcyLHAgoYQmF0Y2hDcmVhdGVTY2Fuc1Jlc3BvbnNlEhUKDWFsbF9zdWNjZWVkZWQYASABKAgSDQoFdG90YWwYAiABKAUSDwoHY3JlYXRlZBgDIAEoBRIXCg9hbHJlYWR5X2V4aXN0ZWQYBCABKAUSDgoGZmFpbGVkGAUgASgFEl8KEGZhaWxlZF9ieV9zdGF0dXMYBiADKAsyRS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5CYXRjaENyZWF0ZVNjYW5zUmVzcG9uc2UuRmFpbGVkQnlTdGF0dXNFbnRyeRIzCgRyb3dzGAcgAygLMiUuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQmF0Y2hTY2FuUm93GjUKE0ZhaWxlZEJ5U3RhdHVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4ASKUAQoZUmVnaXN0ZXJTYm9tVXBsb2FkUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjwKCGFydGVmYWN0GAIgASgLMiouc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQXJ0ZWZhY3RSZWZlcmVuY2USEgoKbWVkaWFfdHlwZRgDIAEoCRIRCglmaWxlX25hbWUYBCABKAkiXwoaUmVnaXN0ZXJTYm9tVXBsb2FkUmVzcG9uc2USEQoJdXBsb2FkX2lkGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoMBChxSZWdpc3RlclNvdXJjZUFyY2hpdmVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSPAoIYXJ0ZWZhY3QYAiABKAsyKi5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BcnRlZmFjdFJlZmVyZW5jZRIRCglmaWxlX25hbWUYAyABKAkiYwodUmVnaXN0ZXJTb3VyY2VBcmNoaXZlUmVzcG9uc2USEgoKYXJjaGl2ZV9pZBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKcCQoLU2NhblNlcnZpY2USZQoKQ3JlYXRlU2NhbhIqLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkNyZWF0ZVNjYW5SZXF1ZXN0Gisuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQ3JlYXRlU2NhblJlc3BvbnNlElwKB0dldFNjYW4SJy5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5HZXRTY2FuUmVxdWVzdBooLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkdldFNjYW5SZXNwb25zZRJ3ChBMaXN0UHJvamVjdFNjYW5zEjAuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuTGlzdFByb2plY3RTY2Fuc1JlcXVlc3QaMS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5MaXN0UHJvamVjdFNjYW5zUmVzcG9uc2USgAEKE0xpc3RQcm9qZWN0UmVsZWFzZXMSMy5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5MaXN0UHJvamVjdFJlbGVhc2VzUmVxdWVzdBo0LnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkxpc3RQcm9qZWN0UmVsZWFzZXNSZXNwb25zZRJiCglMaXN0U2NhbnMSKS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5MaXN0U2NhbnNSZXF1ZXN0Giouc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuTGlzdFNjYW5zUmVzcG9uc2UScQoOQWRtaW5MaXN0U2NhbnMSLi5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkxpc3RTY2Fuc1JlcXVlc3QaLy5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkxpc3RTY2Fuc1Jlc3BvbnNlEnQKD0FkbWluQ2FuY2VsU2NhbhIvLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLkFkbWluQ2FuY2VsU2NhblJlcXVlc3QaMC5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5BZG1pbkNhbmNlbFNjYW5SZXNwb25zZRJ3ChBCYXRjaENyZWF0ZVNjYW5zEjAuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuQmF0Y2hDcmVhdGVTY2Fuc1JlcXVlc3QaMS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5CYXRjaENyZWF0ZVNjYW5zUmVzcG9uc2USfQoSUmVnaXN0ZXJTYm9tVXBsb2FkEjIuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuUmVnaXN0ZXJTYm9tVXBsb2FkUmVxdWVzdBozLnNjYS5zY2Fub3JjaGVzdHJhdG9yLnYxLlJlZ2lzdGVyU2JvbVVwbG9hZFJlc3BvbnNlEoYBChVSZWdpc3RlclNvdXJjZUFyY2hpdmUSNS5zY2Euc2Nhbm9yY2hlc3RyYXRvci52MS5SZWdpc3RlclNvdXJjZUFyY2hpdmVSZXF1ZXN0GjYuc2NhLnNjYW5vcmNoZXN0cmF0b3IudjEuUmVnaXN0ZXJTb3VyY2VBcmNoaXZlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_sca_common_v1_paging]);
 
 /**
  * The spec's Scan resource.
@@ -368,6 +368,66 @@ export const ListProjectScansResponseSchema: GenMessage<ListProjectScansResponse
   messageDesc(file_sca_scanorchestrator_v1_scans, 7);
 
 /**
+ * @generated from message sca.scanorchestrator.v1.ListProjectReleasesRequest
+ */
+export type ListProjectReleasesRequest = Message<"sca.scanorchestrator.v1.ListProjectReleasesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * The exact label, trimmed; absent: any label.
+   *
+   * @generated from field: optional string release = 2;
+   */
+  release?: string | undefined;
+
+  /**
+   * A branch (bare name) or a fully qualified ref, normalised as scans' refs are (docs/scans.md); empty: any ref.
+   *
+   * @generated from field: string ref = 3;
+   */
+  ref: string;
+
+  /**
+   * page_size 1..100, 20 when absent.
+   *
+   * @generated from field: sca.common.v1.PageRequest page = 4;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message sca.scanorchestrator.v1.ListProjectReleasesRequest.
+ * Use `create(ListProjectReleasesRequestSchema)` to create a new message.
+ */
+export const ListProjectReleasesRequestSchema: GenMessage<ListProjectReleasesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_scanorchestrator_v1_scans, 8);
+
+/**
+ * @generated from message sca.scanorchestrator.v1.ListProjectReleasesResponse
+ */
+export type ListProjectReleasesResponse = Message<"sca.scanorchestrator.v1.ListProjectReleasesResponse"> & {
+  /**
+   * @generated from field: repeated sca.scanorchestrator.v1.Scan items = 1;
+   */
+  items: Scan[];
+
+  /**
+   * @generated from field: sca.common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message sca.scanorchestrator.v1.ListProjectReleasesResponse.
+ * Use `create(ListProjectReleasesResponseSchema)` to create a new message.
+ */
+export const ListProjectReleasesResponseSchema: GenMessage<ListProjectReleasesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_scanorchestrator_v1_scans, 9);
+
+/**
  * @generated from message sca.scanorchestrator.v1.ListScansRequest
  */
 export type ListScansRequest = Message<"sca.scanorchestrator.v1.ListScansRequest"> & {
@@ -399,7 +459,7 @@ export type ListScansRequest = Message<"sca.scanorchestrator.v1.ListScansRequest
  * Use `create(ListScansRequestSchema)` to create a new message.
  */
 export const ListScansRequestSchema: GenMessage<ListScansRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 8);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 10);
 
 /**
  * @generated from message sca.scanorchestrator.v1.ListScansResponse
@@ -421,7 +481,7 @@ export type ListScansResponse = Message<"sca.scanorchestrator.v1.ListScansRespon
  * Use `create(ListScansResponseSchema)` to create a new message.
  */
 export const ListScansResponseSchema: GenMessage<ListScansResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 9);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 11);
 
 /**
  * @generated from message sca.scanorchestrator.v1.AdminListScansRequest
@@ -457,7 +517,7 @@ export type AdminListScansRequest = Message<"sca.scanorchestrator.v1.AdminListSc
  * Use `create(AdminListScansRequestSchema)` to create a new message.
  */
 export const AdminListScansRequestSchema: GenMessage<AdminListScansRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 10);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 12);
 
 /**
  * @generated from message sca.scanorchestrator.v1.AdminListScansResponse
@@ -479,7 +539,7 @@ export type AdminListScansResponse = Message<"sca.scanorchestrator.v1.AdminListS
  * Use `create(AdminListScansResponseSchema)` to create a new message.
  */
 export const AdminListScansResponseSchema: GenMessage<AdminListScansResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 11);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 13);
 
 /**
  * @generated from message sca.scanorchestrator.v1.AdminCancelScanRequest
@@ -496,7 +556,7 @@ export type AdminCancelScanRequest = Message<"sca.scanorchestrator.v1.AdminCance
  * Use `create(AdminCancelScanRequestSchema)` to create a new message.
  */
 export const AdminCancelScanRequestSchema: GenMessage<AdminCancelScanRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 12);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 14);
 
 /**
  * @generated from message sca.scanorchestrator.v1.AdminCancelScanResponse
@@ -513,7 +573,7 @@ export type AdminCancelScanResponse = Message<"sca.scanorchestrator.v1.AdminCanc
  * Use `create(AdminCancelScanResponseSchema)` to create a new message.
  */
 export const AdminCancelScanResponseSchema: GenMessage<AdminCancelScanResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 13);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 15);
 
 /**
  * @generated from message sca.scanorchestrator.v1.BatchCreateScansRequest
@@ -539,7 +599,7 @@ export type BatchCreateScansRequest = Message<"sca.scanorchestrator.v1.BatchCrea
  * Use `create(BatchCreateScansRequestSchema)` to create a new message.
  */
 export const BatchCreateScansRequestSchema: GenMessage<BatchCreateScansRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 14);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 16);
 
 /**
  * One row of the spec's batch result, in request order.
@@ -591,7 +651,7 @@ export type BatchScanRow = Message<"sca.scanorchestrator.v1.BatchScanRow"> & {
  * Use `create(BatchScanRowSchema)` to create a new message.
  */
 export const BatchScanRowSchema: GenMessage<BatchScanRow> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 15);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 17);
 
 /**
  * @generated from message sca.scanorchestrator.v1.BatchCreateScansResponse
@@ -638,7 +698,7 @@ export type BatchCreateScansResponse = Message<"sca.scanorchestrator.v1.BatchCre
  * Use `create(BatchCreateScansResponseSchema)` to create a new message.
  */
 export const BatchCreateScansResponseSchema: GenMessage<BatchCreateScansResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 16);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 18);
 
 /**
  * @generated from message sca.scanorchestrator.v1.RegisterSbomUploadRequest
@@ -674,7 +734,7 @@ export type RegisterSbomUploadRequest = Message<"sca.scanorchestrator.v1.Registe
  * Use `create(RegisterSbomUploadRequestSchema)` to create a new message.
  */
 export const RegisterSbomUploadRequestSchema: GenMessage<RegisterSbomUploadRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 17);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 19);
 
 /**
  * @generated from message sca.scanorchestrator.v1.RegisterSbomUploadResponse
@@ -698,7 +758,7 @@ export type RegisterSbomUploadResponse = Message<"sca.scanorchestrator.v1.Regist
  * Use `create(RegisterSbomUploadResponseSchema)` to create a new message.
  */
 export const RegisterSbomUploadResponseSchema: GenMessage<RegisterSbomUploadResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 18);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 20);
 
 /**
  * @generated from message sca.scanorchestrator.v1.RegisterSourceArchiveRequest
@@ -725,7 +785,7 @@ export type RegisterSourceArchiveRequest = Message<"sca.scanorchestrator.v1.Regi
  * Use `create(RegisterSourceArchiveRequestSchema)` to create a new message.
  */
 export const RegisterSourceArchiveRequestSchema: GenMessage<RegisterSourceArchiveRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 19);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 21);
 
 /**
  * @generated from message sca.scanorchestrator.v1.RegisterSourceArchiveResponse
@@ -749,7 +809,7 @@ export type RegisterSourceArchiveResponse = Message<"sca.scanorchestrator.v1.Reg
  * Use `create(RegisterSourceArchiveResponseSchema)` to create a new message.
  */
 export const RegisterSourceArchiveResponseSchema: GenMessage<RegisterSourceArchiveResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scanorchestrator_v1_scans, 20);
+  messageDesc(file_sca_scanorchestrator_v1_scans, 22);
 
 /**
  * Scans: the scan-orchestrator's table is their truth (docs/scans.md). Called by the gateway with the caller
@@ -793,6 +853,19 @@ export const ScanService: GenService<{
     methodKind: "unary";
     input: typeof ListProjectScansRequestSchema;
     output: typeof ListProjectScansResponseSchema;
+  },
+  /**
+   * GET /v1/projects/{id}/releases: the project's releases (succeeded scans carrying a release label, superseded
+   * ones included), newest first, as ListProjectScans reads them (member of the project's team; NotFound or
+   * PermissionDenied as the project's owner answers). page_size 1..100 (default 20); past a bound, or a ref that is
+   * not a git ref, is InvalidArgument. An unknown label answers an empty page.
+   *
+   * @generated from rpc sca.scanorchestrator.v1.ScanService.ListProjectReleases
+   */
+  listProjectReleases: {
+    methodKind: "unary";
+    input: typeof ListProjectReleasesRequestSchema;
+    output: typeof ListProjectReleasesResponseSchema;
   },
   /**
    * GET /v1/scans: the scans of the projects of the caller's teams (an API key: those its grant reaches; a
