@@ -29,23 +29,31 @@ import {
   type ComponentListRow,
   type InventoryComponentRow,
 } from "../store/inventory-reads.ts";
-import { projectById } from "../store/projects.ts";
+import { projectById, type ProjectRow } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
 const EXPORT_CHUNK = 1000;
 const RELEASE_MAX = 255;
 const projectNotFound = () => ProblemError.notFound("No such project.");
 
-/** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
-async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+/** The project when the caller may read it; 404 otherwise, whether it exists or not. */
+export async function readableProject(
+  deps: InventoryServiceDeps,
+  ctx: HandlerContext,
+  id: string,
+): Promise<ProjectRow> {
   const caller = requireCaller(ctx);
   if (!isUuid(id)) throw projectNotFound();
   const row = await projectById(deps.orm.em.fork(), id.toLowerCase());
   if (!row || !mayRead(caller, row)) throw projectNotFound();
-  return row.id;
+  return row;
 }
 
-function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
+async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+  return (await readableProject(deps, ctx, id)).id;
+}
+
+export function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
   if (anchor?.scanId !== undefined && !isUuid(anchor.scanId))
     v.push({ path: "query.scan_id", message: "must be a UUID" });
   if (anchor?.release !== undefined && [...anchor.release.trim()].length > RELEASE_MAX)
@@ -53,7 +61,7 @@ function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation
 }
 
 /** The snapshot the anchor names: 404 for a scan_id or release the project has no snapshot of; null for none yet. */
-async function anchoredSnapshot(
+export async function anchoredSnapshot(
   deps: InventoryServiceDeps,
   projectId: string,
   anchor: InventoryAnchor | undefined,
