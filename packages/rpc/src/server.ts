@@ -28,14 +28,26 @@ export interface RpcServer {
 }
 
 function errorBoundary(logger: Logger): Interceptor {
+  const connectErrorOf = (err: unknown, procedure: string): ConnectError => {
+    if (err instanceof ProblemError) return toConnectError(err);
+    if (err instanceof ConnectError) return err;
+    logger.error({ err, procedure }, "unhandled error in handler");
+    return new ConnectError("internal error", Code.Internal);
+  };
+  // A streamed answer's handler runs while its messages are read: its errors surface there, not from next().
+  async function* guarded<T>(messages: AsyncIterable<T>, procedure: string): AsyncIterable<T> {
+    try {
+      yield* messages;
+    } catch (err) {
+      throw connectErrorOf(err, procedure);
+    }
+  }
   return (next) => async (req) => {
     try {
-      return await next(req);
+      const res = await next(req);
+      return res.stream ? { ...res, message: guarded(res.message, req.method.name) } : res;
     } catch (err) {
-      if (err instanceof ProblemError) throw toConnectError(err);
-      if (err instanceof ConnectError) throw err;
-      logger.error({ err, procedure: req.method.name }, "unhandled error in handler");
-      throw new ConnectError("internal error", Code.Internal);
+      throw connectErrorOf(err, req.method.name);
     }
   };
 }
