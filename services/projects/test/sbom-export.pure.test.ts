@@ -19,11 +19,13 @@ import {
 import {
   spdxChecksumsOf,
   spdxCreated,
+  spdxCurrentExpression,
   spdxPackageOf,
   spdxPurposeOf,
   spdxRelationshipOf,
 } from "../src/domain/sbom-export/spdx.ts";
 import { xmlAttribute, xmlText } from "../src/domain/sbom-export/xml-text.ts";
+import { wellFormedCpe } from "../src/domain/sbom-export/cpe.ts";
 import type { FieldViolation } from "@sca/problem";
 import { cyclonedxJsonErrors, cyclonedxXmlErrors } from "./support/sbom-validators.ts";
 
@@ -243,8 +245,33 @@ describe("SPDX mapping", () => {
     });
   });
 
+  it("writes the current form of the deprecated GPL-with-exception ids", () => {
+    expect(spdxCurrentExpression("CDDL-1.1 AND GPL-2.0-with-classpath-exception")).toBe(
+      "CDDL-1.1 AND GPL-2.0-only WITH Classpath-exception-2.0",
+    );
+    expect(spdxCurrentExpression("(MIT OR GPL-3.0-with-GCC-exception)")).toBe(
+      "(MIT OR GPL-3.0-only WITH GCC-exception-3.1)",
+    );
+    expect(spdxCurrentExpression("GPL-2.0-only")).toBe("GPL-2.0-only");
+  });
+
   it("writes dates to the second, in UTC", () => {
     expect(spdxCreated(new Date("2026-11-24T08:01:02.345Z"))).toBe("2026-11-24T08:01:02Z");
+  });
+});
+
+describe("CPE names", () => {
+  it("keeps well-formed names, quotes what a 2.3 name may not carry bare, drops the rest", () => {
+    expect(wellFormedCpe("cpe:2.3:a:apache:tomcat:9.0:*:*:*:*:*:*:*")).toBe(
+      "cpe:2.3:a:apache:tomcat:9.0:*:*:*:*:*:*:*",
+    );
+    expect(wellFormedCpe("cpe:/a:apache:tomcat:9.0")).toBe("cpe:/a:apache:tomcat:9.0");
+    expect(wellFormedCpe("cpe:2.3:a:golang:x/crypto:v0.1.0+incompatible:*:*:*:*:*:*:*")).toBe(
+      "cpe:2.3:a:golang:x\\/crypto:v0.1.0\\+incompatible:*:*:*:*:*:*:*",
+    );
+    expect(wellFormedCpe("cpe:2.3:a:short")).toBeNull();
+    expect(wellFormedCpe("cpe:/a:with space")).toBeNull();
+    expect(wellFormedCpe(null)).toBeNull();
   });
 });
 

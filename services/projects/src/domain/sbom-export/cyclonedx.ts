@@ -12,6 +12,7 @@ import {
   type SbomRoot,
 } from "./export-format.ts";
 import type { SbomWriter } from "./sbom-writer.ts";
+import { wellFormedCpe } from "./cpe.ts";
 import { xmlAttribute, xmlText } from "./xml-text.ts";
 
 const SPEC = Spec.Spec1dot6;
@@ -87,6 +88,7 @@ export function cdxComponentOf(c: SbomComponent): CdxComponent {
   // Rebuilt in the schema's order: JSON.stringify writes keys in insertion order.
   const hashes = cdxHashesOf(c.hashes);
   const licenses = cdxLicensesOf(c.declaredLicense, c.concludedLicense);
+  const cpe = wellFormedCpe(c.cpe);
   return {
     type: out.type,
     "bom-ref": out["bom-ref"],
@@ -99,7 +101,7 @@ export function cdxComponentOf(c: SbomComponent): CdxComponent {
     ...(c.dependencyScope !== null ? { scope: c.dependencyScope } : {}),
     ...(hashes.length ? { hashes } : {}),
     ...(licenses.length ? { licenses } : {}),
-    ...(c.cpe !== null ? { cpe: c.cpe } : {}),
+    ...(cpe !== null ? { cpe } : {}),
     ...(c.purl !== null ? { purl: c.purl } : {}),
   };
 }

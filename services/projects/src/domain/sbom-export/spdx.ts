@@ -8,6 +8,7 @@ import {
   type SbomEdgeTarget,
   type SbomRoot,
 } from "./export-format.ts";
+import { wellFormedCpe } from "./cpe.ts";
 import { TOOL_NAME } from "./cyclonedx.ts";
 import type { SbomWriter } from "./sbom-writer.ts";
 
@@ -78,12 +79,34 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** A CPE 2.3 formatted string, else a 2.2 URI. */
 const cpeType = (cpe: string) => (cpe.startsWith("cpe:2.3:") ? "cpe23Type" : "cpe22Type");
 
+/**
+ * License ids the SPDX list deprecated for an id WITH an exception: SPDX's tools read them as exceptions used
+ * without WITH, so the export writes the current form (the SPDX list's own replacements).
+ */
+const DEPRECATED_WITH_IDS: Record<string, string> = {
+  "GPL-2.0-with-autoconf-exception": "GPL-2.0-only WITH Autoconf-exception-2.0",
+  "GPL-2.0-with-bison-exception": "GPL-2.0-or-later WITH Bison-exception-2.2",
+  "GPL-2.0-with-classpath-exception": "GPL-2.0-only WITH Classpath-exception-2.0",
+  "GPL-2.0-with-font-exception": "GPL-2.0-only WITH Font-exception-2.0",
+  "GPL-2.0-with-GCC-exception": "GPL-2.0-only WITH GCC-exception-2.0",
+  "GPL-3.0-with-autoconf-exception": "GPL-3.0-only WITH Autoconf-exception-3.0",
+  "GPL-3.0-with-GCC-exception": "GPL-3.0-only WITH GCC-exception-3.1",
+};
+
+/** The expression with those deprecated ids in their current form (WITH binds tighter than AND and OR). */
+export function spdxCurrentExpression(expression: string | null): string | null {
+  if (expression === null) return null;
+  return expression
+    .split(/(\s+|[()])/)
+    .map((t) => DEPRECATED_WITH_IDS[t] ?? t)
+    .join("");
+}
+
 export function spdxPackageOf(c: SbomComponent): Record<string, unknown> {
   const checksums = spdxChecksumsOf(c.hashes);
+  const cpe = wellFormedCpe(c.cpe);
   const externalRefs = [
-    ...(c.cpe !== null
-      ? [{ referenceCategory: "SECURITY", referenceType: cpeType(c.cpe), referenceLocator: c.cpe }]
-      : []),
+    ...(cpe !== null ? [{ referenceCategory: "SECURITY", referenceType: cpeType(cpe), referenceLocator: cpe }] : []),
     ...(c.purl !== null
       ? [{ referenceCategory: "PACKAGE-MANAGER", referenceType: "purl", referenceLocator: c.purl }]
       : []),
@@ -98,8 +121,8 @@ export function spdxPackageOf(c: SbomComponent): Record<string, unknown> {
     downloadLocation: NOASSERTION,
     filesAnalyzed: false,
     ...(checksums.length ? { checksums } : {}),
-    licenseConcluded: c.concludedLicense ?? NOASSERTION,
-    licenseDeclared: c.declaredLicense ?? NOASSERTION,
+    licenseConcluded: spdxCurrentExpression(c.concludedLicense) ?? NOASSERTION,
+    licenseDeclared: spdxCurrentExpression(c.declaredLicense) ?? NOASSERTION,
     copyrightText: NOASSERTION,
     ...(c.description !== null ? { description: c.description } : {}),
     ...(externalRefs.length ? { externalRefs } : {}),
