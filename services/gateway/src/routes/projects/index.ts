@@ -5,7 +5,14 @@ import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { projectRoutes } from "./projects.ts";
+import { sbomRoutes } from "./sbom.ts";
 
 export function projectsRoutes(ctx: GatewayContext): Route[] {
-  return [...projectExportRoutes(ctx), ...projectBatchRoutes(ctx), ...projectRoutes(ctx), ...componentRoutes(ctx)];
+  return [
+    ...projectExportRoutes(ctx),
+    ...projectBatchRoutes(ctx),
+    ...projectRoutes(ctx),
+    ...componentRoutes(ctx),
+    ...sbomRoutes(ctx),
+  ];
 }
