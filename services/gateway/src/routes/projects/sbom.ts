@@ -68,8 +68,13 @@ export function sbomRoutes(ctx: GatewayContext): Route[] {
           throw new ConnectError("the SBOM export answered without its header");
         const header = first.value.part.value;
         async function* bytes() {
-          for (let next = await parts.next(); !next.done; next = await parts.next())
-            if (next.value.part.case === "chunk") yield next.value.part.value;
+          try {
+            for (let next = await parts.next(); !next.done; next = await parts.next())
+              if (next.value.part.case === "chunk") yield next.value.part.value;
+          } finally {
+            // A client that went away mid-document ends the call to projects too.
+            await parts.return?.();
+          }
         }
         return {
           status: 200,
