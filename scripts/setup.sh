@@ -7,6 +7,7 @@ bash "$S/debian.sh"
 bash "$S/node.sh"
 bash "$S/kafka.sh"
 bash "$S/scancode.sh"
+bash "$S/spdx-tools.sh"
 bash "$S/helm.sh"
 bash "$S/schemathesis.sh"
 # pnpm install is cheap when nothing changed; the lockfile is the contract.

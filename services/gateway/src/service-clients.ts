@@ -11,6 +11,7 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
@@ -24,7 +25,7 @@ export const SERVICE_CLIENTS = {
     apiKeys: ApiKeyService,
     sso: SsoService,
   },
-  projects: { projects: ProjectService, inventory: InventoryService },
+  projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 

@@ -8,6 +8,7 @@ import { secretBoxKey } from "@sca/secret-box";
 import { identityDirectory } from "./clients/directory.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
+import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -27,7 +28,9 @@ export const service = defineService({
     const artefacts = new DirectoryArtefactStore(config.ARTEFACT_DIR);
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
-      registerInventoryService(router, { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES });
+      const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES };
+      registerInventoryService(router, inventory);
+      registerSbomExportService(router, inventory);
     };
   },
 });

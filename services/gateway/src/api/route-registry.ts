@@ -151,7 +151,8 @@ async function sendStream(reply: AnyReply, contentType: string, res: Response): 
   let next = await chunks.next();
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   res.status(reply.status);
-  res.type(contentType);
+  // A route answering in several media types names its own in the reply's headers.
+  if (!res.get("Content-Type")) res.type(contentType);
   try {
     while (!next.done) {
       if (res.destroyed) {

@@ -13,13 +13,18 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Defaults to application/json. */
   contentType?: string;
+  /**
+   * For an answer in one of several media types (the handler sends the right one as its Content-Type header): one
+   * schema per media type, for the document. Takes the place of `schema` and `contentType`.
+   */
+  content?: Record<string, z.ZodType>;
   /** Response headers, for the document. */
   headers?: ZodObjectInput;
   /** An error answer: thrown as a ProblemError, never returned (see problemResponse). */
   problem?: true;
   /**
-   * A streamed text answer (a CSV export): the handler returns `stream`, chunks of text, instead of `body`. The
-   * status and headers are sent with the first chunk, so an error before it is still a problem document.
+   * A streamed answer (a CSV export, an SBOM): the handler returns `stream`, chunks of text or bytes, instead of
+   * `body`. The status and headers are sent with the first chunk, so an error before it is still a problem document.
    */
   stream?: true;
 }
@@ -59,7 +64,7 @@ export interface HandlerInput<P, Q, B> {
 type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
   ? never
   : Spec extends { stream: true }
-    ? { status: S; stream: AsyncIterable<string>; headers?: Record<string, string> }
+    ? { status: S; stream: AsyncIterable<string | Uint8Array>; headers?: Record<string, string> }
     : Spec extends { schema: infer Z extends z.ZodType }
       ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
       : { status: S; body?: undefined; headers?: Record<string, string> };
@@ -103,7 +108,7 @@ export interface RouteSpec<P, Q, B, R extends ResponseSpecs> {
 export interface AnyReply {
   status: number;
   body?: unknown;
-  stream?: AsyncIterable<string>;
+  stream?: AsyncIterable<string | Uint8Array>;
   headers?: Record<string, string>;
 }
 

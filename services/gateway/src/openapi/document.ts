@@ -21,6 +21,9 @@ function responseObject(spec: ResponseSpec): ZodOpenApiResponseObject {
   return {
     description: spec.description,
     ...(spec.schema ? { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } } : {}),
+    ...(spec.content
+      ? { content: Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema }])) }
+      : {}),
     ...(spec.headers ? { headers: spec.headers } : {}),
   };
 }

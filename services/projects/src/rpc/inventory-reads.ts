@@ -29,20 +29,29 @@ import {
   type ComponentListRow,
   type InventoryComponentRow,
 } from "../store/inventory-reads.ts";
-import { projectById } from "../store/projects.ts";
+import { projectById, type ProjectRow } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
 const EXPORT_CHUNK = 1000;
 const RELEASE_MAX = 255;
 const projectNotFound = () => ProblemError.notFound("No such project.");
 
-/** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
-export async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+/** The project when the caller may read it; 404 otherwise, whether it exists or not. */
+export async function readableProject(
+  deps: InventoryServiceDeps,
+  ctx: HandlerContext,
+  id: string,
+): Promise<ProjectRow> {
   const caller = requireCaller(ctx);
   if (!isUuid(id)) throw projectNotFound();
   const row = await projectById(deps.orm.em.fork(), id.toLowerCase());
   if (!row || !mayRead(caller, row)) throw projectNotFound();
-  return row.id;
+  return row;
+}
+
+/** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
+export async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
+  return (await readableProject(deps, ctx, id)).id;
 }
 
 export function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {

@@ -6,6 +6,7 @@ import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { projectRoutes } from "./projects.ts";
+import { sbomRoutes } from "./sbom.ts";
 
 export function projectsRoutes(ctx: GatewayContext): Route[] {
   return [
@@ -14,5 +15,6 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...projectRoutes(ctx),
     ...componentRoutes(ctx),
     ...inventoryViewRoutes(ctx),
+    ...sbomRoutes(ctx),
   ];
 }
