@@ -8,5 +8,6 @@ bash "$S/node.sh"
 bash "$S/kafka.sh"
 bash "$S/scancode.sh"
 bash "$S/helm.sh"
+bash "$S/s3.sh"
 # pnpm install is cheap when nothing changed; the lockfile is the contract.
 (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent)

@@ -14,3 +14,5 @@ export { fixturesOf } from "./fixtures.ts";
 export type { FixtureService, ServiceFixtures } from "./fixtures.ts";
 export { startKafkaBroker } from "./kafka-broker.ts";
 export type { TestKafkaBroker } from "./kafka-broker.ts";
+export { startS3Server } from "./s3-server.ts";
+export type { TestS3Server } from "./s3-server.ts";
