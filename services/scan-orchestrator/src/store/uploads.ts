@@ -1,7 +1,6 @@
 // Upload rows (`scan_uploads`): the one module that reads or writes them (docs/adr/0005).
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, SNAPSHOT } from "@sca/db";
-import { Scan } from "./entities/scan.ts";
 import { ScanUpload, type ScanUploadRow } from "./entities/scan-upload.ts";
 
 export type { ScanUploadRow } from "./entities/scan-upload.ts";
