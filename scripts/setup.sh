@@ -10,5 +10,6 @@ bash "$S/scancode.sh"
 bash "$S/spdx-tools.sh"
 bash "$S/helm.sh"
 bash "$S/schemathesis.sh"
+bash "$S/s3.sh"
 # pnpm install is cheap when nothing changed; the lockfile is the contract.
 (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent)

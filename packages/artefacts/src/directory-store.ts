@@ -2,15 +2,15 @@
 // a temporary file under <root>/.tmp (same file system, a name no key can take) and are renamed into place once
 // complete and flushed, so a reader never sees part of an artefact and a crash leaves only a temporary file, which
 // removeStaleTemporaryFiles() sweeps.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { Readable, Transform, type TransformCallback } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { MeasuringStream } from "./measuring-stream.ts";
 import {
   artefactKeySegments,
-  artefactTooLarge,
   InvalidArtefactKey,
   type ArtefactInfo,
   type ArtefactStore,
@@ -20,29 +20,6 @@ import {
 } from "./store.ts";
 
 const TEMPORARY_DIR = ".tmp";
-
-/** Counts and hashes what passes; past `maxBytes` it fails the stream with the 413 problem. */
-class MeasuringStream extends Transform {
-  bytes = 0;
-  private readonly hash = createHash("sha256");
-  private readonly maxBytes: number;
-
-  constructor(maxBytes: number) {
-    super();
-    this.maxBytes = maxBytes;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return done(artefactTooLarge(this.maxBytes));
-    this.hash.update(chunk);
-    done(null, chunk);
-  }
-
-  digest(): string {
-    return this.hash.digest("hex");
-  }
-}
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
 
@@ -121,6 +98,10 @@ export class DirectoryArtefactStore implements ArtefactStore {
     await mkdir(this.root, { recursive: true });
     const s = await statfs(this.root);
     return { totalBytes: s.blocks * s.bsize, freeBytes: s.bavail * s.bsize };
+  }
+
+  close(): void {
+    // Nothing is held open between calls.
   }
 
   /** Deletes temporary files of writes that never finished (a crashed process) older than `olderThan`. */

@@ -1,6 +1,6 @@
 // The artefact store: large files (uploaded SBOMs, source archives, tool results) that Kafka messages only name
-// by key (ARCHITECTURE.md). One interface, two backends: a directory (here) and an S3-compatible bucket (later,
-// for Kubernetes). Bytes always stream: no backend holds a whole artefact in memory.
+// by key (ARCHITECTURE.md). One interface, two backends: a directory (directory-store.ts) and an S3-compatible bucket
+// (s3-store.ts). Bytes always stream: no backend holds a whole artefact in memory.
 import type { Readable } from "node:stream";
 import { ProblemError } from "@sca/problem";
 
@@ -47,6 +47,8 @@ export interface ArtefactStore {
   delete(key: string): Promise<boolean>;
   /** Space of the volume behind the store (the disk-pressure check reads it). */
   usage(): Promise<StorageUsage>;
+  /** Releases what the store holds open (the S3 client's connections; a directory holds nothing). */
+  close(): void;
 }
 
 export class InvalidArtefactKey extends Error {

@@ -1,4 +1,4 @@
 export { loadConfig, loadConfigOrExit, ConfigError } from "./load.ts";
 export type { ConfigOf, KeySpec } from "./load.ts";
 export * as parse from "./parse.ts";
-export { keys, serviceAddressKey, serviceAddressKeys } from "./keys.ts";
+export { artefactStoreKeys, keys, serviceAddressKey, serviceAddressKeys } from "./keys.ts";

@@ -130,7 +130,7 @@ export const keys = {
   /** New scans are refused (503 disk-pressure) once the artefact volume's used share reaches this percentage, */
   DISK_PRESSURE_HARD_LIMIT_PERCENT: key(p.int(95, { min: 50, max: 100 })),
   /** or once its free space falls below this many bytes. */
-  DISK_PRESSURE_MIN_FREE_BYTES: key(p.int(1024 ** 3, { min: 0, max: 1024 ** 4 })),
+  DISK_PRESSURE_MIN_FREE_BYTES: key(p.int(1024 ** 3, { min: 0, max: 1024 ** 5 })),
   /**
    * Where the directory artefact store keeps uploads and scan artefacts: an absolute path shared by the gateway,
    * scan-orchestrator and scanner-runner. Default: artefacts/ under the data directory ($SCA_DATA_DIR, else the
@@ -142,6 +142,52 @@ export const keys = {
     if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
     return normalize(dir);
   }),
+  /**
+   * Which artefact store every process uses (docs/scans.md, "Artefact store"): `directory` (ARTEFACT_DIR, a volume
+   * shared by the pods) or `s3` (a bucket of an S3-compatible server: the ARTEFACT_S3_* keys).
+   */
+  ARTEFACT_BACKEND: key(p.oneOf(["directory", "s3"] as const, "directory", { caseInsensitive: true })),
+  /** The S3 endpoint URL; empty: AWS's own for ARTEFACT_S3_REGION. */
+  ARTEFACT_S3_ENDPOINT: key((raw) => {
+    if (raw === undefined) return undefined;
+    const u = (() => {
+      try {
+        return new URL(raw);
+      } catch {
+        throw new Error("must be an http:// or https:// URL");
+      }
+    })();
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("must be an http:// or https:// URL");
+    if (u.username || u.password)
+      throw new Error("must not hold credentials (ARTEFACT_S3_ACCESS_KEY_ID/_SECRET_ACCESS_KEY)");
+    return raw;
+  }),
+  /** The bucket (it must exist); required with ARTEFACT_BACKEND=s3. */
+  ARTEFACT_S3_BUCKET: key((raw, env) => {
+    if (raw === undefined) {
+      if (env.ARTEFACT_BACKEND?.trim().toLowerCase() === "s3") throw new Error("is required with ARTEFACT_BACKEND=s3");
+      return "";
+    }
+    // S3's bucket naming rules.
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(raw))
+      throw new Error("must be a bucket name (3 to 63 of a-z 0-9 . -)");
+    return raw;
+  }),
+  ARTEFACT_S3_REGION: key(p.text("us-east-1")),
+  /** Static credentials; both empty: the SDK's default chain (web identity in a pod, instance role, ...). */
+  ARTEFACT_S3_ACCESS_KEY_ID: key(p.optionalText(), true),
+  ARTEFACT_S3_SECRET_ACCESS_KEY: key((raw, env) => {
+    if ((raw === undefined) !== !env.ARTEFACT_S3_ACCESS_KEY_ID?.trim())
+      throw new Error("must be set together with ARTEFACT_S3_ACCESS_KEY_ID, or both left empty");
+    return raw;
+  }, true),
+  /** Path-style requests (endpoint/bucket/key): what MinIO, Ceph RGW and most self-hosted servers need. */
+  ARTEFACT_S3_FORCE_PATH_STYLE: key(p.bool(false)),
+  /**
+   * The bucket's share for this deployment in bytes, read by the disk-pressure check as the store's size (used: the
+   * bytes of its objects). 0: none, and a bucket without a quota is never under disk pressure.
+   */
+  ARTEFACT_S3_QUOTA_BYTES: key(p.int(0, { min: 0, max: 1024 ** 5 })),
   /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
   SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   /** Largest source archive accepted at upload (413 past it). */
@@ -169,3 +215,16 @@ export function serviceAddressKey(service: string): string {
 export function serviceAddressKeys(service: string, defaultPort: number): Record<string, KeySpec<string>> {
   return { [serviceAddressKey(service)]: key(p.text(`http://127.0.0.1:${defaultPort}`)) };
 }
+
+/** The keys of the artefact store, for every process that reads or writes artefacts (openArtefactStore takes them). */
+export const artefactStoreKeys = {
+  ARTEFACT_BACKEND: keys.ARTEFACT_BACKEND,
+  ARTEFACT_DIR: keys.ARTEFACT_DIR,
+  ARTEFACT_S3_ENDPOINT: keys.ARTEFACT_S3_ENDPOINT,
+  ARTEFACT_S3_BUCKET: keys.ARTEFACT_S3_BUCKET,
+  ARTEFACT_S3_REGION: keys.ARTEFACT_S3_REGION,
+  ARTEFACT_S3_ACCESS_KEY_ID: keys.ARTEFACT_S3_ACCESS_KEY_ID,
+  ARTEFACT_S3_SECRET_ACCESS_KEY: keys.ARTEFACT_S3_SECRET_ACCESS_KEY,
+  ARTEFACT_S3_FORCE_PATH_STYLE: keys.ARTEFACT_S3_FORCE_PATH_STYLE,
+  ARTEFACT_S3_QUOTA_BYTES: keys.ARTEFACT_S3_QUOTA_BYTES,
+};

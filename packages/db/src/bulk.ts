@@ -28,14 +28,22 @@ export interface BulkTransaction {
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
-// COPY's text format: backslash, tab, newline and carriage return escaped; \N is NULL.
+// A JSON escape of a UTF-16 surrogate, after an even run of backslashes (so the backslash is an escape, not text).
+// JSON.stringify writes a well-formed pair as the character itself, so every such escape it writes is a lone one.
+const ESCAPED_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+// COPY's text format: backslash, tab, newline and carriage return escaped; \N is NULL. This is the one place every
+// bulk-written value passes, so it is where values PostgreSQL refuses are made acceptable: NUL (text and jsonb cannot
+// hold it) is dropped, and a lone UTF-16 surrogate (an SBOM's "\ud800" parses into one; jsonb refuses its escape,
+// UTF-8 has no encoding for it) becomes U+FFFD, as a UTF-8 decoder does with a broken sequence.
 function copyField(value: CopyValue): string {
   if (value === null) return "\\N";
   let text: string;
   if (value instanceof Date) text = value.toISOString();
-  // PostgreSQL text and jsonb cannot hold NUL: it is dropped.
-  else if (typeof value === "object") text = JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1");
-  else text = String(value).replaceAll("\0", "");
+  else if (typeof value === "object")
+    text = JSON.stringify(value).replace(ESCAPED_NUL, "$1").replace(ESCAPED_SURROGATE, "$1\\ufffd");
+  else text = String(value).replaceAll("\0", "").toWellFormed();
   return text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 

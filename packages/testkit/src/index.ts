@@ -15,3 +15,7 @@ export type { FixtureService, ServiceFixtures } from "./fixtures.ts";
 export { generateCycloneDxBom } from "./cyclonedx-generator.ts";
 export type { GeneratedBomOptions } from "./cyclonedx-generator.ts";
 export { sharedDir } from "./shared-dir.ts";
+export { startKafkaBroker } from "./kafka-broker.ts";
+export type { TestKafkaBroker } from "./kafka-broker.ts";
+export { startS3Server } from "./s3-server.ts";
+export type { TestS3Server } from "./s3-server.ts";

@@ -1,5 +1,5 @@
 // The configuration keys the gateway reads, parsed once at start-up.
-import { keys, type ConfigOf } from "@sca/config";
+import { artefactStoreKeys, keys, type ConfigOf } from "@sca/config";
 
 export const gatewayKeys = {
   APP_ENV: keys.APP_ENV,
@@ -32,7 +32,7 @@ export const gatewayKeys = {
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
   OAUTH_AUTHORIZE_RATE_LIMIT: keys.OAUTH_AUTHORIZE_RATE_LIMIT,
   /** Uploads (routes/scans/uploads.ts) stream into the artefact store the scan-orchestrator and the workers share. */
-  ARTEFACT_DIR: keys.ARTEFACT_DIR,
+  ...artefactStoreKeys,
   SBOM_UPLOAD_MAX_BYTES: keys.SBOM_UPLOAD_MAX_BYTES,
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
 };

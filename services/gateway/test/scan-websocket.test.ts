@@ -10,6 +10,7 @@ import { createKafka, EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { ScanLogLineSchema, ScanProgressSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { WebSocket } from "ws";
@@ -72,7 +73,10 @@ async function refusedWith(c: Client, first?: string): Promise<{ code: number; r
 const LINE_MAX = 50;
 const MAX_LINES = 3;
 let identity: TestService;
+let projects: TestService;
 let orchestrator: TestService;
+/** A scan of an organization-visible project, and a person of another team of that organization. */
+let orgScan: () => Promise<{ scanId: string; neighbour: { id: string; token: string } }>;
 let gwA: TestGateway;
 let gwB: TestGateway;
 let producer: Producer;
@@ -91,7 +95,10 @@ beforeAll(async () => {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: answerNamespace },
   });
-  orchestrator = await startService("scan-orchestrator", { env: { KAFKA_TOPIC_PREFIX } });
+  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  orchestrator = await startService("scan-orchestrator", {
+    env: { KAFKA_TOPIC_PREFIX, PROJECTS_RPC_URL: projects.url! },
+  });
   const gateway = (namespace: string, env: Record<string, string> = {}) =>
     startTestGateway({
       identity: { url: identity.url!, answerNamespace },
@@ -141,6 +148,25 @@ beforeAll(async () => {
   };
   member = await teamMember();
   newScan = (status = "queued") => scans.scan(orchestrator.orm, { teamId, projectId, status });
+  orgScan = async () => {
+    const team = async () => {
+      const s = `team-${randomUUID().slice(0, 8)}`;
+      return (await directory.createTeam({ name: `Team ${s}`, slug: s }, admin)).team!;
+    };
+    const [owner, other] = [await team(), await team()];
+    expect(other.organizationId).toBe(owner.organizationId);
+    const developer = await callAs.user(randomUUID(), {
+      memberships: [{ team_id: owner.id, organization_id: owner.organizationId!, role: "developer" }],
+    });
+    const s = `p-${randomUUID().slice(0, 8)}`;
+    const { project } = await projects
+      .client(ProjectService)
+      .createProject({ project: { teamId: owner.id, name: `P ${s}`, slug: s, visibility: "organization" } }, developer);
+    const neighbour = await people();
+    await directory.addTeamMember({ teamId: other.id, userId: neighbour.id, role: "team_admin" }, admin);
+    const scanId = await scans.scan(orchestrator.orm, { teamId: owner.id, projectId: project!.id });
+    return { scanId, neighbour };
+  };
 });
 
 let gatewayPair: (env: Record<string, string>) => Promise<[TestGateway, TestGateway]>;
@@ -150,6 +176,7 @@ afterAll(async () => {
   await gwA?.close();
   await gwB?.close();
   await orchestrator?.close();
+  await projects?.close();
   await identity?.close();
 });
 
@@ -228,6 +255,12 @@ describe("the scan", () => {
     expect(await refusedWith(connect(gwA, "not-a-uuid"), auth(member.token))).toEqual(expected);
     expect(await refusedWith(connect(gwA, randomUUID()), auth(member.token))).toEqual(expected);
     expect(await refusedWith(connect(gwA, await newScan()), auth(outsider.token))).toEqual(expected);
+  });
+
+  it("closes 4403 forbidden for a person of the organization who sees the scan's project but is not in its team", async () => {
+    const { scanId, neighbour } = await orgScan();
+    const auth = JSON.stringify({ type: "auth", token: neighbour.token });
+    expect(await refusedWith(connect(gwA, scanId), auth)).toEqual({ code: 4403, reason: "forbidden" });
   });
 
   it("sends one initial-sync frame per (re)connect, then progress and log frames on every instance", async () => {

@@ -1,7 +1,7 @@
 // The projects service: projects of teams and their component inventory. main.ts runs it; tests start it through
 // the test kit.
-import { DirectoryArtefactStore } from "@sca/artefacts";
-import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { openArtefactStore } from "@sca/artefacts";
+import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
@@ -16,16 +16,17 @@ export const service = defineService({
   name: "projects",
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    ARTEFACT_DIR: keys.ARTEFACT_DIR,
+    ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
   },
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, secretKey, config, kafka }) => {
+  start: ({ orm, secretKey, config, kafka, ...ctx }) => {
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
-    const artefacts = new DirectoryArtefactStore(config.ARTEFACT_DIR);
+    const artefacts = openArtefactStore(config);
+    ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES };

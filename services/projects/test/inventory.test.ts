@@ -1,6 +1,6 @@
 // InventoryService through the real servers: ingestion of every real SBOM (as the scanner-runner writes its
 // inventory artefact, through the test kit), idempotency, all-or-nothing, the list's rules, detail, export, authz.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -199,13 +199,37 @@ describe("IngestInventory", () => {
   it("rolls back the whole write when the database refuses a row part-way through the COPY", async () => {
     const projectId = await newProject();
     const scanId = randomUUID();
-    // jsonb refuses an escaped lone surrogate, which JSON.stringify writes: the last component's row fails.
-    const refused = componentRecord({ key: "z", name: "z", rawData: Buffer.from('{"x":"\\ud800"}') });
+    // A name no btree index entry can hold (random, so it does not compress below the limit): the last row fails.
+    const refused = componentRecord({ key: "z", name: randomBytes(24_000).toString("base64") });
     await expect(ingest(projectId, Buffer.concat([artefact, refused]), { scanId })).rejects.toBeDefined();
     await expect(inventory.listComponents({ projectId, anchor: { scanId } }, member)).rejects.toMatchObject({
       code: Code.NotFound,
     });
     expect((await inventory.listComponents({ projectId }, member)).total).toBe(0);
+  });
+
+  it("stores a lone UTF-16 surrogate in raw_data or a text field as U+FFFD instead of failing", async () => {
+    const projectId = await newProject();
+    await ingest(
+      projectId,
+      Buffer.concat([
+        documentRecord(),
+        componentRecord({
+          key: "s",
+          name: "half\ud800pair",
+          version: "1\udc00",
+          rawData: Buffer.from('{"x":"\\ud800","k\\udfff":"\\\\ud800 is text","pair":"\\ud83d\\ude00"}'),
+        }),
+      ]),
+    );
+    const [row] = await everyRow(projectId);
+    expect(row).toMatchObject({ name: "half\ufffdpair", version: "1\ufffd" });
+    const { component } = await inventory.getComponent({ projectId, componentId: row!.componentId }, member);
+    expect(JSON.parse(Buffer.from(component!.rawData).toString("utf8"))).toEqual({
+      x: "\ufffd",
+      "k\ufffd": "\\ud800 is text",
+      pair: "\u{1f600}",
+    });
   });
 
   it("is for the scanner-runner only", async () => {

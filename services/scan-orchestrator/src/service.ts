@@ -1,8 +1,8 @@
 // The scan-orchestrator service: what it is, for main.ts to run and tests to start. It owns scans (docs/scans.md):
 // creating them (asking projects for the project), their reads, admin cancel, their jobs (through the outbox to the
 // lanes), the workers' reports and the due retries (events/scan-flow.ts), and the lease, upload and retention sweeps.
-import { DirectoryArtefactStore } from "@sca/artefacts";
-import { keys, serviceAddressKeys } from "@sca/config";
+import { openArtefactStore } from "@sca/artefacts";
+import { artefactStoreKeys, keys, serviceAddressKeys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsService } from "./clients/projects.ts";
@@ -26,7 +26,7 @@ const createKeys = {
   SCAN_MAX_CONCURRENT_PER_TEAM: keys.SCAN_MAX_CONCURRENT_PER_TEAM,
   DISK_PRESSURE_HARD_LIMIT_PERCENT: keys.DISK_PRESSURE_HARD_LIMIT_PERCENT,
   DISK_PRESSURE_MIN_FREE_BYTES: keys.DISK_PRESSURE_MIN_FREE_BYTES,
-  ARTEFACT_DIR: keys.ARTEFACT_DIR,
+  ...artefactStoreKeys,
   ARTEFACT_UPLOAD_TTL_HOURS: keys.ARTEFACT_UPLOAD_TTL_HOURS,
   PROJECTS_RPC_URL: serviceAddressKeys("projects", SERVICES.projects).PROJECTS_RPC_URL!,
 };
@@ -78,7 +78,7 @@ export const service = defineService({
     ],
     consumes: [TOPICS.scanEvents, ...RETRY_TOPICS],
   },
-  start: async ({ orm, config, secretKey, kafka, logger }) => {
+  start: async ({ orm, config, secretKey, kafka, logger, ...ctx }) => {
     const flow = flowSettings(config);
     await kafka.consume({ groupId: SCAN_EVENTS_GROUP, topic: scanEventsTopic, handle: scanEventHandler(flow, logger) });
     // One group per tier: each waits on its own head record.
@@ -90,7 +90,8 @@ export const service = defineService({
         notBefore: retryDue,
       });
     const projects = projectsService(config.PROJECTS_RPC_URL, secretKey);
-    const artefacts = new DirectoryArtefactStore(config.ARTEFACT_DIR);
+    const artefacts = openArtefactStore(config);
+    ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     const settings = {
       maxConcurrentPerTeam: config.SCAN_MAX_CONCURRENT_PER_TEAM,
       disk: {
@@ -118,8 +119,13 @@ export const service = defineService({
       name: "upload expiry sweep",
       everyMs: 600_000,
       run: async (signal) => {
-        const swept = await sweepUploads(orm, new DirectoryArtefactStore(config.ARTEFACT_DIR), new Date(), signal);
-        if (swept.deleted > 0) logger.info(swept, "deleted uploads no scan named");
+        const artefacts = openArtefactStore(config);
+        try {
+          const swept = await sweepUploads(orm, artefacts, new Date(), signal);
+          if (swept.deleted > 0) logger.info(swept, "deleted uploads no scan named");
+        } finally {
+          artefacts.close();
+        }
       },
     },
     {

@@ -25,8 +25,13 @@ const memberA = (role: "viewer" | "developer" = "viewer") =>
   callAs.user(newId(), { memberships: [{ team_id: teamA, organization_id: null, role }] });
 const admin = () => callAs.superAdmin(newId());
 
+let projectsSvc: TestService;
+
 beforeAll(async () => {
-  so = await startService(service);
+  // GetScan asks projects whether a caller who may not read a scan may see its project (403, else 404). These
+  // scans' projects exist nowhere, so projects answers NotFound without asking identity (at a closed port here).
+  projectsSvc = await startService("projects", { env: { IDENTITY_RPC_URL: "http://127.0.0.1:9" } });
+  so = await startService(service, { env: { PROJECTS_RPC_URL: projectsSvc.url! } });
   scans = so.client(ScanService);
   domain = await EventReader.start(so.kafka!, TOPICS.domainEvents);
   audit = await EventReader.start(so.kafka!, TOPICS.auditEvents);
@@ -36,6 +41,7 @@ afterAll(async () => {
   await domain?.stop();
   await audit?.stop();
   await so?.close();
+  await projectsSvc?.close();
 });
 
 async function problem(call: Promise<unknown>) {

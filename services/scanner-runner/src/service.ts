@@ -2,8 +2,8 @@
 // lanes, each lane with its own slots per instance, and reports on sca.scan.events through its outbox
 // (docs/scanner-runner.md). It serves no RPC of its own.
 import { randomUUID } from "node:crypto";
-import { DirectoryArtefactStore } from "@sca/artefacts";
-import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { openArtefactStore } from "@sca/artefacts";
+import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsInventory } from "./clients/inventory.ts";
@@ -25,7 +25,7 @@ export const service = defineService({
     SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
-    ARTEFACT_DIR: keys.ARTEFACT_DIR,
+    ...artefactStoreKeys,
   },
   entities,
   migrations,
@@ -34,7 +34,7 @@ export const service = defineService({
     produces: [TOPICS.scanEvents],
     consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
   },
-  start: async ({ orm, config, kafka, logger, secretKey }) => {
+  start: async ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A group of its own per instance: every instance hears every scan's news, whichever runs its job.
     await kafka.consume({
@@ -42,9 +42,11 @@ export const service = defineService({
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
     });
+    const store = openArtefactStore(config);
+    ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const deps = {
       orm,
-      store: new DirectoryArtefactStore(config.ARTEFACT_DIR),
+      store,
       running,
       wakeRelay: () => kafka.wakeRelay(),
       logger,

@@ -80,10 +80,62 @@ secretKeyRef:
 - name: REDIS_URL
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list . .Values.redis "REDIS_URL") | nindent 4 }}
+{{- include "sca-portal.artefactEnv" . }}
 {{- range $key, $value := .Values.env }}
 - name: {{ $key }}
   value: {{ $value | toString | quote }}
 {{- end }}
+{{- end -}}
+
+{{/* The services that read or write the artefact store (and so mount its volume with the directory backend). */}}
+{{- define "sca-portal.artefactUsers" -}}
+{{- list "gateway" "projects" "scan-orchestrator" "scanner-runner" | toJson -}}
+{{- end -}}
+
+{{/* The artefact store's keys (every process loads the same, so migrations validate them too). */}}
+{{- define "sca-portal.artefactEnv" -}}
+{{- $a := .Values.artefacts }}
+{{- if not (has $a.backend (list "directory" "s3")) }}
+{{- fail (printf "artefacts.backend must be directory or s3, not %q" $a.backend) }}
+{{- end }}
+- name: ARTEFACT_BACKEND
+  value: {{ $a.backend | quote }}
+- name: ARTEFACT_DIR
+  value: {{ $a.directory.mountPath | quote }}
+{{- if eq $a.backend "s3" }}
+{{- if not $a.s3.bucket }}
+{{- fail "artefacts.s3.bucket is required with artefacts.backend s3" }}
+{{- end }}
+- name: ARTEFACT_S3_BUCKET
+  value: {{ $a.s3.bucket | quote }}
+- name: ARTEFACT_S3_REGION
+  value: {{ $a.s3.region | quote }}
+- name: ARTEFACT_S3_FORCE_PATH_STYLE
+  value: {{ $a.s3.forcePathStyle | toString | quote }}
+- name: ARTEFACT_S3_QUOTA_BYTES
+  value: {{ $a.s3.quotaBytes | int64 | toString | quote }}
+{{- with $a.s3.endpoint }}
+- name: ARTEFACT_S3_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
+{{- if or $a.s3.existingSecret $a.s3.accessKeyId }}
+- name: ARTEFACT_S3_ACCESS_KEY_ID
+  valueFrom:
+    secretKeyRef:
+      name: {{ $a.s3.existingSecret | default (include "sca-portal.fullname" .) }}
+      key: {{ ternary $a.s3.accessKeyIdKey "ARTEFACT_S3_ACCESS_KEY_ID" (ne $a.s3.existingSecret "") }}
+- name: ARTEFACT_S3_SECRET_ACCESS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $a.s3.existingSecret | default (include "sca-portal.fullname" .) }}
+      key: {{ ternary $a.s3.secretAccessKeyKey "ARTEFACT_S3_SECRET_ACCESS_KEY" (ne $a.s3.existingSecret "") }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* The claim of the directory backend's volume. */}}
+{{- define "sca-portal.artefactClaim" -}}
+{{- .Values.artefacts.directory.existingClaim | default (printf "%s-artefacts" (include "sca-portal.fullname" .)) -}}
 {{- end -}}
 
 {{/* envFrom of every process: the Secrets named in envFromSecrets. */}}
@@ -115,5 +167,5 @@ A checksum of what the chart's Secret is made from, so pods restart when it chan
 left out: it stays the same across upgrades.
 */}}
 {{- define "sca-portal.secretChecksum" -}}
-{{- list .Values.secretKey .Values.postgresql .Values.redis | toJson | sha256sum -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 | toJson | sha256sum -}}
 {{- end -}}

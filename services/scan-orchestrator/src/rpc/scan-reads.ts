@@ -23,7 +23,20 @@ export function scanReadHandlers(deps: ScanServiceDeps): ScanHandlers<"getScan" 
     async getScan(req, ctx) {
       const caller = requireCaller(ctx);
       const scan = await scans.scanById(fork(), pathId(req.scanId));
-      if (!scan || !mayReadScan(caller, scan)) throw ProblemError.notFound("No such scan.");
+      if (!scan) throw ProblemError.notFound("No such scan.");
+      if (!mayReadScan(caller, scan)) {
+        // Hidden (404) unless the caller may know the scan's project exists: its owner shows it to them (an
+        // organization-visible project of their organization). They are not in the team that owns the scan, the
+        // spec's 403 (WebSocket close 4403); hiding a scan of a project they can see would hide nothing.
+        const project = await deps.projects.project(caller, scan.projectId);
+        if (project.found)
+          throw new ProblemError({
+            status: 403,
+            code: "forbidden",
+            detail: "The scan belongs to a team you are not in.",
+          });
+        throw ProblemError.notFound("No such scan.");
+      }
       return create(GetScanResponseSchema, { scan: scanView(scan) });
     },
 

@@ -11,8 +11,9 @@ export async function sweepUploads(
   artefacts: Pick<ArtefactStore, "delete">,
   now: Date,
   signal: AbortSignal,
+  limit = UPLOADS_PER_SWEEP,
 ): Promise<{ deleted: number }> {
-  const expired = await expiredUnnamedUploads(orm.em.fork(), now, UPLOADS_PER_SWEEP);
+  const expired = await expiredUnnamedUploads(orm.em.fork(), now, limit);
   let deleted = 0;
   for (const upload of expired) {
     if (signal.aborted) break;

@@ -1,7 +1,6 @@
 // Upload rows (`scan_uploads`): the one module that reads or writes them (docs/adr/0005).
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { SNAPSHOT } from "@sca/db";
-import { Scan } from "./entities/scan.ts";
+import { column, rawQuery, SNAPSHOT } from "@sca/db";
 import { ScanUpload, type ScanUploadRow } from "./entities/scan-upload.ts";
 
 export type { ScanUploadRow } from "./entities/scan-upload.ts";
@@ -18,21 +17,29 @@ export async function uploadById(em: EntityManager, id: string): Promise<ScanUpl
 }
 
 /** Uploads past their expiry that no scan names, oldest first (a named one stays while the scan lives). */
-export async function expiredUnnamedUploads(em: EntityManager, now: Date, limit: number): Promise<ScanUploadRow[]> {
-  const expired = await em.find(
-    ScanUpload,
-    { expiresAt: { $lte: now } },
-    { ...SNAPSHOT, orderBy: { expiresAt: "asc" }, limit },
+/**
+ * The oldest `limit` expired uploads no scan names. The naming test is in the query (NOT EXISTS, served by the
+ * partial indexes on scans.sbom_upload_id and scans.source_archive_id), not applied to a page after the LIMIT: named
+ * uploads stay as long as their scans, so a page of the oldest expired rows could be all named ones, every sweep,
+ * and the unnamed ones behind them would never be reached.
+ */
+export async function expiredUnnamedUploads(
+  em: EntityManager,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; artefactKey: string }[]> {
+  const rows = await rawQuery(
+    em,
+    `select u.id, u.artefact_key from scan_uploads u
+      where u.expires_at <= ?
+        and not exists (select 1 from scans s where s.sbom_upload_id = u.id)
+        and not exists (select 1 from scans s where s.source_archive_id = u.id)
+      order by u.expires_at, u.id
+      limit ?`,
+    [now, limit],
+    { id: column.text, artefact_key: column.text },
   );
-  if (expired.length === 0) return [];
-  const ids = expired.map((u) => u.id);
-  const naming = await em.find(
-    Scan,
-    { $or: [{ sbomUploadId: { $in: ids } }, { sourceArchiveId: { $in: ids } }] },
-    { ...SNAPSHOT, fields: ["sbomUploadId", "sourceArchiveId"] },
-  );
-  const named = new Set(naming.flatMap((s) => [s.sbomUploadId, s.sourceArchiveId]));
-  return expired.filter((u) => !named.has(u.id));
+  return rows.map((r) => ({ id: r.id, artefactKey: r.artefact_key }));
 }
 
 export async function deleteUpload(em: EntityManager, id: string): Promise<void> {

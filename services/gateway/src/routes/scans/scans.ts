@@ -172,12 +172,18 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
       method: "get",
       path: "/v1/scans/{id}",
       summary: "Get a scan",
-      description: "Members of the scan's project's team; others get 404, as for an unknown scan.",
+      description:
+        "Members of the scan's project's team. A member of the organization of an organization-visible project who is " +
+        "not in its team gets 403; others get 404, as for an unknown scan.",
       tags: TAGS,
       operationId: "getScan",
       auth: caller,
       request: { params: scanParams },
-      responses: { 200: { description: "The scan", schema: scanSchema }, 404: problemResponse("No such scan") },
+      responses: {
+        200: { description: "The scan", schema: scanSchema },
+        403: problemResponse("The project is visible to the caller, the scan's team is not theirs"),
+        404: problemResponse("No such scan"),
+      },
       handler: async ({ params, call }) => {
         const { scan } = await scans.getScan({ scanId: params.id }, call);
         return { status: 200, body: scanJson(scan!) };

@@ -10,7 +10,7 @@ import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import busboy from "busboy";
 import type { Request } from "express";
 import { z } from "zod";
-import { DirectoryArtefactStore, type ArtefactStore } from "@sca/artefacts";
+import { openArtefactStore, type ArtefactStore } from "@sca/artefacts";
 import { ProblemError } from "@sca/problem";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -134,7 +134,7 @@ const archiveSchema = z
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : new Date(0).toISOString());
 
 export function uploadRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[] {
-  const artefacts = store ?? new DirectoryArtefactStore(ctx.config.ARTEFACT_DIR);
+  const artefacts = store ?? openArtefactStore(ctx.config);
   const scans = ctx.clients["scan-orchestrator"].scans;
   const caller = ctx.auth.route("caller");
   const sbomMax = ctx.config.SBOM_UPLOAD_MAX_BYTES;

@@ -68,6 +68,9 @@ export const Scan = defineEntity({
       where: "status = 'succeeded'",
     },
     { name: "scans_project_release", properties: ["projectId", "release"], where: "release is not null" },
+    // The upload sweep's NOT EXISTS, and the set-null of a deleted upload.
+    { name: "scans_sbom_upload", properties: ["sbomUploadId"], where: "sbom_upload_id is not null" },
+    { name: "scans_source_archive", properties: ["sourceArchiveId"], where: "source_archive_id is not null" },
     // The typical duration behind retry_after_seconds: a team's recent finished scans.
     { name: "scans_team_completed", properties: ["teamId", "completedAt"], where: "status = 'succeeded'" },
     // Sweeps: lost workers, superseded snapshots.

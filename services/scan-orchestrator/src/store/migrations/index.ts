@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.ts";
+import { Migration20261124180000_UploadSweepIndexes } from "./Migration20261124180000_UploadSweepIndexes.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -9,4 +10,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   CreateOutboxTable,
   // The event ids its consumers applied (the workers' reports, the due retries).
   CreateProcessedEventsTable,
+  Migration20261124180000_UploadSweepIndexes,
 ];
