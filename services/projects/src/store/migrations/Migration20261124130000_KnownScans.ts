@@ -1,0 +1,21 @@
+import { Migration } from "@sca/db";
+
+/** Projects' copy of the scans it heard of (scan events), behind the scan-fed project fields. */
+export class Migration20261124130000_KnownScans extends Migration {
+  override up(): void {
+    this.addSql(`create table known_scans (
+      scan_id uuid primary key,
+      project_id uuid not null,
+      status varchar(16) null,
+      release varchar(255) null,
+      scan_created_at timestamptz null,
+      completed_at timestamptz null,
+      changed_at timestamptz not null,
+      deleted_at timestamptz null,
+      constraint known_scans_heard_check
+        check (deleted_at is not null or (status is not null and scan_created_at is not null)))`);
+    this.addSql(
+      `create index known_scans_project_created on known_scans (project_id, scan_created_at, scan_id) where deleted_at is null`,
+    );
+  }
+}
