@@ -14,7 +14,7 @@ import {
 import { isUuid } from "../domain/project-fields.ts";
 import { isScanStatus, stateNewsApplies } from "../domain/scan-feed.ts";
 import { recountInventorySummary } from "../store/inventory-summary.ts";
-import { deleteSnapshots, lockProjectInventory } from "../store/inventory-writes.ts";
+import { deleteSnapshots, labelSnapshot, lockProjectInventory } from "../store/inventory-writes.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
 import { lockProject, setScanFigures } from "../store/projects.ts";
 
@@ -60,15 +60,19 @@ async function applyStateChange(
     logger.debug({ scanId, status: e.status }, "scan state news older than what projects holds; skipped");
     return;
   }
+  const release = e.release?.trim() || null;
   await recordHeardScan(em, {
     scanId,
     projectId,
     status: e.status,
-    release: e.release?.trim() || null,
+    release,
     scanCreatedAt: timestampDate(e.createdAt),
     completedAt: e.completedAt ? timestampDate(e.completedAt) : null,
     occurredAt,
   });
+  // The snapshot (ingested before the success was reported) takes the scan's label, so the release anchors of the
+  // inventory reads name the scans the releases list shows.
+  if (e.status === "succeeded") await labelSnapshot(em, projectId, scanId, release);
   await refreshFigures(em, projectId);
 }
 

@@ -149,6 +149,19 @@ export async function writeInventory(
   });
 }
 
+/**
+ * Labels the scan's snapshot with the scan's release as the scan-orchestrator settled it on success (metadata.release,
+ * else the document's): the job does not carry metadata, so ingestion only knew the document's.
+ */
+export async function labelSnapshot(
+  em: EntityManager,
+  projectId: string,
+  scanId: string,
+  release: string | null,
+): Promise<void> {
+  await em.nativeUpdate(InventorySnapshot, { scanId, projectId }, { release });
+}
+
 /** Rows one delete statement removes at most: each statement stays short, whatever a snapshot holds. */
 export const DELETE_BATCH_ROWS = 5000;
 
