@@ -1,8 +1,10 @@
-// The project's inventory summaries (license_category_summary, severity_summary): counted from the components of
-// its newest snapshot only, one project at a time, whenever its snapshots change (an ingestion, a deletion). Never
-// a recount of the portfolio: Dependency-Track's portfolio-wide metric updates are the lesson.
+// Counts over one snapshot's components. The project's inventory summaries (license_category_summary,
+// severity_summary) are counted from its newest snapshot only, one project at a time, whenever its snapshots change
+// (an ingestion, a deletion); the overview counts the anchored snapshot when asked. Never a recount of the
+// portfolio: Dependency-Track's portfolio-wide metric updates are the lesson.
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { rawStatement, type BulkTransaction } from "@sca/db";
+import { column, rawQuery, rawStatement, type BulkTransaction } from "@sca/db";
+import type { ComponentGroup } from "../domain/project-overview.ts";
 import { UNCATEGORIZED } from "../domain/scan-feed.ts";
 
 // The newest snapshot is the component list's default anchor (store/inventory-reads.ts newestSnapshot): the
@@ -34,4 +36,23 @@ export async function recountInventorySummary(em: EntityManager, projectId: stri
 /** The same, inside an ingestion's bulk transaction. */
 export async function recountInventorySummaryIn(tx: BulkTransaction, projectId: string): Promise<void> {
   await tx.statement(NUMBERED, [projectId, projectId]);
+}
+
+/** The snapshot's components counted by the columns the overview reads (a few dozen groups at most). */
+export async function componentGroups(em: EntityManager, scanId: string): Promise<ComponentGroup[]> {
+  return rawQuery(
+    em,
+    `select severity_max, license_category, eol_state, currency_state, malicious_state, count(*) as count
+     from inventory_components where scan_id = ?
+     group by severity_max, license_category, eol_state, currency_state, malicious_state`,
+    [scanId],
+    {
+      severityMax: column.text.nullable,
+      licenseCategory: column.text.nullable,
+      eolState: column.text.nullable,
+      currencyState: column.text.nullable,
+      maliciousState: column.text.nullable,
+      count: column.integer,
+    },
+  );
 }

@@ -4,8 +4,15 @@ import type { GatewayContext } from "../../context.ts";
 import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
+import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 
 export function projectsRoutes(ctx: GatewayContext): Route[] {
-  return [...projectExportRoutes(ctx), ...projectBatchRoutes(ctx), ...projectRoutes(ctx), ...componentRoutes(ctx)];
+  return [
+    ...projectExportRoutes(ctx),
+    ...projectBatchRoutes(ctx),
+    ...projectRoutes(ctx),
+    ...componentRoutes(ctx),
+    ...projectOverviewRoutes(ctx),
+  ];
 }
