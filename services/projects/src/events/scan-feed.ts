@@ -60,7 +60,8 @@ async function applyStateChange(
     logger.debug({ scanId, status: e.status }, "scan state news older than what projects holds; skipped");
     return;
   }
-  const release = e.release?.trim() || null;
+  // The orchestrator bounds labels well below the columns' 255; cut anyway, so no label can stall the partition.
+  const release = [...(e.release?.trim() ?? "")].slice(0, 255).join("") || null;
   await recordHeardScan(em, {
     scanId,
     projectId,
