@@ -61,7 +61,7 @@ export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]
     if (missing.length === 0) return;
     // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done. kafkajs's own
     // waitForLeaders gives up when a young broker does not know a topic it just created yet, so we wait ourselves.
-    await admin.createTopics({ topics: missing.map((topic) => ({ topic })) });
+    await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: false });
     await waitForLeaders(admin, missing);
   } finally {
     await admin.disconnect();
