@@ -20,6 +20,7 @@ import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { sweepSessionState } from "./store/session-sweep.ts";
 import { applyProjectEvent, PROJECT_COPY_GROUP, projectEvents } from "./events/project-copy.ts";
+import { countRequestedScan, SCAN_COUNT_GROUP, scanStateNews } from "./events/scan-count.ts";
 
 export interface IdentitySeams {
   /** How SSO reaches the identity providers (the platform's fetch; a test provider's trusts its test CA). */
@@ -45,6 +46,7 @@ export const service = defineService({
   start: async (ctx) => {
     const { orm, secretKey, logger, config, seams } = ctx;
     await ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
+    await ctx.kafka.consume({ groupId: SCAN_COUNT_GROUP, topic: scanStateNews, handle: countRequestedScan });
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);

@@ -6,6 +6,7 @@ import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { identityDirectory } from "./clients/directory.ts";
+import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
@@ -21,8 +22,9 @@ export const service = defineService({
   },
   entities,
   migrations,
-  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, secretKey, config, kafka, ...ctx }) => {
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
+  start: async ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
+    await kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
     const artefacts = openArtefactStore(config);

@@ -1,5 +1,5 @@
 // Account rows as the UserView of the contract: the public fields, plus memberships and mfa_enabled (me and
-// admin views), plus last_login_at and updated_at (admin view). The one builder of UserView: the account,
+// admin views), plus last_login_at, scan_count and updated_at (admin view). The one builder of UserView: the account,
 // admin and directory services all answer through it.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -39,6 +39,7 @@ function view(row: UserViewRow, memberships: MembershipRow[], kind: ViewKind): U
     ...(kind === "admin"
       ? {
           ...(row.lastLoginAt ? { lastLoginAt: timestampFromDate(row.lastLoginAt) } : {}),
+          scanCount: row.scanCount,
           updatedAt: timestampFromDate(row.updatedAt),
         }
       : {}),

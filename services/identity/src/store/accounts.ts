@@ -70,6 +70,11 @@ export async function setPasswordHash(em: EntityManager, userId: string, passwor
   await em.nativeUpdate(User, { id: userId }, { passwordHash, updatedAt: raw("now()") });
 }
 
+/** One more scan the person asked for (no row for an id that is no account's). updated_at stays. */
+export async function countScanOf(em: EntityManager, userId: string): Promise<void> {
+  await em.nativeUpdate(User, { id: userId }, { scanCount: raw("scan_count + 1") });
+}
+
 export async function recordSignIn(em: EntityManager, userId: string, at: Date): Promise<void> {
   await em.nativeUpdate(User, { id: userId }, { lastLoginAt: at });
 }

@@ -1,10 +1,11 @@
-// ProjectService: this file registers; the use cases live in project-creation.ts, project-reads.ts and
-// project-changes.ts.
+// ProjectService: this file registers; the use cases live in project-creation.ts, project-reads.ts,
+// project-changes.ts and project-overview.ts.
 import type { ConnectRouter } from "@connectrpc/connect";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { projectChangeHandlers } from "./project-changes.ts";
 import { projectCreationHandlers } from "./project-creation.ts";
 import type { ProjectServiceDeps } from "./project-deps.ts";
+import { projectOverviewHandlers } from "./project-overview.ts";
 import { projectReadHandlers } from "./project-reads.ts";
 
 export type { ProjectServiceDeps } from "./project-deps.ts";
@@ -14,5 +15,6 @@ export function registerProjectService(router: ConnectRouter, deps: ProjectServi
     ...projectCreationHandlers(deps),
     ...projectReadHandlers(deps),
     ...projectChangeHandlers(deps),
+    ...projectOverviewHandlers(deps),
   });
 }

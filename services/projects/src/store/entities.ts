@@ -1,6 +1,13 @@
 import type { DatabaseOptions } from "@sca/db";
 import { InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
+import { KnownScan } from "./entities/known-scan.ts";
 import { Project } from "./entities/project.ts";
 
 /** The tables of the projects schema. */
-export const entities: DatabaseOptions["entities"] = [Project, InventorySnapshot, InventoryComponent, InventoryEdge];
+export const entities: DatabaseOptions["entities"] = [
+  Project,
+  InventorySnapshot,
+  InventoryComponent,
+  InventoryEdge,
+  KnownScan,
+];

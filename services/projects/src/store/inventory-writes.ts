@@ -1,10 +1,12 @@
 // Writing a scan's inventory: the one module that writes inventory_snapshots, inventory_components and
 // inventory_edges. One transaction on one connection (@sca/db bulkTransaction), one ingestion per project at a
-// time (an advisory lock on the project), components and edges streamed in with COPY.
-import type { MikroORM } from "@mikro-orm/postgresql";
-import { bulkTransaction, column, SNAPSHOT } from "@sca/db";
+// time (an advisory lock on the project), components and edges streamed in with COPY. Deleted scans' snapshots go
+// in bounded statements under the same lock.
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { bulkTransaction, column, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
 import type { InventoryContents } from "../domain/inventory-artefact.ts";
 import { InventorySnapshot } from "./entities/inventory.ts";
+import { recountInventorySummaryIn } from "./inventory-summary.ts";
 
 export interface SnapshotCounts {
   componentCount: number;
@@ -141,6 +143,65 @@ export async function writeInventory(
       ["id", "scan_id", "from_component_id", "to_component_id", "scope"],
       contents.edges.map((e) => [e.id, s.scanId, e.fromComponentId, e.toComponentId, e.scope]),
     );
+    // The new snapshot is the project's newest: its summaries follow in the same transaction.
+    await recountInventorySummaryIn(tx, s.projectId);
     return { kind: "ingested", counts };
   });
+}
+
+/**
+ * Labels the scan's snapshot with the scan's release as the scan-orchestrator settled it on success (metadata.release,
+ * else the document's): the job does not carry metadata, so ingestion only knew the document's.
+ */
+export async function labelSnapshot(
+  em: EntityManager,
+  projectId: string,
+  scanId: string,
+  release: string | null,
+): Promise<void> {
+  await em.nativeUpdate(InventorySnapshot, { scanId, projectId }, { release });
+}
+
+/** Rows one delete statement removes at most: each statement stays short, whatever a snapshot holds. */
+export const DELETE_BATCH_ROWS = 5000;
+
+/** Takes the project's inventory lock (the one ingestion holds) until the transaction `em` runs ends. */
+export async function lockProjectInventory(em: EntityManager, projectId: string): Promise<void> {
+  await rawQuery(em, "select pg_advisory_xact_lock(hashtext('projects.inventory'), hashtext(?))", [projectId]);
+}
+
+/**
+ * Deletes the project's snapshots of these scans with their edges and components, in statements of at most
+ * DELETE_BATCH_ROWS rows, inside the caller's transaction (readers see the whole snapshot or none of it). A scan of
+ * another project is left alone. Checks `signal` between statements. Answers the snapshots deleted.
+ */
+export async function deleteSnapshots(
+  em: EntityManager,
+  projectId: string,
+  scanIds: readonly string[],
+  signal: AbortSignal,
+): Promise<number> {
+  if (scanIds.length === 0) return 0;
+  // A PostgreSQL array literal: the ids are UUIDs (checked by the caller), so nothing in them needs quoting.
+  const arrayOf = (ids: readonly string[]) => `{${ids.join(",")}}`;
+  const rows = await rawQuery(
+    em,
+    "select scan_id from inventory_snapshots where project_id = ? and scan_id = any(?::uuid[])",
+    [projectId, arrayOf(scanIds)],
+    { scanId: column.text },
+  );
+  if (rows.length === 0) return 0;
+  const owned = arrayOf(rows.map((r) => r.scanId));
+  for (const table of ["inventory_edges", "inventory_components"]) {
+    for (;;) {
+      signal.throwIfAborted();
+      const deleted = await rawStatement(
+        em,
+        `delete from ${table} where id in (select id from ${table} where scan_id = any(?::uuid[]) limit ${DELETE_BATCH_ROWS})`,
+        [owned],
+      );
+      if (deleted < DELETE_BATCH_ROWS) break;
+    }
+  }
+  return rawStatement(em, "delete from inventory_snapshots where scan_id = any(?::uuid[])", [owned]);
 }

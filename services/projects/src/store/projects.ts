@@ -7,6 +7,7 @@ import type { ListScope } from "../domain/project-access.ts";
 import type { NewProjectPlan, ProjectDetails, Visibility } from "../domain/project-fields.ts";
 import { DISTRIBUTION_MODEL_UNSET } from "../domain/project-fields.ts";
 import { Project, type ProjectRow } from "./entities/project.ts";
+import type { ScanFigures } from "./known-scans.ts";
 
 export type { ProjectRow } from "./entities/project.ts";
 
@@ -79,6 +80,21 @@ export async function updateProject(
 export async function archiveProject(em: EntityManager, id: string): Promise<ProjectRow | null> {
   await em.nativeUpdate(Project, { id, archivedAt: null }, { archivedAt: raw("now()"), updatedAt: raw("now()") });
   return projectById(em, id);
+}
+
+/** The scan-fed figures of known_scans (store/known-scans.ts); updated_at stays the time of the last API change. */
+export async function setScanFigures(em: EntityManager, id: string, f: ScanFigures): Promise<void> {
+  await em.nativeUpdate(
+    Project,
+    { id },
+    {
+      scanCount: f.scanCount,
+      releaseCount: f.releaseCount,
+      latestScanId: f.latest?.scanId ?? null,
+      latestScanStatus: f.latest?.status ?? null,
+      lastScanAt: f.latest?.createdAt ?? null,
+    },
+  );
 }
 
 /** The sealed git credential (for the scan that clones the repository), or null. */

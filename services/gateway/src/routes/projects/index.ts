@@ -5,6 +5,7 @@ import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
+import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
 
@@ -16,5 +17,6 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...componentRoutes(ctx),
     ...inventoryViewRoutes(ctx),
     ...sbomRoutes(ctx),
+    ...projectOverviewRoutes(ctx),
   ];
 }

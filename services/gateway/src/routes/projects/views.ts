@@ -43,9 +43,11 @@ export const projectSchema = z
     latest_scan_id: z.uuid().nullable(),
     latest_scan_status: z.string().nullable(),
     license_category_summary: counts().meta({
-      description: "License category to component count of the latest succeeded scan",
+      description: "License category to component count of the newest snapshot (uncategorized: no policy yet)",
     }),
-    severity_summary: counts().meta({ description: "Severity to finding count of the latest succeeded scan" }),
+    severity_summary: counts().meta({
+      description: "Worst severity to component count of the newest snapshot ({} until vulnerability matching)",
+    }),
     scan_count: z.number().int(),
     release_count: z.number().int(),
     created_at: time(),

@@ -18,6 +18,8 @@ export const User = defineEntity({
     isServiceAccount: p.boolean().default(false),
     mfaEnabled: p.boolean().default(false),
     lastLoginAt: p.datetime().strictNullable(),
+    /** Scans this person asked for, counted from the scan-orchestrator's events (events/scan-count.ts). */
+    scanCount: p.integer().default(0),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },

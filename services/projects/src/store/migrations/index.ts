@@ -1,7 +1,8 @@
 import type { DatabaseOptions } from "@sca/db";
-import { CreateOutboxTable } from "@sca/kafka";
+import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
+import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -9,4 +10,7 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The transactional outbox of projects' events (domain, audit).
   CreateOutboxTable,
   Migration20261124120000_Inventory,
+  // Scan events feed known_scans (the scan-fed project fields), each applied once.
+  Migration20261124130000_KnownScans,
+  CreateProcessedEventsTable,
 ];
