@@ -13,74 +13,21 @@ import {
   type Component,
   type ExportComponentsRequest,
   type GetComponentRequest,
-  type InventoryAnchor,
   type ListComponentsRequest,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { requireCaller } from "@sca/rpc";
 import { componentFilterOf, componentWindowOf, rejectViolations, sortKeysOf } from "../domain/component-list.ts";
-import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import {
   componentOfSnapshot,
   exportComponents,
   listComponents,
-  newestSnapshot,
-  snapshotOfScan,
   type ComponentListRow,
   type InventoryComponentRow,
 } from "../store/inventory-reads.ts";
-import { projectById, type ProjectRow } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
+import { anchoredSnapshot, anchorViolations, readableProjectId } from "./readable-inventory.ts";
 
 const EXPORT_CHUNK = 1000;
-const RELEASE_MAX = 255;
-const projectNotFound = () => ProblemError.notFound("No such project.");
-
-/** The project when the caller may read it; 404 otherwise, whether it exists or not. */
-export async function readableProject(
-  deps: InventoryServiceDeps,
-  ctx: HandlerContext,
-  id: string,
-): Promise<ProjectRow> {
-  const caller = requireCaller(ctx);
-  if (!isUuid(id)) throw projectNotFound();
-  const row = await projectById(deps.orm.em.fork(), id.toLowerCase());
-  if (!row || !mayRead(caller, row)) throw projectNotFound();
-  return row;
-}
-
-/** The project's id when the caller may read it; 404 otherwise, whether it exists or not. */
-export async function readableProjectId(deps: InventoryServiceDeps, ctx: HandlerContext, id: string): Promise<string> {
-  return (await readableProject(deps, ctx, id)).id;
-}
-
-export function anchorViolations(anchor: InventoryAnchor | undefined, v: FieldViolation[]): void {
-  if (anchor?.scanId !== undefined && !isUuid(anchor.scanId))
-    v.push({ path: "query.scan_id", message: "must be a UUID" });
-  if (anchor?.release !== undefined && [...anchor.release.trim()].length > RELEASE_MAX)
-    v.push({ path: "query.release", message: `must be at most ${RELEASE_MAX} characters` });
-}
-
-/** The snapshot the anchor names: 404 for a scan_id or release the project has no snapshot of; null for none yet. */
-export async function anchoredSnapshot(
-  deps: InventoryServiceDeps,
-  projectId: string,
-  anchor: InventoryAnchor | undefined,
-): Promise<string | null> {
-  const em = deps.orm.em.fork();
-  if (anchor?.scanId !== undefined) {
-    const scanId = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project has that id.");
-    return scanId;
-  }
-  if (anchor?.release !== undefined) {
-    const scanId = await newestSnapshot(em, projectId, anchor.release.trim());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
-    return scanId;
-  }
-  return newestSnapshot(em, projectId);
-}
-
 export const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
 function componentView(row: ComponentListRow | InventoryComponentRow): Component {

@@ -32,7 +32,8 @@ import {
   type SnapshotFacts,
 } from "../store/inventory-reads.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
-import { anchoredSnapshot, anchorViolations, optional, readableProjectId } from "./inventory-reads.ts";
+import { optional } from "./inventory-reads.ts";
+import { anchoredSnapshot, anchorViolations, readableProjectId } from "./readable-inventory.ts";
 
 function nodeView(n: GraphNodeRow): GraphNode {
   return create(GraphNodeSchema, {

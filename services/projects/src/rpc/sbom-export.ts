@@ -24,7 +24,7 @@ import {
 } from "../domain/sbom-export/index.ts";
 import { componentPagesByKey, edgesFrom, hasComponentKey, rootEdges, snapshotForExport } from "../store/sbom-reads.ts";
 import type { InventoryServiceDeps } from "./inventory-deps.ts";
-import { anchoredSnapshot, anchorViolations, readableProject } from "./inventory-reads.ts";
+import { anchoredSnapshot, anchorViolations, readableProject } from "./readable-inventory.ts";
 
 /** Components read per query. */
 const PAGE_SIZE = 500;
