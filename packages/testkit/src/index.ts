@@ -12,3 +12,5 @@ export { followToCallback, startTestProvider } from "./oidc-provider.ts";
 export type { Person, TestProvider } from "./oidc-provider.ts";
 export { fixturesOf } from "./fixtures.ts";
 export type { FixtureService, ServiceFixtures } from "./fixtures.ts";
+export { startTestSmtpServer } from "./smtp-server.ts";
+export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
