@@ -52,7 +52,6 @@ export const service = defineService({
       emailEnabled,
       messageKey: deliveryMessageKey(secretKey),
       frontendBase: config.PASSWORD_RESET_BASE_URL,
-      logger,
     };
     await ctx.kafka.consume({
       groupId: PASSWORD_RESET_GROUP,

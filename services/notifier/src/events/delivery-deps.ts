@@ -1,5 +1,4 @@
 // What the event handlers need to raise notifications and queue deliveries.
-import type { Logger } from "@sca/log";
 import { seal } from "@sca/secret-box";
 import type { Recipients } from "../clients/recipients.ts";
 import type { EmailMessage } from "../domain/email-messages.ts";
@@ -12,7 +11,6 @@ export interface RaiseDeps {
   messageKey: Buffer;
   /** The frontend's base (PASSWORD_RESET_BASE_URL): links in e-mails are made absolute against its origin. */
   frontendBase: string;
-  logger: Logger;
 }
 
 export function sealMessage(message: EmailMessage, key: Buffer): string {

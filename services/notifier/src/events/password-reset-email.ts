@@ -13,10 +13,8 @@ export const passwordResetEvents = topicContract(TOPICS.domainEvents, PasswordRe
 
 export function passwordResetHandler(deps: RaiseDeps) {
   return async (em: EntityManager, event: PasswordResetRequested, meta: EventMeta): Promise<void> => {
-    if (!deps.emailEnabled) {
-      deps.logger.info({ eventId: meta.eventId }, "no SMTP host: the password-reset e-mail is not sent");
-      return;
-    }
+    // Without SMTP_HOST the channel is skipped (logged once, at start).
+    if (!deps.emailEnabled) return;
     const expiresAt = event.expiresAt ? timestampDate(event.expiresAt) : null;
     const message = passwordResetEmail({
       fullName: event.fullName ?? null,
