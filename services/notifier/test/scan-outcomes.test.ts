@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -111,5 +112,21 @@ describe("scan.succeeded", () => {
     expect((await listOf(viewer)).items).toHaveLength(0);
     expect(await notifier.orm.em.fork().count(Delivery, {})).toBe(0);
     expect(logLines.filter((l) => l.includes("SMTP_HOST is not set"))).toHaveLength(1);
+  });
+});
+
+describe("who may call", () => {
+  it("a person only: nobody is Unauthenticated, an API key PermissionDenied, even its holder's", async () => {
+    const notifications = notifier.client(NotificationService);
+    await expect(notifications.countUnread({})).rejects.toMatchObject({ code: Code.Unauthenticated });
+    const holder = randomUUID();
+    const key = await callAs.apiKey(
+      randomUUID(),
+      { scope: "org", organization_id: null, team_id: null, project_id: null, permission_breadth: "read_write" },
+      { userId: holder },
+    );
+    await expect(notifications.countUnread({}, key)).rejects.toMatchObject({ code: Code.PermissionDenied });
+    await expect(notifications.markAllRead({}, key)).rejects.toMatchObject({ code: Code.PermissionDenied });
+    expect((await notifications.countUnread({}, await callAs.user(holder))).count).toBe(0);
   });
 });
