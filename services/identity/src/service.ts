@@ -13,7 +13,6 @@ import { registerAdminUserService } from "./rpc/admin-user-service.ts";
 import { registerApiKeyService } from "./rpc/api-key-service.ts";
 import { registerDirectoryService } from "./rpc/directory-service.ts";
 import { registerDirectoryLookupService } from "./rpc/directory-lookup-service.ts";
-import { registerRecipientLookupService } from "./rpc/recipient-lookup-service.ts";
 import { createProviderClients } from "./clients/sso-providers.ts";
 import { registerSsoService } from "./rpc/sso-service.ts";
 import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-key-answer-cache.ts";
@@ -56,7 +55,6 @@ export const service = defineService({
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerDirectoryService(router, { orm, apiKeyAnswers });
       registerDirectoryLookupService(router, { orm });
-      registerRecipientLookupService(router, { orm });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
         orm,

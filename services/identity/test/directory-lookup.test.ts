@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Code } from "@connectrpc/connect";
-import { DirectoryLookupService, RecipientLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
+import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { callAs, fixturesOf, startService, type TestService } from "@sca/testkit";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { service } from "../src/service.ts";
@@ -69,7 +69,7 @@ describe("LookupRecipients", () => {
     const { user: bot } = await directory.createServiceAccount({ name: "Bot" }, admin);
     await directory.addTeamMember({ teamId: team!.id, userId: bot!.id, role: "developer" }, admin);
     const outsider = await fixtures.user(identity.orm, { fullName: "Requester" });
-    const lookup = identity.client(RecipientLookupService);
+    const lookup = identity.client(DirectoryLookupService);
     const asNotifier = await callAs.service("notifier");
     const answer = await lookup.lookupRecipients(
       { teamId: team!.id, roles: ["developer", "team_admin"], userIds: [outsider, dev, randomUUID(), "nope"] },

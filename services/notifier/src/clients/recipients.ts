@@ -1,8 +1,8 @@
-// Identity's RecipientLookupService, as the notifier needs it: who a team's notifications reach, with addresses.
+// Identity's DirectoryLookupService.LookupRecipients, as the notifier needs it: who a team's notifications reach, with addresses.
 // Asked when an event is applied (docs/adr/0006: identity stays the owner of memberships and addresses), as the
 // notifier itself, since no person is behind an event.
 import { createContextValues, type Client } from "@connectrpc/connect";
-import { RecipientLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
+import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { callerTokenKey, createServiceClient, serviceCallerToken } from "@sca/rpc";
 
 export interface RecipientPerson {
@@ -17,7 +17,7 @@ export interface Recipients {
 }
 
 export function identityRecipients(url: string, secretKey: string): Recipients {
-  const client: Client<typeof RecipientLookupService> = createServiceClient(RecipientLookupService, url, {
+  const client: Client<typeof DirectoryLookupService> = createServiceClient(DirectoryLookupService, url, {
     timeoutMs: 5_000,
   });
   return {

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/identity/v1/directory_lookup.proto.
  */
 export const file_sca_identity_v1_directory_lookup: GenFile = /*@__PURE__*/
-  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5IksKF0xvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkSDQoFcm9sZXMYAiADKAkSEAoIdXNlcl9pZHMYAyADKAkiXQoJUmVjaXBpZW50Eg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhEKBHJvbGUYBCABKAlIAIgBAUIHCgVfcm9sZSJKChhMb29rdXBSZWNpcGllbnRzUmVzcG9uc2USLgoKcmVjaXBpZW50cxgBIAMoCzIaLnNjYS5pZGVudGl0eS52MS5SZWNpcGllbnQyfgoWRGlyZWN0b3J5TG9va3VwU2VydmljZRJkCg9Mb29rdXBEaXJlY3RvcnkSJy5zY2EuaWRlbnRpdHkudjEuTG9va3VwRGlyZWN0b3J5UmVxdWVzdBooLnNjYS5pZGVudGl0eS52MS5Mb29rdXBEaXJlY3RvcnlSZXNwb25zZTKBAQoWUmVjaXBpZW50TG9va3VwU2VydmljZRJnChBMb29rdXBSZWNpcGllbnRzEiguc2NhLmlkZW50aXR5LnYxLkxvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Gikuc2NhLmlkZW50aXR5LnYxLkxvb2t1cFJlY2lwaWVudHNSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5IksKF0xvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkSDQoFcm9sZXMYAiADKAkSEAoIdXNlcl9pZHMYAyADKAkiXQoJUmVjaXBpZW50Eg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhEKBHJvbGUYBCABKAlIAIgBAUIHCgVfcm9sZSJKChhMb29rdXBSZWNpcGllbnRzUmVzcG9uc2USLgoKcmVjaXBpZW50cxgBIAMoCzIaLnNjYS5pZGVudGl0eS52MS5SZWNpcGllbnQy5wEKFkRpcmVjdG9yeUxvb2t1cFNlcnZpY2USZAoPTG9va3VwRGlyZWN0b3J5Eicuc2NhLmlkZW50aXR5LnYxLkxvb2t1cERpcmVjdG9yeVJlcXVlc3QaKC5zY2EuaWRlbnRpdHkudjEuTG9va3VwRGlyZWN0b3J5UmVzcG9uc2USZwoQTG9va3VwUmVjaXBpZW50cxIoLnNjYS5pZGVudGl0eS52MS5Mb29rdXBSZWNpcGllbnRzUmVxdWVzdBopLnNjYS5pZGVudGl0eS52MS5Mb29rdXBSZWNpcGllbnRzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message sca.identity.v1.LookupDirectoryRequest
@@ -206,14 +206,15 @@ export const LookupRecipientsResponseSchema: GenMessage<LookupRecipientsResponse
 
 /**
  * What other services show of the directory beside their own rows: a team's name, organization and place in the
- * group tree, a user's display name. Service to service only (the gateway routes none of it); any authenticated
- * caller, since the asking service has already decided the caller may see the row that names these ids.
+ * group tree, a user's display name; and, for the notifier, who a team's notifications reach. Service to service only
+ * (the gateway routes none of it).
  *
  * @generated from service sca.identity.v1.DirectoryLookupService
  */
 export const DirectoryLookupService: GenService<{
   /**
-   * Ids that name nothing are left out of the answer.
+   * Any authenticated caller, since the asking service has already decided the caller may see the row that names
+   * these ids. Ids that name nothing are left out of the answer.
    *
    * @generated from rpc sca.identity.v1.DirectoryLookupService.LookupDirectory
    */
@@ -222,18 +223,12 @@ export const DirectoryLookupService: GenService<{
     input: typeof LookupDirectoryRequestSchema;
     output: typeof LookupDirectoryResponseSchema;
   },
-}> = /*@__PURE__*/
-  serviceDesc(file_sca_identity_v1_directory_lookup, 0);
-
-/**
- * Who a team's notifications reach (docs/notifications.md). For the notifier service only: the answer carries
- * e-mail addresses. Inactive accounts and service accounts are left out, as are ids that name nothing.
- *
- * @generated from service sca.identity.v1.RecipientLookupService
- */
-export const RecipientLookupService: GenService<{
   /**
-   * @generated from rpc sca.identity.v1.RecipientLookupService.LookupRecipients
+   * Who a team's notifications reach (docs/notifications.md). For the notifier service's own caller only: the
+   * answer carries e-mail addresses. Inactive accounts and service accounts are left out, as are ids that name
+   * nothing.
+   *
+   * @generated from rpc sca.identity.v1.DirectoryLookupService.LookupRecipients
    */
   lookupRecipients: {
     methodKind: "unary";
@@ -241,5 +236,5 @@ export const RecipientLookupService: GenService<{
     output: typeof LookupRecipientsResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_sca_identity_v1_directory_lookup, 1);
+  serviceDesc(file_sca_identity_v1_directory_lookup, 0);
 
