@@ -8,7 +8,7 @@ import { secretBoxKey } from "@sca/secret-box";
 import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
-import { deliverDueEmails } from "./events/email-delivery.ts";
+import { DELIVERY_BATCH, deliverDueEmails } from "./events/email-delivery.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
@@ -72,8 +72,9 @@ export const service = defineService({
       logger,
       messageKey: deliveryMessageKey(secretKey),
       retryBaseMs: seams.deliveryRetryBaseMs,
-      // A batch of 20 sends at the SMTP timeout, with room to spare.
-      leaseMs: 25 * config.SMTP_TIMEOUT_SECONDS * 1000,
+      // Longer than a whole batch can take (each send may wait out the connection, greeting and socket timeouts),
+      // so no other replica claims a row while it is being sent.
+      leaseMs: (DELIVERY_BATCH * 3 * config.SMTP_TIMEOUT_SECONDS + 60) * 1000,
     };
     return [
       {

@@ -9,7 +9,8 @@ import { nextAttemptAt } from "../domain/delivery-backoff.ts";
 import type { EmailMessage } from "../domain/email-messages.ts";
 import { claimDueDeliveries, markAttemptFailed, markSent } from "../store/deliveries.ts";
 
-const BATCH = 20;
+/** Deliveries claimed at once. */
+export const DELIVERY_BATCH = 20;
 
 export interface DeliveryJobDeps {
   orm: MikroORM;
@@ -26,7 +27,7 @@ export interface DeliveryJobDeps {
 export async function deliverDueEmails(deps: DeliveryJobDeps, signal: AbortSignal): Promise<number> {
   let sent = 0;
   while (!signal.aborted) {
-    const claimed = await claimDueDeliveries(deps.orm.em.fork(), BATCH, deps.leaseMs);
+    const claimed = await claimDueDeliveries(deps.orm.em.fork(), DELIVERY_BATCH, deps.leaseMs);
     if (claimed.length === 0) break;
     for (const d of claimed) {
       if (signal.aborted) break; // the rest are due again when their lease ends
