@@ -101,6 +101,17 @@ export const keys = {
   AUTH_AUTO_REGISTER: key(p.bool(false)),
   DEFAULT_MEMBER_ROLE: key(p.text("")),
 
+  // Notifications (docs/notifications.md)
+  /** Empty: the e-mail channel is skipped (logged once at start). */
+  SMTP_HOST: key(p.text("")),
+  SMTP_PORT: key(p.int(587, { min: 1, max: 65535 })),
+  SMTP_USER: key(p.text("")),
+  SMTP_PASSWORD: key(p.text(""), true),
+  /** Upgrade the connection with STARTTLS and refuse a server that does not offer it; false: plain SMTP. */
+  SMTP_USE_STARTTLS: key(p.bool(true)),
+  SMTP_FROM: key(p.text("SCA Portal <no-reply@localhost>")),
+  SMTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 300 })),
+
   // WebSocket and scan logs
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
   WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),

@@ -19,3 +19,5 @@ export { startKafkaBroker } from "./kafka-broker.ts";
 export type { TestKafkaBroker } from "./kafka-broker.ts";
 export { startS3Server } from "./s3-server.ts";
 export type { TestS3Server } from "./s3-server.ts";
+export { startTestSmtpServer } from "./smtp-server.ts";
+export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";

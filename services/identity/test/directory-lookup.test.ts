@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Code } from "@connectrpc/connect";
 import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
-import { callAs, startService, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, startService, type TestService } from "@sca/testkit";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { service } from "../src/service.ts";
 
@@ -46,6 +46,48 @@ describe("LookupDirectory", () => {
     await expect(lookup.lookupDirectory({ teamIds: [] })).rejects.toMatchObject({ code: Code.Unauthenticated });
     const ids = Array.from({ length: 501 }, () => randomUUID());
     await expect(lookup.lookupDirectory({ teamIds: ids }, await callAs.user(randomUUID()))).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
+  });
+});
+
+describe("LookupRecipients", () => {
+  it("answers the team's members holding the roles asked and the people named, active people only, each once", async () => {
+    const admin = await callAs.superAdmin(randomUUID());
+    const directory = identity.client(DirectoryService);
+    const fixtures = await fixturesOf("identity");
+    const { team } = await directory.createTeam({ name: "Recipients", slug: `r-${randomUUID().slice(0, 8)}` }, admin);
+    const member = async (role: string, opts: { active?: boolean; fullName?: string } = {}) => {
+      const id = await fixtures.user(identity.orm, opts);
+      await directory.addTeamMember({ teamId: team!.id, userId: id, role }, admin);
+      return id;
+    };
+    const dev = await member("developer", { fullName: "Dana Dev" });
+    const lead = await member("team_admin");
+    await member("viewer");
+    await member("developer", { active: false });
+    const { user: bot } = await directory.createServiceAccount({ name: "Bot" }, admin);
+    await directory.addTeamMember({ teamId: team!.id, userId: bot!.id, role: "developer" }, admin);
+    const outsider = await fixtures.user(identity.orm, { fullName: "Requester" });
+    const lookup = identity.client(DirectoryLookupService);
+    const asNotifier = await callAs.service("notifier");
+    const answer = await lookup.lookupRecipients(
+      { teamId: team!.id, roles: ["developer", "team_admin"], userIds: [outsider, dev, randomUUID(), "nope"] },
+      asNotifier,
+    );
+    const byId = new Map(answer.recipients.map((r) => [r.userId, r]));
+    expect([...byId.keys()].sort()).toEqual([dev, lead, outsider].sort());
+    expect(answer.recipients).toHaveLength(3);
+    expect(byId.get(dev)).toMatchObject({
+      displayName: "Dana Dev",
+      role: "developer",
+      email: expect.stringContaining("@"),
+    });
+    expect(byId.get(outsider)?.role).toBeUndefined();
+    await expect(
+      lookup.lookupRecipients({ teamId: team!.id, roles: ["developer"] }, await callAs.user(randomUUID())),
+    ).rejects.toMatchObject({ code: Code.PermissionDenied });
+    await expect(lookup.lookupRecipients({ teamId: team!.id, roles: ["owner"] }, asNotifier)).rejects.toMatchObject({
       code: Code.InvalidArgument,
     });
   });

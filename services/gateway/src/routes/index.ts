@@ -4,9 +4,16 @@ import type { Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
 import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
+import { notifierRoutes } from "./notifier/index.ts";
 import { projectsRoutes } from "./projects/index.ts";
 import { scansRoutes } from "./scans/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
-  return [...edgeRoutes(ctx), ...identityRoutes(ctx), ...projectsRoutes(ctx), ...scansRoutes(ctx)];
+  return [
+    ...edgeRoutes(ctx),
+    ...identityRoutes(ctx),
+    ...projectsRoutes(ctx),
+    ...scansRoutes(ctx),
+    ...notifierRoutes(ctx),
+  ];
 }

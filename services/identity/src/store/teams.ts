@@ -78,6 +78,21 @@ export async function membersOf(em: EntityManager, teamIds: readonly string[]): 
   return byTeam;
 }
 
+/** Direct memberships of a team holding one of `roles`, oldest first. */
+export async function membershipsWithRoles(
+  em: EntityManager,
+  teamId: string,
+  roles: readonly string[],
+): Promise<{ userId: string; role: string }[]> {
+  if (roles.length === 0) return [];
+  const rows = await em.find(
+    Membership,
+    { groupId: teamId, role: { $in: [...roles] } },
+    { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" } },
+  );
+  return rows.map((m) => ({ userId: m.userId, role: m.role }));
+}
+
 /** Direct memberships of each user, oldest first. */
 export async function membershipsOf(
   em: EntityManager,

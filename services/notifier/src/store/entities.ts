@@ -1,4 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
+import { Delivery } from "./entities/delivery.ts";
+import { Notification } from "./entities/notification.ts";
+import { NotificationPreference } from "./entities/notification-preference.ts";
 
-/** The tables of the notifier schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the notifier schema. */
+export const entities: DatabaseOptions["entities"] = [Notification, NotificationPreference, Delivery];

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/identity/v1/directory_lookup.proto.
  */
 export const file_sca_identity_v1_directory_lookup: GenFile = /*@__PURE__*/
-  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5Mn4KFkRpcmVjdG9yeUxvb2t1cFNlcnZpY2USZAoPTG9va3VwRGlyZWN0b3J5Eicuc2NhLmlkZW50aXR5LnYxLkxvb2t1cERpcmVjdG9yeVJlcXVlc3QaKC5zY2EuaWRlbnRpdHkudjEuTG9va3VwRGlyZWN0b3J5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5IksKF0xvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkSDQoFcm9sZXMYAiADKAkSEAoIdXNlcl9pZHMYAyADKAkiXQoJUmVjaXBpZW50Eg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhEKBHJvbGUYBCABKAlIAIgBAUIHCgVfcm9sZSJKChhMb29rdXBSZWNpcGllbnRzUmVzcG9uc2USLgoKcmVjaXBpZW50cxgBIAMoCzIaLnNjYS5pZGVudGl0eS52MS5SZWNpcGllbnQy5wEKFkRpcmVjdG9yeUxvb2t1cFNlcnZpY2USZAoPTG9va3VwRGlyZWN0b3J5Eicuc2NhLmlkZW50aXR5LnYxLkxvb2t1cERpcmVjdG9yeVJlcXVlc3QaKC5zY2EuaWRlbnRpdHkudjEuTG9va3VwRGlyZWN0b3J5UmVzcG9uc2USZwoQTG9va3VwUmVjaXBpZW50cxIoLnNjYS5pZGVudGl0eS52MS5Mb29rdXBSZWNpcGllbnRzUmVxdWVzdBopLnNjYS5pZGVudGl0eS52MS5Mb29rdXBSZWNpcGllbnRzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message sca.identity.v1.LookupDirectoryRequest
@@ -117,15 +117,104 @@ export const LookupDirectoryResponseSchema: GenMessage<LookupDirectoryResponse> 
   messageDesc(file_sca_identity_v1_directory_lookup, 3);
 
 /**
+ * @generated from message sca.identity.v1.LookupRecipientsRequest
+ */
+export type LookupRecipientsRequest = Message<"sca.identity.v1.LookupRecipientsRequest"> & {
+  /**
+   * Empty: no team members, only `user_ids`.
+   *
+   * @generated from field: string team_id = 1;
+   */
+  teamId: string;
+
+  /**
+   * The team's direct members holding one of these roles (group_admin, team_admin, developer, viewer).
+   *
+   * @generated from field: repeated string roles = 2;
+   */
+  roles: string[];
+
+  /**
+   * People named by id besides (the requester of a scan, the user of a reset); at most 500.
+   *
+   * @generated from field: repeated string user_ids = 3;
+   */
+  userIds: string[];
+};
+
+/**
+ * Describes the message sca.identity.v1.LookupRecipientsRequest.
+ * Use `create(LookupRecipientsRequestSchema)` to create a new message.
+ */
+export const LookupRecipientsRequestSchema: GenMessage<LookupRecipientsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 4);
+
+/**
+ * @generated from message sca.identity.v1.Recipient
+ */
+export type Recipient = Message<"sca.identity.v1.Recipient"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * The full name, else the e-mail address.
+   *
+   * @generated from field: string display_name = 3;
+   */
+  displayName: string;
+
+  /**
+   * The role on the team; absent for a person named only by id.
+   *
+   * @generated from field: optional string role = 4;
+   */
+  role?: string | undefined;
+};
+
+/**
+ * Describes the message sca.identity.v1.Recipient.
+ * Use `create(RecipientSchema)` to create a new message.
+ */
+export const RecipientSchema: GenMessage<Recipient> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 5);
+
+/**
+ * @generated from message sca.identity.v1.LookupRecipientsResponse
+ */
+export type LookupRecipientsResponse = Message<"sca.identity.v1.LookupRecipientsResponse"> & {
+  /**
+   * Each person once.
+   *
+   * @generated from field: repeated sca.identity.v1.Recipient recipients = 1;
+   */
+  recipients: Recipient[];
+};
+
+/**
+ * Describes the message sca.identity.v1.LookupRecipientsResponse.
+ * Use `create(LookupRecipientsResponseSchema)` to create a new message.
+ */
+export const LookupRecipientsResponseSchema: GenMessage<LookupRecipientsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 6);
+
+/**
  * What other services show of the directory beside their own rows: a team's name, organization and place in the
- * group tree, a user's display name. Service to service only (the gateway routes none of it); any authenticated
- * caller, since the asking service has already decided the caller may see the row that names these ids.
+ * group tree, a user's display name; and, for the notifier, who a team's notifications reach. Service to service only
+ * (the gateway routes none of it).
  *
  * @generated from service sca.identity.v1.DirectoryLookupService
  */
 export const DirectoryLookupService: GenService<{
   /**
-   * Ids that name nothing are left out of the answer.
+   * Any authenticated caller, since the asking service has already decided the caller may see the row that names
+   * these ids. Ids that name nothing are left out of the answer.
    *
    * @generated from rpc sca.identity.v1.DirectoryLookupService.LookupDirectory
    */
@@ -133,6 +222,18 @@ export const DirectoryLookupService: GenService<{
     methodKind: "unary";
     input: typeof LookupDirectoryRequestSchema;
     output: typeof LookupDirectoryResponseSchema;
+  },
+  /**
+   * Who a team's notifications reach (docs/notifications.md). For the notifier service's own caller only: the
+   * answer carries e-mail addresses. Inactive accounts and service accounts are left out, as are ids that name
+   * nothing.
+   *
+   * @generated from rpc sca.identity.v1.DirectoryLookupService.LookupRecipients
+   */
+  lookupRecipients: {
+    methodKind: "unary";
+    input: typeof LookupRecipientsRequestSchema;
+    output: typeof LookupRecipientsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_identity_v1_directory_lookup, 0);

@@ -2,22 +2,428 @@
 // @generated from file sca/notifier/v1/notifier.proto (package sca.notifier.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { PageInfo, PageRequest } from "../../common/v1/paging_pb.ts";
+import { file_sca_common_v1_paging } from "../../common/v1/paging_pb.ts";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file sca/notifier/v1/notifier.proto.
  */
 export const file_sca_notifier_v1_notifier: GenFile = /*@__PURE__*/
-  fileDesc("Ch5zY2Evbm90aWZpZXIvdjEvbm90aWZpZXIucHJvdG8SD3NjYS5ub3RpZmllci52MTIRCg9Ob3RpZmllclNlcnZpY2ViBnByb3RvMw");
+  fileDesc("Ch5zY2Evbm90aWZpZXIvdjEvbm90aWZpZXIucHJvdG8SD3NjYS5ub3RpZmllci52MSLOAgoMTm90aWZpY2F0aW9uEgoKAmlkGAEgASgJEgwKBGtpbmQYAiABKAkSFQoIc2V2ZXJpdHkYAyABKAlIAIgBARINCgV0aXRsZRgEIAEoCRIMCgRib2R5GAUgASgJEhEKBGxpbmsYBiABKAlIAYgBARIUCgd0ZWFtX2lkGAcgASgJSAKIAQESFwoKcHJvamVjdF9pZBgIIAEoCUgDiAEBEhQKB3NjYW5faWQYCSABKAlIBIgBARIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdyZWFkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEILCglfc2V2ZXJpdHlCBwoFX2xpbmtCCgoIX3RlYW1faWRCDQoLX3Byb2plY3RfaWRCCgoIX3NjYW5faWQiWQoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EigKBHBhZ2UYASABKAsyGi5zY2EuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhMKC3VucmVhZF9vbmx5GAIgASgIIoYBChlMaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlEiwKBWl0ZW1zGAEgAygLMh0uc2NhLm5vdGlmaWVyLnYxLk5vdGlmaWNhdGlvbhIlCgRwYWdlGAIgASgLMhcuc2NhLmNvbW1vbi52MS5QYWdlSW5mbxIUCgx1bnJlYWRfY291bnQYAyABKAUiFAoSQ291bnRVbnJlYWRSZXF1ZXN0IiQKE0NvdW50VW5yZWFkUmVzcG9uc2USDQoFY291bnQYASABKAUiFAoSTWFya0FsbFJlYWRSZXF1ZXN0IiUKE01hcmtBbGxSZWFkUmVzcG9uc2USDgoGbWFya2VkGAEgASgFIh0KD01hcmtSZWFkUmVxdWVzdBIKCgJpZBgBIAEoCSJHChBNYXJrUmVhZFJlc3BvbnNlEjMKDG5vdGlmaWNhdGlvbhgBIAEoCzIdLnNjYS5ub3RpZmllci52MS5Ob3RpZmljYXRpb24iPQoOS2luZFByZWZlcmVuY2USDAoEa2luZBgBIAEoCRIOCgZpbl9hcHAYAiABKAgSDQoFZW1haWwYAyABKAgiYgoUS2luZFByZWZlcmVuY2VDaGFuZ2USDAoEa2luZBgBIAEoCRITCgZpbl9hcHAYAiABKAhIAIgBARISCgVlbWFpbBgDIAEoCEgBiAEBQgkKB19pbl9hcHBCCAoGX2VtYWlsIhcKFUdldFByZWZlcmVuY2VzUmVxdWVzdCJIChZHZXRQcmVmZXJlbmNlc1Jlc3BvbnNlEi4KBWtpbmRzGAEgAygLMh8uc2NhLm5vdGlmaWVyLnYxLktpbmRQcmVmZXJlbmNlImEKGFVwZGF0ZVByZWZlcmVuY2VzUmVxdWVzdBI0CgVraW5kcxgBIAMoCzIlLnNjYS5ub3RpZmllci52MS5LaW5kUHJlZmVyZW5jZUNoYW5nZRIPCgdyZXBsYWNlGAIgASgIIksKGVVwZGF0ZVByZWZlcmVuY2VzUmVzcG9uc2USLgoFa2luZHMYASADKAsyHy5zY2Eubm90aWZpZXIudjEuS2luZFByZWZlcmVuY2Uy1QQKE05vdGlmaWNhdGlvblNlcnZpY2USagoRTGlzdE5vdGlmaWNhdGlvbnMSKS5zY2Eubm90aWZpZXIudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0Giouc2NhLm5vdGlmaWVyLnYxLkxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USWAoLQ291bnRVbnJlYWQSIy5zY2Eubm90aWZpZXIudjEuQ291bnRVbnJlYWRSZXF1ZXN0GiQuc2NhLm5vdGlmaWVyLnYxLkNvdW50VW5yZWFkUmVzcG9uc2USWAoLTWFya0FsbFJlYWQSIy5zY2Eubm90aWZpZXIudjEuTWFya0FsbFJlYWRSZXF1ZXN0GiQuc2NhLm5vdGlmaWVyLnYxLk1hcmtBbGxSZWFkUmVzcG9uc2USTwoITWFya1JlYWQSIC5zY2Eubm90aWZpZXIudjEuTWFya1JlYWRSZXF1ZXN0GiEuc2NhLm5vdGlmaWVyLnYxLk1hcmtSZWFkUmVzcG9uc2USYQoOR2V0UHJlZmVyZW5jZXMSJi5zY2Eubm90aWZpZXIudjEuR2V0UHJlZmVyZW5jZXNSZXF1ZXN0Gicuc2NhLm5vdGlmaWVyLnYxLkdldFByZWZlcmVuY2VzUmVzcG9uc2USagoRVXBkYXRlUHJlZmVyZW5jZXMSKS5zY2Eubm90aWZpZXIudjEuVXBkYXRlUHJlZmVyZW5jZXNSZXF1ZXN0Giouc2NhLm5vdGlmaWVyLnYxLlVwZGF0ZVByZWZlcmVuY2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_sca_common_v1_paging]);
 
 /**
- * The notifier service's contract. Its capability has not been built yet, so it declares no methods:
- * the service starts, answers grpc.health.v1 and owns its (empty) schema.
- *
- * @generated from service sca.notifier.v1.NotifierService
+ * @generated from message sca.notifier.v1.Notification
  */
-export const NotifierService: GenService<{
+export type Notification = Message<"sca.notifier.v1.Notification"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The kinds of docs/notifications.md, e.g. scan.failed.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * info, low, medium, high or critical; absent for a kind without one.
+   *
+   * @generated from field: optional string severity = 3;
+   */
+  severity?: string | undefined;
+
+  /**
+   * @generated from field: string title = 4;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string body = 5;
+   */
+  body: string;
+
+  /**
+   * A path of the portal's frontend, e.g. /projects/<id>/scans/<id>.
+   *
+   * @generated from field: optional string link = 6;
+   */
+  link?: string | undefined;
+
+  /**
+   * @generated from field: optional string team_id = 7;
+   */
+  teamId?: string | undefined;
+
+  /**
+   * @generated from field: optional string project_id = 8;
+   */
+  projectId?: string | undefined;
+
+  /**
+   * @generated from field: optional string scan_id = 9;
+   */
+  scanId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp read_at = 11;
+   */
+  readAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message sca.notifier.v1.Notification.
+ * Use `create(NotificationSchema)` to create a new message.
+ */
+export const NotificationSchema: GenMessage<Notification> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 0);
+
+/**
+ * @generated from message sca.notifier.v1.ListNotificationsRequest
+ */
+export type ListNotificationsRequest = Message<"sca.notifier.v1.ListNotificationsRequest"> & {
+  /**
+   * @generated from field: sca.common.v1.PageRequest page = 1;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: bool unread_only = 2;
+   */
+  unreadOnly: boolean;
+};
+
+/**
+ * Describes the message sca.notifier.v1.ListNotificationsRequest.
+ * Use `create(ListNotificationsRequestSchema)` to create a new message.
+ */
+export const ListNotificationsRequestSchema: GenMessage<ListNotificationsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 1);
+
+/**
+ * @generated from message sca.notifier.v1.ListNotificationsResponse
+ */
+export type ListNotificationsResponse = Message<"sca.notifier.v1.ListNotificationsResponse"> & {
+  /**
+   * @generated from field: repeated sca.notifier.v1.Notification items = 1;
+   */
+  items: Notification[];
+
+  /**
+   * @generated from field: sca.common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+
+  /**
+   * @generated from field: int32 unread_count = 3;
+   */
+  unreadCount: number;
+};
+
+/**
+ * Describes the message sca.notifier.v1.ListNotificationsResponse.
+ * Use `create(ListNotificationsResponseSchema)` to create a new message.
+ */
+export const ListNotificationsResponseSchema: GenMessage<ListNotificationsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 2);
+
+/**
+ * @generated from message sca.notifier.v1.CountUnreadRequest
+ */
+export type CountUnreadRequest = Message<"sca.notifier.v1.CountUnreadRequest"> & {
+};
+
+/**
+ * Describes the message sca.notifier.v1.CountUnreadRequest.
+ * Use `create(CountUnreadRequestSchema)` to create a new message.
+ */
+export const CountUnreadRequestSchema: GenMessage<CountUnreadRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 3);
+
+/**
+ * @generated from message sca.notifier.v1.CountUnreadResponse
+ */
+export type CountUnreadResponse = Message<"sca.notifier.v1.CountUnreadResponse"> & {
+  /**
+   * @generated from field: int32 count = 1;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message sca.notifier.v1.CountUnreadResponse.
+ * Use `create(CountUnreadResponseSchema)` to create a new message.
+ */
+export const CountUnreadResponseSchema: GenMessage<CountUnreadResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 4);
+
+/**
+ * @generated from message sca.notifier.v1.MarkAllReadRequest
+ */
+export type MarkAllReadRequest = Message<"sca.notifier.v1.MarkAllReadRequest"> & {
+};
+
+/**
+ * Describes the message sca.notifier.v1.MarkAllReadRequest.
+ * Use `create(MarkAllReadRequestSchema)` to create a new message.
+ */
+export const MarkAllReadRequestSchema: GenMessage<MarkAllReadRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 5);
+
+/**
+ * @generated from message sca.notifier.v1.MarkAllReadResponse
+ */
+export type MarkAllReadResponse = Message<"sca.notifier.v1.MarkAllReadResponse"> & {
+  /**
+   * Notifications this call marked (0 when all were read).
+   *
+   * @generated from field: int32 marked = 1;
+   */
+  marked: number;
+};
+
+/**
+ * Describes the message sca.notifier.v1.MarkAllReadResponse.
+ * Use `create(MarkAllReadResponseSchema)` to create a new message.
+ */
+export const MarkAllReadResponseSchema: GenMessage<MarkAllReadResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 6);
+
+/**
+ * @generated from message sca.notifier.v1.MarkReadRequest
+ */
+export type MarkReadRequest = Message<"sca.notifier.v1.MarkReadRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message sca.notifier.v1.MarkReadRequest.
+ * Use `create(MarkReadRequestSchema)` to create a new message.
+ */
+export const MarkReadRequestSchema: GenMessage<MarkReadRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 7);
+
+/**
+ * @generated from message sca.notifier.v1.MarkReadResponse
+ */
+export type MarkReadResponse = Message<"sca.notifier.v1.MarkReadResponse"> & {
+  /**
+   * @generated from field: sca.notifier.v1.Notification notification = 1;
+   */
+  notification?: Notification | undefined;
+};
+
+/**
+ * Describes the message sca.notifier.v1.MarkReadResponse.
+ * Use `create(MarkReadResponseSchema)` to create a new message.
+ */
+export const MarkReadResponseSchema: GenMessage<MarkReadResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 8);
+
+/**
+ * One kind's channels.
+ *
+ * @generated from message sca.notifier.v1.KindPreference
+ */
+export type KindPreference = Message<"sca.notifier.v1.KindPreference"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: bool in_app = 2;
+   */
+  inApp: boolean;
+
+  /**
+   * @generated from field: bool email = 3;
+   */
+  email: boolean;
+};
+
+/**
+ * Describes the message sca.notifier.v1.KindPreference.
+ * Use `create(KindPreferenceSchema)` to create a new message.
+ */
+export const KindPreferenceSchema: GenMessage<KindPreference> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 9);
+
+/**
+ * A change of one kind: an absent channel keeps its value.
+ *
+ * @generated from message sca.notifier.v1.KindPreferenceChange
+ */
+export type KindPreferenceChange = Message<"sca.notifier.v1.KindPreferenceChange"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: optional bool in_app = 2;
+   */
+  inApp?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool email = 3;
+   */
+  email?: boolean | undefined;
+};
+
+/**
+ * Describes the message sca.notifier.v1.KindPreferenceChange.
+ * Use `create(KindPreferenceChangeSchema)` to create a new message.
+ */
+export const KindPreferenceChangeSchema: GenMessage<KindPreferenceChange> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 10);
+
+/**
+ * @generated from message sca.notifier.v1.GetPreferencesRequest
+ */
+export type GetPreferencesRequest = Message<"sca.notifier.v1.GetPreferencesRequest"> & {
+};
+
+/**
+ * Describes the message sca.notifier.v1.GetPreferencesRequest.
+ * Use `create(GetPreferencesRequestSchema)` to create a new message.
+ */
+export const GetPreferencesRequestSchema: GenMessage<GetPreferencesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 11);
+
+/**
+ * @generated from message sca.notifier.v1.GetPreferencesResponse
+ */
+export type GetPreferencesResponse = Message<"sca.notifier.v1.GetPreferencesResponse"> & {
+  /**
+   * @generated from field: repeated sca.notifier.v1.KindPreference kinds = 1;
+   */
+  kinds: KindPreference[];
+};
+
+/**
+ * Describes the message sca.notifier.v1.GetPreferencesResponse.
+ * Use `create(GetPreferencesResponseSchema)` to create a new message.
+ */
+export const GetPreferencesResponseSchema: GenMessage<GetPreferencesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 12);
+
+/**
+ * @generated from message sca.notifier.v1.UpdatePreferencesRequest
+ */
+export type UpdatePreferencesRequest = Message<"sca.notifier.v1.UpdatePreferencesRequest"> & {
+  /**
+   * @generated from field: repeated sca.notifier.v1.KindPreferenceChange kinds = 1;
+   */
+  kinds: KindPreferenceChange[];
+
+  /**
+   * @generated from field: bool replace = 2;
+   */
+  replace: boolean;
+};
+
+/**
+ * Describes the message sca.notifier.v1.UpdatePreferencesRequest.
+ * Use `create(UpdatePreferencesRequestSchema)` to create a new message.
+ */
+export const UpdatePreferencesRequestSchema: GenMessage<UpdatePreferencesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 13);
+
+/**
+ * @generated from message sca.notifier.v1.UpdatePreferencesResponse
+ */
+export type UpdatePreferencesResponse = Message<"sca.notifier.v1.UpdatePreferencesResponse"> & {
+  /**
+   * @generated from field: repeated sca.notifier.v1.KindPreference kinds = 1;
+   */
+  kinds: KindPreference[];
+};
+
+/**
+ * Describes the message sca.notifier.v1.UpdatePreferencesResponse.
+ * Use `create(UpdatePreferencesResponseSchema)` to create a new message.
+ */
+export const UpdatePreferencesResponseSchema: GenMessage<UpdatePreferencesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_notifier_v1_notifier, 14);
+
+/**
+ * A person's in-app notifications and notification preferences (docs/notifications.md). Every method is for a
+ * signed-in person and reaches only their own rows: another person's notification is not found.
+ *
+ * @generated from service sca.notifier.v1.NotificationService
+ */
+export const NotificationService: GenService<{
+  /**
+   * Newest first.
+   *
+   * @generated from rpc sca.notifier.v1.NotificationService.ListNotifications
+   */
+  listNotifications: {
+    methodKind: "unary";
+    input: typeof ListNotificationsRequestSchema;
+    output: typeof ListNotificationsResponseSchema;
+  },
+  /**
+   * @generated from rpc sca.notifier.v1.NotificationService.CountUnread
+   */
+  countUnread: {
+    methodKind: "unary";
+    input: typeof CountUnreadRequestSchema;
+    output: typeof CountUnreadResponseSchema;
+  },
+  /**
+   * @generated from rpc sca.notifier.v1.NotificationService.MarkAllRead
+   */
+  markAllRead: {
+    methodKind: "unary";
+    input: typeof MarkAllReadRequestSchema;
+    output: typeof MarkAllReadResponseSchema;
+  },
+  /**
+   * Idempotent: a notification already read keeps its first read_at.
+   *
+   * @generated from rpc sca.notifier.v1.NotificationService.MarkRead
+   */
+  markRead: {
+    methodKind: "unary";
+    input: typeof MarkReadRequestSchema;
+    output: typeof MarkReadResponseSchema;
+  },
+  /**
+   * Every kind a person may tune, with the value in force (their choice, else the kind's default).
+   *
+   * @generated from rpc sca.notifier.v1.NotificationService.GetPreferences
+   */
+  getPreferences: {
+    methodKind: "unary";
+    input: typeof GetPreferencesRequestSchema;
+    output: typeof GetPreferencesResponseSchema;
+  },
+  /**
+   * `replace`: kinds not given go back to their defaults; otherwise only the given kinds and channels change.
+   *
+   * @generated from rpc sca.notifier.v1.NotificationService.UpdatePreferences
+   */
+  updatePreferences: {
+    methodKind: "unary";
+    input: typeof UpdatePreferencesRequestSchema;
+    output: typeof UpdatePreferencesResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_notifier_v1_notifier, 0);
 

@@ -1,0 +1,8 @@
+// The notifier's routes, in the order the OpenAPI document lists them.
+import type { Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { notificationRoutes } from "./notifications.ts";
+
+export function notifierRoutes(ctx: GatewayContext): Route[] {
+  return notificationRoutes(ctx);
+}

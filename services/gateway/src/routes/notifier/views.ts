@@ -1,0 +1,56 @@
+// The JSON of the notifier's answers (docs/notifications.md).
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { KindPreference, Notification } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { z } from "zod";
+
+const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
+
+export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
+
+export const notificationSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.string().meta({ description: "A kind of docs/notifications.md, e.g. scan.failed" }),
+    severity: z.enum(SEVERITIES).nullable(),
+    title: z.string(),
+    body: z.string(),
+    link: z.string().nullable().meta({ description: "A path of the portal's frontend" }),
+    team_id: z.uuid().nullable(),
+    project_id: z.uuid().nullable(),
+    scan_id: z.uuid().nullable(),
+    is_read: z.boolean(),
+    read_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "Notification" });
+
+export function notificationJson(n: Notification): z.input<typeof notificationSchema> {
+  return {
+    id: n.id,
+    kind: n.kind,
+    severity: (n.severity as (typeof SEVERITIES)[number] | undefined) ?? null,
+    title: n.title,
+    body: n.body,
+    link: n.link ?? null,
+    team_id: n.teamId ?? null,
+    project_id: n.projectId ?? null,
+    scan_id: n.scanId ?? null,
+    is_read: n.readAt !== undefined,
+    read_at: iso(n.readAt),
+    created_at: iso(n.createdAt)!,
+  };
+}
+
+const channels = z.object({ in_app: z.boolean(), email: z.boolean() });
+
+export const preferencesSchema = z
+  .object({
+    kinds: z.record(z.string(), channels).meta({
+      description: "Every kind one may tune, each with its channels in force (their choice, else the default)",
+    }),
+  })
+  .meta({ id: "NotificationPreferences" });
+
+export function preferencesJson(kinds: KindPreference[]): z.input<typeof preferencesSchema> {
+  return { kinds: Object.fromEntries(kinds.map((k) => [k.kind, { in_app: k.inApp, email: k.email }])) };
+}

@@ -1,0 +1,64 @@
+// The notification kinds (docs/notifications.md): what the product tells people about, each with its severity when
+// one applies, its default channels, and whether a person may tune it. The spec lists none; these follow what the
+// portal does. Only kinds whose source event exists are raised today (`raised`); the rest are named so preferences,
+// routing rules and the documents agree on one vocabulary as their sources arrive.
+
+export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CHANNELS = ["in_app", "email"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface KindSpec {
+  kind: string;
+  /** null: a notification of this kind carries no severity (it never matches a rule naming one). */
+  severity: Severity | null;
+  /** The channels a person gets unless their preferences say otherwise. */
+  defaults: Record<Channel, boolean>;
+  /** false: security mail (the reset link) goes out whatever the preferences say, and is not in them. */
+  tunable: boolean;
+  /** Raised today: its source event exists. */
+  raised: boolean;
+}
+
+const kind = (name: string, severity: Severity | null, email: boolean, raised: boolean, tunable = true): KindSpec => ({
+  kind: name,
+  severity,
+  defaults: { in_app: true, email },
+  tunable,
+  raised,
+});
+
+export const KINDS: readonly KindSpec[] = [
+  kind("scan.failed", "medium", true, true),
+  kind("scan.succeeded", null, false, true),
+  kind("findings.new", null, false, false),
+  kind("vulnerability.kev_listed", "critical", true, false),
+  kind("vulnerability.sla_breached", "high", true, false),
+  kind("gate.failed", "high", true, false),
+  kind("approval.requested", null, true, false),
+  kind("approval.decided", null, true, false),
+  kind("package.malicious", "critical", true, false),
+  kind("queue.backlog", "medium", false, false),
+  {
+    kind: "account.password_reset",
+    severity: null,
+    defaults: { in_app: false, email: true },
+    tunable: false,
+    raised: true,
+  },
+];
+
+const BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
+
+export function kindSpec(name: string): KindSpec | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The kinds a person's preferences cover, in catalogue order. */
+export const TUNABLE_KINDS: readonly KindSpec[] = KINDS.filter((k) => k.tunable);
+
+/** Severity order: `severity` is `minimum` or above. */
+export function severityAtLeast(severity: Severity | null, minimum: Severity): boolean {
+  return severity !== null && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(minimum);
+}
