@@ -2,11 +2,12 @@
 // service's views. A service adds its folder with an index.ts and one line here: `...projectsRoutes(ctx)`.
 import type { Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
+import { adminRoutes } from "./admin/index.ts";
 import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
 import { projectsRoutes } from "./projects/index.ts";
 import { scansRoutes } from "./scans/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
-  return [...edgeRoutes(ctx), ...identityRoutes(ctx), ...projectsRoutes(ctx), ...scansRoutes(ctx)];
+  return [...edgeRoutes(ctx), ...identityRoutes(ctx), ...projectsRoutes(ctx), ...scansRoutes(ctx), ...adminRoutes(ctx)];
 }
