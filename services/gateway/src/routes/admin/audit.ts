@@ -9,6 +9,9 @@ import type { GatewayContext } from "../../context.ts";
 import { csvLine } from "../../http/csv.ts";
 import { AUDIT_CSV_COLUMNS, auditEntryJson, auditEntrySchema, auditFilterOf, auditFilterQuery } from "./views.ts";
 
+/** How long the CSV's stream may take: longer than a unary call's 10 s, as 100000 rows may take a minute. */
+const EXPORT_TIMEOUT_MS = 600_000;
+
 const listQuery = pageSizePagination.query(NUMBERED_PAGE_SIZE).extend(auditFilterQuery.shape);
 const listAnswer = pageSizePagination
   .envelope(auditEntrySchema)
@@ -62,7 +65,10 @@ export function auditRoutes(ctx: GatewayContext): Route[] {
       handler: ({ query, call }) => {
         async function* lines() {
           let header = true;
-          for await (const chunk of audit.exportAuditEntries({ filter: auditFilterOf(query) }, call)) {
+          for await (const chunk of audit.exportAuditEntries(
+            { filter: auditFilterOf(query) },
+            { ...call, timeoutMs: EXPORT_TIMEOUT_MS },
+          )) {
             const rows = chunk.items.map((e) => {
               const json = auditEntryJson(e);
               return csvLine(AUDIT_CSV_COLUMNS.map((c) => json[c]));
