@@ -166,6 +166,8 @@ describe("an entry of an event", () => {
     const received = new Date("2026-01-01T00:00:00Z");
     const e = entryOfEvent({ ...event, occurredAt: undefined, actor: undefined }, "x", received);
     expect(e.occurredAt).toEqual(received);
+    for (const odd of [new Date(Number.NaN), new Date(Date.UTC(10000, 0, 1)), new Date(Date.UTC(-5, 0, 1))])
+      expect(entryOfEvent({ ...event, occurredAt: odd }, "x", received).occurredAt).toEqual(received);
     expect([e.actorUserId, e.actorEmail, e.clientIp]).toEqual(["", "", ""]);
   });
 });

@@ -24,16 +24,27 @@ export interface AuditEventInput {
 // PostgreSQL text cannot hold NUL: an event carrying one is recorded without it (and hashed as recorded).
 const storable = (text: string) => text.replaceAll("\0", "");
 
+const YEAR_1 = new Date(0).setUTCFullYear(1, 0, 1);
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+
+// A time the ISO text of the chain and PostgreSQL both hold (years 1..9999); anything else (a malformed event) would
+// otherwise fail its row for ever and block the partition.
+function recordableTime(t: Date | undefined): Date | undefined {
+  if (!t) return undefined;
+  const ms = t.getTime();
+  return Number.isFinite(ms) && ms >= YEAR_1 && ms < YEAR_10000 ? t : undefined;
+}
+
 /**
  * The entry recording `event`. `eventId` is the id consumers deduplicate on (the record's header); `receivedAt`
- * stands for a missing occurred_at. Times keep millisecond precision, what both the chain and PostgreSQL hold.
+ * stands for a missing occurred_at (or one outside the years 1..9999). Times keep millisecond precision, what both the chain and PostgreSQL hold.
  */
 export function entryOfEvent(event: AuditEventInput, eventId: string, receivedAt: Date): EntryFields {
   const details: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.details)) details[storable(k)] = storable(v);
   return {
     id: eventId.toLowerCase(),
-    occurredAt: new Date((event.occurredAt ?? receivedAt).getTime()),
+    occurredAt: new Date((recordableTime(event.occurredAt) ?? receivedAt).getTime()),
     source: storable(event.source),
     action: storable(event.action),
     outcome: storable(event.outcome),
