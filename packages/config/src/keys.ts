@@ -215,6 +215,22 @@ export const keys = {
   TASK_WORKER_AUTOMATIC_CONCURRENCY: key(p.int(1, { min: 0, max: 64 })),
   /** The spec's scope filter: components an SBOM marks as non-runtime (excluded) are dropped before persist. */
   SCAN_SCOPE_FILTER_ENABLED: key(p.bool(true)),
+
+  // Audit log (docs/audit.md)
+  /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */
+  AUDIT_EXPORT_URL: key((raw) => {
+    if (raw === undefined) return "";
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new Error("must be an http(s) URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("must be an http(s) URL");
+    return raw;
+  }, true),
+  AUDIT_EXPORT_BATCH_SIZE: key(p.int(500, { min: 1, max: 5000, clamp: true })),
+  AUDIT_EXPORT_LAG_SECONDS: key(p.int(30, { min: 0, max: 3600, clamp: true })),
 } as const;
 
 /** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */

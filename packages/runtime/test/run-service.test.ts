@@ -10,7 +10,8 @@ import { testServers, uniqueName } from "@sca/testkit";
 
 // A real domain service process: migrate command, health over Connect, graceful stop on SIGTERM.
 const serviceDir = fileURLToPath(new URL("../../../services/admin/", import.meta.url));
-const env = { ...process.env, RPC_PORT: "0", LOG_LEVEL: "INFO" };
+// A topic prefix of its own: admin consumes the audit topic, and must never join a running portal's group.
+const env = { ...process.env, RPC_PORT: "0", LOG_LEVEL: "INFO", KAFKA_TOPIC_PREFIX: `${uniqueName("runtime_proc")}.` };
 
 describe("a domain service process", () => {
   it("applies its migrations with the migrate command and exits 0", () => {

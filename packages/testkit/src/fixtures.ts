@@ -21,6 +21,24 @@ export interface ServiceFixtures {
     /** A well-formed API key that no deployment issued. */
     unknownApiKey(): string;
   };
+  admin: {
+    /**
+     * `count` audit entries appended after the log's head in one bulk write (COPY), chained as the consumer chains
+     * them, each with `fields` (`i` is the entry's index in the batch); answers the positions of the first and last.
+     */
+    auditEntries(
+      orm: MikroORM,
+      count: number,
+      fields?: (i: number) => {
+        action?: string;
+        actorUserId?: string;
+        teamId?: string;
+        targetTable?: string;
+        targetId?: string;
+        occurredAt?: Date;
+      },
+    ): Promise<{ first: number; last: number }>;
+  };
   "scan-orchestrator": {
     /**
      * A scan row made directly in the scan-orchestrator's tables (kind sbom, queued unless told; `ref` as given, also

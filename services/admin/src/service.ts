@@ -1,12 +1,51 @@
-// The admin service: what it is, for main.ts to run and tests to start.
+// The admin service: the audit log (every service's audit events, appended to a hash-chained, append-only table),
+// its searches and CSV export, and its shipping to AUDIT_EXPORT_URL. main.ts runs it; tests start it through the
+// test kit.
+import { keys } from "@sca/config";
+import { TOPICS } from "@sca/kafka";
 import { defineService } from "@sca/runtime";
+import { httpAuditCollector } from "./clients/audit-collector.ts";
+import { AUDIT_LOG_GROUP, auditEvents, recordAuditEvent } from "./events/audit-intake.ts";
+import { shipAuditLog } from "./events/audit-export.ts";
+import { registerAuditService } from "./rpc/audit-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
+export interface AdminSeams {
+  /** How often the log is shipped to AUDIT_EXPORT_URL: the spec's five minutes; tests shorten it. */
+  auditExportEveryMs: number;
+}
+
+const seams: AdminSeams = { auditExportEveryMs: 300_000 };
+
 export const service = defineService({
   name: "admin",
+  config: {
+    AUDIT_EXPORT_URL: keys.AUDIT_EXPORT_URL,
+    AUDIT_EXPORT_BATCH_SIZE: keys.AUDIT_EXPORT_BATCH_SIZE,
+    AUDIT_EXPORT_LAG_SECONDS: keys.AUDIT_EXPORT_LAG_SECONDS,
+  },
   entities,
   migrations,
-  // No capability yet: the service answers health and owns its (empty) schema.
-  start: () => () => undefined,
+  kafka: { consumes: [TOPICS.auditEvents] },
+  seams,
+  start: async ({ orm, kafka }) => {
+    await kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
+    return (router) => registerAuditService(router, { orm });
+  },
+  jobs: ({ orm, config, logger, seams }) => {
+    if (!config.AUDIT_EXPORT_URL) return [];
+    const collector = httpAuditCollector(config.AUDIT_EXPORT_URL);
+    const settings = { batchSize: config.AUDIT_EXPORT_BATCH_SIZE, lagSeconds: config.AUDIT_EXPORT_LAG_SECONDS };
+    return [
+      {
+        name: "audit export",
+        everyMs: seams.auditExportEveryMs,
+        run: async (signal) => {
+          const shipped = await shipAuditLog(orm, collector, settings, signal);
+          if (shipped.entries > 0) logger.info(shipped, "shipped audit entries to the collector");
+        },
+      },
+    ];
+  },
 });

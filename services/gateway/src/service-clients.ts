@@ -4,6 +4,7 @@
 // A call made for a request passes the handler's `call`, which carries the caller (src/api/route.ts).
 import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
+import { AuditService } from "@sca/proto/sca/admin/v1/audit_pb.ts";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
@@ -29,6 +30,7 @@ export const SERVICE_CLIENTS = {
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
   notifier: { notifications: NotificationService },
+  admin: { audit: AuditService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;

@@ -5,7 +5,11 @@ import { connect, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openDatabase } from "@sca/db";
-import { TEST_SECRET } from "@sca/testkit";
+import { TEST_SECRET, uniqueName } from "@sca/testkit";
+
+// Topics and consumer groups of these processes live under a prefix of the test run's own: a service that consumes
+// (admin reads the audit topic) never joins a running portal's group.
+const TOPIC_PREFIX = `${uniqueName("svc_proc")}.`;
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -15,6 +19,7 @@ function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): No
     DATABASE_URL: databaseUrl,
     SECRET_KEY: process.env.SECRET_KEY ?? TEST_SECRET,
     LOG_LEVEL: "ERROR",
+    KAFKA_TOPIC_PREFIX: TOPIC_PREFIX,
     ...extra,
   };
 }

@@ -1,4 +1,6 @@
 import type { DatabaseOptions } from "@sca/db";
+import { AuditEntry } from "./entities/audit-entry.ts";
+import { AuditExportPosition } from "./entities/audit-export-position.ts";
 
-/** The tables of the admin schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the admin schema. */
+export const entities: DatabaseOptions["entities"] = [AuditEntry, AuditExportPosition];

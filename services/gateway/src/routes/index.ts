@@ -2,6 +2,7 @@
 // service's views. A service adds its folder with an index.ts and one line here: `...projectsRoutes(ctx)`.
 import type { Route } from "../api/route.ts";
 import type { GatewayContext } from "../context.ts";
+import { adminRoutes } from "./admin/index.ts";
 import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
 import { notifierRoutes } from "./notifier/index.ts";
@@ -15,5 +16,6 @@ export function apiRoutes(ctx: GatewayContext): Route[] {
     ...projectsRoutes(ctx),
     ...scansRoutes(ctx),
     ...notifierRoutes(ctx),
+    ...adminRoutes(ctx),
   ];
 }

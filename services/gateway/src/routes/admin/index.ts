@@ -1,0 +1,8 @@
+// The admin service's routes.
+import type { Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { auditRoutes } from "./audit.ts";
+
+export function adminRoutes(ctx: GatewayContext): Route[] {
+  return [...auditRoutes(ctx)];
+}
