@@ -25,7 +25,9 @@ import {
   exportComponents,
   listComponents,
   newestSnapshot,
+  projectWithNewestSnapshot,
   snapshotOfScan,
+  type SnapshotRef,
   type ComponentListRow,
   type InventoryComponentRow,
 } from "../store/inventory-reads.ts";
@@ -57,17 +59,17 @@ async function anchoredSnapshot(
   deps: InventoryServiceDeps,
   projectId: string,
   anchor: InventoryAnchor | undefined,
-): Promise<string | null> {
+): Promise<SnapshotRef | null> {
   const em = deps.orm.em.fork();
   if (anchor?.scanId !== undefined) {
-    const scanId = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project has that id.");
-    return scanId;
+    const snapshot = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
+    if (!snapshot) throw ProblemError.notFound("No succeeded scan of this project has that id.");
+    return snapshot;
   }
   if (anchor?.release !== undefined) {
-    const scanId = await newestSnapshot(em, projectId, anchor.release.trim());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
-    return scanId;
+    const snapshot = await newestSnapshot(em, projectId, anchor.release.trim());
+    if (!snapshot) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
+    return snapshot;
   }
   return newestSnapshot(em, projectId);
 }
@@ -117,17 +119,28 @@ export function inventoryReadHandlers(
 ): InventoryHandlers<"listComponents" | "getComponent" | "exportComponents"> {
   return {
     async listComponents(req: ListComponentsRequest, ctx: HandlerContext) {
-      const projectId = await readableProjectId(deps, ctx, req.projectId);
+      const caller = requireCaller(ctx);
+      if (!isUuid(req.projectId)) throw projectNotFound();
+      const em = deps.orm.em.fork();
+      // The project and its newest snapshot in one query (what an unanchored list, the common case, needs).
+      const found = await projectWithNewestSnapshot(em, req.projectId.toLowerCase());
+      if (!found || !mayRead(caller, found.project)) throw projectNotFound();
       const v: FieldViolation[] = [];
       anchorViolations(req.anchor, v);
       const filter = componentFilterOf(req.filter, v);
       const sort = sortKeysOf(req.sort, req.order, v);
       const window = componentWindowOf(req.limit, req.offset, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
-      const { rows, total } = await listComponents(deps.orm.em.fork(), scanId, filter, sort, window);
-      return create(ListComponentsResponseSchema, { items: rows.map(componentView), total, ...window, scanId });
+      const anchored = req.anchor?.scanId !== undefined || req.anchor?.release !== undefined;
+      const snapshot = anchored ? await anchoredSnapshot(deps, found.project.id, req.anchor) : found.snapshot;
+      if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
+      const { rows, total } = await listComponents(em, snapshot, filter, sort, window);
+      return create(ListComponentsResponseSchema, {
+        items: rows.map(componentView),
+        total,
+        ...window,
+        scanId: snapshot.scanId,
+      });
     },
 
     async getComponent(req: GetComponentRequest, ctx: HandlerContext) {
@@ -137,9 +150,9 @@ export function inventoryReadHandlers(
       rejectViolations(v);
       const notFound = () => ProblemError.notFound("No such component in this project.");
       if (!isUuid(req.componentId)) throw notFound();
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) throw notFound();
-      const row = await componentOfSnapshot(deps.orm.em.fork(), scanId, req.componentId.toLowerCase());
+      const snapshot = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!snapshot) throw notFound();
+      const row = await componentOfSnapshot(deps.orm.em.fork(), snapshot.scanId, req.componentId.toLowerCase());
       if (!row) throw notFound();
       return create(GetComponentResponseSchema, { component: componentView(row) });
     },
@@ -151,9 +164,9 @@ export function inventoryReadHandlers(
       const filter = componentFilterOf(req.filter, v);
       sortKeysOf(req.sort, req.order, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) return;
-      for await (const rows of exportComponents(deps.orm.em.fork(), scanId, filter, EXPORT_CHUNK)) {
+      const snapshot = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!snapshot) return;
+      for await (const rows of exportComponents(deps.orm.em.fork(), snapshot.scanId, filter, EXPORT_CHUNK)) {
         if (ctx.signal.aborted) return;
         yield create(ExportComponentsResponseSchema, { items: rows.map(componentView) });
       }
