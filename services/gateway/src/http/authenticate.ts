@@ -1,5 +1,6 @@
 // Authentication at the edge (ADR 0002). The bearer goes to identity's AccessService.Authenticate (an API key's
-// answer comes from the Redis cache while identity allows it); the caller token identity answers is verified
+// answer, and an access token's per session, come from the Redis caches while identity allows it: api-key-answers.ts,
+// access-answers.ts); the caller token identity answers is verified
 // here and attached to the request, and the route layer hands it to the handler as `call`, so handlers call
 // services as the caller.
 // Routes declare what they need (`auth` in api/route.ts); the check runs before the body is read or validated,
