@@ -114,6 +114,53 @@ describe("caller token", () => {
       .sign(new TextEncoder().encode(TEST_SECRET));
     await expect(verifyCallerToken(direct, TEST_SECRET)).rejects.toThrow();
   });
+
+  it("is refused with another type, algorithm, issuer or audience, expired, not yet valid, critical or garbled", async () => {
+    const { createHmac } = await import("node:crypto");
+    const { SignJWT } = await import("jose");
+    const key = createHmac("sha256", TEST_SECRET).update("sca/internal-caller-token/v1").digest();
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (
+      header: Record<string, unknown>,
+      claims: { iss?: string; aud?: string; exp?: number; nbf?: number },
+    ) => {
+      const jwt = new SignJWT({ caller })
+        .setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt", ...header })
+        .setIssuer(claims.iss ?? "sca-gateway")
+        .setAudience(claims.aud ?? "sca-services")
+        .setExpirationTime(claims.exp ?? now + 60);
+      if (claims.nbf !== undefined) jwt.setNotBefore(claims.nbf);
+      return jwt.sign(key);
+    };
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const rawToken = (header: object) => {
+      const body = `${b64(header)}.${b64({ caller, iss: "sca-gateway", aud: "sca-services", exp: now + 60 })}`;
+      return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
+    };
+    expect(await verifyCallerToken(await sign({}, {}), TEST_SECRET)).toEqual(caller);
+    expect(await verifyCallerToken(rawToken({ alg: "HS256", typ: "sca-caller+jwt" }), TEST_SECRET)).toEqual(caller);
+    const refused = [
+      await sign({ typ: "JWT" }, {}),
+      await sign({}, { iss: "sca-identity" }),
+      await sign({}, { aud: "somebody-else" }),
+      await sign({}, { exp: now - 1 }),
+      await sign({}, { nbf: now + 60 }),
+      rawToken({ alg: "HS256", typ: "sca-caller+jwt", crit: ["x"], x: 1 }),
+      await new SignJWT({ caller })
+        .setProtectedHeader({ alg: "HS512", typ: "sca-caller+jwt" })
+        .setIssuer("sca-gateway")
+        .setAudience("sca-services")
+        .setExpirationTime(now + 60)
+        .sign(key),
+      `${Buffer.from(JSON.stringify({ alg: "none", typ: "sca-caller+jwt" })).toString("base64url")}.${Buffer.from(
+        JSON.stringify({ caller, iss: "sca-gateway", aud: "sca-services", exp: now + 60 }),
+      ).toString("base64url")}.`,
+      "a.b.c",
+      "not a token",
+      "",
+    ];
+    for (const token of refused) await expect(verifyCallerToken(token, TEST_SECRET)).rejects.toThrow();
+  });
 });
 
 describe("client of a service that is not running", () => {

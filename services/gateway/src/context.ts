@@ -4,6 +4,7 @@ import type { Logger } from "@sca/log";
 import type { FixedWindowLimiter, Redis } from "@sca/redis";
 import type { GatewayConfig } from "./config.ts";
 import type { ReadinessTarget } from "./health/readiness.ts";
+import { redisAccessAnswers } from "./http/access-answers.ts";
 import { redisApiKeyAnswers } from "./http/api-key-answers.ts";
 import { createAuthenticator, type Authenticator } from "./http/authenticate.ts";
 import { HttpMetrics } from "./http/http-metrics.ts";
@@ -35,6 +36,8 @@ export interface GatewayDependencies {
   clients?: ServiceClients;
   /** Redis namespace of cached API-key answers; identity's own unless a test runs an identity of its own. */
   apiKeyAnswerNamespace?: string;
+  /** Redis namespace of cached access-token answers; identity's own unless a test runs an identity of its own. */
+  accessAnswerNamespace?: string;
 }
 
 export function createGatewayContext(deps: GatewayDependencies): GatewayContext {
@@ -50,6 +53,7 @@ export function createGatewayContext(deps: GatewayDependencies): GatewayContext 
     auth: createAuthenticator({
       access: clients.identity.access,
       answers: redisApiKeyAnswers(deps.redis, deps.config.SECRET_KEY, deps.logger, deps.apiKeyAnswerNamespace),
+      accessAnswers: redisAccessAnswers(deps.redis, deps.config.SECRET_KEY, deps.logger, deps.accessAnswerNamespace),
       secretKey: deps.config.SECRET_KEY,
     }),
   };

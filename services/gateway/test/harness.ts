@@ -41,7 +41,7 @@ export interface TestGatewayOptions {
   logger?: Logger;
   redisUrl?: string;
   /** An identity of the test's own (http://127.0.0.1:<port>) and the Redis namespace of its cached API-key answers. */
-  identity?: { url: string; answerNamespace: string };
+  identity?: { url: string; answerNamespace: string; accessAnswerNamespace?: string };
   /** Other domain services of the test's own, by name (http://127.0.0.1:<port>). */
   services?: Partial<Record<ServiceName, string>>;
   /**
@@ -74,6 +74,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
       service === "identity" && opts.identity ? opts.identity.url : (opts.services?.[service] ?? "http://127.0.0.1:9"),
     ),
     apiKeyAnswerNamespace: opts.identity?.answerNamespace,
+    accessAnswerNamespace: opts.identity?.accessAnswerNamespace,
   });
   let scanProgress: ScanProgressHub | undefined;
   let scanEvents: BroadcastConsumer | undefined;

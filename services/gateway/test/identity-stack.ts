@@ -139,14 +139,14 @@ export async function startIdentityStack(opts: IdentityStackOptions = {}): Promi
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", ...opts.identityEnv },
     logger: createLogger("identity-test", "INFO", logSink(lines)),
     poolMax: 6,
-    seams: { apiKeyAnswerNamespace: answerNamespace },
+    seams: { apiKeyAnswerNamespace: answerNamespace, accessAnswerNamespace: `${answerNamespace}access:` },
   });
   const redis = createRedis(testServers().redisUrl, identity.logger);
   const domainEvents = await EventReader.start(identity.kafka!, TOPICS.domainEvents);
   const gateway = await startTestGateway({
     env: opts.gatewayEnv,
     logger: createLogger("gateway-test", "INFO", logSink(lines)),
-    identity: { url: identity.url!, answerNamespace },
+    identity: { url: identity.url!, answerNamespace, accessAnswerNamespace: `${answerNamespace}access:` },
   });
   const bodies: string[] = [];
   const client = (): Client => {

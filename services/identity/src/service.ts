@@ -15,6 +15,7 @@ import { registerDirectoryService } from "./rpc/directory-service.ts";
 import { registerDirectoryLookupService } from "./rpc/directory-lookup-service.ts";
 import { createProviderClients } from "./clients/sso-providers.ts";
 import { registerSsoService } from "./rpc/sso-service.ts";
+import { ACCESS_ANSWER_NAMESPACE, redisAccessAnswerCache } from "./store/access-answer-cache.ts";
 import { API_KEY_ANSWER_NAMESPACE, redisApiKeyAnswerCache } from "./store/api-key-answer-cache.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
@@ -27,6 +28,8 @@ export interface IdentitySeams {
   providerFetch?: CustomFetch;
   /** Where the cached API-key answers it shares with the gateway live in Redis. */
   apiKeyAnswerNamespace: string;
+  /** Where the cached access-token answers it shares with the gateway live in Redis. */
+  accessAnswerNamespace?: string;
 }
 
 const seams: IdentitySeams = { apiKeyAnswerNamespace: API_KEY_ANSWER_NAMESPACE };
@@ -50,12 +53,13 @@ export const service = defineService({
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);
-    const accounts = { orm, secretKey, settings: config };
+    const accessAnswers = redisAccessAnswerCache(redis, logger, seams.accessAnswerNamespace ?? ACCESS_ANSWER_NAMESPACE);
+    const accounts = { orm, secretKey, settings: config, accessAnswers };
     return (router) => {
       registerAccountService(router, accounts);
       registerAdminUserService(router, { ...accounts, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
-      registerDirectoryService(router, { orm, apiKeyAnswers });
+      registerDirectoryService(router, { orm, apiKeyAnswers, accessAnswers });
       registerDirectoryLookupService(router, { orm });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
@@ -63,6 +67,7 @@ export const service = defineService({
         secretKey,
         logger,
         config,
+        accessAnswers,
         sessions: { secretKey, settings: config },
         clients: createProviderClients({
           timeoutSeconds: config.OAUTH_HTTP_TIMEOUT_SECONDS,

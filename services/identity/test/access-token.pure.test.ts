@@ -18,6 +18,23 @@ describe("access tokens", () => {
     expect(claims!.expiresAt.getTime() - Date.now()).toBeGreaterThan(1790_000);
   });
 
+  it("names the session it was issued to, and refuses a session claim that is not a UUID", async () => {
+    const session = "0190f0e0-0000-7000-8000-00000000000b";
+    const { token } = await issueAccessToken(USER, TEST_SECRET, 30, new Date(), session);
+    expect((await verifyAccessToken(token, TEST_SECRET))?.sessionId).toBe(session);
+    expect(
+      (await verifyAccessToken((await issueAccessToken(USER, TEST_SECRET, 30)).token, TEST_SECRET))?.sessionId,
+    ).toBe(null);
+    const odd = await new SignJWT({ type: "access", sid: "not-a-uuid" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(USER)
+      .setIssuer("sca-identity")
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 60)
+      .sign(new TextEncoder().encode(TEST_SECRET));
+    expect(await verifyAccessToken(odd, TEST_SECRET)).toBeNull();
+  });
+
   it("refuses a token signed with another key", async () => {
     const { token } = await issueAccessToken(USER, "another-secret-key-that-is-also-32-chars", 30);
     expect(await verifyAccessToken(token, TEST_SECRET)).toBeNull();

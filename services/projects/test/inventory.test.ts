@@ -348,6 +348,16 @@ describe("ListComponents", () => {
     expect(await namesOf({ filter: { malicious: false } })).toEqual(["Charlie", "alpha", "bravo", "delta"]);
   });
 
+  it("counts the matches of a filter on every page, past the last one too, and every row without a filter", async () => {
+    expect(await list({ filter: { malicious: false }, limit: 1 })).toMatchObject({ total: 4 });
+    expect(await list({ filter: { malicious: false }, limit: 1, offset: 3 })).toMatchObject({ total: 4 });
+    const past = await list({ filter: { malicious: false }, offset: 10 });
+    expect(past).toMatchObject({ total: 4, offset: 10 });
+    expect(past.items).toEqual([]);
+    expect(await list({ filter: { search: "nothing-like-it" } })).toMatchObject({ total: 0 });
+    expect(await list({ offset: 10 })).toMatchObject({ total: 5, items: [] });
+  });
+
   it("anchors on scan_id (over release) or release, 404 for one the project does not have", async () => {
     expect(await namesOf({ anchor: { scanId: first } })).toEqual(["old"]);
     expect(await namesOf({ anchor: { release: " 1.0 " } })).toEqual(["old"]);

@@ -1,5 +1,6 @@
 // Authentication at the edge (ADR 0002). The bearer goes to identity's AccessService.Authenticate (an API key's
-// answer comes from the Redis cache while identity allows it); the caller token identity answers is verified
+// answer, and an access token's per session, come from the Redis caches while identity allows it: api-key-answers.ts,
+// access-answers.ts); the caller token identity answers is verified
 // here and attached to the request, and the route layer hands it to the handler as `call`, so handlers call
 // services as the caller.
 // Routes declare what they need (`auth` in api/route.ts); the check runs before the body is read or validated,
@@ -12,6 +13,7 @@ import type { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { callerTokenKey, isSuperAdmin, verifyCallerToken, type Caller } from "@sca/rpc";
 import { notFoundProblem } from "../api/route-registry.ts";
 import type { AuthNeed, RouteAuth } from "../api/route.ts";
+import type { AccessAnswers, AccessAnswerSlot } from "./access-answers.ts";
 import type { ApiKeyAnswers } from "./api-key-answers.ts";
 import { clientOf } from "./client-address.ts";
 
@@ -24,14 +26,19 @@ export interface Authenticated {
 export interface AuthenticatorDeps {
   access: Pick<Client<typeof AccessService>, "authenticate">;
   answers: ApiKeyAnswers;
+  /** Cached access-token answers; absent: every access token asks identity. */
+  accessAnswers?: AccessAnswers;
   secretKey: string;
 }
 
 export interface Authenticator {
   /** The caller the bearer stands for; a 401 problem when it stands for nobody. */
   resolve(bearer: string, client: Pick<ClientAddress, "ip" | "userAgent">): Promise<Authenticated>;
-  /** The `auth` of a route admitting callers that meet `need`. */
-  route(need: AuthNeed): RouteAuth;
+  /**
+   * The `auth` of a route admitting callers that meet `need`. `admitEndedSession`: an access token whose session
+   * ended (signed out) is admitted without a caller (`call` carries none): logout's own idempotence.
+   */
+  route(need: AuthNeed, opts?: { admitEndedSession?: boolean }): RouteAuth;
 }
 
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -39,6 +46,7 @@ const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const MAX_BEARER_LENGTH = 4096;
 
 const attached = new WeakMap<Request, Authenticated>();
+const endedSessions = new WeakSet<Request>();
 
 /** The caller of an authenticated route. */
 export function authenticatedOf(req: Request): Authenticated {
@@ -48,13 +56,22 @@ export function authenticatedOf(req: Request): Authenticated {
   return found;
 }
 
-/** Call options that make a service call as the request's caller. */
+/** Call options that make a service call as the request's caller (none for an admitted ended session). */
 function callOptionsOf(req: Request): CallOptions {
+  if (endedSessions.has(req)) return {};
   return { contextValues: createContextValues().set(callerTokenKey, authenticatedOf(req).token) };
+}
+
+/** Whether the request was admitted with the bearer of a session that ended (routes with `admitEndedSession`). */
+export function sessionEndedOf(req: Request): boolean {
+  return endedSessions.has(req);
 }
 
 /** The 401 of a valid access token whose account is deactivated or gone: rendered as any 401, told apart by WebSockets. */
 export class InactiveAccountProblem extends ProblemError {}
+
+/** The 401 of a valid access token whose session ended (logout, reuse, reset, deactivation). */
+export class EndedSessionProblem extends ProblemError {}
 
 function unauthorized(detail: string, invalidToken: boolean): ProblemError {
   return new ProblemError({
@@ -75,7 +92,16 @@ export function bearerOf(header: string | undefined): string | undefined | null 
 
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   async function resolve(bearer: string, client: Pick<ClientAddress, "ip" | "userAgent">): Promise<Authenticated> {
-    const cached = await deps.answers.read(bearer);
+    const address = { ip: client.ip, userAgent: client.userAgent };
+    let cached: string | null = null;
+    let slot: AccessAnswerSlot | null = null;
+    if (bearer.startsWith("tos_")) {
+      cached = await deps.answers.read(bearer);
+    } else if (deps.accessAnswers) {
+      const read = await deps.accessAnswers.read(bearer, address);
+      if (read.hit) cached = read.callerToken;
+      else slot = read.slot;
+    }
     if (cached) {
       try {
         return { caller: await verifyCallerToken(cached, deps.secretKey), token: cached };
@@ -89,24 +115,36 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     } catch (err) {
       if (err instanceof ConnectError && err.code === Code.Unauthenticated) {
         const { init } = unauthorized("The bearer credential is invalid or expired.", true);
-        throw fromConnectError(err).init.code === "account_inactive"
-          ? new InactiveAccountProblem(init)
-          : new ProblemError(init);
+        const code = fromConnectError(err).init.code;
+        if (code === "account_inactive") throw new InactiveAccountProblem(init);
+        if (code === "session_ended") throw new EndedSessionProblem(init);
+        throw new ProblemError(init);
       }
       throw err;
     }
     // A token identity signed that does not verify here means the two disagree on SECRET_KEY: a fault, not a 401.
     const caller = await verifyCallerToken(answer.callerToken, deps.secretKey);
-    if (answer.cacheSeconds > 0) await deps.answers.write(bearer, answer.callerToken, answer.cacheSeconds);
+    if (answer.cacheSeconds > 0) {
+      if (slot) await deps.accessAnswers!.write(slot, bearer, address, answer.callerToken, answer.cacheSeconds);
+      else await deps.answers.write(bearer, answer.callerToken, answer.cacheSeconds);
+    }
     return { caller, token: answer.callerToken };
   }
 
-  function enforce(need: AuthNeed): RequestHandler {
+  function enforce(need: AuthNeed, admitEndedSession: boolean): RequestHandler {
     return async (req, _res, next) => {
       const bearer = bearerOf(req.get("authorization"));
       if (bearer === undefined) throw unauthorized("A bearer credential is required.", false);
       if (bearer === null) throw unauthorized("The Authorization header is not a bearer credential.", true);
-      const authenticated = await resolve(bearer, clientOf(req));
+      let authenticated: Authenticated;
+      try {
+        authenticated = await resolve(bearer, clientOf(req));
+      } catch (err) {
+        if (!(admitEndedSession && err instanceof EndedSessionProblem)) throw err;
+        endedSessions.add(req);
+        next();
+        return;
+      }
       const { caller } = authenticated;
       // The admin surface does not exist for anyone else (API keys included): the answer of an unknown path.
       if (need === "super_admin" && !isSuperAdmin(caller)) throw notFoundProblem(req.path);
@@ -118,5 +156,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     };
   }
 
-  return { resolve, route: (need) => ({ need, enforce: enforce(need), callOptions: callOptionsOf }) };
+  return {
+    resolve,
+    route: (need, opts = {}) => ({
+      need,
+      enforce: enforce(need, opts.admitEndedSession === true),
+      callOptions: callOptionsOf,
+    }),
+  };
 }

@@ -9,6 +9,8 @@ const ISSUER = "sca-identity";
 export interface AccessClaims {
   userId: string;
   tokenId: string;
+  /** The session (refresh-token family) the token was issued to; null for a token issued outside one. */
+  sessionId: string | null;
   expiresAt: Date;
 }
 
@@ -21,10 +23,11 @@ export async function issueAccessToken(
   secretKey: string,
   lifetimeMinutes: number,
   now = new Date(),
+  sessionId?: string,
 ): Promise<{ token: string; expiresIn: number }> {
   const expiresIn = lifetimeMinutes * 60;
   const iat = Math.floor(now.getTime() / 1000);
-  const token = await new SignJWT({ type: ACCESS_TYPE })
+  const token = await new SignJWT(sessionId ? { type: ACCESS_TYPE, sid: sessionId } : { type: ACCESS_TYPE })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -42,7 +45,13 @@ export async function verifyAccessToken(token: string, secretKey: string): Promi
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
     if (payload.type !== ACCESS_TYPE || typeof payload.sub !== "string" || !uuid.test(payload.sub) || !payload.exp)
       return null;
-    return { userId: payload.sub, tokenId: payload.jti ?? "", expiresAt: new Date(payload.exp * 1000) };
+    if (payload.sid !== undefined && (typeof payload.sid !== "string" || !uuid.test(payload.sid))) return null;
+    return {
+      userId: payload.sub,
+      tokenId: payload.jti ?? "",
+      sessionId: payload.sid ?? null,
+      expiresAt: new Date(payload.exp * 1000),
+    };
   } catch (err) {
     if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
     throw err;

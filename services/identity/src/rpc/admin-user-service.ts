@@ -113,6 +113,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
       });
       // The holder's keys stop working on the very next request, not when the gateway's cached answer expires.
       await deps.apiKeyAnswers.forget(heldKeys);
+      await deps.accessAnswers.forgetAll();
       return create(DeactivateUserResponseSchema, { user });
     },
 
@@ -120,6 +121,7 @@ export function registerAdminUserService(router: ConnectRouter, deps: AdminUserD
       const user = await change(ctx, req.userId, "user.activated", async (em, account) =>
         userView(em, (await setActive(em, account.id, true))!, "admin"),
       );
+      await deps.accessAnswers.forgetAll();
       return create(ActivateUserResponseSchema, { user });
     },
 

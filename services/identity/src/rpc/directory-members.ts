@@ -44,6 +44,7 @@ export function teamMemberHandlers(
         });
         return loadTeam(em, teamId);
       });
+      await deps.accessAnswers.forgetAll();
       return create(AddTeamMemberResponseSchema, { team });
     },
 
@@ -67,6 +68,7 @@ export function teamMemberHandlers(
           at: new Date(),
         });
       });
+      await deps.accessAnswers.forgetAll();
       return create(RemoveTeamMemberResponseSchema, {});
     },
   };

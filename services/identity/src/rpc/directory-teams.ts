@@ -108,6 +108,8 @@ export function teamHandlers(
         });
         return teamView(row, []);
       });
+      // With the group cascade a new subteam reaches the members of the teams above it.
+      if (parentId) await deps.accessAnswers.forgetAll();
       return create(CreateTeamResponseSchema, { team });
     },
 
@@ -161,6 +163,7 @@ export function teamHandlers(
         return prefixes;
       });
       await deps.apiKeyAnswers.forget(revokedPrefixes);
+      await deps.accessAnswers.forgetAll();
       return create(DeleteTeamResponseSchema, {});
     },
 
@@ -196,6 +199,7 @@ export function teamHandlers(
         });
         return loadTeam(em, id);
       });
+      await deps.accessAnswers.forgetAll();
       return create(MoveTeamResponseSchema, { team });
     },
   };

@@ -73,6 +73,7 @@ export function directoryUserHandlers(
         });
         return loadUser(em, userId);
       });
+      await deps.accessAnswers.forgetAll();
       return create(ChangeUserRoleResponseSchema, { user });
     },
 

@@ -119,6 +119,8 @@ export function passwordResetHandlers(deps: AccountDeps) {
         return true;
       });
       if (!done) throw badToken();
+      // Every session of the account ended: their access tokens stop at once.
+      await deps.accessAnswers.forgetAll();
       return create(ResetPasswordResponseSchema);
     },
   };

@@ -26,7 +26,14 @@ export async function issueSession(
   const refresh = newOpaqueToken();
   const expiresAt = refreshExpiry(now, deps.settings.REFRESH_TOKEN_EXPIRE_DAYS);
   await insertRefreshToken(em, { userId, familyId, hash: refresh.hash, expiresAt });
-  const access = await issueAccessToken(userId, deps.secretKey, deps.settings.ACCESS_TOKEN_EXPIRE_MINUTES, now);
+  // The access token names its session, so ending the session ends the token too (AccessService.Authenticate).
+  const access = await issueAccessToken(
+    userId,
+    deps.secretKey,
+    deps.settings.ACCESS_TOKEN_EXPIRE_MINUTES,
+    now,
+    familyId,
+  );
   return create(SessionSchema, {
     accessToken: access.token,
     expiresIn: access.expiresIn,

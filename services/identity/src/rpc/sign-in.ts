@@ -208,43 +208,50 @@ export function signInHandlers(deps: AccountDeps) {
       if (!req.refreshToken || req.refreshToken.length > 512) throw badRefresh();
       const now = new Date();
       const client = clientAddressFrom(req.client);
-      return settle(deps, async (em) => {
-        const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
-        const decision = decideRefresh(
-          token && {
-            rotatedAt: token.rotatedAt,
-            revokedAt: token.revokedAt,
-            expiresAt: token.expiresAt,
-            userActive: token.userActive,
-          },
-          now,
-        );
-        if (decision.kind === "reuse") {
-          await revokeFamily(em, token!.familyId, now);
-          emitAudit(em, {
-            action: "auth.refresh.reuse_detected",
-            actor: clientActor(client, { userId: token!.userId }),
-            targetId: token!.userId,
-            outcome: "failure",
-            details: { family_id: token!.familyId },
-            at: now,
-          });
-          return { ok: false, error: badRefresh() };
-        }
-        if (decision.kind === "refuse") return { ok: false, error: badRefresh() };
-        await markRotated(em, token!.id, now);
-        const session = await issueSession(em, deps, token!.userId, now, token!.familyId);
-        return { ok: true, value: create(RefreshResponseSchema, { session }) };
-      });
+      let ended: string | null = null;
+      try {
+        return await settle(deps, async (em) => {
+          const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
+          const decision = decideRefresh(
+            token && {
+              rotatedAt: token.rotatedAt,
+              revokedAt: token.revokedAt,
+              expiresAt: token.expiresAt,
+              userActive: token.userActive,
+            },
+            now,
+          );
+          if (decision.kind === "reuse") {
+            await revokeFamily(em, token!.familyId, now);
+            ended = token!.familyId;
+            emitAudit(em, {
+              action: "auth.refresh.reuse_detected",
+              actor: clientActor(client, { userId: token!.userId }),
+              targetId: token!.userId,
+              outcome: "failure",
+              details: { family_id: token!.familyId },
+              at: now,
+            });
+            return { ok: false, error: badRefresh() };
+          }
+          if (decision.kind === "refuse") return { ok: false, error: badRefresh() };
+          await markRotated(em, token!.id, now);
+          const session = await issueSession(em, deps, token!.userId, now, token!.familyId);
+          return { ok: true, value: create(RefreshResponseSchema, { session }) };
+        });
+      } finally {
+        // The family's access tokens stop at once, not when the gateway's cached answer expires.
+        if (ended) await deps.accessAnswers.endSessions([ended]);
+      }
     },
 
     async logout(req: LogoutRequest) {
       if (!req.refreshToken || req.refreshToken.length > 512) return create(LogoutResponseSchema);
       const now = new Date();
       const client = clientAddressFrom(req.client);
-      await deps.orm.em.fork().transactional(async (em) => {
+      const ended = await deps.orm.em.fork().transactional(async (em) => {
         const token = await lockRefreshToken(em, hashOpaqueToken(req.refreshToken));
-        if (!token || token.revokedAt) return;
+        if (!token || token.revokedAt) return null;
         await revokeFamily(em, token.familyId, now);
         emitAudit(em, {
           action: "auth.logout",
@@ -253,7 +260,10 @@ export function signInHandlers(deps: AccountDeps) {
           outcome: "success",
           at: now,
         });
+        return token.familyId;
       });
+      // The session's access tokens stop on the very next request, not when the gateway's cached answer expires.
+      if (ended) await deps.accessAnswers.endSessions([ended]);
       return create(LogoutResponseSchema);
     },
   };

@@ -17,6 +17,7 @@ import { emitAudit } from "../events/account-events.ts";
 import { recordSignIn } from "../store/accounts.ts";
 import { identityBySubject, linkIdentity, touchIdentity } from "../store/oauth-identities.ts";
 import { applyTeamGrades, knownAccountByEmail, knownAccountById, registerSsoAccount } from "../store/sso-accounts.ts";
+import type { AccessAnswerCache } from "../store/access-answer-cache.ts";
 import { issueSession, type SessionDeps } from "./sessions.ts";
 import type { ProviderClients } from "../clients/sso-providers.ts";
 
@@ -30,6 +31,8 @@ export interface SignInDeps {
   /** Sessions are the accounts part's: the same refresh-token family and cookie as a password sign-in. */
   sessions: SessionDeps;
   logger: Logger;
+  /** The gateway's cached access-token answers: dropped when an OIDC sign-in re-grades the person's teams. */
+  accessAnswers: AccessAnswerCache;
 }
 
 export interface CallbackParams {
@@ -243,6 +246,8 @@ export async function completeSignIn(
     return { ok: true as const, userId, session: await issueSession(em, deps.sessions, userId, now) };
   });
   if (!outcome.ok) return fail(outcome.reason, { userId: outcome.userId, email: profile.email ?? undefined });
+  // The grades may have changed the person's memberships: their other sessions' cached answers must not outlive that.
+  if (settings.kind === "oidc") await deps.accessAnswers.forgetAll();
   return {
     ok: true,
     userId: outcome.userId,

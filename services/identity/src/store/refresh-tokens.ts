@@ -54,6 +54,11 @@ export async function revokeFamily(em: EntityManager, familyId: string, at: Date
   await em.nativeUpdate(RefreshToken, { familyId, revokedAt: null }, { revokedAt: at });
 }
 
+/** Whether the session (refresh-token family) has not been ended: logout, reuse, reset and deactivation revoke it. */
+export async function sessionIsOpen(em: EntityManager, familyId: string): Promise<boolean> {
+  return (await em.count(RefreshToken, { familyId, revokedAt: null })) > 0;
+}
+
 /** Every session of the user ends (password reset, deactivation). */
 export async function revokeAllOfUser(em: EntityManager, userId: string, at: Date): Promise<number> {
   return em.nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: at });

@@ -76,7 +76,11 @@ export async function startIdentity(opts: IdentityOptions = {}): Promise<Identit
     logger: opts.logger,
     poolMax: 6,
     listen: opts.listen,
-    seams: { apiKeyAnswerNamespace: answerNamespace, providerFetch: opts.providerFetch },
+    seams: {
+      apiKeyAnswerNamespace: answerNamespace,
+      accessAnswerNamespace: `${answerNamespace}access:`,
+      providerFetch: opts.providerFetch,
+    },
   });
   const redis = createRedis(testServers().redisUrl, identity.logger);
   const clients = Object.fromEntries(

@@ -15,17 +15,20 @@ import {
   type GetComponentRequest,
   type ListComponentsRequest,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { requireCaller } from "@sca/rpc";
 import { componentFilterOf, componentWindowOf, rejectViolations, sortKeysOf } from "../domain/component-list.ts";
+import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import {
   componentOfSnapshot,
   exportComponents,
   listComponents,
+  projectWithNewestSnapshot,
   type ComponentListRow,
   type InventoryComponentRow,
 } from "../store/inventory-reads.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
-import { anchoredSnapshot, anchorViolations, readableProjectId } from "./readable-inventory.ts";
+import { anchoredSnapshot, anchorViolations, projectNotFound, readableProjectId } from "./readable-inventory.ts";
 
 const EXPORT_CHUNK = 1000;
 export const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
@@ -73,17 +76,28 @@ export function inventoryReadHandlers(
 ): InventoryHandlers<"listComponents" | "getComponent" | "exportComponents"> {
   return {
     async listComponents(req: ListComponentsRequest, ctx: HandlerContext) {
-      const projectId = await readableProjectId(deps, ctx, req.projectId);
+      const caller = requireCaller(ctx);
+      if (!isUuid(req.projectId)) throw projectNotFound();
+      const em = deps.orm.em.fork();
+      // The project and its newest snapshot in one query (what an unanchored list, the common case, needs).
+      const found = await projectWithNewestSnapshot(em, req.projectId.toLowerCase());
+      if (!found || !mayRead(caller, found.project)) throw projectNotFound();
       const v: FieldViolation[] = [];
       anchorViolations(req.anchor, v);
       const filter = componentFilterOf(req.filter, v);
       const sort = sortKeysOf(req.sort, req.order, v);
       const window = componentWindowOf(req.limit, req.offset, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
-      const { rows, total } = await listComponents(deps.orm.em.fork(), scanId, filter, sort, window);
-      return create(ListComponentsResponseSchema, { items: rows.map(componentView), total, ...window, scanId });
+      const anchored = req.anchor?.scanId !== undefined || req.anchor?.release !== undefined;
+      const snapshot = anchored ? await anchoredSnapshot(deps, found.project.id, req.anchor) : found.snapshot;
+      if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
+      const { rows, total } = await listComponents(em, snapshot, filter, sort, window);
+      return create(ListComponentsResponseSchema, {
+        items: rows.map(componentView),
+        total,
+        ...window,
+        scanId: snapshot.scanId,
+      });
     },
 
     async getComponent(req: GetComponentRequest, ctx: HandlerContext) {
@@ -93,9 +107,9 @@ export function inventoryReadHandlers(
       rejectViolations(v);
       const notFound = () => ProblemError.notFound("No such component in this project.");
       if (!isUuid(req.componentId)) throw notFound();
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) throw notFound();
-      const row = await componentOfSnapshot(deps.orm.em.fork(), scanId, req.componentId.toLowerCase());
+      const snapshot = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!snapshot) throw notFound();
+      const row = await componentOfSnapshot(deps.orm.em.fork(), snapshot.scanId, req.componentId.toLowerCase());
       if (!row) throw notFound();
       return create(GetComponentResponseSchema, { component: componentView(row) });
     },
@@ -107,9 +121,9 @@ export function inventoryReadHandlers(
       const filter = componentFilterOf(req.filter, v);
       sortKeysOf(req.sort, req.order, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
-      if (!scanId) return;
-      for await (const rows of exportComponents(deps.orm.em.fork(), scanId, filter, EXPORT_CHUNK)) {
+      const snapshot = await anchoredSnapshot(deps, projectId, req.anchor);
+      if (!snapshot) return;
+      for await (const rows of exportComponents(deps.orm.em.fork(), snapshot.scanId, filter, EXPORT_CHUNK)) {
         if (ctx.signal.aborted) return;
         yield create(ExportComponentsResponseSchema, { items: rows.map(componentView) });
       }

@@ -94,7 +94,7 @@ export function inventoryViewHandlers(
       const v: FieldViolation[] = [];
       anchorViolations(req.anchor, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, projectId, req.anchor);
+      const scanId = (await anchoredSnapshot(deps, projectId, req.anchor))?.scanId;
       const empty = { scanId: "", nodeCap: GRAPH_NODE_CAP };
       if (!scanId) return create(GetDependencyGraphResponseSchema, empty);
       const em = deps.orm.em.fork();

@@ -33,7 +33,7 @@ export function projectOverviewHandlers(deps: ProjectServiceDeps): ProjectHandle
       const v: FieldViolation[] = [];
       anchorViolations(anchor, v);
       if (v.length) throw ProblemError.validation(v);
-      const scanId = await anchoredSnapshot(deps, project.id, anchor);
+      const scanId = (await anchoredSnapshot(deps, project.id, anchor))?.scanId;
       const em = deps.orm.em.fork();
 
       const f = overviewFigures(scanId ? await componentGroups(em, scanId) : []);

@@ -8,14 +8,14 @@ import type { InventoryAnchor } from "@sca/proto/sca/projects/v1/inventory_pb.ts
 import { requireCaller } from "@sca/rpc";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { newestSnapshot, snapshotOfScan } from "../store/inventory-reads.ts";
+import { newestSnapshot, snapshotOfScan, type SnapshotRef } from "../store/inventory-reads.ts";
 import { projectById, type ProjectRow } from "../store/projects.ts";
 
 /** A scan_id and/or a release label, as the reads' queries give them. */
 export type Anchor = Pick<InventoryAnchor, "scanId" | "release">;
 
 const RELEASE_MAX = 255;
-const projectNotFound = () => ProblemError.notFound("No such project.");
+export const projectNotFound = () => ProblemError.notFound("No such project.");
 
 /** The project when the caller may read it; 404 otherwise, whether it exists or not. */
 export async function readableProject(deps: { orm: MikroORM }, ctx: HandlerContext, id: string): Promise<ProjectRow> {
@@ -43,17 +43,17 @@ export async function anchoredSnapshot(
   deps: { orm: MikroORM },
   projectId: string,
   anchor: Anchor | undefined,
-): Promise<string | null> {
+): Promise<SnapshotRef | null> {
   const em = deps.orm.em.fork();
   if (anchor?.scanId !== undefined) {
-    const scanId = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project has that id.");
-    return scanId;
+    const snapshot = await snapshotOfScan(em, projectId, anchor.scanId.toLowerCase());
+    if (!snapshot) throw ProblemError.notFound("No succeeded scan of this project has that id.");
+    return snapshot;
   }
   if (anchor?.release !== undefined) {
-    const scanId = await newestSnapshot(em, projectId, anchor.release.trim());
-    if (!scanId) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
-    return scanId;
+    const snapshot = await newestSnapshot(em, projectId, anchor.release.trim());
+    if (!snapshot) throw ProblemError.notFound("No succeeded scan of this project carries that release.");
+    return snapshot;
   }
   return newestSnapshot(em, projectId);
 }

@@ -81,7 +81,7 @@ export function registerSbomExportService(router: ConnectRouter, deps: Inventory
       anchorViolations(req.anchor, v);
       const format = sbomFormatOf(req.format, v);
       rejectViolations(v);
-      const scanId = await anchoredSnapshot(deps, project.id, req.anchor);
+      const scanId = (await anchoredSnapshot(deps, project.id, req.anchor))?.scanId;
       const em = deps.orm.em.fork();
       const snapshot = scanId ? await snapshotForExport(em, scanId) : null;
       if (!snapshot) throw ProblemError.notFound("The project has no succeeded scan to export yet.");

@@ -53,6 +53,9 @@ export type AuthenticateResponse = Message<"sca.identity.v1.AuthenticateResponse
    * How long the gateway may reuse this answer for the same bearer; 0 means not at all.
    * API-key answers are cached under Redis key "sca:auth:api-key:<key_prefix>" (with a fingerprint of the
    * whole bearer, so the prefix alone never hits); identity deletes that key when the key is revoked or narrowed.
+   * Access-token answers (only for tokens naming their session, claim sid) are cached under
+   * "sca:auth:access:session:<sid>" with the epoch "sca:auth:access:epoch"; identity writes a tombstone there when
+   * the session ends and a new epoch when a caller changes (docs/gateway-authentication.md).
    *
    * @generated from field: int32 cache_seconds = 2;
    */

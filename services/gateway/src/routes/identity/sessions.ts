@@ -159,7 +159,9 @@ export function sessionRoutes(ctx: GatewayContext, prefix: AuthPrefix): Route[] 
         "Idempotent: 204 with or without a cookie, and for an unknown or already revoked one. Clears the cookie.",
       tags: AUTH_TAGS,
       operationId: authOperationId(prefix, "logout"),
-      auth: ctx.auth.route("caller"),
+      // A second logout with the same access token finds its session ended: still 204 (the cookie's sign-in is
+      // ended all the same), while every other route refuses that token.
+      auth: ctx.auth.route("caller", { admitEndedSession: true }),
       responses: { 204: { description: "Signed out; the cookie is cleared" } },
       handler: async ({ call, req, res }) => {
         await accounts.logout({ refreshToken: cookieValue(req, REFRESH_COOKIE), client: clientOf(req) }, call);
