@@ -23,3 +23,7 @@ die() { printf '\033[1;31m[sca]\033[0m %s\n' "$*" >&2; exit 1; }
 
 # Debian's PostgreSQL refuses to run as root; as root we run it as the postgres user.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# A Python virtualenv under .tools is usable only at the path it was built at: its scripts name their interpreter
+# by absolute path. True when `$1` is complete and its entry point `$2` was built here.
+venv_ready() { [ -f "$1/.complete" ] && head -1 "$1/bin/$2" 2>/dev/null | grep -q "^#!$1/bin/python"; }

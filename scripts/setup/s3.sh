@@ -5,7 +5,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 VENV="$TOOLS/moto-$MOTO_VERSION"
-if [ ! -f "$VENV/.complete" ]; then
+if ! venv_ready "$VENV" moto_server; then
+  rm -rf "$VENV"
   log "installing moto[server] $MOTO_VERSION (the local S3 server of the tests)"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"

@@ -4,7 +4,8 @@ set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 # pluggy 1.7 breaks scancode 32.5 at start ("did not find any 'pre_scan' hooks"), hence the pin.
 VENV="$TOOLS/scancode-$SCANCODE_VERSION-pluggy16"
-if [ ! -f "$VENV/.complete" ]; then
+if ! venv_ready "$VENV" scancode; then
+  rm -rf "$VENV"
   log "installing scancode-toolkit $SCANCODE_VERSION (first run takes a few minutes)"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check "scancode-toolkit==$SCANCODE_VERSION" "pluggy<1.7"

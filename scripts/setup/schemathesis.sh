@@ -3,7 +3,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 VENV="$TOOLS/schemathesis-$SCHEMATHESIS_VERSION"
-if [ ! -f "$VENV/.complete" ]; then
+if ! venv_ready "$VENV" st; then
+  rm -rf "$VENV"
   log "installing schemathesis $SCHEMATHESIS_VERSION"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"

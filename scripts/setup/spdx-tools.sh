@@ -4,7 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 VENV="$TOOLS/spdx-tools-$SPDX_TOOLS_VERSION"
-if [ ! -f "$VENV/.complete" ]; then
+if ! venv_ready "$VENV" pyspdxtools; then
+  rm -rf "$VENV"
   log "installing spdx-tools $SPDX_TOOLS_VERSION"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check "spdx-tools==$SPDX_TOOLS_VERSION"
