@@ -37,12 +37,13 @@ beforeAll(async () => {
   audit = await EventReader.start(so.kafka!, TOPICS.auditEvents);
 }, 60_000);
 
+// Two services leave their consumer groups and drop their schemas and topics: more than the default 30 s under load.
 afterAll(async () => {
   await domain?.stop();
   await audit?.stop();
   await so?.close();
   await projectsSvc?.close();
-});
+}, 60_000);
 
 async function problem(call: Promise<unknown>) {
   const err = await call.then(
