@@ -27,6 +27,14 @@ const projectParams = z.object({ id: z.uuid() });
 const scanParams = z.object({ id: z.uuid() });
 const scanPage = pageSizePagination.envelope(scanSchema);
 
+/** The answer of the three scan lists: a page of the service's scans in the scan shape. */
+function scanPageOf(
+  list: { items: Parameters<typeof scanJson>[0][]; page?: { total: number } },
+  query: { page: number; page_size: number },
+) {
+  return pageSizePagination.page(list.items.map(scanJson), list.page?.total ?? 0, query);
+}
+
 const createBody = z
   .object({
     kind: z.enum(SCAN_KINDS).default("source"),
@@ -108,10 +116,7 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
           },
           call,
         );
-        return {
-          status: 200,
-          body: pageSizePagination.page(list.items.map(scanJson), list.page?.total ?? 0, query),
-        };
+        return { status: 200, body: scanPageOf(list, query) };
       },
     }),
     defineRoute({
@@ -137,10 +142,7 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
           },
           call,
         );
-        return {
-          status: 200,
-          body: pageSizePagination.page(list.items.map(scanJson), list.page?.total ?? 0, query),
-        };
+        return { status: 200, body: scanPageOf(list, query) };
       },
     }),
     defineRoute({
@@ -211,10 +213,7 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
           },
           call,
         );
-        return {
-          status: 200,
-          body: pageSizePagination.page(list.items.map(scanJson), list.page?.total ?? 0, query),
-        };
+        return { status: 200, body: scanPageOf(list, query) };
       },
     }),
     defineRoute({
