@@ -6,7 +6,16 @@
 // that is not in fuzz/baseline.json's accepted list.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -210,11 +219,16 @@ function schemathesis(portal: Portal, name: string, token: string, filter: strin
     `\n== schemathesis as ${name}: st ${args.map((a) => (a.startsWith("Authorization") ? "'Authorization: Bearer <token>'" : a)).join(" ")}`,
   );
   // Run inside the temporary directory: schemathesis keeps state of its own (.schemathesis/) in its working directory.
+  // Its long report goes to a file and is printed only when the run fails, so a green gate stays a table of figures.
+  const output = join(portal.logDir, `schemathesis-${name}.log`);
+  const fd = openSync(output, "w");
   const result = spawnSync("st", args, {
-    stdio: "inherit",
+    stdio: ["ignore", fd, fd],
     cwd: portal.logDir,
     env: { ...process.env, NO_COLOR: "1" },
   });
+  closeSync(fd);
+  if (result.status !== 0) process.stdout.write(readFileSync(output, "utf8"));
   const seconds = (Date.now() - started) / 1000;
   const figures = reportFigures(join(portal.logDir, `report-${name}`));
   return { name, seconds, exitCode: result.status ?? 1, ...figures };
