@@ -1,6 +1,8 @@
 # Sourced by every project script: where things live, which ports the local stack uses.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TOOLS="$ROOT/.tools"
+# Resolved through a symlink (a second checkout may share one .tools), so tools record the real path they live at.
+mkdir -p "$ROOT/.tools"
+TOOLS="$(cd "$ROOT/.tools" && pwd -P)"
 DATA="${SCA_DATA_DIR:-$ROOT/.data}"
 . "$ROOT/scripts/versions.sh"
 
