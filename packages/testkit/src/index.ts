@@ -21,3 +21,13 @@ export { startS3Server } from "./s3-server.ts";
 export type { TestS3Server } from "./s3-server.ts";
 export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
+export { osvScannerBinary, osvScannerFindings } from "./osv-scanner.ts";
+export type {
+  OsvScannerFinding,
+  OsvScannerInput,
+  OsvScannerOptions,
+  OsvScannerPackage,
+  OsvScannerResult,
+} from "./osv-scanner.ts";
+export { osvScannerDatabase } from "./osv-scanner-db.ts";
+export type { OsvScannerDatabase } from "./osv-scanner-db.ts";
