@@ -96,7 +96,7 @@ async function sbomFileName(path: string): Promise<string> {
   const { bytesRead } = await handle.read(head, 0, head.length, 0);
   await handle.close();
   const text = head.subarray(0, bytesRead).toString("utf8").trimStart();
-  if (text.startsWith("<")) return "sbom.cdx.xml";
+  if (text.startsWith("<")) return /<rdf:RDF|spdx\.org\/rdf/.test(text) ? "sbom.spdx.rdf" : "sbom.cdx.xml";
   if (text.startsWith("{")) return /"bomFormat"\s*:\s*"CycloneDX"/.test(text) ? "sbom.cdx.json" : "sbom.spdx.json";
   // SPDX tag-value (`SPDXVersion: SPDX-2.x`), the one text form left.
   return "sbom.spdx";
