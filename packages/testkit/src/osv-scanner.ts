@@ -16,7 +16,7 @@ export type OsvScannerInput =
   | { directory: string }
   /** These files, each read by the extractor its file name selects. */
   | { lockfiles: string[] }
-  /** One CycloneDX (JSON/XML) or SPDX (JSON/tag-value) document, whatever its file name. */
+  /** One CycloneDX (JSON/XML) or SPDX 2 (JSON/tag-value/RDF) document, whatever its file name. */
   | { sbom: string };
 
 export interface OsvScannerOptions {
