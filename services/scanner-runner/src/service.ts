@@ -13,6 +13,7 @@ import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
+import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
 
 export const service = defineService({
   name: "scanner-runner",
@@ -25,6 +26,8 @@ export const service = defineService({
     SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
+    VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
+    VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
     ...artefactStoreKeys,
   },
   entities,
@@ -42,6 +45,15 @@ export const service = defineService({
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
     });
+    // The local vulnerability database: imported when due (a fresh install from the vendored snapshot), the
+    // matcher rebuilt when the stored version moves (docs/vulnerability-database.md).
+    const vulndb = new AdvisoryDatabase(orm, {
+      repository: config.VULNDB_REPOSITORY,
+      refreshHours: config.VULNDB_REFRESH_HOURS,
+      logger,
+    });
+    vulndb.start();
+    ctx.addCloser("vulnerability database", () => vulndb.stop());
     const store = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const deps = {
