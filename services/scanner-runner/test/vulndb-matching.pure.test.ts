@@ -207,3 +207,22 @@ describe("severity", () => {
     expect(a.severity.severity).toBe("high");
   });
 });
+
+describe("the vendored snapshot", () => {
+  it("reads every advisory, and every range but two whose events are not versions of their ecosystem", async () => {
+    const { advisoryDocuments } = await import("../src/vulndb/advisory-source.ts");
+    const { VENDORED_SNAPSHOT } = await import("../src/vulndb/advisory-database.ts");
+    const { prepareAffected } = await import("../src/domain/vulndb/affected.ts");
+    const unreadable: string[] = [];
+    let count = 0;
+    for await (const doc of advisoryDocuments(VENDORED_SNAPSHOT, new AbortController().signal)) {
+      const advisory = readAdvisory(JSON.parse(doc.text ?? ""));
+      count++;
+      for (const affected of advisory.affected)
+        if (prepareAffected(affected).unreadableRanges > 0) unreadable.push(`${advisory.id} ${affected.name}`);
+    }
+    expect(count).toBe(6645);
+    // PEP 440 has no reading of a date ("2019-09-12") or of "0.2.0-n653": such a range matches nothing.
+    expect(unreadable.sort()).toEqual(["PYSEC-2019-125 steam", "PYSEC-2021-371 binderhub"]);
+  });
+});

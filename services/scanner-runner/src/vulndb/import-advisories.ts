@@ -1,7 +1,9 @@
 // An import of the local vulnerability database from a source (docs/vulnerability-database.md). Atomic: the whole
 // source is read and checked before one transaction writes, so a failed, partial or corrupt source changes nothing.
+// The changed documents wait in vulndb_staged_advisories meanwhile (bounded memory whatever the source's size).
 // Incremental: an advisory whose id and `modified` are unchanged is not rewritten. A malformed advisory is skipped
 // and counted. A source with no readable advisory at all is refused (it would empty the database).
+import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, rawStatement } from "@sca/db";
 import { isWithdrawn, MalformedAdvisory, readAdvisory } from "../domain/vulndb/advisory.ts";
@@ -76,8 +78,26 @@ export async function importAdvisories(
   );
   for (const row of stored) existing.set(row.id, Math.round(Number(row.ms)));
 
+  // Staged rows of an import that died (a killed instance) are left behind: cleared after a day.
+  await rawStatement(em, `delete from vulndb_staged_advisories where staged_at < now() - interval '1 day'`);
+  const importId = randomUUID();
   let failure: string | null = null;
-  const changed: Changed[] = [];
+  let pending: Changed[] = [];
+  let changedCount = 0;
+  const stage = async () => {
+    if (pending.length === 0) return;
+    await rawStatement(
+      em,
+      `insert into vulndb_staged_advisories (import_id, id, modified, document)
+       select ?::uuid, x.id, x.modified, x.document::jsonb
+       from jsonb_to_recordset(?::jsonb) as x(id text, modified timestamptz, document text)`,
+      [
+        importId,
+        JSON.stringify(pending.map((c) => ({ id: c.id, modified: c.modified.toISOString(), document: c.text }))),
+      ],
+    );
+    pending = [];
+  };
   const seen = new Set<string>();
   try {
     for await (const doc of advisoryDocuments(source, options.signal)) {
@@ -108,15 +128,19 @@ export async function importAdvisories(
       else {
         if (before === undefined) counts.addedCount++;
         else counts.updatedCount++;
-        changed.push({ id: advisory.id, modified: advisory.modified, text: doc.text });
+        pending.push({ id: advisory.id, modified: advisory.modified, text: doc.text });
+        changedCount++;
+        if (pending.length >= WRITE_BATCH) await stage();
       }
     }
     if (counts.advisoryCount === 0) throw new AdvisorySourceError("The advisory source holds no readable advisory.");
+    await stage();
   } catch (err) {
     failure = err instanceof AdvisorySourceError ? err.message : "The advisory source could not be read.";
   }
 
   if (failure !== null) {
+    await rawStatement(em, `delete from vulndb_staged_advisories where import_id = ?`, [importId]);
     const record = await writeStatus(em, {
       ...base,
       ...counts,
@@ -134,24 +158,21 @@ export async function importAdvisories(
   return em.transactional(async (tx) => {
     // One writer at a time over every instance; a second import then finds the first's rows unchanged.
     await rawQuery(tx, `select pg_advisory_xact_lock(hashtext('sca.vulndb.import'))`);
-    for (let i = 0; i < changed.length; i += WRITE_BATCH) {
-      const batch = changed.slice(i, i + WRITE_BATCH);
-      await rawStatement(
-        tx,
-        `insert into vulndb_advisories (id, modified, document, imported_at)
-         select x.id, x.modified, x.document::jsonb, now()
-         from jsonb_to_recordset(?::jsonb) as x(id text, modified timestamptz, document text)
-         on conflict (id) do update set modified = excluded.modified, document = excluded.document, imported_at = now()
-         where vulndb_advisories.modified is distinct from excluded.modified`,
-        [JSON.stringify(batch.map((c) => ({ id: c.id, modified: c.modified.toISOString(), document: c.text })))],
-      );
-    }
+    await rawStatement(
+      tx,
+      `insert into vulndb_advisories (id, modified, document, imported_at)
+       select id, modified, document, now() from vulndb_staged_advisories where import_id = ?
+       on conflict (id) do update set modified = excluded.modified, document = excluded.document, imported_at = now()
+       where vulndb_advisories.modified is distinct from excluded.modified`,
+      [importId],
+    );
+    await rawStatement(tx, `delete from vulndb_staged_advisories where import_id = ?`, [importId]);
     for (let i = 0; i < removed.length; i += WRITE_BATCH)
       await rawStatement(tx, `delete from vulndb_advisories where id in (select jsonb_array_elements_text(?::jsonb))`, [
         JSON.stringify(removed.slice(i, i + WRITE_BATCH)),
       ]);
     const databaseVersion = await databaseVersionOf(tx);
-    const result = changed.length + removed.length > 0 ? "imported" : "unchanged";
+    const result = changedCount + removed.length > 0 ? "imported" : "unchanged";
     const record = await writeStatus(tx, {
       ...base,
       ...counts,
