@@ -7,6 +7,7 @@ import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsInventory } from "./clients/inventory.ts";
+import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
@@ -28,6 +29,7 @@ export const service = defineService({
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
     VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
     VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
+    VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
     ...artefactStoreKeys,
   },
   entities,
@@ -67,6 +69,9 @@ export const service = defineService({
       rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
       scopeFilter: config.SCAN_SCOPE_FILTER_ENABLED,
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
+      vulndb,
+      matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
+      matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
     // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.

@@ -226,3 +226,39 @@ describe("the vendored snapshot", () => {
     expect(unreadable.sort()).toEqual(["PYSEC-2019-125 steam", "PYSEC-2021-371 binderhub"]);
   });
 });
+
+describe("a scan's verdicts", () => {
+  it("matches each distinct package version once, names each vulnerability once, counts what it cannot assess", async () => {
+    const { scanVerdictsOf } = await import("../src/domain/vulndb/scan-verdicts.ts");
+    const index = indexOf(
+      osv("GHSA-aaaa", "npm", "lodash", [{ introduced: "0" }, { fixed: "4.17.21" }], { aliases: ["CVE-2021-23337"] }),
+      osv("GHSA-bbbb", "npm", "minimist", [{ introduced: "0" }, { fixed: "1.2.6" }]),
+    );
+    const result = scanVerdictsOf(index, [
+      "pkg:npm/lodash@4.17.20",
+      "pkg:npm/lodash@4.17.20",
+      "pkg:npm/lodash@4.17.21",
+      "pkg:npm/minimist@1.2.5",
+      "pkg:composer/laravel/framework@7.12.0",
+      "pkg:npm/no-version",
+      null,
+    ]);
+    expect(result.verdicts).toEqual([
+      {
+        package: { ecosystem: "npm", name: "lodash", version: "4.17.20" },
+        vulnerabilities: [{ vulnerabilityId: "CVE-2021-23337", fixedVersions: ["4.17.21"] }],
+      },
+      { package: { ecosystem: "npm", name: "lodash", version: "4.17.21" }, vulnerabilities: [] },
+      {
+        package: { ecosystem: "npm", name: "minimist", version: "1.2.5" },
+        vulnerabilities: [{ vulnerabilityId: "GHSA-bbbb", fixedVersions: ["1.2.6"] }],
+      },
+    ]);
+    expect(result.vulnerabilities.map((v) => [v.id, v.aliases])).toEqual([
+      ["CVE-2021-23337", ["GHSA-aaaa"]],
+      ["GHSA-bbbb", []],
+    ]);
+    expect([...result.unknownEcosystems]).toEqual([["composer", 1]]);
+    expect(result.unnamed).toBe(2);
+  });
+});
