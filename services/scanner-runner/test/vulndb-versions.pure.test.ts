@@ -25,6 +25,9 @@ describe("version ordering per ecosystem", () => {
     expectOrdered("npm", ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta.2", "1.0.0-rc.1", "1.0.0", "1.2.0", "1.10.0"]);
     expectOrdered("crates.io", ["0.9.9", "1.0.0-pre", "1.0.0"]);
     expect(schemeOf("npm")?.parse("not-a-version")).toBeNull();
+    const npm = schemeOf("npm")!;
+    expect(npm.compare(npm.parse("1.2"), npm.parse("1.2.0"))).toBe(0);
+    expect(npm.compare(npm.parse("2"), npm.parse("2.0.0"))).toBe(0);
   });
 
   it("Go: v prefix, pseudo-versions before the release they precede, +incompatible ignored, toolchains", () => {

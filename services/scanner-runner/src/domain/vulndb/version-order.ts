@@ -37,10 +37,14 @@ function stringScheme(name: string, valid: (v: string) => boolean, compare: (a: 
   } satisfies VersionScheme<string>;
 }
 
-/** npm and crates.io: SemVer 2.0 as node-semver reads it (strict; build metadata ignored). */
+/**
+ * npm and crates.io: SemVer 2.0 as node-semver reads it (build metadata ignored). A version missing its minor or
+ * patch number ("1", "1.2", as some SBOMs write them) is read with zeros, as OSV-Scanner's SemVer parser does.
+ */
 export const semverScheme: VersionScheme<SemVer> = {
   name: "semver",
-  parse: (v) => semver.parse(v),
+  parse: (v) =>
+    semver.parse(v) ?? (/^\d+(\.\d+)?$/.test(v) ? semver.parse(`${v}${v.includes(".") ? ".0" : ".0.0"}`) : null),
   compare: (a, b) => a.compare(b),
 };
 
