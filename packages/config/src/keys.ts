@@ -215,6 +215,11 @@ export const keys = {
   TASK_WORKER_AUTOMATIC_CONCURRENCY: key(p.int(1, { min: 0, max: 64 })),
   /** The spec's scope filter: components an SBOM marks as non-runtime (excluded) are dropped before persist. */
   SCAN_SCOPE_FILTER_ENABLED: key(p.bool(true)),
+  /** The OSV advisory source (docs/vulnerability-database.md): a directory, .zip or .tar(.gz), path or http(s) URL;
+   * empty: the vendored snapshot. May carry a credential in its URL: secret. */
+  VULNDB_REPOSITORY: key(p.text(""), true),
+  VULNDB_REFRESH_HOURS: key(p.int(168, { min: 1, max: 8760 })),
+  VULNDB_TIMEOUT_SECONDS: key(p.int(300, { min: 1, max: 3600 })),
 
   // Audit log (docs/audit.md)
   /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */

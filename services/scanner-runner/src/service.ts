@@ -7,12 +7,14 @@ import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsInventory } from "./clients/inventory.ts";
+import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
+import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
 
 export const service = defineService({
   name: "scanner-runner",
@@ -25,6 +27,9 @@ export const service = defineService({
     SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
+    VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
+    VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
+    VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
     ...artefactStoreKeys,
   },
   entities,
@@ -42,6 +47,15 @@ export const service = defineService({
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
     });
+    // The local vulnerability database: imported when due (a fresh install from the vendored snapshot), the
+    // matcher rebuilt when the stored version moves (docs/vulnerability-database.md).
+    const vulndb = new AdvisoryDatabase(orm, {
+      repository: config.VULNDB_REPOSITORY,
+      refreshHours: config.VULNDB_REFRESH_HOURS,
+      logger,
+    });
+    vulndb.start();
+    ctx.addCloser("vulnerability database", () => vulndb.stop());
     const store = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const deps = {
@@ -55,6 +69,9 @@ export const service = defineService({
       rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
       scopeFilter: config.SCAN_SCOPE_FILTER_ENABLED,
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
+      vulndb,
+      matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
+      matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
     // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.
