@@ -10,6 +10,7 @@ import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/acc
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
+import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
@@ -29,7 +30,7 @@ export const SERVICE_CLIENTS = {
   },
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
-  notifier: { notifications: NotificationService },
+  notifier: { notifications: NotificationService, rules: NotificationRuleService },
   admin: { audit: AuditService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 

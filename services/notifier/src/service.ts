@@ -1,22 +1,28 @@
-// The notifier service: in-app notifications and preferences (NotificationService), the e-mails the portal sends
-// (the password reset, scan outcomes) through an outbox of deliveries, raised from the other services' events.
+// The notifier service: in-app notifications and preferences (NotificationService), routing rules
+// (NotificationRuleService), and what goes out through an outbox of deliveries (e-mails, the chat webhooks, ticket
+// events), raised from the other services' events.
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
 import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
+import { identityDirectory } from "./clients/directory.ts";
 import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
+import { postWebhook } from "./clients/webhook-poster.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
-import { DELIVERY_BATCH, deliverDueEmails } from "./events/email-delivery.ts";
+import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
+import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
+import type { EmailMessage } from "./domain/email-messages.ts";
+import type { DeliveryChannel } from "./store/deliveries.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
 export interface NotifierSeams {
-  /** How often the delivery job looks for due e-mails. */
+  /** How often the delivery job looks for due deliveries. */
   deliveryEveryMs: number;
   /** The first back-off of a failed delivery (doubling up to an hour). */
   deliveryRetryBaseMs: number;
@@ -38,6 +44,12 @@ export const service = defineService({
     SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
     SMTP_FROM: keys.SMTP_FROM,
     SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
+    NOTIFICATION_HTTP_TIMEOUT_SECONDS: keys.NOTIFICATION_HTTP_TIMEOUT_SECONDS,
+    SLACK_WEBHOOK_URL: keys.SLACK_WEBHOOK_URL,
+    TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
+    TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
+    TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
+    TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
   },
   entities,
   migrations,
@@ -47,9 +59,13 @@ export const service = defineService({
     const { orm, secretKey, logger, config } = ctx;
     const emailEnabled = config.SMTP_HOST !== "";
     if (!emailEnabled) logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
+    const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const deps: RaiseDeps = {
       recipients: identityRecipients(config.IDENTITY_RPC_URL, secretKey),
+      directory,
       emailEnabled,
+      chat: { slack: config.SLACK_WEBHOOK_URL !== "", teams: config.TEAMS_WEBHOOK_URL !== "" },
+      ticket: { enabled: config.TICKET_WEBHOOK_URL !== "", kinds: config.TICKET_WEBHOOK_EVENTS },
       messageKey: deliveryMessageKey(secretKey),
       frontendBase: config.PASSWORD_RESET_BASE_URL,
     };
@@ -59,30 +75,47 @@ export const service = defineService({
       handle: passwordResetHandler(deps),
     });
     await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
-    return (router) => registerNotificationService(router, { orm });
+    return (router) => {
+      registerNotificationService(router, { orm });
+      registerNotificationRuleService(router, { orm, directory });
+    };
   },
   jobs: (ctx) => {
     const { orm, config, logger, secretKey, seams } = ctx;
+    const senders: Partial<Record<DeliveryChannel, Sender>> = {};
     const mailer = smtpMailer(config, seams.smtpTrust);
-    if (!mailer) return [];
-    ctx.addCloser("smtp", () => Promise.resolve(mailer.close()));
+    if (mailer) {
+      ctx.addCloser("smtp", () => Promise.resolve(mailer.close()));
+      senders.email = (d, message) => mailer.send(d.recipient, message as EmailMessage);
+    }
+    const httpTimeoutMs = config.NOTIFICATION_HTTP_TIMEOUT_SECONDS * 1000;
+    const webhook =
+      (url: string, bearer?: string): Sender =>
+      (d, body) =>
+        postWebhook({ url, body, idempotencyKey: d.id, ...(bearer ? { bearer } : {}) }, httpTimeoutMs);
+    if (config.SLACK_WEBHOOK_URL) senders.slack = webhook(config.SLACK_WEBHOOK_URL);
+    if (config.TEAMS_WEBHOOK_URL) senders.teams = webhook(config.TEAMS_WEBHOOK_URL);
+    if (config.TICKET_WEBHOOK_URL) senders.ticket = webhook(config.TICKET_WEBHOOK_URL, config.TICKET_WEBHOOK_TOKEN);
+    if (Object.keys(senders).length === 0) return [];
     const deps = {
       orm,
-      mailer,
+      senders,
       logger,
       messageKey: deliveryMessageKey(secretKey),
       retryBaseMs: seams.deliveryRetryBaseMs,
-      // Longer than a whole batch can take (each send may wait out the connection, greeting and socket timeouts),
-      // so no other replica claims a row while it is being sent.
-      leaseMs: (DELIVERY_BATCH * 3 * config.SMTP_TIMEOUT_SECONDS + 60) * 1000,
+      // Longer than a whole batch can take (an e-mail may wait out the connection, greeting and socket timeouts, a
+      // webhook call its own), so no other replica claims a row while it is being sent.
+      leaseMs:
+        (DELIVERY_BATCH * Math.max(3 * config.SMTP_TIMEOUT_SECONDS, config.NOTIFICATION_HTTP_TIMEOUT_SECONDS) + 60) *
+        1000,
     };
     return [
       {
-        name: "e-mail delivery",
+        name: "deliveries",
         everyMs: seams.deliveryEveryMs,
         run: async (signal) => {
-          const sent = await deliverDueEmails(deps, signal);
-          if (sent > 0) logger.info({ sent }, "sent e-mails");
+          const sent = await deliverDue(deps, signal);
+          if (sent > 0) logger.info({ sent }, "sent deliveries");
         },
       },
     ];
