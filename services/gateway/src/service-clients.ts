@@ -5,6 +5,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { AuditService } from "@sca/proto/sca/admin/v1/audit_pb.ts";
+import { TrackerCredentialService } from "@sca/proto/sca/admin/v1/tracker_credentials_pb.ts";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
@@ -31,7 +32,7 @@ export const SERVICE_CLIENTS = {
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },
-  admin: { audit: AuditService },
+  admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;
