@@ -122,6 +122,14 @@ export const keys = {
   TICKET_WEBHOOK_EVENTS: key(p.list()),
   /** Optional bearer of the ticket webhook calls. */
   TICKET_WEBHOOK_TOKEN: key(p.text(""), true),
+  /** The backlog series (the scan and default queues' Kafka consumer lag); the alert needs it. */
+  QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
+  /** The daily backlog sweep's in-app alert (once per breach); only with QUEUE_BACKLOG_METRICS_ENABLED. */
+  QUEUE_BACKLOG_ALERT_ENABLED: key(p.bool(false)),
+  /** Messages waiting in the scan queue (the scan-job topics) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: key(p.int(10, { min: 1, max: 10_000_000 })),
+  /** Messages waiting in the default queue (the domain events, its slowest consumer) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: key(p.int(100, { min: 1, max: 10_000_000 })),
 
   // WebSocket and scan logs
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),

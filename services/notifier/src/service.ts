@@ -4,14 +4,16 @@
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
 import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES } from "@sca/runtime";
+import { defineService, SERVICES, type KafkaUse, type ServiceContext } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { identityDirectory } from "./clients/directory.ts";
+import { measureQueueLag } from "./clients/queue-lag.ts";
 import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
 import { postWebhook } from "./clients/webhook-poster.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
+import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
@@ -28,47 +30,53 @@ export interface NotifierSeams {
   deliveryRetryBaseMs: number;
   /** Certificates the SMTP client trusts besides the platform's (a test server's CA). */
   smtpTrust: SmtpTrust;
+  /** How often the queue-backlog sweep runs: daily. */
+  queueBacklogEveryMs: number;
 }
 
-const seams: NotifierSeams = { deliveryEveryMs: 2_000, deliveryRetryBaseMs: 30_000, smtpTrust: {} };
+const seams: NotifierSeams = {
+  deliveryEveryMs: 2_000,
+  deliveryRetryBaseMs: 30_000,
+  smtpTrust: {},
+  queueBacklogEveryMs: 86_400_000,
+};
+
+const config = {
+  ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+  PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
+  SMTP_HOST: keys.SMTP_HOST,
+  SMTP_PORT: keys.SMTP_PORT,
+  SMTP_USER: keys.SMTP_USER,
+  SMTP_PASSWORD: keys.SMTP_PASSWORD,
+  SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
+  SMTP_FROM: keys.SMTP_FROM,
+  SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
+  NOTIFICATION_HTTP_TIMEOUT_SECONDS: keys.NOTIFICATION_HTTP_TIMEOUT_SECONDS,
+  SLACK_WEBHOOK_URL: keys.SLACK_WEBHOOK_URL,
+  TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
+  TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
+  TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
+  TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
+  QUEUE_BACKLOG_METRICS_ENABLED: keys.QUEUE_BACKLOG_METRICS_ENABLED,
+  QUEUE_BACKLOG_ALERT_ENABLED: keys.QUEUE_BACKLOG_ALERT_ENABLED,
+  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD,
+  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD,
+};
+
+type NotifierContext = ServiceContext<typeof config, KafkaUse, NotifierSeams>;
 
 export const service = defineService({
   name: "notifier",
-  config: {
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
-    SMTP_HOST: keys.SMTP_HOST,
-    SMTP_PORT: keys.SMTP_PORT,
-    SMTP_USER: keys.SMTP_USER,
-    SMTP_PASSWORD: keys.SMTP_PASSWORD,
-    SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
-    SMTP_FROM: keys.SMTP_FROM,
-    SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
-    NOTIFICATION_HTTP_TIMEOUT_SECONDS: keys.NOTIFICATION_HTTP_TIMEOUT_SECONDS,
-    SLACK_WEBHOOK_URL: keys.SLACK_WEBHOOK_URL,
-    TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
-    TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
-    TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
-    TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
-  },
+  config,
   entities,
   migrations,
   kafka: { consumes: [TOPICS.domainEvents] },
   seams,
   start: async (ctx) => {
     const { orm, secretKey, logger, config } = ctx;
-    const emailEnabled = config.SMTP_HOST !== "";
-    if (!emailEnabled) logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
-    const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
-    const deps: RaiseDeps = {
-      recipients: identityRecipients(config.IDENTITY_RPC_URL, secretKey),
-      directory,
-      emailEnabled,
-      chat: { slack: config.SLACK_WEBHOOK_URL !== "", teams: config.TEAMS_WEBHOOK_URL !== "" },
-      ticket: { enabled: config.TICKET_WEBHOOK_URL !== "", kinds: config.TICKET_WEBHOOK_EVENTS },
-      messageKey: deliveryMessageKey(secretKey),
-      frontendBase: config.PASSWORD_RESET_BASE_URL,
-    };
+    if (config.SMTP_HOST === "") logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
+    const deps = raiseDeps(config, secretKey);
+    const directory = deps.directory;
     await ctx.kafka.consume({
       groupId: PASSWORD_RESET_GROUP,
       topic: passwordResetEvents,
@@ -82,6 +90,7 @@ export const service = defineService({
   },
   jobs: (ctx) => {
     const { orm, config, logger, secretKey, seams } = ctx;
+    const backlog = backlogSweepJob(ctx);
     const senders: Partial<Record<DeliveryChannel, Sender>> = {};
     const mailer = smtpMailer(config, seams.smtpTrust);
     if (mailer) {
@@ -96,7 +105,7 @@ export const service = defineService({
     if (config.SLACK_WEBHOOK_URL) senders.slack = webhook(config.SLACK_WEBHOOK_URL);
     if (config.TEAMS_WEBHOOK_URL) senders.teams = webhook(config.TEAMS_WEBHOOK_URL);
     if (config.TICKET_WEBHOOK_URL) senders.ticket = webhook(config.TICKET_WEBHOOK_URL, config.TICKET_WEBHOOK_TOKEN);
-    if (Object.keys(senders).length === 0) return [];
+    if (Object.keys(senders).length === 0) return backlog;
     const deps = {
       orm,
       senders,
@@ -118,9 +127,48 @@ export const service = defineService({
           if (sent > 0) logger.info({ sent }, "sent deliveries");
         },
       },
+      ...backlog,
     ];
   },
 });
+
+/** What the event handlers and the sweeps need to raise notifications. */
+function raiseDeps(config: NotifierContext["config"], secretKey: string): RaiseDeps {
+  return {
+    recipients: identityRecipients(config.IDENTITY_RPC_URL, secretKey),
+    directory: identityDirectory(config.IDENTITY_RPC_URL, secretKey),
+    emailEnabled: config.SMTP_HOST !== "",
+    chat: { slack: config.SLACK_WEBHOOK_URL !== "", teams: config.TEAMS_WEBHOOK_URL !== "" },
+    ticket: { enabled: config.TICKET_WEBHOOK_URL !== "", kinds: config.TICKET_WEBHOOK_EVENTS },
+    messageKey: deliveryMessageKey(secretKey),
+    frontendBase: config.PASSWORD_RESET_BASE_URL,
+  };
+}
+
+/** The daily backlog sweep, when both QUEUE_BACKLOG_METRICS_ENABLED and QUEUE_BACKLOG_ALERT_ENABLED are on. */
+function backlogSweepJob(ctx: NotifierContext) {
+  const { config, orm, logger, secretKey, seams, kafka } = ctx;
+  if (!config.QUEUE_BACKLOG_METRICS_ENABLED || !config.QUEUE_BACKLOG_ALERT_ENABLED) return [];
+  const deps = {
+    orm,
+    logger,
+    raise: raiseDeps(config, secretKey),
+    measure: () => measureQueueLag(kafka.client),
+    thresholds: {
+      scan: config.QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD,
+      default: config.QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD,
+    },
+  };
+  return [
+    {
+      name: "queue backlog sweep",
+      everyMs: seams.queueBacklogEveryMs,
+      run: async () => {
+        await sweepQueueBacklog(deps);
+      },
+    },
+  ];
+}
 
 /** The key sealing queued messages (a reset link must not rest in the clear). */
 function deliveryMessageKey(secretKey: string): Buffer {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { ANONYMOUS, type Caller, type Membership } from "@sca/rpc";
 import { chatByDefault } from "../src/domain/kinds.ts";
+import { backlogChanges, backlogNotification } from "../src/domain/queue-backlog.ts";
 import { wants } from "../src/domain/preferences.ts";
 import {
   mayManageOrganizationRules,
@@ -222,6 +223,30 @@ describe("webhook bodies", () => {
       project_id: "p1",
       scan_id: "s1",
       occurred_at: "2026-11-24T10:00:00.000Z",
+    });
+  });
+});
+
+describe("the queue backlog", () => {
+  const reading = (queue: "scan" | "default", waiting: number, threshold: number) => ({ queue, waiting, threshold });
+
+  it("a breach begins over the threshold, alerts once while it lasts, and ends at or under it", () => {
+    expect(backlogChanges([reading("scan", 11, 10), reading("default", 100, 100)], new Set())).toEqual({
+      begun: [reading("scan", 11, 10)],
+      ended: [],
+    });
+    expect(backlogChanges([reading("scan", 50, 10)], new Set(["scan"]))).toEqual({ begun: [], ended: [] });
+    expect(backlogChanges([reading("scan", 10, 10), reading("default", 0, 100)], new Set(["scan"]))).toEqual({
+      begun: [],
+      ended: ["scan"],
+    });
+  });
+
+  it("the alert names the queue, what waits and the threshold", () => {
+    expect(backlogNotification(reading("default", 250, 100))).toMatchObject({
+      kind: "queue.backlog",
+      severity: "medium",
+      title: "Queue backlog: 250 messages waiting in the default queue",
     });
   });
 });

@@ -44,7 +44,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("approval.requested", null, true, false),
   kind("approval.decided", null, true, false),
   kind("package.malicious", "critical", true, false),
-  kind("queue.backlog", "medium", false, false),
+  kind("queue.backlog", "medium", false, true),
   {
     kind: "account.password_reset",
     severity: null,
