@@ -111,6 +111,25 @@ export const keys = {
   SMTP_USE_STARTTLS: key(p.bool(true)),
   SMTP_FROM: key(p.text("SCA Portal <no-reply@localhost>")),
   SMTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 300 })),
+  /** Timeout of each chat and ticket webhook call (connect to answer). */
+  NOTIFICATION_HTTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 300 })),
+  /** Org-wide chat webhooks; empty: that channel is off. The URL is the credential: secret. */
+  SLACK_WEBHOOK_URL: key(p.optionalHttpUrl(), true),
+  TEAMS_WEBHOOK_URL: key(p.optionalHttpUrl(), true),
+  /** Where ticket events are posted; empty: nothing is called. */
+  TICKET_WEBHOOK_URL: key(p.optionalHttpUrl(), true),
+  /** Notification kinds posted as ticket events; empty: every kind. */
+  TICKET_WEBHOOK_EVENTS: key(p.list()),
+  /** Optional bearer of the ticket webhook calls. */
+  TICKET_WEBHOOK_TOKEN: key(p.text(""), true),
+  /** The backlog series (the scan and default queues' Kafka consumer lag); the alert needs it. */
+  QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
+  /** The daily backlog sweep's in-app alert (once per breach); only with QUEUE_BACKLOG_METRICS_ENABLED. */
+  QUEUE_BACKLOG_ALERT_ENABLED: key(p.bool(false)),
+  /** Messages waiting in the scan queue (the scan-job topics) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: key(p.int(10, { min: 1, max: 10_000_000 })),
+  /** Messages waiting in the default queue (the domain events, its slowest consumer) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: key(p.int(100, { min: 1, max: 10_000_000 })),
 
   // WebSocket and scan logs
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
@@ -223,17 +242,7 @@ export const keys = {
 
   // Audit log (docs/audit.md)
   /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */
-  AUDIT_EXPORT_URL: key((raw) => {
-    if (raw === undefined) return "";
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new Error("must be an http(s) URL");
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("must be an http(s) URL");
-    return raw;
-  }, true),
+  AUDIT_EXPORT_URL: key(p.optionalHttpUrl(), true),
   AUDIT_EXPORT_BATCH_SIZE: key(p.int(500, { min: 1, max: 5000, clamp: true })),
   AUDIT_EXPORT_LAG_SECONDS: key(p.int(30, { min: 0, max: 3600, clamp: true })),
 } as const;

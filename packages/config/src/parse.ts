@@ -118,6 +118,21 @@ export function url(fallback?: string): Parser<string> {
   };
 }
 
+/** An http(s) URL, or "" when unset (the feature it points at is off). */
+export function optionalHttpUrl(): Parser<string> {
+  return (raw) => {
+    if (raw === undefined || raw === "") return "";
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error("must be an http(s) URL");
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("must be an http(s) URL");
+    return raw;
+  };
+}
+
 export interface Rate {
   limit: number;
   windowSeconds: number;
