@@ -118,6 +118,27 @@ export function url(fallback?: string): Parser<string> {
   };
 }
 
+/** An http(s) URL. */
+export function httpUrl(fallback?: string): Parser<string> {
+  return (raw) => {
+    const value = raw ?? fallback;
+    if (value === undefined) throw new Error("is required");
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new Error("must be an http(s) URL");
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("must be an http(s) URL");
+    return value;
+  };
+}
+
+/** Off unless the value is true, 1 or yes (any case); anything else, or nothing, is off. */
+export function optIn(): Parser<boolean> {
+  return (raw) => raw !== undefined && ["true", "1", "yes"].includes(raw.trim().toLowerCase());
+}
+
 export interface Rate {
   limit: number;
   windowSeconds: number;
