@@ -28,7 +28,9 @@ async function request(url: string, opts: DownloadOptions): Promise<Response> {
   try {
     res = await fetch(url, { signal: AbortSignal.any(signals), redirect: "follow" });
   } catch (err) {
-    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    // DOMException (TimeoutError, AbortError) from the signal; compared by name, as it may come from another realm.
+    const name = (err as { name?: unknown } | null)?.name;
+    const timedOut = name === "TimeoutError" || name === "AbortError";
     throw new FeedDownloadError(
       timedOut
         ? `the download from ${hostOf(url)} took longer than ${opts.timeoutMs / 1000} s`

@@ -91,7 +91,7 @@ async function sweep(orm: MikroORM, settings: FeedSettings, signal: AbortSignal)
   const skipped = products.length - refreshed - failed;
   if (refreshed === 0)
     throw new Error(
-      `no end-of-life product could be fetched (${failed} failed, ${skipped} not reached within the 60 s sweep)`,
+      `no end-of-life product could be fetched (${failed} failed, ${skipped} not reached within the sweep's ${eol.sweepCapMs / 1000} s)`,
     );
   const now = await eolProducts(em);
   return {
