@@ -245,7 +245,8 @@ describe("the end-of-life sweep", () => {
   it("takes the operator's snapshot (EOL_SNAPSHOT_PATH) over the vendored one", async () => {
     const dir = mkdtempSync(join(tmpdir(), "eol-override-"));
     try {
-      for (const p of ["nodejs", "django"]) cpSync(join(sharedDir(), "data", "eol", `${p}.json`), join(dir, `${p}.json`));
+      for (const p of ["nodejs", "django"])
+        cpSync(join(sharedDir(), "data", "eol", `${p}.json`), join(dir, `${p}.json`));
       expect(await loadEolSnapshot(runner.orm, settings({ EOL_SNAPSHOT_PATH: dir }))).toBe(true);
       const panel = await client().getEndOfLifeDatasetStatus({}, await callAs.superAdmin(randomUUID()));
       expect(panel).toMatchObject({ productCount: 2n, snapshotOrigin: "override" });

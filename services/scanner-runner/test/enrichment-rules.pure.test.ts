@@ -7,7 +7,12 @@ import { cycleOf, eolVerdictOf, productIndexOf, purlIdentity, readEolProduct } f
 import { epssScoreDateOf, epssScoreOf } from "../src/domain/feeds/epss.ts";
 import { isSnapshotStale } from "../src/domain/feeds/feed-status.ts";
 import { kevCatalogOf, kevChanges } from "../src/domain/feeds/kev.ts";
-import { maliciousVerdictOf, normalisedPackageName, readMaliciousRecord } from "../src/domain/feeds/malicious.ts";
+import {
+  maliciousVerdictOf,
+  normalisedPackageName,
+  readMaliciousRecord,
+  type MaliciousRecord,
+} from "../src/domain/feeds/malicious.ts";
 import { readEolSnapshot } from "../src/feeds/eol-feed.ts";
 import { readKevCatalog } from "../src/feeds/kev-feed.ts";
 
@@ -39,7 +44,13 @@ describe("end-of-life verdicts", () => {
   });
 
   it("takes a bare true or false of the dataset", () => {
-    const product = { product: "x", releases: [{ releaseCycle: "1", eol: true }, { releaseCycle: "2", eol: false }] };
+    const product = {
+      product: "x",
+      releases: [
+        { releaseCycle: "1", eol: true },
+        { releaseCycle: "2", eol: false },
+      ],
+    };
     expect(eolVerdictOf(product, "1.4", "2026-01-01")).toMatchObject({ state: "eol", date: null });
     expect(eolVerdictOf(product, "2.0", "2026-01-01")).toMatchObject({ state: "supported", date: null });
   });
@@ -83,7 +94,7 @@ describe("malicious verdicts", () => {
   });
 
   it("compares a SEMVER range's bounds", () => {
-    const r = [
+    const r: MaliciousRecord[] = [
       {
         id: "MAL-0000-1",
         ecosystem: "npm",
@@ -149,7 +160,10 @@ describe("the KEV catalog", () => {
       dateReleased: "2025-01-01T00:00:00Z",
       vulnerabilities: [{ cveID: "CVE-2024-0001" }, { cveID: "CVE-2024-0002" }],
     });
-    expect(kevChanges(new Set(["CVE-2024-0002", "CVE-2023-9999"]), catalog.entries)).toEqual({ listed: 1, delisted: 1 });
+    expect(kevChanges(new Set(["CVE-2024-0002", "CVE-2023-9999"]), catalog.entries)).toEqual({
+      listed: 1,
+      delisted: 1,
+    });
   });
 });
 

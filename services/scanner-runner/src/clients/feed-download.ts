@@ -57,7 +57,9 @@ export async function downloadBytes(url: string, maxBytes: number, opts: Downloa
     }
   } catch (err) {
     if (err instanceof FeedDownloadError) throw err;
-    throw new FeedDownloadError(`the download from ${hostOf(url)} broke off or took longer than ${opts.timeoutMs / 1000} s`);
+    throw new FeedDownloadError(
+      `the download from ${hostOf(url)} broke off or took longer than ${opts.timeoutMs / 1000} s`,
+    );
   }
   return Buffer.concat(chunks);
 }

@@ -61,7 +61,11 @@ async function loadScores(orm: MikroORM, csv: Readable): Promise<{ scored: numbe
   });
 }
 
-function outcomeOf(loaded: { scored: number; scoreDate: string | null }, origin: string, date: string | null): FeedOutcome {
+function outcomeOf(
+  loaded: { scored: number; scoreDate: string | null },
+  origin: string,
+  date: string | null,
+): FeedOutcome {
   return { counts: { scored_cves: loaded.scored }, snapshotDate: loaded.scoreDate ?? date, snapshotOrigin: origin };
 }
 

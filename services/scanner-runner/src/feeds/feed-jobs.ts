@@ -9,7 +9,12 @@ import type { FeedSettings } from "./feed-settings.ts";
 import { loadVendoredKev, refreshKev } from "./kev-feed.ts";
 import { loadMaliciousSnapshot, refreshMalicious } from "./malicious-feed.ts";
 
-export function enrichmentFeedsJob(orm: MikroORM, settings: FeedSettings, logger: Logger, everyMs: number): PeriodicJob {
+export function enrichmentFeedsJob(
+  orm: MikroORM,
+  settings: FeedSettings,
+  logger: Logger,
+  everyMs: number,
+): PeriodicJob {
   const steps: [string, (signal: AbortSignal) => Promise<unknown>][] = [
     ["kev", async (signal) => (await loadVendoredKev(orm, settings), refreshKev(orm, settings, logger, signal))],
     ["epss", async (signal) => (await loadVendoredEpss(orm, settings), refreshEpss(orm, settings, logger, signal))],

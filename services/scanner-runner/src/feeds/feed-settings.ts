@@ -58,7 +58,11 @@ export interface FeedConfig {
 
 export function feedSettingsOf(config: FeedConfig): FeedSettings {
   return {
-    kev: { enabled: config.KEV_REFRESH_ENABLED, url: config.KEV_FEED_URL, timeoutMs: config.KEV_REFRESH_TIMEOUT_SECONDS * 1000 },
+    kev: {
+      enabled: config.KEV_REFRESH_ENABLED,
+      url: config.KEV_FEED_URL,
+      timeoutMs: config.KEV_REFRESH_TIMEOUT_SECONDS * 1000,
+    },
     epss: {
       enabled: config.EPSS_REFRESH_ENABLED,
       url: config.EPSS_FEED_URL,

@@ -32,7 +32,9 @@ export async function readKevCatalog(bytes: Buffer): Promise<KevCatalog> {
   const validate = await validateCatalog;
   if (!validate(doc)) {
     const first = validate.errors?.[0];
-    throw new Error(`the KEV feed does not follow CISA's schema (${first?.instancePath || "/"} ${first?.message ?? ""})`);
+    throw new Error(
+      `the KEV feed does not follow CISA's schema (${first?.instancePath || "/"} ${first?.message ?? ""})`,
+    );
   }
   const catalog = kevCatalogOf(doc as Parameters<typeof kevCatalogOf>[0]);
   if (catalog.entries.length === 0) throw new Error("the KEV feed lists no vulnerabilities");

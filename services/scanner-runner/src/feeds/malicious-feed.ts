@@ -73,7 +73,8 @@ export async function loadMaliciousSnapshot(orm: MikroORM, settings: FeedSetting
     orm,
     "malicious",
     settings.leaseMs,
-    async (stored) => stored !== origin || (await feedStatus(orm.em.fork(), "malicious"))?.counts.purl_count === undefined,
+    async (stored) =>
+      stored !== origin || (await feedStatus(orm.em.fork(), "malicious"))?.counts.purl_count === undefined,
     () => build(orm, settings),
   );
 }

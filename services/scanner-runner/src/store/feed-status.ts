@@ -12,7 +12,12 @@ export async function feedStatus(em: EntityManager, feed: FeedName): Promise<Fee
 }
 
 async function ensureRow(em: EntityManager, feed: FeedName): Promise<void> {
-  await em.createQueryBuilder(FeedStatus).insert({ feed, updatedAt: new Date() }).onConflict("feed").ignore().execute("run");
+  await em
+    .createQueryBuilder(FeedStatus)
+    .insert({ feed, updatedAt: new Date() })
+    .onConflict("feed")
+    .ignore()
+    .execute("run");
 }
 
 /**
@@ -52,10 +57,18 @@ export async function recordFeedStatus(
 }
 
 /** Adds the matcher's counts (components stamped, flagged, ...) to the feed's counts, keeping the others. */
-export async function recordFeedCounts(em: EntityManager, feed: FeedName, counts: Record<string, number>): Promise<void> {
+export async function recordFeedCounts(
+  em: EntityManager,
+  feed: FeedName,
+  counts: Record<string, number>,
+): Promise<void> {
   await ensureRow(em, feed);
   await em.transactional(async (tx) => {
     const row = await tx.findOne(FeedStatus, { feed }, { ...SNAPSHOT, lockMode: LockMode.PESSIMISTIC_WRITE });
-    await tx.nativeUpdate(FeedStatus, { feed }, { counts: { ...(row?.counts ?? {}), ...counts }, updatedAt: new Date() });
+    await tx.nativeUpdate(
+      FeedStatus,
+      { feed },
+      { counts: { ...(row?.counts ?? {}), ...counts }, updatedAt: new Date() },
+    );
   });
 }

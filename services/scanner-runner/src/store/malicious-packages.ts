@@ -30,7 +30,11 @@ export async function replaceMaliciousPackages(em: EntityManager, records: reado
 }
 
 /** The records naming a package (its name normalised for the ecosystem). */
-export async function maliciousRecordsOf(em: EntityManager, ecosystem: string, name: string): Promise<MaliciousRecord[]> {
+export async function maliciousRecordsOf(
+  em: EntityManager,
+  ecosystem: string,
+  name: string,
+): Promise<MaliciousRecord[]> {
   const rows = await em.find(
     MaliciousPackageRecord,
     { ecosystem, normalisedName: normalisedPackageName(ecosystem, name) },

@@ -82,7 +82,10 @@ export function productIndexOf(products: readonly EolProduct[]): Map<string, str
 
 /** The version as cycles are compared: no leading `v`, no Debian/RPM epoch. */
 function bareVersion(version: string): string {
-  return version.trim().replace(/^v(?=\d)/i, "").replace(/^\d+:/, "");
+  return version
+    .trim()
+    .replace(/^v(?=\d)/i, "")
+    .replace(/^\d+:/, "");
 }
 
 /** The cycle a version falls in: the longest releaseCycle that is the version or a prefix of it ending at a separator. */

@@ -46,7 +46,10 @@ export function kevCatalogOf(doc: {
 }
 
 /** CVEs the new catalog adds (listed) and drops (delisted) against the stored one. */
-export function kevChanges(stored: ReadonlySet<string>, next: readonly KevEntry[]): { listed: number; delisted: number } {
+export function kevChanges(
+  stored: ReadonlySet<string>,
+  next: readonly KevEntry[],
+): { listed: number; delisted: number } {
   const nextIds = new Set(next.map((e) => e.cveId));
   let listed = 0;
   for (const id of nextIds) if (!stored.has(id)) listed++;

@@ -43,7 +43,10 @@ function rangeAffects(range: MaliciousRange, version: string): boolean {
   const events = [...range.events];
   let affected = false;
   for (const e of events) {
-    if (e.introduced !== undefined && (e.introduced === "0" || (semver.valid(e.introduced) && semver.gte(version, e.introduced))))
+    if (
+      e.introduced !== undefined &&
+      (e.introduced === "0" || (semver.valid(e.introduced) && semver.gte(version, e.introduced)))
+    )
       affected = true;
     if (e.fixed !== undefined && semver.valid(e.fixed) && semver.gte(version, e.fixed)) affected = false;
     if (e.last_affected !== undefined && semver.valid(e.last_affected) && semver.gt(version, e.last_affected))
