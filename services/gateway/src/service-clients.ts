@@ -14,6 +14,7 @@ import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
+import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
@@ -29,6 +30,7 @@ export const SERVICE_CLIENTS = {
   },
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
+  "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService },
   admin: { audit: AuditService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
