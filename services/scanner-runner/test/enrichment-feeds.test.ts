@@ -17,6 +17,7 @@ import { feedSettingsOf, type FeedConfig, type FeedSettings } from "../src/feeds
 import { refreshKev } from "../src/feeds/kev-feed.ts";
 import { service } from "../src/service.ts";
 import { KevEntryRecord } from "../src/store/entities/enrichment-feeds.ts";
+import { recordFeedCounts } from "../src/store/feed-status.ts";
 import { eventually } from "./support/scan-jobs.ts";
 import { startFeedServer, type FeedServer } from "./support/feed-server.ts";
 
@@ -139,6 +140,12 @@ describe("the first start", () => {
     expect(await reader.maliciousVerdict("NuGet", "aerowizard.NET", "2.3.1")).toMatchObject({ id: "MAL-2024-3997" });
     expect(await reader.maliciousVerdict("NuGet", "AeroWizard.Net", "2.3.0")).toEqual({ state: "clear" });
     expect(await reader.maliciousVerdict("npm", "react", "18.2.0")).toEqual({ state: "clear" });
+  });
+
+  it("shows the counts the matcher records beside the feed's own", async () => {
+    await recordFeedCounts(runner.orm.em.fork(), "kev", { kev_flagged_total: 7 });
+    const panel = await client().getKnownExploitedFeedStatus({}, await callAs.superAdmin(randomUUID()));
+    expect(panel).toMatchObject({ kevFlaggedTotal: 7n, feedCount: 1401n, delisted: 3n });
   });
 
   it("shows the panels to a super_admin only", async () => {
