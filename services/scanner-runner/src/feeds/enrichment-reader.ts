@@ -2,7 +2,14 @@
 // end-of-life verdict and a package version's malicious verdict. Reads go to the tables, so every instance answers
 // from the same, last committed data; the end-of-life dataset (tens of products) is kept a minute in memory.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { eolVerdictOf, productIndexOf, purlIdentity, type EolProduct, type EolVerdict } from "../domain/feeds/eol.ts";
+import {
+  eolVerdictOf,
+  productIndexOf,
+  purlIdentity,
+  purlVersion,
+  type EolProduct,
+  type EolVerdict,
+} from "../domain/feeds/eol.ts";
 import { dayOf } from "../domain/feeds/feed-status.ts";
 import type { KevEntry } from "../domain/feeds/kev.ts";
 import { maliciousVerdictOf, type MaliciousVerdict } from "../domain/feeds/malicious.ts";
@@ -60,12 +67,12 @@ export class EnrichmentReader {
   async eolOf(purl: string, version?: string, today: Date = new Date()): Promise<EolVerdict | null> {
     if (!this.#settings.eol.enabled) return null;
     const identity = purlIdentity(purl);
-    const v = version ?? /@([^?#]+)/.exec(purl)?.[1];
+    const v = version ?? purlVersion(purl);
     if (!identity || !v) return null;
     const eol = await this.#eolData();
     const name = eol.index.get(identity);
     const product = name ? eol.products.get(name) : undefined;
-    return product ? eolVerdictOf(product, decodeURIComponent(v), dayOf(today)) : null;
+    return product ? eolVerdictOf(product, v, dayOf(today)) : null;
   }
 
   /** The malicious verdict of a package version (OSV ecosystem and name); null when the flagging is off. */

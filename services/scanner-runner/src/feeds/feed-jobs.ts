@@ -15,11 +15,36 @@ export function enrichmentFeedsJob(
   logger: Logger,
   everyMs: number,
 ): PeriodicJob {
+  // Each feed: its snapshot when it holds none, then its refresh when due.
   const steps: [string, (signal: AbortSignal) => Promise<unknown>][] = [
-    ["kev", async (signal) => (await loadVendoredKev(orm, settings), refreshKev(orm, settings, logger, signal))],
-    ["epss", async (signal) => (await loadVendoredEpss(orm, settings), refreshEpss(orm, settings, logger, signal))],
-    ["eol", async (signal) => (await loadEolSnapshot(orm, settings), refreshEol(orm, settings, logger, signal))],
-    ["malicious", async () => (await loadMaliciousSnapshot(orm, settings), refreshMalicious(orm, settings, logger))],
+    [
+      "kev",
+      async (signal) => {
+        await loadVendoredKev(orm, settings);
+        return refreshKev(orm, settings, logger, signal);
+      },
+    ],
+    [
+      "epss",
+      async (signal) => {
+        await loadVendoredEpss(orm, settings);
+        return refreshEpss(orm, settings, logger, signal);
+      },
+    ],
+    [
+      "eol",
+      async (signal) => {
+        await loadEolSnapshot(orm, settings);
+        return refreshEol(orm, settings, logger, signal);
+      },
+    ],
+    [
+      "malicious",
+      async () => {
+        await loadMaliciousSnapshot(orm, settings);
+        return refreshMalicious(orm, settings, logger);
+      },
+    ],
   ];
   return {
     name: "enrichment feeds",

@@ -66,6 +66,15 @@ export function purlIdentity(purl: string): string | null {
   }
 }
 
+/** The version a purl carries, or null. */
+export function purlVersion(purl: string): string | null {
+  try {
+    return PackageURL.fromString(purl).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The product of each purl identity: the dataset's own identifiers first, then EXTRA_PRODUCT_PURLS. */
 export function productIndexOf(products: readonly EolProduct[]): Map<string, string> {
   const known = new Set(products.map((p) => p.product));
