@@ -215,4 +215,35 @@ describe("configuration keys", () => {
       /LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR/,
     );
   });
+
+  it("reads the enrichment feed keys as the spec states them", () => {
+    const optIn = (v: string) => load(["EOL_REFRESH_ENABLED"], { EOL_REFRESH_ENABLED: v }).EOL_REFRESH_ENABLED;
+    // Only true, 1 and yes enable the live end-of-life fetch; anything else leaves it off rather than failing.
+    expect(["true", "1", "YES"].map(optIn)).toEqual([true, true, true]);
+    expect(["on", "false", "maybe"].map(optIn)).toEqual([false, false, false]);
+    expect(load(["EOL_REFRESH_ENABLED"], {}).EOL_REFRESH_ENABLED).toBe(false);
+    const timeout = (v: string) =>
+      load(["EOL_REFRESH_TIMEOUT_SECONDS"], { EOL_REFRESH_TIMEOUT_SECONDS: v }).EOL_REFRESH_TIMEOUT_SECONDS;
+    expect([timeout("0"), timeout("500"), timeout("20")]).toEqual([1, 120, 20]);
+    expect(
+      load(
+        [
+          "KEV_REFRESH_ENABLED",
+          "KEV_REFRESH_TIMEOUT_SECONDS",
+          "MALICIOUS_WAIVE_MAX_DAYS",
+          "EOL_REFRESH_TIMEOUT_SECONDS",
+        ],
+        {},
+      ),
+    ).toEqual({
+      KEV_REFRESH_ENABLED: true,
+      KEV_REFRESH_TIMEOUT_SECONDS: 30,
+      MALICIOUS_WAIVE_MAX_DAYS: 30,
+      EOL_REFRESH_TIMEOUT_SECONDS: 15,
+    });
+    expect(() => load(["EOL_FEED_URL_TEMPLATE"], { EOL_FEED_URL_TEMPLATE: "https://eol.example.com/api" })).toThrow(
+      /must contain \{product\}/,
+    );
+    expect(() => load(["KEV_FEED_URL"], { KEV_FEED_URL: "ftp://example.com/kev.json" })).toThrow(/http\(s\) URL/);
+  });
 });

@@ -16,6 +16,7 @@ import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
+import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
@@ -31,6 +32,7 @@ export const SERVICE_CLIENTS = {
   },
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
+  "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },
   admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;

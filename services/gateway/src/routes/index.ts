@@ -7,6 +7,7 @@ import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
 import { notifierRoutes } from "./notifier/index.ts";
 import { projectsRoutes } from "./projects/index.ts";
+import { scannerRunnerRoutes } from "./scanner-runner/index.ts";
 import { scansRoutes } from "./scans/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
@@ -17,5 +18,6 @@ export function apiRoutes(ctx: GatewayContext): Route[] {
     ...scansRoutes(ctx),
     ...notifierRoutes(ctx),
     ...adminRoutes(ctx),
+    ...scannerRunnerRoutes(ctx),
   ];
 }
