@@ -10,6 +10,7 @@ import {
   EVERY_WAY,
   type LicenseCategory,
 } from "../src/domain/license-catalog.ts";
+import { categoriseComponents } from "../src/domain/license-categorisation.ts";
 import { NAMED_IDS } from "../src/domain/license-families.ts";
 import { parseLicenseExpression } from "../src/domain/license-expression.ts";
 import {
@@ -410,5 +411,32 @@ describe("policies", () => {
       "license_exceptions.0.reason",
       "unknown_license_category",
     ]);
+  });
+});
+
+describe("categoriseComponents", () => {
+  it("answers what licenseExpressionVerdict answers for each component, per-package exceptions included", () => {
+    const r = rules({
+      licenseExceptions: [
+        { spdxId: "GPL-3.0-only", reason: "x", expiresAt: null, componentPurl: "pkg:npm/vetted" },
+        {
+          spdxId: "AGPL-3.0-only",
+          reason: "x",
+          expiresAt: new Date("2026-01-01T00:00:00Z"),
+          componentPurl: "pkg:npm/old",
+        },
+      ],
+    });
+    const components = [
+      { license: "GPL-3.0-only", purl: "pkg:npm/vetted@1.0.0" },
+      { license: "GPL-3.0-only", purl: "pkg:npm/other@1.0.0" },
+      { license: "GPL-3.0-only", purl: null },
+      { license: "AGPL-3.0-only", purl: "pkg:npm/old@1.0.0" },
+      { license: null, purl: "pkg:npm/x@1" },
+      { license: "MIT OR GPL-3.0-only", purl: "pkg:npm/vetted@2.0.0" },
+    ];
+    const expected = components.map((c) => verdict(c.license, r, { componentPurl: c.purl }).category);
+    expect(categoriseComponents(components, r, { ...EVERY_WAY, now: NOW })).toEqual(expected);
+    expect(expected).toEqual(["allowed", "forbidden", "forbidden", "forbidden", "conditional", "allowed"]);
   });
 });

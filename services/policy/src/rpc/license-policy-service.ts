@@ -11,6 +11,7 @@ import { callerActor } from "@sca/audit";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
+  CategoriseLicensesResponseSchema,
   DeleteTeamLicensePolicyResponseSchema,
   GetOrganizationLicensePolicyResponseSchema,
   GetTeamLicensePolicyResponseSchema,
@@ -20,9 +21,17 @@ import {
   PutTeamLicensePolicyResponseSchema,
   type LicensePolicyFields,
 } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
-import { requirePerson, requireSuperAdmin, type Person } from "@sca/rpc";
+import { requirePerson, requireService, requireSuperAdmin, type Person } from "@sca/rpc";
 import type { Directory, TeamPlacement } from "../clients/directory.ts";
+import { categoriseComponents } from "../domain/license-categorisation.ts";
 import {
+  AI_USAGE_CONTEXTS,
+  DISTRIBUTION_MODELS,
+  type AiUsageContext,
+  type DistributionModel,
+} from "../domain/license-catalog.ts";
+import {
+  CATALOG_ONLY,
   effectivePolicy,
   planLicensePolicy,
   type LicensePolicyFields as PlannedFields,
@@ -41,7 +50,7 @@ import {
   type PolicyColumns,
   type PolicyScope,
 } from "../store/license-policies.ts";
-import { licensePolicyView, policyInputOf } from "./license-policy-views.ts";
+import { licensePolicyView, policyInputOf, rulesOf } from "./license-policy-views.ts";
 
 export interface LicensePolicyDeps {
   orm: MikroORM;
@@ -174,6 +183,26 @@ async function upsert(
   return answer;
 }
 
+/** The team's enabled policy, else its organization's enabled default, else null (the catalog alone). */
+async function policyInForce(em: EntityManager, team: TeamPlacement): Promise<LicensePolicyRow | null> {
+  const [own, organizationDefault] = await Promise.all([
+    findPolicy(em, { kind: "team", teamId: team.id }),
+    team.organizationId
+      ? findPolicy(em.fork(), { kind: "organization", organizationId: team.organizationId })
+      : Promise.resolve(null),
+  ]);
+  return effectivePolicy(own, organizationDefault);
+}
+
+/** How many components one CategoriseLicenses call may carry. */
+export const CATEGORISE_MAX_COMPONENTS = 10_000;
+
+function oneOf<T extends string>(values: readonly T[], value: string | undefined, path: string): T | null {
+  if (value === undefined || value === "") return null;
+  if ((values as readonly string[]).includes(value)) return value as T;
+  throw ProblemError.validation([{ path, message: `one of ${values.join(", ")}` }]);
+}
+
 export function registerLicensePolicyService(router: ConnectRouter, deps: LicensePolicyDeps): void {
   router.service(LicensePolicyService, {
     async putTeamLicensePolicy(req, ctx: HandlerContext) {
@@ -199,14 +228,7 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
     async getTeamLicensePolicy(req, ctx) {
       const caller = requirePerson(ctx);
       const team = await teamFor(deps, caller, req.teamId, mayReadTeamPolicy, "");
-      const em = deps.orm.em.fork();
-      const [own, organizationDefault] = await Promise.all([
-        findPolicy(em, { kind: "team", teamId: team.id }),
-        team.organizationId
-          ? findPolicy(em.fork(), { kind: "organization", organizationId: team.organizationId })
-          : Promise.resolve(null),
-      ]);
-      const inForce = effectivePolicy(own, organizationDefault);
+      const inForce = await policyInForce(deps.orm.em.fork(), team);
       if (!inForce)
         throw ProblemError.notFound("No license policy is in force for this team: the built-in catalog applies.");
       return create(GetTeamLicensePolicyResponseSchema, {
@@ -269,6 +291,34 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
       });
       if (!row) throw ProblemError.notFound("The organization has no default license policy.");
       return create(GetOrganizationLicensePolicyResponseSchema, { policy: licensePolicyView(row) });
+    },
+
+    async categoriseLicenses(req, ctx) {
+      const caller = requireService(ctx, "projects");
+      if (req.components.length > CATEGORISE_MAX_COMPONENTS)
+        throw ProblemError.validation([
+          { path: "components", message: `at most ${CATEGORISE_MAX_COMPONENTS} per call` },
+        ]);
+      const distributionModel = oneOf<DistributionModel>(
+        DISTRIBUTION_MODELS,
+        req.distributionModel,
+        "distribution_model",
+      );
+      const aiUsageContext = oneOf<AiUsageContext>(AI_USAGE_CONTEXTS, req.aiUsageContext, "ai_usage_context");
+      if (!UUID.test(req.teamId)) throw noSuchTeam();
+      const team = await deps.directory.team(caller, req.teamId.toLowerCase());
+      if (!team) throw noSuchTeam();
+      const inForce = await policyInForce(deps.orm.em.fork(), team);
+      const categories = categoriseComponents(
+        req.components.map((c) => ({ license: c.license || null, purl: c.purl || null })),
+        inForce ? rulesOf(inForce) : CATALOG_ONLY,
+        { distributionModel, aiUsageContext, now: new Date() },
+      );
+      return create(CategoriseLicensesResponseSchema, {
+        categories,
+        scope: inForce ? (inForce.teamId ? "team" : "organization") : "",
+        policyId: inForce?.id ?? "",
+      });
     },
 
     async listLicensePolicies(req, ctx) {

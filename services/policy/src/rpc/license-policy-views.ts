@@ -8,7 +8,8 @@ import {
   type LicensePolicy,
   type LicensePolicyFields,
 } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
-import type { LicensePolicyInput } from "../domain/license-policy.ts";
+import type { LicenseCategory } from "../domain/license-catalog.ts";
+import type { LicensePolicyInput, LicenseRules } from "../domain/license-policy.ts";
 import type { LicensePolicyRow } from "../store/entities/license-policy.ts";
 
 export function licensePolicyView(row: LicensePolicyRow): LicensePolicy {
@@ -53,5 +54,20 @@ export function policyInputOf(fields: LicensePolicyFields | undefined): LicenseP
     unknownLicenseCategory: fields?.unknownLicenseCategory ?? null,
     compoundOperatorStrategy: fields ? fields.compoundOperatorStrategy : null,
     enabled: fields?.enabled ?? null,
+  };
+}
+
+/** A stored policy's rules, for judging expressions. */
+export function rulesOf(row: LicensePolicyRow): LicenseRules {
+  return {
+    categoryOverrides: row.categoryOverrides as Record<string, LicenseCategory>,
+    licenseExceptions: row.licenseExceptions.map((e) => ({
+      spdxId: e.spdx_id,
+      reason: e.reason,
+      expiresAt: e.expires_at ? new Date(e.expires_at) : null,
+      componentPurl: e.component_purl,
+    })),
+    unknownLicenseCategory: row.unknownLicenseCategory as LicenseCategory,
+    compoundOperatorStrategy: row.compoundOperatorStrategy,
   };
 }
