@@ -193,6 +193,12 @@ describe("license policies", () => {
       compound_operator_strategy: { XOR: "most_restrictive" },
     });
     expect(badCategory.status).toBe(422);
+    // A thousand bad entries: a 422 naming the first 50, not an answer too large to send (found by the fuzzing gate).
+    const thousand = await request("PUT", orgPath(), root.token, {
+      license_exceptions: Array.from({ length: 1000 }, () => ({ spdx_id: "0", reason: "0" })),
+    });
+    expect(thousand.status).toBe(422);
+    expect(thousand.json.errors).toHaveLength(50);
     const missingReason = await request("PUT", teamPath(team), teamAdmin.token, {
       license_exceptions: [{ spdx_id: "MIT" }],
     });

@@ -440,3 +440,22 @@ describe("categoriseComponents", () => {
     expect(expected).toEqual(["allowed", "forbidden", "forbidden", "forbidden", "conditional", "allowed"]);
   });
 });
+
+describe("planLicensePolicy on many bad entries", () => {
+  it("reports at most 50 violations", () => {
+    const plan = planLicensePolicy({
+      name: null,
+      categoryOverrides: {},
+      licenseExceptions: Array.from({ length: 1000 }, () => ({
+        spdxId: "0",
+        reason: "0",
+        expiresAt: null,
+        componentPurl: null,
+      })),
+      unknownLicenseCategory: null,
+      compoundOperatorStrategy: null,
+      enabled: null,
+    });
+    expect(!plan.ok && plan.violations).toHaveLength(50);
+  });
+});

@@ -70,6 +70,8 @@ export const MAX_EXCEPTIONS = 1000;
 export const MAX_NAME_CHARS = 255;
 export const MAX_REASON_CHARS = 2000;
 export const MAX_PURL_CHARS = 2048;
+/** Violations reported at most: a thousand bad entries must not make a problem document (and a header) too large. */
+export const MAX_VIOLATIONS = 50;
 
 const LICENSE_REF = /^(DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+$/;
 
@@ -172,7 +174,7 @@ export function planLicensePolicy(
     else partial[key] = value;
   }
 
-  if (violations.length) return { ok: false, violations };
+  if (violations.length) return { ok: false, violations: violations.slice(0, MAX_VIOLATIONS) };
   return {
     ok: true,
     fields: {
