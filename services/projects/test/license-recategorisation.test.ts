@@ -143,6 +143,15 @@ describe("license_category following the policy in force", () => {
       forbidden: 2,
       conditional: 2,
     });
+    // The project's own use changing re-judges it: shipped as binaries, GPL-3.0-only is forbidden, LGPL conditional.
+    await projects
+      .client(ProjectService)
+      .updateProject({ projectId: saas, distributionModel: "binary" }, await callAs.superAdmin(randomUUID()));
+    expect(await summaryOnceItHas(saas, { allowed: 2, forbidden: 4, conditional: 4 })).toEqual({
+      allowed: 2,
+      forbidden: 4,
+      conditional: 4,
+    });
   }, 90_000);
 
   // The target is 1 s. On the shared 2-core test machine it measures 1.0-1.4 s: about 0.3-0.6 s in the

@@ -1,11 +1,12 @@
 // Projects' consumer of policy's LicensePolicyChanged on sca.domain.events (group projects.license-policy-feed, each
-// event applied once): the components of every snapshot of the projects concerned take the license_category the
+// event applied once), and of its own ProjectUpdated when a project's use changed: the components of every snapshot of the projects concerned take the license_category the
 // policy now in force gives them, and each project's license_category_summary is recounted. Per snapshot: one read,
 // one CategoriseLicenses call per 10000 components, one UPDATE per category that changed.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import { LicensePolicyChangedSchema, type LicensePolicyChanged } from "@sca/proto/sca/events/v1/policy_pb.ts";
+import { ProjectUpdatedSchema, type ProjectUpdated } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { LicenseCategories } from "../clients/license-categories.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { recountInventorySummary } from "../store/inventory-summary.ts";
@@ -15,11 +16,14 @@ import {
   snapshotLicenses,
   snapshotScanIds,
 } from "../store/inventory-writes.ts";
-import { projectsUnderLicensePolicy, type ProjectRow } from "../store/projects.ts";
+import { projectById, projectsUnderLicensePolicy, type ProjectRow } from "../store/projects.ts";
 
 export const LICENSE_POLICY_FEED_GROUP = "projects.license-policy-feed";
 
-export const licensePolicyNews = topicContract(TOPICS.domainEvents, LicensePolicyChangedSchema);
+// A project's own use changing (its ProjectUpdated naming distribution_model or ai_usage_context) re-judges it too.
+export const licensePolicyNews = topicContract(TOPICS.domainEvents, LicensePolicyChangedSchema, ProjectUpdatedSchema);
+
+const USE_FIELDS = ["distribution_model", "ai_usage_context"];
 
 /**
  * Re-categorises the components of every snapshot of the project, inside the caller's transaction and under the
@@ -50,7 +54,13 @@ export async function recategoriseProject(
 }
 
 export function licensePolicyFeedHandler(categories: LicenseCategories, logger: Logger) {
-  return async (em: EntityManager, event: LicensePolicyChanged, meta: EventMeta): Promise<void> => {
+  return async (em: EntityManager, event: LicensePolicyChanged | ProjectUpdated, meta: EventMeta): Promise<void> => {
+    if (event.$typeName === "sca.events.v1.ProjectUpdated") {
+      if (!event.changedFields.some((f) => USE_FIELDS.includes(f)) || !isUuid(event.project?.projectId ?? "")) return;
+      const project = await projectById(em, event.project!.projectId.toLowerCase());
+      if (project) await recategoriseProject(em, categories, project);
+      return;
+    }
     const scope = isUuid(event.teamId)
       ? { teamId: event.teamId.toLowerCase() }
       : isUuid(event.organizationId)
