@@ -81,7 +81,10 @@ export const LOOKUP_ECOSYSTEMS = {
 export type LookupEcosystem = keyof typeof LOOKUP_ECOSYSTEMS;
 
 /** The lookup's package as the matcher names it, and its purl (without version). */
-export function lookupPackage(ecosystem: LookupEcosystem, name: string): { ecosystem: string; name: string; purl: string } {
+export function lookupPackage(
+  ecosystem: LookupEcosystem,
+  name: string,
+): { ecosystem: string; name: string; purl: string } {
   const e = LOOKUP_ECOSYSTEMS[ecosystem];
   const trimmed = name.trim();
   let matcherName = trimmed;

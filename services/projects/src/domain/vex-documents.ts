@@ -128,9 +128,7 @@ export function cyclonedxVexDocument(findings: VexFinding[], meta: VexDocumentMe
     components: [...components.values()],
     vulnerabilities: findings.map((f) => ({
       id: f.vulnerabilityId,
-      ...(f.aliases.length
-        ? { references: f.aliases.map((id) => ({ id, source: { name: sourceOfId(id) } })) }
-        : {}),
+      ...(f.aliases.length ? { references: f.aliases.map((id) => ({ id, source: { name: sourceOfId(id) } })) } : {}),
       ratings: [
         {
           severity: f.severity,
@@ -201,44 +199,48 @@ function triageFrom(
       status === "not_affected" && (VEX_JUSTIFICATIONS as readonly string[]).includes(justification ?? "")
         ? (justification as VexJustification)
         : null,
-    responses: [...new Set(responses)].filter((r): r is VexResponse => (VEX_RESPONSES as readonly string[]).includes(r)),
+    responses: [...new Set(responses)].filter((r): r is VexResponse =>
+      (VEX_RESPONSES as readonly string[]).includes(r),
+    ),
     detail: detail ? [...detail].slice(0, 10_000).join("") : null,
   };
 }
 
 function openVexStatements(doc: Record<string, unknown>): VexStatement[] {
-  return arrayOf(doc.statements).filter(isObject).map((s) => {
-    const vuln = s.vulnerability;
-    const vulnerabilityIds = isObject(vuln)
-      ? [text(vuln.name), ...arrayOf(vuln.aliases).map(text)].filter((x): x is string => x !== null)
-      : [text(vuln)].filter((x): x is string => x !== null);
-    const products: { id: string; purl: string | null }[] = [];
-    for (const p of arrayOf(s.products)) {
-      if (typeof p === "string") {
-        products.push({ id: p, purl: purlIn(p) });
-        continue;
+  return arrayOf(doc.statements)
+    .filter(isObject)
+    .map((s) => {
+      const vuln = s.vulnerability;
+      const vulnerabilityIds = isObject(vuln)
+        ? [text(vuln.name), ...arrayOf(vuln.aliases).map(text)].filter((x): x is string => x !== null)
+        : [text(vuln)].filter((x): x is string => x !== null);
+      const products: { id: string; purl: string | null }[] = [];
+      for (const p of arrayOf(s.products)) {
+        if (typeof p === "string") {
+          products.push({ id: p, purl: purlIn(p) });
+          continue;
+        }
+        if (!isObject(p)) continue;
+        const subs = arrayOf(p.subcomponents).filter(isObject);
+        // An image with subcomponents speaks of the packages in it: those are what findings are about.
+        const items = subs.length ? subs : [p];
+        for (const item of items) {
+          const id = text(item["@id"]) ?? (isObject(item.identifiers) ? text(item.identifiers.purl) : null) ?? "";
+          const purl = (isObject(item.identifiers) ? text(item.identifiers.purl) : null) ?? purlIn(id);
+          if (id || purl) products.push({ id: id || purl!, purl: purl ? purlIn(purl) : null });
+        }
       }
-      if (!isObject(p)) continue;
-      const subs = arrayOf(p.subcomponents).filter(isObject);
-      // An image with subcomponents speaks of the packages in it: those are what findings are about.
-      const items = subs.length ? subs : [p];
-      for (const item of items) {
-        const id = text(item["@id"]) ?? (isObject(item.identifiers) ? text(item.identifiers.purl) : null) ?? "";
-        const purl = (isObject(item.identifiers) ? text(item.identifiers.purl) : null) ?? purlIn(id);
-        if (id || purl) products.push({ id: id || purl!, purl: purl ? purlIn(purl) : null });
-      }
-    }
-    const status = text(s.status);
-    const detail = text(s.impact_statement) ?? text(s.action_statement) ?? text(s.status_notes);
-    let triage: Triage | null = null;
-    if (status === "not_affected") {
-      const j = FROM_OPENVEX_JUSTIFICATION[text(s.justification) ?? ""] ?? null;
-      triage = triageFrom("not_affected", j, [], detail ?? (j ? null : "Not affected (imported VEX statement)."));
-    } else if (status === "affected") triage = triageFrom("exploitable", null, [], detail);
-    else if (status === "fixed") triage = triageFrom("resolved", null, [], detail);
-    else if (status === "under_investigation") triage = triageFrom("in_triage", null, [], detail);
-    return { vulnerabilityIds, products, triage, ...(triage ? {} : { problem: "unsupported_status" as const }) };
-  });
+      const status = text(s.status);
+      const detail = text(s.impact_statement) ?? text(s.action_statement) ?? text(s.status_notes);
+      let triage: Triage | null = null;
+      if (status === "not_affected") {
+        const j = FROM_OPENVEX_JUSTIFICATION[text(s.justification) ?? ""] ?? null;
+        triage = triageFrom("not_affected", j, [], detail ?? (j ? null : "Not affected (imported VEX statement)."));
+      } else if (status === "affected") triage = triageFrom("exploitable", null, [], detail);
+      else if (status === "fixed") triage = triageFrom("resolved", null, [], detail);
+      else if (status === "under_investigation") triage = triageFrom("in_triage", null, [], detail);
+      return { vulnerabilityIds, products, triage, ...(triage ? {} : { problem: "unsupported_status" as const }) };
+    });
 }
 
 function cyclonedxStatements(doc: Record<string, unknown>): VexStatement[] {
@@ -252,35 +254,46 @@ function cyclonedxStatements(doc: Record<string, unknown>): VexStatement[] {
   };
   arrayOf(doc.components).forEach(visit);
   if (isObject(doc.metadata)) visit(doc.metadata.component);
-  return arrayOf(doc.vulnerabilities).filter(isObject).map((v) => {
-    const vulnerabilityIds = [
-      text(v.id),
-      ...arrayOf(v.references).map((r) => (isObject(r) ? text(r.id) : null)),
-    ].filter((x): x is string => x !== null);
-    const products = arrayOf(v.affects)
-      .filter(isObject)
-      .map((a) => text(a.ref))
-      .filter((r): r is string => r !== null)
-      .map((ref) => {
-        const own = refs.get(ref);
-        const purl = own ? purlIn(own) : purlIn(ref);
-        return { id: ref, purl };
-      });
-    const a = isObject(v.analysis) ? v.analysis : null;
-    const state = a ? text(a.state) : null;
-    const known = ["in_triage", "exploitable", "false_positive", "not_affected", "resolved", "resolved_with_pedigree"];
-    const triage =
-      a && state && known.includes(state)
-        ? triageFrom(
-            state as VexState,
-            text(a.justification),
-            arrayOf(a.response).map(text).filter((x): x is string => x !== null),
-            text(a.detail) ??
-              (state === "not_affected" && !text(a.justification) ? "Not affected (imported VEX statement)." : null),
-          )
-        : null;
-    return { vulnerabilityIds, products, triage, ...(triage ? {} : { problem: "unsupported_status" as const }) };
-  });
+  return arrayOf(doc.vulnerabilities)
+    .filter(isObject)
+    .map((v) => {
+      const vulnerabilityIds = [
+        text(v.id),
+        ...arrayOf(v.references).map((r) => (isObject(r) ? text(r.id) : null)),
+      ].filter((x): x is string => x !== null);
+      const products = arrayOf(v.affects)
+        .filter(isObject)
+        .map((a) => text(a.ref))
+        .filter((r): r is string => r !== null)
+        .map((ref) => {
+          const own = refs.get(ref);
+          const purl = own ? purlIn(own) : purlIn(ref);
+          return { id: ref, purl };
+        });
+      const a = isObject(v.analysis) ? v.analysis : null;
+      const state = a ? text(a.state) : null;
+      const known = [
+        "in_triage",
+        "exploitable",
+        "false_positive",
+        "not_affected",
+        "resolved",
+        "resolved_with_pedigree",
+      ];
+      const triage =
+        a && state && known.includes(state)
+          ? triageFrom(
+              state as VexState,
+              text(a.justification),
+              arrayOf(a.response)
+                .map(text)
+                .filter((x): x is string => x !== null),
+              text(a.detail) ??
+                (state === "not_affected" && !text(a.justification) ? "Not affected (imported VEX statement)." : null),
+            )
+          : null;
+      return { vulnerabilityIds, products, triage, ...(triage ? {} : { problem: "unsupported_status" as const }) };
+    });
 }
 
 /** The document's format and statements; VexDocumentError when it is neither OpenVEX nor CycloneDX JSON. */

@@ -29,7 +29,8 @@ export function externalLookupHandlers(
       if (!(ecosystem in LOOKUP_ECOSYSTEMS))
         v.push({ path: "query.ecosystem", message: `must be one of ${Object.keys(LOOKUP_ECOSYSTEMS).join(", ")}` });
       const name = req.name.trim();
-      if (name.length < 1 || [...name].length > 255) v.push({ path: "query.name", message: "must be 1..255 characters" });
+      if (name.length < 1 || [...name].length > 255)
+        v.push({ path: "query.name", message: "must be 1..255 characters" });
       if (v.length) throw ProblemError.validation(v);
       const pkg = lookupPackage(ecosystem as LookupEcosystem, name);
       const em = deps.orm.em.fork();

@@ -101,7 +101,9 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
           for (const product of s.products) {
             const outcome = { vulnerability, product: product.id };
             if (!s.triage) {
-              unmatched.push(create(VexStatementOutcomeSchema, { ...outcome, reason: s.problem ?? "unsupported_status" }));
+              unmatched.push(
+                create(VexStatementOutcomeSchema, { ...outcome, reason: s.problem ?? "unsupported_status" }),
+              );
               continue;
             }
             if (!product.purl) {
@@ -122,7 +124,11 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
               }
             }
             matched.push(
-              create(VexStatementOutcomeSchema, { ...outcome, status: s.triage.status, findingIds: hits.map((f) => f.id) }),
+              create(VexStatementOutcomeSchema, {
+                ...outcome,
+                status: s.triage.status,
+                findingIds: hits.map((f) => f.id),
+              }),
             );
           }
         }

@@ -193,9 +193,17 @@ export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, 
     `update finding_triage set status = ?, justification = ?, responses = ?::jsonb, detail = ?,
        version = version + 1, updated_at = now(), updated_by = ?
      where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
-    [t.status, t.justification, JSON.stringify(t.responses), t.detail, by, key.projectId, key.componentKey, key.vulnerabilityId],
+    [
+      t.status,
+      t.justification,
+      JSON.stringify(t.responses),
+      t.detail,
+      by,
+      key.projectId,
+      key.componentKey,
+      key.vulnerabilityId,
+    ],
     { version: column.integer },
   );
   return row!.version;
 }
-

@@ -103,7 +103,9 @@ export const VulnerabilityFinding = defineEntity({
     detectedAt: p.datetime().defaultRaw("now()"),
     removedAt: p.datetime().strictNullable(),
   },
-  uniques: [{ name: "vulnerability_findings_component_vulnerability", properties: ["componentRowId", "vulnerabilityId"] }],
+  uniques: [
+    { name: "vulnerability_findings_component_vulnerability", properties: ["componentRowId", "vulnerabilityId"] },
+  ],
   indexes: [
     { name: "vulnerability_findings_scan", properties: ["scanId", "vulnerabilityId"] },
     { name: "vulnerability_findings_triage", properties: ["projectId", "componentKey", "vulnerabilityId"] },

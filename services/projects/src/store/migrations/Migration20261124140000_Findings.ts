@@ -34,9 +34,7 @@ export class Migration20261124140000_Findings extends Migration {
       vulnerability_id varchar(128) not null,
       fixed_versions jsonb not null default '[]'::jsonb,
       primary key (ecosystem, name, version, vulnerability_id))`);
-    this.addSql(
-      `create index package_vulnerabilities_vulnerability on package_vulnerabilities (vulnerability_id)`,
-    );
+    this.addSql(`create index package_vulnerabilities_vulnerability on package_vulnerabilities (vulnerability_id)`);
     this.addSql(`create table snapshot_packages (
       component_row_id uuid primary key,
       scan_id uuid not null,
