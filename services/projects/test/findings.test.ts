@@ -468,7 +468,7 @@ describe("VEX", () => {
       justification: "code_not_reachable",
       responses: ["will_not_fix", "update"],
     });
-    // vexctl's demo.vex.json: git 2.39.0-r1 fixed CVE-2014-123456 (qualifiers aside).
+    // vexctl's demo.vex.json: git 2.39.0-r1 (the x86_64 build) fixed CVE-2014-123456.
     expect(byVulnerability(items, "CVE-2014-123456").status).toBe("resolved");
     expect(byVulnerability(items, "CVE-2021-44228").status).toBe("in_triage");
   });

@@ -311,13 +311,33 @@ export function parseVex(bytes: Uint8Array): ParsedVex {
   throw new VexDocumentError("The document is neither OpenVEX (@context openvex.dev) nor CycloneDX (bomFormat).");
 }
 
-/** A purl's identity for matching: type, namespace, name and version (qualifiers and subpath ignored). */
-export function purlIdentity(purl: string): { base: string; version: string | null } | null {
+export interface PurlIdentity {
+  /** type, namespace and name, canonical */
+  base: string;
+  version: string | null;
+  qualifiers: Record<string, string>;
+}
+
+/** A purl's parts for matching (the subpath is ignored). */
+export function purlIdentity(purl: string): PurlIdentity | null {
   try {
     const p = PackageURL.fromString(purl);
     const base = new PackageURL(p.type, p.namespace, p.name, undefined, undefined, undefined).toString();
-    return { base, version: p.version ?? null };
+    return { base, version: p.version ?? null, qualifiers: { ...(p.qualifiers ?? {}) } };
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a VEX product names this component: the same package; the same version unless the product names none
+ * (then every version); and no qualifier both name with different values (`arch=armv7` is not the x86_64 build), a
+ * qualifier only one of them carries being no contradiction.
+ */
+export function productNames(product: PurlIdentity, component: PurlIdentity): boolean {
+  if (product.base !== component.base) return false;
+  if (product.version !== null && product.version !== component.version) return false;
+  return Object.entries(product.qualifiers).every(
+    ([k, v]) => component.qualifiers[k] === undefined || component.qualifiers[k] === v,
+  );
 }

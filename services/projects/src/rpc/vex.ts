@@ -17,6 +17,7 @@ import {
   cyclonedxVexDocument,
   openVexDocument,
   parseVex,
+  productNames,
   purlIdentity,
   VexDocumentError,
   type VexStatement,
@@ -36,7 +37,7 @@ export const VEX_REPORT_MAX = 1000;
 
 const MEDIA_TYPES = { openvex: "application/json", cyclonedx: "application/vnd.cyclonedx+json" } as const;
 
-/** The findings a statement speaks of: a vulnerability id or alias in common, a product whose purl is the component's. */
+/** The findings a statement speaks of: a vulnerability id or alias in common, a product naming the component. */
 function findingsOf(statement: VexStatement, product: { purl: string | null }, findings: FindingRow[]): FindingRow[] {
   const wanted = purlIdentity(product.purl ?? "");
   if (!wanted) return [];
@@ -45,8 +46,7 @@ function findingsOf(statement: VexStatement, product: { purl: string | null }, f
     if (!f.purl) return false;
     if (![f.vulnerabilityId, ...f.aliases].some((id) => ids.has(id.toUpperCase()))) return false;
     const have = purlIdentity(f.purl);
-    // A product without a version speaks of every version of the package.
-    return have !== null && have.base === wanted.base && (wanted.version === null || have.version === wanted.version);
+    return have !== null && productNames(wanted, have);
   });
 }
 
