@@ -54,6 +54,12 @@ export function externalLookupHandlers(
         advisoryIds,
         internalProjects: internal,
         licenses: [...licenses].sort(),
+        // The highest version a readable project holds (text order: registries' orders differ per ecosystem).
+        version:
+          internal
+            .flatMap((p) => p.versions)
+            .sort()
+            .at(-1) ?? "",
       });
     },
 

@@ -66,7 +66,6 @@ export function externalLookupRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ query, call }) => {
         const r = await findings.lookupExternalPackage({ ecosystem: query.ecosystem, name: query.name }, call);
-        const versions = r.internalProjects.flatMap((p) => p.versions);
         return {
           status: 200,
           body: {
@@ -84,7 +83,7 @@ export function externalLookupRoutes(ctx: GatewayContext): Route[] {
             name: r.name,
             purl: r.purl,
             source_repo_url: null,
-            version: r.version || versions.at(-1) || null,
+            version: r.version || null,
           },
         };
       },
