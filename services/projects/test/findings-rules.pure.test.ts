@@ -33,12 +33,13 @@ describe("packageVersionOf", () => {
   });
 
   it("reads the lookup's ecosystem words", () => {
+    expect(lookupPackage("npm", "scope/")).toBeNull();
     expect(lookupPackage("pypi", "Flask_Login")).toEqual({
       ecosystem: "PyPI",
       name: "flask-login",
       purl: "pkg:pypi/flask-login",
     });
-    expect(lookupPackage("npm", "@babel/core").purl).toBe("pkg:npm/%40babel/core");
+    expect(lookupPackage("npm", "@babel/core")!.purl).toBe("pkg:npm/%40babel/core");
   });
 });
 
@@ -100,6 +101,7 @@ describe("VEX documents read back", () => {
       "pkg:maven/com.fasterxml.jackson.core/jackson-databind@2.10.0?type=jar",
     );
     expect(purlIn("product-ABC")).toBeNull();
+    expect(purlIn("urn:cdx:x/1#%E0%A4%A")).toBeNull();
     const parsed = parseVex(
       Buffer.from(
         JSON.stringify({

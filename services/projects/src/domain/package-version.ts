@@ -80,11 +80,11 @@ export const LOOKUP_ECOSYSTEMS = {
 } as const;
 export type LookupEcosystem = keyof typeof LOOKUP_ECOSYSTEMS;
 
-/** The lookup's package as the matcher names it, and its purl (without version). */
+/** The lookup's package as the matcher names it, and its purl (without version); null for a name no purl can carry. */
 export function lookupPackage(
   ecosystem: LookupEcosystem,
   name: string,
-): { ecosystem: string; name: string; purl: string } {
+): { ecosystem: string; name: string; purl: string } | null {
   const e = LOOKUP_ECOSYSTEMS[ecosystem];
   const trimmed = name.trim();
   let matcherName = trimmed;
@@ -99,6 +99,10 @@ export function lookupPackage(
     const cut = trimmed.lastIndexOf("/");
     [namespace, purlName] = [trimmed.slice(0, cut), trimmed.slice(cut + 1)];
   }
-  const purl = new PackageURL(e.purlType, namespace, purlName, undefined, undefined, undefined).toString();
-  return { ecosystem: e.ecosystem, name: matcherName, purl };
+  try {
+    const purl = new PackageURL(e.purlType, namespace, purlName, undefined, undefined, undefined).toString();
+    return { ecosystem: e.ecosystem, name: matcherName, purl };
+  } catch {
+    return null;
+  }
 }

@@ -172,15 +172,20 @@ export type ParsedVex = { format: "openvex" | "cyclonedx"; statements: VexStatem
 export class VexDocumentError extends Error {}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+// An imported document's text: NUL (which PostgreSQL text refuses) dropped, lone surrogates made well-formed.
+const text = (v: unknown): string | null => {
+  if (typeof v !== "string") return null;
+  const t = v.replaceAll("\0", "").toWellFormed().trim();
+  return t ? t : null;
+};
 const arrayOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** A purl when the text is one (a BOM-link's fragment may be one, percent-encoded), else null. */
 export function purlIn(ref: string): string | null {
-  let candidate = ref;
-  if (ref.startsWith("urn:cdx:") && ref.includes("#")) candidate = decodeURIComponent(ref.slice(ref.indexOf("#") + 1));
-  if (!candidate.startsWith("pkg:")) return null;
   try {
+    const candidate =
+      ref.startsWith("urn:cdx:") && ref.includes("#") ? decodeURIComponent(ref.slice(ref.indexOf("#") + 1)) : ref;
+    if (!candidate.startsWith("pkg:")) return null;
     return PackageURL.fromString(candidate).toString();
   } catch {
     return null;

@@ -31,8 +31,9 @@ export function externalLookupHandlers(
       const name = req.name.trim();
       if (name.length < 1 || [...name].length > 255)
         v.push({ path: "query.name", message: "must be 1..255 characters" });
-      if (v.length) throw ProblemError.validation(v);
-      const pkg = lookupPackage(ecosystem as LookupEcosystem, name);
+      const pkg = v.length ? null : lookupPackage(ecosystem as LookupEcosystem, name);
+      if (!v.length && !pkg) v.push({ path: "query.name", message: "is not a package name of that ecosystem" });
+      if (v.length || !pkg) throw ProblemError.validation(v);
       const em = deps.orm.em.fork();
       const advisoryIds = await packageAdvisoryIds(em, pkg.ecosystem, pkg.name);
       const holders = await holdingProjects(em, pkg.ecosystem, pkg.name);
