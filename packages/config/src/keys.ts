@@ -224,6 +224,8 @@ export const keys = {
   SOURCE_ARCHIVE_MAX_BYTES: key(p.int(512 * 1024 ** 2, { min: 1024 ** 2, max: 10 * 1024 ** 3, clamp: true })),
   /** An SBOM upload or source archive no scan has named within this many hours is deleted. */
   ARTEFACT_UPLOAD_TTL_HOURS: key(p.int(24, { min: 1, max: 720 })),
+  /** GET /v1/external-packages and /v1/external-advisories/{id}; false answers 404 (docs/findings.md). */
+  EXTERNAL_PACKAGE_LOOKUP_ENABLED: key(p.bool(true)),
   /** Per-row JSON ceiling (a component's raw_data) before truncation; bounds of our own: 1 KiB to 16 MiB. */
   JSONB_ROW_SIZE_LIMIT_BYTES: key(p.int(262144, { min: 1024, max: 16 * 1024 ** 2 })),
 

@@ -2,7 +2,9 @@
 // identity's tables or an access token as a login would issue it, and must not import identity's code to get them.
 // Each service that offers fixtures implements its entry in services/<name>/test/fixtures.ts; tests ask for them by
 // name (fixturesOf), so the only door between services' tests is this one.
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { RecordScanMatchesRequestSchema } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 
 export interface ServiceFixtures {
   identity: {
@@ -56,6 +58,20 @@ export interface ServiceFixtures {
         supersededAt?: Date | null;
       },
     ): Promise<string>;
+  };
+  projects: {
+    /**
+     * A small inventory artefact whose package versions have known vulnerabilities (jackson-databind, git, lodash,
+     * log4j-core; left-pad assessed clean; a Go tool never assessed), and the scanner-runner's verdicts for it.
+     */
+    findingsArtefact(): Uint8Array;
+    scanMatches(
+      projectId: string,
+      scanId: string,
+      databaseVersion?: string,
+    ): MessageInitShape<typeof RecordScanMatchesRequestSchema>;
+    /** The artefact's purls by short name. */
+    purls: Record<"jackson" | "git" | "lodash" | "log4j" | "leftPad" | "unassessed", string>;
   };
   "scanner-runner": {
     /**

@@ -18,6 +18,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
+import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
@@ -31,7 +32,12 @@ export const SERVICE_CLIENTS = {
     apiKeys: ApiKeyService,
     sso: SsoService,
   },
-  projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
+  projects: {
+    projects: ProjectService,
+    inventory: InventoryService,
+    sbom: SbomExportService,
+    findings: VulnerabilityFindingService,
+  },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },

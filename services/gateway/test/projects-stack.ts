@@ -12,13 +12,19 @@ export interface Reply {
   contentType: string;
   text: string;
   json: Record<string, unknown>;
+  /** The response's headers (absent in replies of stacks that do not keep them). */
+  headers?: Headers;
 }
 
 export interface ProjectsStack {
   identity: TestService;
   projects: TestService;
   gateway: TestGateway;
-  request(method: string, path: string, opts?: { bearer?: string; body?: unknown }): Promise<Reply>;
+  request(
+    method: string,
+    path: string,
+    opts?: { bearer?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Reply>;
   /** A team in identity's directory. */
   team(): Promise<{ id: string; name: string }>;
   /** A person (full name `name`) holding `role` on each team, and their bearer token. */
@@ -53,7 +59,7 @@ export async function startProjectsStack(projectsEnv: Record<string, string> = {
     projects,
     gateway,
     async request(method, path, opts = {}) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...opts.headers };
       if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
       if (opts.body !== undefined) headers["content-type"] = "application/json";
       const res = await fetch(`${gateway.origin}${path}`, {
@@ -65,6 +71,7 @@ export async function startProjectsStack(projectsEnv: Record<string, string> = {
       const contentType = res.headers.get("content-type") ?? "";
       return {
         status: res.status,
+        headers: res.headers,
         contentType,
         text,
         json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},

@@ -13,9 +13,11 @@ import {
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
+import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -26,6 +28,7 @@ export const service = defineService({
     ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
     ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
+    EXTERNAL_PACKAGE_LOOKUP_ENABLED: keys.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
   },
   entities,
   migrations,
@@ -46,6 +49,13 @@ export const service = defineService({
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
+      const wakeRelay = () => kafka.wakeRelay();
+      registerVulnerabilityMatchService(router, { orm, wakeRelay });
+      registerFindingService(router, {
+        orm,
+        wakeRelay,
+        externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
+      });
     };
   },
 });

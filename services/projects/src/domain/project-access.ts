@@ -71,6 +71,11 @@ function mayChange(caller: Caller, project: ProjectScope, minimum: Role): Decisi
 
 export const mayUpdate = (caller: Caller, project: ProjectScope): Decision => mayChange(caller, project, "team_admin");
 export const mayArchive = (caller: Caller, project: ProjectScope): Decision => mayChange(caller, project, "developer");
+/** Setting a finding's VEX status: developer or above (docs/findings.md). */
+export const mayTriage = (caller: Caller, project: ProjectScope): Decision => mayChange(caller, project, "developer");
+/** Importing a VEX document: team_admin (the spec's "vex import: team_admin"). */
+export const mayImportVex = (caller: Caller, project: ProjectScope): Decision =>
+  mayChange(caller, project, "team_admin");
 
 /** Creating a project in `teamId`: developer or above there (super_admin anywhere). */
 export function mayCreate(caller: Caller, teamId: string): boolean {

@@ -6,6 +6,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
 import { enqueue, topicContract, TOPICS } from "@sca/kafka";
 import {
+  FindingsChangedSchema,
   ProjectArchivedSchema,
   ProjectCreatedSchema,
   ProjectFactsSchema,
@@ -19,6 +20,7 @@ export const projectDomainEvents = topicContract(
   ProjectCreatedSchema,
   ProjectUpdatedSchema,
   ProjectArchivedSchema,
+  FindingsChangedSchema,
 );
 
 /** Projects' audit events; most are about a row of projects. */

@@ -1,5 +1,14 @@
 import type { DatabaseOptions } from "@sca/db";
 import { InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
+import {
+  FindingTriage,
+  PackageVulnerability,
+  ScanMatch,
+  SnapshotPackage,
+  Vulnerability,
+  VulnerabilityAlias,
+  VulnerabilityFinding,
+} from "./entities/findings.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { Project } from "./entities/project.ts";
 
@@ -10,4 +19,11 @@ export const entities: DatabaseOptions["entities"] = [
   InventoryComponent,
   InventoryEdge,
   KnownScan,
+  Vulnerability,
+  VulnerabilityAlias,
+  PackageVulnerability,
+  SnapshotPackage,
+  ScanMatch,
+  VulnerabilityFinding,
+  FindingTriage,
 ];

@@ -171,7 +171,7 @@ export async function lockProjectInventory(em: EntityManager, projectId: string)
 }
 
 /**
- * Deletes the project's snapshots of these scans with their edges and components, in statements of at most
+ * Deletes the project's snapshots of these scans with their edges, components and findings, in statements of at most
  * DELETE_BATCH_ROWS rows, inside the caller's transaction (readers see the whole snapshot or none of it). A scan of
  * another project is left alone. Checks `signal` between statements. Answers the snapshots deleted.
  */
@@ -192,17 +192,26 @@ export async function deleteSnapshots(
   );
   if (rows.length === 0) return 0;
   const owned = arrayOf(rows.map((r) => r.scanId));
-  for (const table of ["inventory_edges", "inventory_components"]) {
+  // The snapshot's findings and matched package versions go with it (docs/findings.md); the triage, keyed by the
+  // project's component identity, stays for later scans.
+  const tables: [string, string][] = [
+    ["vulnerability_findings", "id"],
+    ["snapshot_packages", "component_row_id"],
+    ["inventory_edges", "id"],
+    ["inventory_components", "id"],
+  ];
+  for (const [table, key] of tables) {
     for (;;) {
       signal.throwIfAborted();
       const deleted = await rawStatement(
         em,
-        `delete from ${table} where id in (select id from ${table} where scan_id = any(?::uuid[]) limit ${DELETE_BATCH_ROWS})`,
+        `delete from ${table} where ${key} in (select ${key} from ${table} where scan_id = any(?::uuid[]) limit ${DELETE_BATCH_ROWS})`,
         [owned],
       );
       if (deleted < DELETE_BATCH_ROWS) break;
     }
   }
+  await rawStatement(em, "delete from scan_matches where scan_id = any(?::uuid[])", [owned]);
   return rawStatement(em, "delete from inventory_snapshots where scan_id = any(?::uuid[])", [owned]);
 }
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/projects.proto.
  */
 export const file_sca_events_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIpsCCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * What every project event carries: the project as it is after the change.
@@ -159,4 +159,108 @@ export type ProjectArchived = Message<"sca.events.v1.ProjectArchived"> & {
  */
 export const ProjectArchivedSchema: GenMessage<ProjectArchived> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_projects, 3);
+
+/**
+ * A finding of a project's latest snapshot that appeared or disappeared.
+ *
+ * @generated from message sca.events.v1.FindingChange
+ */
+export type FindingChange = Message<"sca.events.v1.FindingChange"> & {
+  /**
+   * @generated from field: string finding_id = 1;
+   */
+  findingId: string;
+
+  /**
+   * @generated from field: string vulnerability_id = 2;
+   */
+  vulnerabilityId: string;
+
+  /**
+   * @generated from field: string severity = 3;
+   */
+  severity: string;
+
+  /**
+   * @generated from field: string component_name = 4;
+   */
+  componentName: string;
+
+  /**
+   * @generated from field: string component_version = 5;
+   */
+  componentVersion: string;
+
+  /**
+   * @generated from field: string purl = 6;
+   */
+  purl: string;
+};
+
+/**
+ * Describes the message sca.events.v1.FindingChange.
+ * Use `create(FindingChangeSchema)` to create a new message.
+ */
+export const FindingChangeSchema: GenMessage<FindingChange> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 4);
+
+/**
+ * Re-matching after an advisory refresh changed the findings of a project's latest snapshot: one event per project
+ * and refresh, never per finding. The lists hold at most 500 entries each; the counts are whole.
+ *
+ * @generated from message sca.events.v1.FindingsChanged
+ */
+export type FindingsChanged = Message<"sca.events.v1.FindingsChanged"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string scan_id = 4;
+   */
+  scanId: string;
+
+  /**
+   * @generated from field: string database_version = 5;
+   */
+  databaseVersion: string;
+
+  /**
+   * @generated from field: int32 added_count = 6;
+   */
+  addedCount: number;
+
+  /**
+   * @generated from field: int32 removed_count = 7;
+   */
+  removedCount: number;
+
+  /**
+   * @generated from field: repeated sca.events.v1.FindingChange added = 8;
+   */
+  added: FindingChange[];
+
+  /**
+   * @generated from field: repeated sca.events.v1.FindingChange removed = 9;
+   */
+  removed: FindingChange[];
+};
+
+/**
+ * Describes the message sca.events.v1.FindingsChanged.
+ * Use `create(FindingsChangedSchema)` to create a new message.
+ */
+export const FindingsChangedSchema: GenMessage<FindingsChanged> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 5);
 

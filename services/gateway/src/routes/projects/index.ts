@@ -4,10 +4,13 @@ import type { GatewayContext } from "../../context.ts";
 import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
+import { externalLookupRoutes } from "./external-lookups.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
+import { vexRoutes } from "./vex.ts";
+import { vulnerabilityRoutes } from "./vulnerabilities.ts";
 
 export function projectsRoutes(ctx: GatewayContext): Route[] {
   return [
@@ -18,5 +21,8 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...inventoryViewRoutes(ctx),
     ...sbomRoutes(ctx),
     ...projectOverviewRoutes(ctx),
+    ...vulnerabilityRoutes(ctx),
+    ...vexRoutes(ctx),
+    ...externalLookupRoutes(ctx),
   ];
 }

@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import busboy from "busboy";
 import type { Request } from "express";
 import { z } from "zod";
 import { openArtefactStore, type ArtefactStore } from "@sca/artefacts";
@@ -15,6 +14,7 @@ import { ProblemError } from "@sca/problem";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { multipartFile } from "../../http/multipart.ts";
 
 /** Media types a raw SBOM body may have (parameters such as charset aside). */
 const RAW_SBOM_TYPES =
@@ -31,40 +31,6 @@ const tooLarge = (maxBytes: number) =>
   });
 
 const mediaTypeOf = (req: Request) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-
-/** The first file of multipart field `field`; other parts are drained. */
-function multipartFile(
-  req: Request,
-  field: string,
-  maxBytes: number,
-): Promise<{ body: Readable; mediaType: string; fileName: string }> {
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      // One byte past the cap reaches the store, which refuses it (413): busboy's own limit only truncates.
-      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes + 1, fields: 20, parts: 25 } });
-    } catch {
-      reject(new ProblemError({ status: 400, code: "malformed_body", detail: "The multipart body has no boundary." }));
-      return;
-    }
-    let found = false;
-    parser.on("file", (name, stream, info) => {
-      if (name !== field || found) {
-        stream.resume();
-        return;
-      }
-      found = true;
-      resolve({ body: stream, mediaType: info.mimeType, fileName: info.filename ?? "" });
-    });
-    parser.on("error", () =>
-      reject(new ProblemError({ status: 400, code: "malformed_body", detail: "The multipart body is malformed." })),
-    );
-    parser.on("close", () => {
-      if (!found) reject(ProblemError.validation([{ path: `body.${field}`, message: "is required (a file part)" }]));
-    });
-    req.pipe(parser);
-  });
-}
 
 interface Received {
   key: string;

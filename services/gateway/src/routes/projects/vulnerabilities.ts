@@ -1,0 +1,279 @@
+// A project's vulnerability findings (VulnerabilityFindingService; docs/findings.md): the per-project list with its
+// filters, sort and offset paging, one finding, and the VEX status change (If-Match on the finding's version).
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Request } from "express";
+import { z } from "zod";
+import { ProblemError } from "@sca/problem";
+import type { VulnerabilityFinding } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
+import { offsetPagination } from "../../api/pagination.ts";
+import { problemResponse } from "../../api/problem-schema.ts";
+import { defineRoute, type Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+
+const TAGS = ["vulnerabilities"];
+const FINDING_PAGE = { defaultSize: 50, maxSize: 500 };
+const STATES = ["in_triage", "exploitable", "false_positive", "not_affected", "resolved", "resolved_with_pedigree"];
+
+const flag = () =>
+  z
+    .enum(["true", "false"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true"));
+const list = () => z.union([z.string().max(2000), z.array(z.string().max(2000)).max(50)]).optional();
+const valuesOf = (...given: (string | string[] | undefined)[]): string[] =>
+  given
+    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+
+const findingQuery = z.object({
+  scan_id: z.uuid().optional().meta({ description: "A succeeded scan of the project (else 404); wins over release" }),
+  release: z.string().max(255).optional().meta({ description: "Exact release label, trimmed (unknown: 404)" }),
+  severity: list().meta({ description: "critical, high, medium, low, info, unknown" }),
+  "severity[]": list(),
+  status: list().meta({ description: `VEX states: ${STATES.join(", ")}` }),
+  "status[]": list(),
+  known_exploited: flag().meta({ description: "On the known-exploited catalog" }),
+  has_fix: flag().meta({ description: "A fixed version is known" }),
+  epss_min: z.coerce.number().min(0).max(1).optional().meta({ description: "EPSS score at least this (0..1)" }),
+  component_id: z.uuid().optional(),
+  search: z.string().max(255).optional().meta({
+    description: "Case-insensitive part of the component's name or purl, or of the vulnerability id or an alias",
+  }),
+  sort: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        "Comma-separated fields among severity, cvss, epss, published, vulnerability, component, status, detected; a " +
+        "leading - sorts that field descending. Default -severity,-epss; ties end in vulnerability id, component name, id",
+    }),
+});
+
+const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
+
+export function findingJson(f: VulnerabilityFinding) {
+  return {
+    id: f.id,
+    project_id: f.projectId,
+    scan_id: f.scanId,
+    component_id: f.componentId,
+    component_row_id: f.componentRowId,
+    component_name: f.componentName,
+    component_version: f.componentVersion ?? null,
+    purl: f.purl ?? null,
+    ecosystem: f.ecosystem,
+    vulnerability_id: f.vulnerabilityId,
+    aliases: f.aliases,
+    summary: f.summary,
+    severity: f.severity,
+    cvss_score: f.cvssScore ?? null,
+    cvss_vector: f.cvssVector || null,
+    epss_score: f.epssScore ?? null,
+    epss_percentile: f.epssPercentile ?? null,
+    known_exploited: f.knownExploited,
+    kev_due_date: f.kevDueDate || null,
+    fixed_versions: f.fixedVersions,
+    published_at: iso(f.publishedAt),
+    references: f.references,
+    status: f.status,
+    justification: f.justification || null,
+    response: f.responses,
+    detail: f.detail || null,
+    version: f.version,
+    first_detected_at: iso(f.firstDetectedAt)!,
+    detected_at: iso(f.detectedAt)!,
+    removed_at: iso(f.removedAt),
+    status_updated_at: iso(f.statusUpdatedAt)!,
+    status_updated_by: f.statusUpdatedBy || null,
+  };
+}
+
+const text = () => z.string().nullable();
+const time = () => z.iso.datetime();
+const findingSchema = z
+  .object({
+    id: z.uuid(),
+    project_id: z.uuid(),
+    scan_id: z.uuid(),
+    component_id: z.uuid().meta({ description: "The component's identity (GET .../components/{component_id})" }),
+    component_row_id: z.uuid(),
+    component_name: z.string(),
+    component_version: text(),
+    purl: text(),
+    ecosystem: z.string().meta({ description: "The OSV ecosystem the component was matched in" }),
+    vulnerability_id: z.string().meta({ description: "Canonical id: the CVE when there is one" }),
+    aliases: z.array(z.string()),
+    summary: z.string(),
+    severity: z.string(),
+    cvss_score: z.number().nullable(),
+    cvss_vector: text(),
+    epss_score: z.number().nullable(),
+    epss_percentile: z.number().nullable(),
+    known_exploited: z.boolean(),
+    kev_due_date: text(),
+    fixed_versions: z.array(z.string()),
+    published_at: time().nullable(),
+    references: z.array(z.string()),
+    status: z.string().meta({ description: `The VEX status (CycloneDX analysis state): ${STATES.join(", ")}` }),
+    justification: text(),
+    response: z.array(z.string()),
+    detail: text(),
+    version: z.number().int().meta({ description: "The If-Match counter; increments on every status change" }),
+    first_detected_at: time(),
+    detected_at: time(),
+    removed_at: time().nullable(),
+    status_updated_at: time(),
+    status_updated_by: text(),
+  })
+  .meta({ id: "VulnerabilityFinding" });
+
+const statusBody = z
+  .object({
+    status: z
+      .string()
+      .max(64)
+      .meta({ description: STATES.join(", ") }),
+    justification: z
+      .string()
+      .max(64)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Only with not_affected: code_not_present, code_not_reachable, requires_configuration, requires_dependency, " +
+          "requires_environment, protected_by_compiler, protected_at_runtime, protected_at_perimeter, " +
+          "protected_by_mitigating_control",
+      }),
+    response: z
+      .array(z.string().max(64))
+      .max(5)
+      .optional()
+      .meta({ description: "can_not_fix, will_not_fix, update, rollback, workaround_available" }),
+    detail: z.string().max(10_000).nullable().optional(),
+  })
+  .meta({ id: "VulnerabilityFindingStatusChange" });
+
+/** The version an If-Match header names ("3", "\"3\"" or W/"3"); null when absent or not a version. */
+function ifMatchVersion(req: Request): number | null {
+  const raw = req.headers["if-match"];
+  if (typeof raw !== "string") return null;
+  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(raw);
+  return m ? Number(m[1]) : null;
+}
+
+const etag = (f: VulnerabilityFinding) => ({ ETag: `"${f.version}"` });
+const etagHeader = z.object({ ETag: z.string().meta({ description: 'The finding\'s version, quoted ("3")' }) });
+
+export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
+  const findings = ctx.clients.projects.findings;
+  const caller = ctx.auth.route("caller");
+  const findingParams = z.object({ finding_id: z.uuid() });
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/projects/{id}/vulnerabilities",
+      summary: "List a project's vulnerability findings",
+      description:
+        "The open findings (one per component and vulnerability) of the anchor's snapshot: scan_id wins over release; " +
+        "neither: the newest succeeded scan. A project not scanned or not matched yet answers an empty page.",
+      tags: TAGS,
+      operationId: "listVulnerabilityFindings",
+      auth: caller,
+      request: {
+        params: z.object({ id: z.uuid() }),
+        query: offsetPagination.query(FINDING_PAGE).extend(findingQuery.shape),
+      },
+      responses: {
+        200: { description: "A page of findings", schema: offsetPagination.envelope(findingSchema) },
+        404: problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release"),
+      },
+      handler: async ({ params, query, call }) => {
+        const page = await findings.listVulnerabilityFindings(
+          {
+            projectId: params.id,
+            anchor: { scanId: query.scan_id, release: query.release },
+            filter: {
+              severity: valuesOf(query.severity, query["severity[]"]),
+              status: valuesOf(query.status, query["status[]"]),
+              knownExploited: query.known_exploited,
+              hasFix: query.has_fix,
+              epssMin: query.epss_min,
+              componentId: query.component_id,
+              search: query.search,
+            },
+            sort: query.sort ?? "",
+            limit: query.limit,
+            offset: query.offset,
+          },
+          call,
+        );
+        return { status: 200, body: offsetPagination.page(page.items.map(findingJson), page.total, query) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/vulnerability_findings/{finding_id}",
+      summary: "Get a vulnerability finding",
+      description: "The finding with its vulnerability, component and triage; ETag carries its version.",
+      tags: TAGS,
+      operationId: "getVulnerabilityFinding",
+      auth: caller,
+      request: { params: findingParams },
+      responses: {
+        200: { description: "The finding", schema: findingSchema, headers: etagHeader },
+        404: problemResponse("No such finding, or its project is not readable"),
+      },
+      handler: async ({ params, call }) => {
+        const { finding } = await findings.getVulnerabilityFinding({ findingId: params.finding_id }, call);
+        return { status: 200, body: findingJson(finding!), headers: etag(finding!) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/v1/vulnerability_findings/{finding_id}/status",
+      summary: "Set a vulnerability finding's VEX status",
+      description:
+        "Developer or above on the project's team. If-Match must carry the finding's current version; a mismatch is " +
+        "412 with current_version. The triage belongs to the project's component and vulnerability, so it carries " +
+        "over to later scans. Allowed moves: docs/findings.md (a closing state is left through in_triage or " +
+        "exploitable; 409 otherwise). The same status again changes nothing.",
+      tags: TAGS,
+      operationId: "setVulnerabilityFindingStatus",
+      auth: caller,
+      request: { params: findingParams, body: statusBody },
+      responses: {
+        200: { description: "The finding after the change", schema: findingSchema, headers: etagHeader },
+        403: problemResponse("Below developer on the project's team, or a read-only key"),
+        404: problemResponse("No such finding, or its project is not readable"),
+        409: problemResponse("The move from the current status to this one is not allowed"),
+        412: problemResponse("If-Match is not the current version (current_version says which is)"),
+        422: problemResponse("Invalid status, justification, response or detail"),
+        428: problemResponse("If-Match is missing or names no version"),
+      },
+      handler: async ({ params, body, req, call }) => {
+        const expected = ifMatchVersion(req);
+        if (expected === null)
+          throw new ProblemError({
+            status: 428,
+            code: "if_match_required",
+            detail: "If-Match must carry the finding's current version.",
+          });
+        const { finding } = await findings.updateFindingStatus(
+          {
+            findingId: params.finding_id,
+            expectedVersion: expected,
+            status: body.status,
+            justification: body.justification ?? undefined,
+            responses: body.response ?? [],
+            detail: body.detail ?? undefined,
+          },
+          call,
+        );
+        return { status: 200, body: findingJson(finding!), headers: etag(finding!) };
+      },
+    }),
+  ];
+}
