@@ -21,3 +21,5 @@ export { startS3Server } from "./s3-server.ts";
 export type { TestS3Server } from "./s3-server.ts";
 export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
+export { startGitServer } from "./git-server.ts";
+export type { GitServerRequest, TestGitServer } from "./git-server.ts";
