@@ -23,3 +23,6 @@ export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
 export { startGitServer } from "./git-server.ts";
 export type { GitServerRequest, TestGitServer } from "./git-server.ts";
+export { zipOf } from "./zip-writer.ts";
+export type { ZipEntry } from "./zip-writer.ts";
+export { cdxgenBin } from "./tools.ts";

@@ -62,10 +62,11 @@ const NON_PUBLIC = (() => {
     ["240.0.0.0", 4],
   ] as const)
     list.addSubnet(net, prefix, "ipv4");
+  // IPv4-mapped addresses (::ffff:a.b.c.d) are judged as the IPv4 address they carry (unmapped below): a rule for
+  // ::ffff:0:0/96 here would also match every IPv4 address, as BlockList compares them mapped.
   for (const [net, prefix] of [
     ["::", 128],
     ["::1", 128],
-    ["::ffff:0:0", 96],
     ["64:ff9b::", 96],
     ["100::", 64],
     ["2001:db8::", 32],

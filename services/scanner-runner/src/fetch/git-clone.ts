@@ -6,14 +6,8 @@
 // environment (never the command line or the URL) and is never logged.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type {
-  CloneAllowList} from "../domain/clone-target.ts";
-import {
-  cloneTargetOf,
-  isPublicAddress,
-  unreachableHostMessage,
-  type CloneTarget,
-} from "../domain/clone-target.ts";
+import type { CloneAllowList } from "../domain/clone-target.ts";
+import { cloneTargetOf, isPublicAddress, unreachableHostMessage, type CloneTarget } from "../domain/clone-target.ts";
 import { JobInputError, TransientJobError } from "../domain/scan-job.ts";
 import { runTool, type ToolResult } from "../sandbox/run-tool.ts";
 import { escapingLink, treeBytes } from "../sandbox/tree-checks.ts";

@@ -156,6 +156,15 @@ export async function extractSourceArchive(
     await survey(file, root, limits);
   } catch (err) {
     if (err instanceof JobInputError) throw err;
+    // yauzl refuses these names itself while reading the directory; say so in our words.
+    const text = err instanceof Error ? err.message : "";
+    const refused = /^(?:absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(text);
+    if (refused) {
+      placeOf(root, refused[1]!);
+      throw new JobInputError(
+        `The source archive holds an entry name with a backslash (${refused[1]!.slice(0, 200)}).`,
+      );
+    }
     throw new JobInputError("The source archive is not a readable .zip file.");
   }
 

@@ -72,7 +72,6 @@ export async function runCdxgen(
       FETCH_LICENSE: "false",
       CDXGEN_TEMP_DIR: ws.tmp,
       NODE_OPTIONS: `--max-old-space-size=${opts.memoryMb}`,
-      NODE_NO_WARNINGS: "1",
       CI: "true",
     }),
     runAs: ws.runAs,
