@@ -53,7 +53,7 @@ async function call(method: string, path: string, body?: unknown) {
 
 async function manifests(name: string): Promise<Record<string, Buffer>> {
   const files: Record<string, Buffer> = {};
-  for (const file of ["package.json", "package-lock.json", "requirements.txt"]) {
+  for (const file of ["package.json", "package-lock.json", "requirements.txt", "Cargo.toml", "Cargo.lock"]) {
     const body = await readFile(join(MANIFESTS, name, file)).catch(() => undefined);
     if (body) files[file] = body;
   }
@@ -139,6 +139,7 @@ beforeAll(async () => {
   await git.repo("nodegoat", await manifests("nodegoat"));
   await git.repo("pygoat", await manifests("pygoat"), { tags: ["v1.0"] });
   await privateGit.repo("pygoat", await manifests("pygoat"));
+  await git.repo("ripgrep", await manifests("ripgrep"));
 
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("source_scan")}.`;
@@ -250,6 +251,25 @@ describe("source scans of real projects", () => {
     const scan = await scanOf(id, { ref: "refs/tags/v1.0" });
     expect(scan).toMatchObject({ status: "succeeded" });
     expect((await call("GET", `/v1/projects/${id}/components`)).json).toMatchObject({ total: 34 });
+  }, 240_000);
+
+  it("clones a Cargo workspace and stores every package of its Cargo.lock", async () => {
+    const id = await project({ git_url: `http://localhost:${git.port}/ripgrep.git` });
+    const scan = await scanOf(id);
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    const lock = await readFile(join(MANIFESTS, "ripgrep/Cargo.lock"), "utf8");
+    // The workspace's own package is the SBOM's primary component (the project itself), not one of its components.
+    const root = /\[package\]\s*\nname = "([^"]+)"/.exec(
+      await readFile(join(MANIFESTS, "ripgrep/Cargo.toml"), "utf8"),
+    )![1];
+    const pinned = [...lock.matchAll(/\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"/g)]
+      .filter((m) => m[1] !== root)
+      .map((m) => `${m[1]}@${m[2]}`);
+    expect(pinned.length).toBeGreaterThan(50);
+    const stored = await componentsOf(id);
+    expect(new Set(stored.map((c) => `${c.name}@${c.version}`))).toEqual(new Set(pinned));
+    expect(stored).toHaveLength(pinned.length);
+    expect(stored.every((c) => c.purl.startsWith("pkg:cargo/"))).toBe(true);
   }, 240_000);
 
   it("scans an uploaded .zip of the npm project as it scans the clone", async () => {
