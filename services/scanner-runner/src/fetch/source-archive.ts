@@ -7,7 +7,7 @@
 // tree, so no file is ever written through a link.
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, symlink } from "node:fs/promises";
+import { chown, lchown, mkdir, symlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -168,6 +168,15 @@ export async function extractSourceArchive(
     throw new JobInputError("The source archive is not a readable .zip file.");
   }
 
+  // The tree belongs to the user tools run as (whatever the runner's umask), as a clone's does.
+  const own = async (path: string) => {
+    if (ws.runAs) await chown(path, ws.runAs.uid, ws.runAs.gid);
+  };
+  const makeDirs = async (dir: string) => {
+    const first = await mkdir(dir, { recursive: true, mode: 0o755 });
+    if (!first) return;
+    for (let d = dir; d.length >= first.length; d = dirname(d)) await own(d);
+  };
   const zip = await openZip(file);
   let written = 0;
   let entries = 0;
@@ -178,10 +187,10 @@ export async function extractSourceArchive(
       entries += 1;
       const place = placeOf(root, entry.fileName);
       if (isDir(entry)) {
-        await mkdir(place, { recursive: true, mode: 0o755 });
+        await makeDirs(place);
         continue;
       }
-      await mkdir(dirname(place), { recursive: true, mode: 0o755 });
+      await makeDirs(dirname(place));
       const count = new Transform({
         transform(chunk: Buffer, _enc, done) {
           written += chunk.length;
@@ -197,6 +206,7 @@ export async function extractSourceArchive(
         continue;
       }
       await pipeline(await readStreamOf(zip, entry), count, createWriteStream(place, { mode: 0o644 }), { signal });
+      await own(place);
     }
   } catch (err) {
     if (err instanceof JobInputError || signal.aborted) throw err;
@@ -210,6 +220,7 @@ export async function extractSourceArchive(
     const lands = resolve(dirname(link.place), link.target);
     if (relative(root, lands).startsWith("..")) throw escapingLinkError(link.name);
     await symlink(link.target, link.place);
+    if (ws.runAs) await lchown(link.place, ws.runAs.uid, ws.runAs.gid);
   }
   const escaping = await escapingLink(root);
   if (escaping) throw escapingLinkError(escaping);

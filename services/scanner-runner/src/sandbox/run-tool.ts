@@ -72,21 +72,22 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
 
   function readLines(stream: NodeJS.ReadableStream, name: "stdout" | "stderr"): Promise<void> {
     let budget = limits.outputMaxBytes;
+    let dropping = false;
     let pending = "";
     const emit = (text: string) => {
       const bytes = Buffer.byteLength(text) + 1;
-      if (budget <= 0) return;
-      budget -= bytes;
-      if (budget < 0) {
-        cut.push(name);
+      if (dropping || bytes > budget) {
+        if (!dropping) cut.push(name);
+        dropping = true;
         return;
       }
+      budget -= bytes;
       run.onLine(name, text);
     };
     stream.setEncoding("utf8");
     return new Promise((resolve) => {
       stream.on("data", (chunk: string) => {
-        if (budget <= 0) return;
+        if (dropping) return;
         pending += chunk;
         let nl: number;
         while ((nl = pending.indexOf("\n")) >= 0) {
