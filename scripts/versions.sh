@@ -8,3 +8,6 @@ SPDX_TOOLS_VERSION=0.8.5
 HELM_VERSION=v4.3.1
 SCHEMATHESIS_VERSION=4.32.5
 MOTO_VERSION=5.2.5
+# OSV-Scanner, the independent matching oracle; it needs a newer Go than the machine's, fetched as a toolchain module.
+OSV_SCANNER_VERSION=v2.6.0
+OSV_SCANNER_GO_TOOLCHAIN=go1.27.3

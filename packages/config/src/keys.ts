@@ -241,6 +241,11 @@ export const keys = {
   SCAN_WORK_DIR: key(p.text("")),
   /** When the runner runs as root, tools run as this user and group id instead (nobody). */
   SCAN_SANDBOX_UID: key(p.int(65534, { min: 1, max: 2 ** 31 - 1 })),
+  /** The OSV advisory source (docs/vulnerability-database.md): a directory, .zip or .tar(.gz), path or http(s) URL;
+   * empty: the vendored snapshot. May carry a credential in its URL: secret. */
+  VULNDB_REPOSITORY: key(p.text(""), true),
+  VULNDB_REFRESH_HOURS: key(p.int(168, { min: 1, max: 8760 })),
+  VULNDB_TIMEOUT_SECONDS: key(p.int(300, { min: 1, max: 3600 })),
 
   // Audit log (docs/audit.md)
   /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */

@@ -26,3 +26,13 @@ export type { GitServerRequest, TestGitServer } from "./git-server.ts";
 export { zipOf } from "./zip-writer.ts";
 export type { ZipEntry } from "./zip-writer.ts";
 export { cdxgenBin } from "./tools.ts";
+export { osvScannerBinary, osvScannerFindings } from "./osv-scanner.ts";
+export type {
+  OsvScannerFinding,
+  OsvScannerInput,
+  OsvScannerOptions,
+  OsvScannerPackage,
+  OsvScannerResult,
+} from "./osv-scanner.ts";
+export { osvScannerDatabase } from "./osv-scanner-db.ts";
+export type { OsvScannerDatabase } from "./osv-scanner-db.ts";

@@ -9,12 +9,14 @@ import { defineService, SERVICES } from "@sca/runtime";
 import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsInventory } from "./clients/inventory.ts";
 import { CloneAllowList } from "./domain/clone-target.ts";
+import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
+import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
 
 export const service = defineService({
   name: "scanner-runner",
@@ -39,6 +41,9 @@ export const service = defineService({
     SCAN_TOOL_OUTPUT_MAX_BYTES: keys.SCAN_TOOL_OUTPUT_MAX_BYTES,
     SCAN_WORK_DIR: keys.SCAN_WORK_DIR,
     SCAN_SANDBOX_UID: keys.SCAN_SANDBOX_UID,
+    VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
+    VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
+    VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
     ...artefactStoreKeys,
   },
   entities,
@@ -56,6 +61,15 @@ export const service = defineService({
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
     });
+    // The local vulnerability database: imported when due (a fresh install from the vendored snapshot), the
+    // matcher rebuilt when the stored version moves (docs/vulnerability-database.md).
+    const vulndb = new AdvisoryDatabase(orm, {
+      repository: config.VULNDB_REPOSITORY,
+      refreshHours: config.VULNDB_REFRESH_HOURS,
+      logger,
+    });
+    vulndb.start();
+    ctx.addCloser("vulnerability database", () => vulndb.stop());
     const store = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const deps = {
@@ -92,6 +106,9 @@ export const service = defineService({
         workDir: config.SCAN_WORK_DIR,
         sandboxUid: config.SCAN_SANDBOX_UID,
       },
+      vulndb,
+      matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
+      matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
     // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.

@@ -99,6 +99,19 @@ describe("scanner-runner runs SBOM scan jobs", () => {
     expect(lines.map((l) => l.lineNumber)).toEqual(lines.map((_, i) => i + 1));
     expect(lines.map((l) => l.line).join("\n")).toMatch(/cyclonedx-json 1\.2: 43 component entries, 43 distinct/);
     expect(await storedInventory(job)).toMatchObject({ componentCount: 43, alreadyIngested: true });
+    // The matching stage (docs/vulnerability-database.md): the vendored snapshot holds one advisory for this SBOM.
+    expect(progress.at(-1)).toMatchObject({ step: "matching", percent: 99 });
+    const matching = await events.waitFor(
+      ScanLogLineSchema,
+      (l) => l.scanId === job.scanId && l.stage === "matching",
+      2,
+    );
+    expect(matching.map((l) => l.line).join("\n")).toMatch(
+      /Matched 43 distinct package versions against the vulnerability database \(version [0-9a-f]{32}\): 1 affected, 1 vulnerabilities\./,
+    );
+    expect(matching.map((l) => l.line).join("\n")).toMatch(
+      /projects does not record vulnerability matches yet|Recorded \d+ vulnerability findings/,
+    );
   });
 
   it("ends a malformed SBOM failed, not retryable, with the reader's message", async () => {

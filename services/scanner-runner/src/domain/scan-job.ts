@@ -38,6 +38,7 @@ export const SBOM_STAGES = {
   read: { step: "sbom", percent: 50 },
   stored: { step: "ingest", percent: 70 },
   ingested: { step: "ingest", percent: 95 },
+  matched: { step: "matching", percent: 99 },
 } as const;
 
 export type SbomStage = keyof typeof SBOM_STAGES;

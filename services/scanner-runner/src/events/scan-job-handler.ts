@@ -12,6 +12,7 @@ import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.t
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
+import { vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
@@ -31,6 +32,8 @@ import {
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
 import type { SbomInventory } from "../domain/sbom/inventory.ts";
+import type { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
+import { scanVerdictsOf } from "../domain/vulndb/scan-verdicts.ts";
 import { knownState } from "../store/known-scan-states.ts";
 import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
 import type { Lane } from "./topics.ts";
@@ -64,6 +67,11 @@ export interface ScanJobDeps {
   scopeFilter: boolean;
   inventory: InventoryIngestion;
   source: SourceScanDeps;
+  /** The local vulnerability database's matcher at its current version (docs/vulnerability-database.md). */
+  vulndb: { index(): Promise<{ version: string; index: AdvisoryIndex }> };
+  matches: VulnerabilityMatches;
+  /** VULNDB_TIMEOUT_SECONDS: the matching stage's ceiling. */
+  matchingTimeoutSeconds: number;
 }
 
 /** Where a scan's inventory artefact lives: one per scan, rewritten whole by a later attempt. */
@@ -174,6 +182,10 @@ async function runStages(
         : `Stored ${ingested.componentCount} components and ${ingested.edgeCount} dependency edges.`,
     ]);
 
+    await matchVulnerabilities(job, deps, reporter, inventory, signal);
+    await boundary();
+    await reach("matched");
+
     return {
       outcome: "succeeded",
       componentCount: ingested.componentCount,
@@ -231,6 +243,65 @@ async function buildSourceSbom(
     return sbom;
   } finally {
     await ws.remove();
+  }
+}
+
+/**
+ * The matching stage: the ingested components' distinct package versions matched against the local database, the
+ * verdicts recorded by projects (RecordScanMatches, idempotent per scan and database version).
+ */
+async function matchVulnerabilities(
+  job: ScanJob,
+  deps: ScanJobDeps,
+  reporter: AttemptReporter,
+  inventory: SbomInventory,
+  jobSignal: AbortSignal,
+): Promise<void> {
+  const timeout = AbortSignal.timeout(deps.matchingTimeoutSeconds * 1000);
+  const signal = AbortSignal.any([jobSignal, timeout]);
+  try {
+    const { version, index } = await deps.vulndb.index();
+    const components = deps.scopeFilter
+      ? inventory.components.filter((c) => c.scope !== "excluded")
+      : inventory.components;
+    const result = scanVerdictsOf(
+      index,
+      components.map((c) => c.purl),
+    );
+    const affected = result.verdicts.filter((v) => v.vulnerabilities.length > 0).length;
+    const lines = [
+      `Matched ${result.verdicts.length} distinct package versions against the vulnerability database (version ${version}): ` +
+        `${affected} affected, ${result.vulnerabilities.length} vulnerabilities.`,
+    ];
+    if (result.unknownEcosystems.size > 0)
+      lines.push(
+        `Not assessed (ecosystem unknown to the matcher): ${[...result.unknownEcosystems].map(([t, n]) => `${t} ${n}`).join(", ")}.`,
+      );
+    if (result.unnamed > 0) lines.push(`Not assessed (no purl with a version): ${result.unnamed} components.`);
+    await reporter.log("matching", "stdout", lines);
+    const recorded = await deps.matches.recordScanMatches(
+      {
+        projectId: job.projectId,
+        scanId: job.scanId,
+        databaseVersion: version,
+        vulnerabilities: result.vulnerabilities.map(vulnerabilityMessage),
+        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+      },
+      signal,
+    );
+    await reporter.log("matching", "stdout", [
+      recorded === "unsupported"
+        ? "projects does not record vulnerability matches yet; no findings were stored."
+        : `Recorded ${recorded.findingCount} vulnerability findings.`,
+    ]);
+  } catch (err) {
+    jobSignal.throwIfAborted();
+    if (timeout.aborted)
+      throw new Error(
+        `vulnerability matching took longer than VULNDB_TIMEOUT_SECONDS (${deps.matchingTimeoutSeconds} s)`,
+        { cause: err },
+      );
+    throw err;
   }
 }
 

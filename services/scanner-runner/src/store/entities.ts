@@ -1,5 +1,13 @@
 import type { DatabaseOptions } from "@sca/db";
 import { KnownScanState } from "./entities/known-scan-state.ts";
+import { VulndbAdvisory } from "./entities/vulndb-advisory.ts";
+import { VulndbImport } from "./entities/vulndb-import.ts";
+import { VulndbStagedAdvisory } from "./entities/vulndb-staged-advisory.ts";
 
 /** The tables of the scanner-runner schema (the outbox and processed_events come with its Kafka use). */
-export const entities: DatabaseOptions["entities"] = [KnownScanState];
+export const entities: DatabaseOptions["entities"] = [
+  KnownScanState,
+  VulndbAdvisory,
+  VulndbImport,
+  VulndbStagedAdvisory,
+];

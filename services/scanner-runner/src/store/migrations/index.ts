@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124110000_KnownScanStates } from "./Migration20261124110000_KnownScanStates.ts";
+import { Migration20261124133000_VulnerabilityDatabase } from "./Migration20261124133000_VulnerabilityDatabase.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -9,4 +10,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The job and scan-state events each consumer group applied.
   CreateProcessedEventsTable,
   Migration20261124110000_KnownScanStates,
+  Migration20261124133000_VulnerabilityDatabase,
 ];

@@ -1,0 +1,214 @@
+// OSV-Scanner as the independent oracle for our matcher (docs/osv-oracle.md): the binary built by
+// scripts/setup/osv-scanner.sh, run offline on a lockfile directory, lockfiles or one SBOM against a local database
+// made from the same advisories we ship, its JSON answer reduced to (ecosystem, name, version, vulnerability).
+// Where the machine allows it the process runs in a network namespace of its own, so an attempt to reach the network
+// fails instead of quietly answering from osv.dev.
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile, mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { osvScannerDatabase, type OsvScannerDatabase } from "./osv-scanner-db.ts";
+
+export type OsvScannerInput =
+  /** Every lockfile and manifest OSV-Scanner recognises directly in this directory (not recursive). */
+  | { directory: string }
+  /** These files, each read by the extractor its file name selects. */
+  | { lockfiles: string[] }
+  /** One CycloneDX (JSON/XML) or SPDX 2 (JSON/tag-value/RDF) document, whatever its file name. */
+  | { sbom: string };
+
+export interface OsvScannerOptions {
+  /** OSV records to match against (default shared/data/osv); see osvScannerDatabase. */
+  advisoriesDir?: string;
+  /** Run inside a fresh network namespace when the machine allows it (default true). */
+  isolateNetwork?: boolean;
+}
+
+export interface OsvScannerPackage {
+  ecosystem: string;
+  name: string;
+  version: string;
+}
+
+export interface OsvScannerFinding extends OsvScannerPackage {
+  /** The advisories of the database that matched, grouped by alias into one vulnerability; sorted. */
+  ids: string[];
+  /** Their aliases (CVE, GHSA, ...) that are not themselves among `ids`; sorted. */
+  aliases: string[];
+}
+
+export interface OsvScannerResult {
+  /** False when OSV-Scanner found nothing it can read in the input (`reason` says what it printed). */
+  read: boolean;
+  reason?: string;
+  /** The files it read, with its own source type (`lockfile`, `sbom`, ...). */
+  sources: { path: string; type: string }[];
+  /** Every package it read, deduplicated, sorted. */
+  packages: OsvScannerPackage[];
+  /** One per package and vulnerability, deduplicated, sorted. */
+  findings: OsvScannerFinding[];
+  /** True when the run had no network at all (its own namespace, not even loopback). */
+  networkIsolated: boolean;
+  exitCode: number;
+  durationMs: number;
+  /** OSV-Scanner's log (stderr): which databases it loaded, what it skipped and why. */
+  log: string;
+}
+
+const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
+
+/** The binary scripts/setup/osv-scanner.sh builds: .tools/osv-scanner-<OSV_SCANNER_VERSION>/osv-scanner. */
+export function osvScannerBinary(): string {
+  const versions = readFileSync(join(ROOT, "scripts/versions.sh"), "utf8");
+  const version = /^OSV_SCANNER_VERSION=(\S+)$/m.exec(versions)?.[1];
+  const bin = join(ROOT, ".tools", `osv-scanner-${version}`, "osv-scanner");
+  if (!version || !existsSync(bin)) throw new Error(`no osv-scanner at ${bin}: run bash scripts/setup/osv-scanner.sh`);
+  return bin;
+}
+
+// One database per advisory directory per process: building it (or even checking its cache key) costs more than a scan.
+const databases = new Map<string, Promise<OsvScannerDatabase>>();
+function databaseFor(advisoriesDir: string | undefined): Promise<OsvScannerDatabase> {
+  const key = advisoriesDir ? resolve(advisoriesDir) : "";
+  let db = databases.get(key);
+  if (!db) {
+    db = osvScannerDatabase({ advisoriesDir });
+    db.catch(() => databases.delete(key));
+    databases.set(key, db);
+  }
+  return db;
+}
+
+let unshareWorks: boolean | undefined;
+/** `unshare`'s options for a network namespace (plus a user namespace when not root), or undefined where refused. */
+function networkNamespaceOptions(): string[] | undefined {
+  const options = process.getuid?.() === 0 ? ["--net"] : ["--net", "--map-root-user"];
+  unshareWorks ??= spawnSync("unshare", [...options, "true"], { stdio: "ignore" }).status === 0;
+  return unshareWorks ? options : undefined;
+}
+
+/** The file name OSV-Scanner's SBOM extractors recognise for this document (they select by name, not content). */
+async function sbomFileName(path: string): Promise<string> {
+  const handle = await open(path);
+  const head = Buffer.alloc(4096);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  await handle.close();
+  const text = head.subarray(0, bytesRead).toString("utf8").trimStart();
+  if (text.startsWith("<")) return /<rdf:RDF|spdx\.org\/rdf/.test(text) ? "sbom.spdx.rdf" : "sbom.cdx.xml";
+  if (text.startsWith("{")) return /"bomFormat"\s*:\s*"CycloneDX"/.test(text) ? "sbom.cdx.json" : "sbom.spdx.json";
+  // SPDX tag-value (`SPDXVersion: SPDX-2.x`), the one text form left.
+  return "sbom.spdx";
+}
+
+interface ScannerJson {
+  results?: {
+    source: { path: string; type: string };
+    packages?: {
+      package: { name: string; version: string; ecosystem: string };
+      groups?: { ids: string[]; aliases?: string[] | null }[];
+    }[];
+  }[];
+}
+
+function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number; stderr: string }> {
+  return new Promise((done) => {
+    execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      done({ code, stderr });
+    });
+  });
+}
+
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+const packageKey = (p: OsvScannerPackage) => `${p.ecosystem}\0${p.name}\0${p.version}`;
+
+/** Runs OSV-Scanner offline on `input` and returns what it read and found, normalised. */
+export async function osvScannerFindings(
+  input: OsvScannerInput,
+  options: OsvScannerOptions = {},
+): Promise<OsvScannerResult> {
+  const db = await databaseFor(options.advisoriesDir);
+  const work = await mkdtemp(join(tmpdir(), "sca-osv-scanner-"));
+  try {
+    const targets: string[] = [];
+    let staged: string | undefined;
+    if ("directory" in input) targets.push(resolve(input.directory));
+    else if ("lockfiles" in input) targets.push(...input.lockfiles.map((f) => `--lockfile=${resolve(f)}`));
+    else {
+      staged = join(work, await sbomFileName(input.sbom));
+      await copyFile(input.sbom, staged);
+      targets.push(`--lockfile=${staged}`);
+    }
+    const output = join(work, "result.json");
+    const binary = osvScannerBinary();
+    const args = [
+      "scan",
+      "source",
+      // --offline = --offline-vulnerabilities (the local zips only) + --no-resolve (no registry or deps.dev look-ups).
+      "--offline",
+      `--local-db-path=${db.path}`,
+      "--data-source=native",
+      "--no-call-analysis=all",
+      "--all-packages",
+      "--all-vulns",
+      "--format=json",
+      `--output-file=${output}`,
+      ...targets,
+    ];
+    const namespace = options.isolateNetwork === false ? undefined : networkNamespaceOptions();
+    const started = performance.now();
+    const { code, stderr } = namespace
+      ? await run("unshare", [...namespace, binary, ...args], 120_000)
+      : await run(binary, args, 120_000);
+    const durationMs = Math.round(performance.now() - started);
+    const base = { networkIsolated: namespace !== undefined, exitCode: code, durationMs, log: stderr };
+    // 0: nothing found, 1: vulnerabilities found, 128: no package source it can read; 127 with "extraction failed"
+    // when its parser rejects the file; anything else is a failure of the run itself.
+    const lines = stderr.trim().split("\n");
+    const unreadable =
+      code === 128
+        ? lines.slice(-1)[0]
+        : code === 127 && /extraction failed on specified lockfile/.test(stderr)
+          ? lines.find((l) => l.startsWith("Error during extraction"))
+          : undefined;
+    if (unreadable !== undefined) {
+      // Name the caller's file, not the staged copy (OSV-Scanner prints it without its leading slash).
+      const reason = staged && "sbom" in input ? unreadable.replace(staged.slice(1), basename(input.sbom)) : unreadable;
+      return { ...base, read: false, reason, sources: [], packages: [], findings: [] };
+    }
+    if ((code !== 0 && code !== 1) || !existsSync(output)) {
+      throw new Error(`osv-scanner failed (exit ${code}):\n${stderr}`);
+    }
+    const answer = JSON.parse(await readFile(output, "utf8")) as ScannerJson;
+    const packages = new Map<string, OsvScannerPackage>();
+    const findings = new Map<string, OsvScannerFinding>();
+    for (const result of answer.results ?? []) {
+      for (const { package: p, groups } of result.packages ?? []) {
+        const pkg = { ecosystem: p.ecosystem, name: p.name, version: p.version };
+        packages.set(packageKey(pkg), pkg);
+        for (const group of groups ?? []) {
+          const ids = [...new Set(group.ids)].sort();
+          const aliases = [...new Set(group.aliases ?? [])].filter((a) => !ids.includes(a)).sort();
+          findings.set(`${packageKey(pkg)}\0${ids.join(",")}`, { ...pkg, ids, aliases });
+        }
+      }
+    }
+    return {
+      ...base,
+      read: true,
+      sources: (answer.results ?? []).map((r) => ({
+        path: "sbom" in input ? resolve(input.sbom) : r.source.path,
+        type: r.source.type,
+      })),
+      packages: [...packages.values()].sort(byKey(packageKey)),
+      findings: [...findings.values()].sort(byKey((f) => `${packageKey(f)}\0${f.ids.join(",")}`)),
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

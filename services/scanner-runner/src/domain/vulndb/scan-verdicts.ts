@@ -1,0 +1,51 @@
+// A scan's verdicts: its components named by purl, reduced to distinct package versions, each matched once, and
+// the vulnerabilities the verdicts name (proto sca.projects.v1.RecordScanMatchesRequest). Components whose purl
+// names an ecosystem the matcher does not know are counted by purl type (reported in the scan's log, never guessed).
+import { packageOfPurl, type PackageVersion } from "./ecosystems.ts";
+import { distinctPackages, type AdvisoryIndex, type AffectingVulnerability } from "./matcher.ts";
+import type { VulnerabilityRecord } from "./vulnerabilities.ts";
+
+export interface PackageVerdict {
+  package: PackageVersion;
+  vulnerabilities: AffectingVulnerability[];
+}
+
+export interface ScanVerdicts {
+  /** One per distinct assessed package version (an empty list: assessed, clean). */
+  verdicts: PackageVerdict[];
+  /** Each vulnerability a verdict names, once. */
+  vulnerabilities: VulnerabilityRecord[];
+  /** Components not assessed because their ecosystem is unknown, by purl type. */
+  unknownEcosystems: Map<string, number>;
+  /** Components without a usable purl (none, or no version). */
+  unnamed: number;
+}
+
+export function scanVerdictsOf(index: AdvisoryIndex, purls: Iterable<string | null>): ScanVerdicts {
+  const packages: PackageVersion[] = [];
+  const unknownEcosystems = new Map<string, number>();
+  let unnamed = 0;
+  for (const purl of purls) {
+    const named = purl ? packageOfPurl(purl) : null;
+    if (named?.kind === "package") packages.push(named.package);
+    else if (named?.kind === "unknown-ecosystem")
+      unknownEcosystems.set(named.purlType, (unknownEcosystems.get(named.purlType) ?? 0) + 1);
+    else unnamed++;
+  }
+  const verdicts: PackageVerdict[] = [];
+  const named = new Set<string>();
+  for (const pkg of distinctPackages(packages)) {
+    const verdict = index.match(pkg);
+    if (!verdict.assessed) {
+      unknownEcosystems.set(pkg.ecosystem, (unknownEcosystems.get(pkg.ecosystem) ?? 0) + 1);
+      continue;
+    }
+    verdicts.push({ package: pkg, vulnerabilities: verdict.vulnerabilities });
+    for (const v of verdict.vulnerabilities) named.add(v.vulnerabilityId);
+  }
+  const vulnerabilities = [...named].sort().flatMap((id) => {
+    const record = index.vulnerabilities.get(id);
+    return record ? [record] : [];
+  });
+  return { verdicts, vulnerabilities, unknownEcosystems, unnamed };
+}

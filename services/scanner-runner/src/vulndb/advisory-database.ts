@@ -1,0 +1,114 @@
+// The runner's view of the local vulnerability database: the matcher built from the stored advisories, rebuilt when
+// the database version changes, and the periodic import (every VULNDB_REFRESH_HOURS, from VULNDB_REPOSITORY or the
+// vendored snapshot). Every instance checks once a minute; the import itself is serialised in PostgreSQL.
+import { fileURLToPath } from "node:url";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { column, rawQuery } from "@sca/db";
+import type { Logger } from "@sca/log";
+import { readAdvisory, type Advisory } from "../domain/vulndb/advisory.ts";
+import { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
+import { currentStatus, importAdvisories, type ImportOutcome } from "./import-advisories.ts";
+
+/** The vendored snapshot (data/osv/SOURCES.md), used when VULNDB_REPOSITORY is empty. */
+export const VENDORED_SNAPSHOT = fileURLToPath(new URL("../../data/osv", import.meta.url));
+
+const LOAD_BATCH = 2000;
+const CHECK_EVERY_MS = 60_000;
+
+/** Reads the stored advisories into a matcher (in id order, a batch at a time). */
+export async function loadAdvisoryIndex(orm: MikroORM, now = new Date()): Promise<AdvisoryIndex> {
+  const em = orm.em.fork();
+  const advisories: Advisory[] = [];
+  let after = "";
+  for (;;) {
+    const rows = await rawQuery(
+      em,
+      `select id, document from vulndb_advisories where id > ? order by id limit ${LOAD_BATCH}`,
+      [after],
+      { id: column.text, document: column.json<unknown>() },
+    );
+    for (const row of rows) advisories.push(readAdvisory(row.document));
+    if (rows.length < LOAD_BATCH) break;
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+  return new AdvisoryIndex(advisories, now);
+}
+
+export interface AdvisoryDatabaseOptions {
+  repository: string;
+  refreshHours: number;
+  logger: Logger;
+}
+
+export class AdvisoryDatabase {
+  private current: { version: string; index: AdvisoryIndex } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private readonly stopped = new AbortController();
+
+  private readonly orm: MikroORM;
+  private readonly options: AdvisoryDatabaseOptions;
+
+  constructor(orm: MikroORM, options: AdvisoryDatabaseOptions) {
+    this.orm = orm;
+    this.options = options;
+  }
+
+  get source(): string {
+    return this.options.repository || VENDORED_SNAPSHOT;
+  }
+
+  /** The matcher at the current database version (importing first on a fresh install). */
+  async index(): Promise<{ version: string; index: AdvisoryIndex }> {
+    if (!this.current) await this.check();
+    if (!this.current) throw new Error("the vulnerability database is not available");
+    return this.current;
+  }
+
+  /** Imports when due, then rebuilds the matcher when the stored version moved. */
+  check(): Promise<void> {
+    this.checking ??= this.checkOnce().finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  async importNow(): Promise<ImportOutcome> {
+    const outcome = await importAdvisories(this.orm.em.fork(), this.source, { signal: this.stopped.signal });
+    this.options.logger.info(
+      {
+        result: outcome.result,
+        advisories: outcome.record.advisoryCount,
+        skipped: outcome.record.skippedCount,
+        failure: outcome.record.failure,
+      },
+      "vulnerability database import",
+    );
+    return outcome;
+  }
+
+  private async checkOnce(): Promise<void> {
+    const status = await currentStatus(this.orm.em.fork());
+    const due =
+      !status?.lastSucceededAt || Date.now() - status.lastSucceededAt.getTime() >= this.options.refreshHours * 3600_000;
+    const recentlyFailed = status?.lastResult === "failed" && Date.now() - status.lastAttemptAt.getTime() < 15 * 60_000;
+    let version = status?.databaseVersion ?? null;
+    if (due && !recentlyFailed) version = (await this.importNow()).databaseVersion;
+    if (version !== null && version !== this.current?.version)
+      this.current = { version, index: await loadAdvisoryIndex(this.orm) };
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.check().catch((err: unknown) => this.options.logger.error({ err }, "vulnerability database check failed"));
+    }, CHECK_EVERY_MS);
+    this.timer.unref();
+    void this.check().catch((err: unknown) =>
+      this.options.logger.error({ err }, "vulnerability database check failed"),
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.stopped.abort();
+    await this.checking?.catch(() => undefined);
+  }
+}

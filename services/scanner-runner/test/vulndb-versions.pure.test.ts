@@ -1,0 +1,196 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "@jest/globals";
+import { compareApkVersions } from "../src/domain/vulndb/apk-version.ts";
+import { packageOfPurl, schemeOf } from "../src/domain/vulndb/ecosystems.ts";
+import { compareRpmVersions, rpmvercmp } from "../src/domain/vulndb/rpm-version.ts";
+
+/** a < b under the ecosystem's scheme (and b > a, a = a). */
+function expectOrdered(ecosystem: string, ascending: string[]) {
+  const scheme = schemeOf(ecosystem);
+  if (!scheme) throw new Error(`no scheme for ${ecosystem}`);
+  const parsed = ascending.map((v) => {
+    const p = scheme.parse(v);
+    if (p === null) throw new Error(`${ecosystem} cannot read ${v}`);
+    return p;
+  });
+  for (let i = 0; i + 1 < parsed.length; i++) {
+    expect([ascending[i], scheme.compare(parsed[i], parsed[i + 1])]).toEqual([ascending[i], -1]);
+    expect(scheme.compare(parsed[i + 1], parsed[i])).toBe(1);
+    expect(scheme.compare(parsed[i], parsed[i])).toBe(0);
+  }
+}
+
+describe("version ordering per ecosystem", () => {
+  it("npm and crates.io: SemVer, prereleases before their release", () => {
+    expectOrdered("npm", ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta.2", "1.0.0-rc.1", "1.0.0", "1.2.0", "1.10.0"]);
+    expectOrdered("crates.io", ["0.9.9", "1.0.0-pre", "1.0.0"]);
+    expect(schemeOf("npm")?.parse("not-a-version")).toBeNull();
+    const npm = schemeOf("npm")!;
+    expect(npm.compare(npm.parse("1.2"), npm.parse("1.2.0"))).toBe(0);
+    expect(npm.compare(npm.parse("2"), npm.parse("2.0.0"))).toBe(0);
+  });
+
+  it("Go: v prefix, pseudo-versions before the release they precede, +incompatible ignored, toolchains", () => {
+    expectOrdered("Go", [
+      "v0.0.0-20191109021931-daa7c04131f5",
+      "v0.0.0-20200101000000-aaaaaaaaaaaa",
+      "v0.1.0",
+      "v1.2.3-pre.0.20210101000000-abcdefabcdef",
+      "v1.2.3",
+      "v2.0.0+incompatible",
+      "v2.1.0",
+    ]);
+    const go = schemeOf("Go")!;
+    expect(go.compare(go.parse("v1.2.3"), go.parse("1.2.3"))).toBe(0);
+    expect(go.compare(go.parse("go1.21"), go.parse("1.21.0"))).toBe(0);
+    expectOrdered("Go", ["go1.21rc2", "go1.21", "go1.21.1"]);
+  });
+
+  it("PyPI: PEP 440 dev < pre < final < post, epochs", () => {
+    expectOrdered("PyPI", ["1.0.dev1", "1.0a1", "1.0b2", "1.0rc1", "1.0", "1.0.post1", "1.1", "1!0.1"]);
+    const py = schemeOf("PyPI")!;
+    expect(py.compare(py.parse("1.0"), py.parse("1.0.0"))).toBe(0);
+  });
+
+  it("Maven: ComparableVersion qualifiers", () => {
+    expectOrdered("Maven", [
+      "1.0-alpha-1",
+      "1.0-beta-1",
+      "1.0-milestone-1",
+      "1.0-rc-1",
+      "1.0-SNAPSHOT",
+      "1.0",
+      "1.0-sp-1",
+      "1.0.1",
+      "2.9.10",
+      "2.9.10.1",
+    ]);
+    const mvn = schemeOf("Maven")!;
+    expect(mvn.compare(mvn.parse("1.0.RELEASE"), mvn.parse("1.0"))).toBe(0);
+    expect(mvn.compare(mvn.parse("1.0-final"), mvn.parse("1.0"))).toBe(0);
+  });
+
+  it("NuGet: four numbers, case-insensitive prerelease", () => {
+    expectOrdered("NuGet", ["1.0.0-beta", "1.0.0", "1.0.0.1", "1.0.1"]);
+    const nu = schemeOf("NuGet")!;
+    expect(nu.compare(nu.parse("1.0.0-Beta"), nu.parse("1.0.0-beta"))).toBe(0);
+  });
+
+  it("RubyGems: a letter makes a prerelease", () => {
+    expectOrdered("RubyGems", ["1.0.0.pre1", "1.0.0.rc1", "1.0.0", "1.9", "1.10"]);
+  });
+
+  it("Debian and Ubuntu: dpkg epochs, tildes and revisions", () => {
+    expectOrdered("Debian:12", ["1.0~rc1", "1.0", "1.0-1", "1.0-1+deb12u1", "1.0-2", "1:0.1"]);
+    expectOrdered("Ubuntu:22.04:LTS", ["2.35-0ubuntu3", "2.35-0ubuntu3.1"]);
+  });
+
+  it("Debian: agrees with dpkg --compare-versions itself", () => {
+    const versions = [
+      "1.0",
+      "1.0-0",
+      "1.0-1",
+      "1.0~rc1",
+      "1.0~~",
+      "1.0+b1",
+      "1.0a",
+      "1.0.1",
+      "1:0.9",
+      "0:1.0",
+      "1.00",
+      "1.0-1ubuntu1",
+      "2.35-0ubuntu3.1",
+      "1.1.1n-0+deb11u3",
+      "1.1.1w-0+deb11u1",
+      "10",
+      "9.9",
+    ];
+    const deb = schemeOf("Debian")!;
+    for (const a of versions)
+      for (const b of versions) {
+        const lt = (() => {
+          try {
+            execFileSync("dpkg", ["--compare-versions", a, "lt", b]);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect([a, b, deb.compare(deb.parse(a), deb.parse(b)) < 0]).toEqual([a, b, lt]);
+      }
+  });
+
+  it("Alpine: apk suffixes and revisions", () => {
+    expectOrdered("Alpine:v3.20", ["1.2_alpha1", "1.2_beta", "1.2_rc2", "1.2", "1.2-r1", "1.2_p1", "1.2a", "1.2.1"]);
+    expect(compareApkVersions("3.0.8-r0", "3.0.10-r0")).toBe(-1);
+  });
+
+  it("RPM: rpmvercmp as rpm's own tests state it", () => {
+    // From rpm's tests/rpmvercmp.at.
+    const cases: [string, string, number][] = [
+      ["1.0", "1.0", 0],
+      ["1.0", "2.0", -1],
+      ["2.0.1", "2.0", 1],
+      ["5.5p1", "5.5p2", -1],
+      ["5.5p10", "5.5p1", 1],
+      ["10xyz", "10.1xyz", -1],
+      ["xyz10", "xyz10.1", -1],
+      ["1.0aa", "1.0a", 1],
+      ["10.0001", "10.1", 0],
+      ["2a", "2.0", -1],
+      ["1.0~rc1", "1.0", -1],
+      ["1.0~rc1", "1.0~rc1~git123", 1],
+      ["1.0^", "1.0", 1],
+      ["1.0^git1", "1.01", -1],
+      ["1.0^git1~pre", "1.0^git1", -1],
+      ["1.0", "1.0^git1", -1],
+    ];
+    for (const [a, b, expected] of cases) expect([a, b, rpmvercmp(a, b)]).toEqual([a, b, expected]);
+    expect(compareRpmVersions("1:1.0-1.el8", "2.0-1.el8")).toBe(1);
+    expect(compareRpmVersions("7.61.1-22.el8", "7.61.1-22.el8_6.3")).toBe(-1);
+    expectOrdered("Red Hat", ["7.61.1-22.el8", "7.61.1-22.el8_6.3", "1:7.0-1"]);
+  });
+});
+
+describe("components named by purl", () => {
+  const pkg = (purl: string) => packageOfPurl(purl);
+  it("maps purl types to OSV ecosystems with each ecosystem's name normalisation", () => {
+    expect(pkg("pkg:npm/%40babel/core@7.0.0")).toEqual({
+      kind: "package",
+      package: { ecosystem: "npm", name: "@babel/core", version: "7.0.0" },
+    });
+    expect(pkg("pkg:pypi/Django_REST.framework@1.0")).toEqual({
+      kind: "package",
+      package: { ecosystem: "PyPI", name: "django-rest-framework", version: "1.0" },
+    });
+    expect(pkg("pkg:maven/org.apache.commons/commons-text@1.9")).toEqual({
+      kind: "package",
+      package: { ecosystem: "Maven", name: "org.apache.commons:commons-text", version: "1.9" },
+    });
+    expect(pkg("pkg:golang/github.com/gin-gonic/gin@v1.6.0")).toEqual({
+      kind: "package",
+      package: { ecosystem: "Go", name: "github.com/gin-gonic/gin", version: "v1.6.0" },
+    });
+    expect(pkg("pkg:cargo/tokio@1.0.0")).toMatchObject({ package: { ecosystem: "crates.io", name: "tokio" } });
+    expect(pkg("pkg:nuget/Newtonsoft.Json@12.0.1")).toMatchObject({
+      package: { ecosystem: "NuGet", name: "newtonsoft.json" },
+    });
+    expect(pkg("pkg:gem/rails@6.0.0")).toMatchObject({ package: { ecosystem: "RubyGems", name: "rails" } });
+    expect(pkg("pkg:deb/debian/openssl@1.1.1n-0%2Bdeb11u3?distro=debian-11")).toMatchObject({
+      package: { ecosystem: "Debian:11", version: "1.1.1n-0+deb11u3" },
+    });
+    expect(pkg("pkg:apk/alpine/musl@1.2.3-r0?distro=alpine-3.16.2")).toMatchObject({
+      package: { ecosystem: "Alpine:v3.16" },
+    });
+    expect(pkg("pkg:rpm/redhat/curl@7.61.1-22.el8?epoch=1&arch=x86_64")).toMatchObject({
+      package: { ecosystem: "Red Hat", version: "1:7.61.1-22.el8" },
+    });
+  });
+
+  it("reports an unknown ecosystem instead of guessing, and a purl it cannot use", () => {
+    expect(pkg("pkg:composer/laravel/framework@7.12.0")).toEqual({ kind: "unknown-ecosystem", purlType: "composer" });
+    expect(pkg("pkg:deb/raspbian/libc6@2.31")).toEqual({ kind: "unknown-ecosystem", purlType: "deb/raspbian" });
+    expect(pkg("pkg:npm/lodash")).toEqual({ kind: "unusable", reason: "the purl has no version" });
+    expect(pkg("not a purl")).toMatchObject({ kind: "unusable" });
+  });
+});
