@@ -111,6 +111,25 @@ export const keys = {
   SMTP_USE_STARTTLS: key(p.bool(true)),
   SMTP_FROM: key(p.text("SCA Portal <no-reply@localhost>")),
   SMTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 300 })),
+  /** Timeout of each chat and ticket webhook call (connect to answer). */
+  NOTIFICATION_HTTP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 300 })),
+  /** Org-wide chat webhooks; empty: that channel is off. The URL is the credential: secret. */
+  SLACK_WEBHOOK_URL: key(p.httpUrl(""), true),
+  TEAMS_WEBHOOK_URL: key(p.httpUrl(""), true),
+  /** Where ticket events are posted; empty: nothing is called. */
+  TICKET_WEBHOOK_URL: key(p.httpUrl(""), true),
+  /** Notification kinds posted as ticket events; empty: every kind. */
+  TICKET_WEBHOOK_EVENTS: key(p.list()),
+  /** Optional bearer of the ticket webhook calls. */
+  TICKET_WEBHOOK_TOKEN: key(p.text(""), true),
+  /** The backlog series (the scan and default queues' Kafka consumer lag); the alert needs it. */
+  QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
+  /** The daily backlog sweep's in-app alert (once per breach); only with QUEUE_BACKLOG_METRICS_ENABLED. */
+  QUEUE_BACKLOG_ALERT_ENABLED: key(p.bool(false)),
+  /** Messages waiting in the scan queue (the scan-job topics) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: key(p.int(10, { min: 1, max: 10_000_000 })),
+  /** Messages waiting in the default queue (the domain events, its slowest consumer) past which it is in breach. */
+  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: key(p.int(100, { min: 1, max: 10_000_000 })),
 
   // WebSocket and scan logs
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
@@ -247,19 +266,39 @@ export const keys = {
   VULNDB_REFRESH_HOURS: key(p.int(168, { min: 1, max: 8760 })),
   VULNDB_TIMEOUT_SECONDS: key(p.int(300, { min: 1, max: 3600 })),
 
+  // Enrichment feeds of the scanner-runner (docs/enrichment-feeds.md): the spec's KEV_*, EOL_* and MALICIOUS_* keys,
+  // and ours for EPSS (the spec names none) and the malicious snapshot's directory.
+  KEV_FEED_URL: key(p.httpUrl("https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json")),
+  KEV_REFRESH_ENABLED: key(p.bool(true)),
+  KEV_REFRESH_TIMEOUT_SECONDS: key(p.int(30, { min: 1, max: 600 })),
+  /** Ours: FIRST's daily EPSS CSV (gzip as published, or plain). */
+  EPSS_FEED_URL: key(p.httpUrl("https://epss.empiricalsecurity.com/epss_scores-current.csv.gz")),
+  /** Ours: false keeps the vendored (or last synced) scores. */
+  EPSS_REFRESH_ENABLED: key(p.bool(true)),
+  /** Ours: the whole download and load. */
+  EPSS_REFRESH_TIMEOUT_SECONDS: key(p.int(120, { min: 1, max: 3600 })),
+  EOL_ENABLED: key(p.bool(true)),
+  /** A directory of endoflife.date product files (<product>.json) replacing the vendored one. */
+  EOL_SNAPSHOT_PATH: key(p.text("")),
+  /** The spec: only true, 1 and yes enable; anything else leaves the live fetch off. */
+  EOL_REFRESH_ENABLED: key(p.optIn()),
+  EOL_FEED_URL_TEMPLATE: key((raw) => {
+    const value = raw ?? "https://endoflife.date/api/{product}.json";
+    if (!value.includes("{product}")) throw new Error("must contain {product}");
+    p.httpUrl()(value.replaceAll("{product}", "x"), {});
+    return value;
+  }),
+  EOL_REFRESH_TIMEOUT_SECONDS: key(p.int(15, { min: 1, max: 120, clamp: true })),
+  MALICIOUS_ENABLED: key(p.bool(true)),
+  MALICIOUS_REFRESH_ENABLED: key(p.bool(false)),
+  /** Ours: a directory of OSV MAL- records (any depth, as ossf/malicious-packages lays them out); empty: vendored. */
+  MALICIOUS_SNAPSHOT_PATH: key(p.text("")),
+  MALICIOUS_WAIVE_MAX_DAYS: key(p.int(30, { min: 1, max: 3650 })),
+  MALICIOUS_SNAPSHOT_STALE_DAYS: key(p.int(60, { min: 1, max: 3650 })),
+
   // Audit log (docs/audit.md)
   /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */
-  AUDIT_EXPORT_URL: key((raw) => {
-    if (raw === undefined) return "";
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new Error("must be an http(s) URL");
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("must be an http(s) URL");
-    return raw;
-  }, true),
+  AUDIT_EXPORT_URL: key(p.httpUrl(""), true),
   AUDIT_EXPORT_BATCH_SIZE: key(p.int(500, { min: 1, max: 5000, clamp: true })),
   AUDIT_EXPORT_LAG_SECONDS: key(p.int(30, { min: 0, max: 3600, clamp: true })),
 } as const;

@@ -118,6 +118,29 @@ export function url(fallback?: string): Parser<string> {
   };
 }
 
+/** An http(s) URL. Unset or empty falls back; a fallback of "" makes the key optional (the feature it points at is
+ * off when it is ""). */
+export function httpUrl(fallback?: string): Parser<string> {
+  return (raw) => {
+    const value = raw === undefined || raw === "" ? fallback : raw;
+    if (value === undefined) throw new Error("is required");
+    if (value === "") return "";
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new Error("must be an http(s) URL");
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("must be an http(s) URL");
+    return value;
+  };
+}
+
+/** Off unless the value is true, 1 or yes (any case); anything else, or nothing, is off. */
+export function optIn(): Parser<boolean> {
+  return (raw) => raw !== undefined && ["true", "1", "yes"].includes(raw.trim().toLowerCase());
+}
+
 export interface Rate {
   limit: number;
   windowSeconds: number;

@@ -177,6 +177,32 @@ describe("configuration keys", () => {
     );
   });
 
+  it("takes the webhook keys as http(s) URLs or empty (off), never printing one in an error", () => {
+    const hooks = ["SLACK_WEBHOOK_URL", "TEAMS_WEBHOOK_URL", "TICKET_WEBHOOK_URL", "AUDIT_EXPORT_URL"] as const;
+    const off = load([...hooks, "TICKET_WEBHOOK_EVENTS", "NOTIFICATION_HTTP_TIMEOUT_SECONDS"], {});
+    expect(off).toMatchObject({
+      SLACK_WEBHOOK_URL: "",
+      TEAMS_WEBHOOK_URL: "",
+      TICKET_WEBHOOK_URL: "",
+      AUDIT_EXPORT_URL: "",
+      TICKET_WEBHOOK_EVENTS: [],
+      NOTIFICATION_HTTP_TIMEOUT_SECONDS: 10,
+    });
+    const url = "https://hooks.example.com/services/T0/B0/xoxsecret";
+    expect(load(["SLACK_WEBHOOK_URL"], { SLACK_WEBHOOK_URL: url }).SLACK_WEBHOOK_URL).toBe(url);
+    expect(
+      load(["TICKET_WEBHOOK_EVENTS"], { TICKET_WEBHOOK_EVENTS: "scan.failed, gate.failed" }).TICKET_WEBHOOK_EVENTS,
+    ).toEqual(["scan.failed", "gate.failed"]);
+    for (const key of hooks)
+      try {
+        load([key], { [key]: "ftp://files.example.com/xoxsecret" });
+        throw new Error("expected a ConfigError");
+      } catch (err) {
+        expect((err as Error).message).toMatch(new RegExp(`${key} must be an http\\(s\\) URL`));
+        expect((err as Error).message).not.toContain("xoxsecret");
+      }
+  });
+
   it("treats an empty value as absent", () => {
     expect(
       load(["ACCESS_TOKEN_EXPIRE_MINUTES"], { ACCESS_TOKEN_EXPIRE_MINUTES: "  " }).ACCESS_TOKEN_EXPIRE_MINUTES,
@@ -188,5 +214,36 @@ describe("configuration keys", () => {
     expect(() => load(["LOG_LEVEL"], { LOG_LEVEL: "TRACE" })).toThrow(
       /LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR/,
     );
+  });
+
+  it("reads the enrichment feed keys as the spec states them", () => {
+    const optIn = (v: string) => load(["EOL_REFRESH_ENABLED"], { EOL_REFRESH_ENABLED: v }).EOL_REFRESH_ENABLED;
+    // Only true, 1 and yes enable the live end-of-life fetch; anything else leaves it off rather than failing.
+    expect(["true", "1", "YES"].map(optIn)).toEqual([true, true, true]);
+    expect(["on", "false", "maybe"].map(optIn)).toEqual([false, false, false]);
+    expect(load(["EOL_REFRESH_ENABLED"], {}).EOL_REFRESH_ENABLED).toBe(false);
+    const timeout = (v: string) =>
+      load(["EOL_REFRESH_TIMEOUT_SECONDS"], { EOL_REFRESH_TIMEOUT_SECONDS: v }).EOL_REFRESH_TIMEOUT_SECONDS;
+    expect([timeout("0"), timeout("500"), timeout("20")]).toEqual([1, 120, 20]);
+    expect(
+      load(
+        [
+          "KEV_REFRESH_ENABLED",
+          "KEV_REFRESH_TIMEOUT_SECONDS",
+          "MALICIOUS_WAIVE_MAX_DAYS",
+          "EOL_REFRESH_TIMEOUT_SECONDS",
+        ],
+        {},
+      ),
+    ).toEqual({
+      KEV_REFRESH_ENABLED: true,
+      KEV_REFRESH_TIMEOUT_SECONDS: 30,
+      MALICIOUS_WAIVE_MAX_DAYS: 30,
+      EOL_REFRESH_TIMEOUT_SECONDS: 15,
+    });
+    expect(() => load(["EOL_FEED_URL_TEMPLATE"], { EOL_FEED_URL_TEMPLATE: "https://eol.example.com/api" })).toThrow(
+      /must contain \{product\}/,
+    );
+    expect(() => load(["KEV_FEED_URL"], { KEV_FEED_URL: "ftp://example.com/kev.json" })).toThrow(/http\(s\) URL/);
   });
 });

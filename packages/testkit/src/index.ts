@@ -36,3 +36,5 @@ export type {
 } from "./osv-scanner.ts";
 export { osvScannerDatabase } from "./osv-scanner-db.ts";
 export type { OsvScannerDatabase } from "./osv-scanner-db.ts";
+export { startTestWebhookReceiver } from "./webhook-receiver.ts";
+export type { ReceivedRequest, TestWebhookReceiver } from "./webhook-receiver.ts";

@@ -1,13 +1,15 @@
 // The admin service: the audit log (every service's audit events, appended to a hash-chained, append-only table),
-// its searches and CSV export, and its shipping to AUDIT_EXPORT_URL. main.ts runs it; tests start it through the
+// its searches and CSV export, and its shipping to AUDIT_EXPORT_URL; organizations' ticket-tracker logins. main.ts runs it; tests start it through the
 // test kit.
 import { keys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService } from "@sca/runtime";
+import { secretBoxKey } from "@sca/secret-box";
 import { httpAuditCollector } from "./clients/audit-collector.ts";
 import { AUDIT_LOG_GROUP, auditEvents, recordAuditEvent } from "./events/audit-intake.ts";
 import { shipAuditLog } from "./events/audit-export.ts";
 import { registerAuditService } from "./rpc/audit-service.ts";
+import { registerTrackerCredentialService } from "./rpc/tracker-credentials.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -27,11 +29,16 @@ export const service = defineService({
   },
   entities,
   migrations,
-  kafka: { consumes: [TOPICS.auditEvents] },
+  // Its own audit events (tracker logins changed) go out through its outbox and come back through its consumer.
+  kafka: { outbox: true, produces: [TOPICS.auditEvents], consumes: [TOPICS.auditEvents] },
   seams,
-  start: async ({ orm, kafka }) => {
+  start: async ({ orm, kafka, secretKey }) => {
     await kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
-    return (router) => registerAuditService(router, { orm });
+    const tokenKey = secretBoxKey(secretKey, "tracker-token", "sca-admin");
+    return (router) => {
+      registerAuditService(router, { orm });
+      registerTrackerCredentialService(router, { orm, tokenKey });
+    };
   },
   jobs: ({ orm, config, logger, seams }) => {
     if (!config.AUDIT_EXPORT_URL) return [];

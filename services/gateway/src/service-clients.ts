@@ -5,15 +5,19 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { AuditService } from "@sca/proto/sca/admin/v1/audit_pb.ts";
+import { TrackerCredentialService } from "@sca/proto/sca/admin/v1/tracker_credentials_pb.ts";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
+import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
+import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
 import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
@@ -29,8 +33,10 @@ export const SERVICE_CLIENTS = {
   },
   projects: { projects: ProjectService, inventory: InventoryService, sbom: SbomExportService },
   "scan-orchestrator": { scans: ScanService },
-  notifier: { notifications: NotificationService },
-  admin: { audit: AuditService },
+  "scanner-runner": { feeds: EnrichmentFeedService },
+  notifier: { notifications: NotificationService, rules: NotificationRuleService },
+  admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
+  policy: { licensePolicies: LicensePolicyService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;

@@ -91,4 +91,19 @@ describe("LookupRecipients", () => {
       code: Code.InvalidArgument,
     });
   });
+
+  it("names every active super_admin when asked (alerts about the deployment), not inactive ones or others", async () => {
+    const fixtures = await fixturesOf("identity");
+    const root = await fixtures.user(identity.orm, { superAdmin: true });
+    const retired = await fixtures.user(identity.orm, { superAdmin: true, active: false });
+    const plain = await fixtures.user(identity.orm, {});
+    const answer = await identity
+      .client(DirectoryLookupService)
+      .lookupRecipients({ teamId: "", superAdmins: true }, await callAs.service("notifier"));
+    const ids = answer.recipients.map((r) => r.userId);
+    expect(ids).toContain(root);
+    expect(ids).not.toContain(retired);
+    expect(ids).not.toContain(plain);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

@@ -1,93 +1,174 @@
-// The notifier service: in-app notifications and preferences (NotificationService), the e-mails the portal sends
-// (the password reset, scan outcomes) through an outbox of deliveries, raised from the other services' events.
+// The notifier service: in-app notifications and preferences (NotificationService), routing rules
+// (NotificationRuleService), and what goes out through an outbox of deliveries (e-mails, the chat webhooks, ticket
+// events), raised from the other services' events.
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
 import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES } from "@sca/runtime";
+import { defineService, SERVICES, type KafkaUse, type ServiceContext } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
+import { identityDirectory } from "./clients/directory.ts";
+import { measureQueueLag } from "./clients/queue-lag.ts";
 import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
+import { postWebhook } from "./clients/webhook-poster.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
-import { DELIVERY_BATCH, deliverDueEmails } from "./events/email-delivery.ts";
+import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
+import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
+import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
+import type { EmailMessage } from "./domain/email-messages.ts";
+import type { DeliveryChannel } from "./store/deliveries.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
 export interface NotifierSeams {
-  /** How often the delivery job looks for due e-mails. */
+  /** How often the delivery job looks for due deliveries. */
   deliveryEveryMs: number;
   /** The first back-off of a failed delivery (doubling up to an hour). */
   deliveryRetryBaseMs: number;
   /** Certificates the SMTP client trusts besides the platform's (a test server's CA). */
   smtpTrust: SmtpTrust;
+  /** How often the queue-backlog sweep runs: daily. */
+  queueBacklogEveryMs: number;
 }
 
-const seams: NotifierSeams = { deliveryEveryMs: 2_000, deliveryRetryBaseMs: 30_000, smtpTrust: {} };
+const seams: NotifierSeams = {
+  deliveryEveryMs: 2_000,
+  deliveryRetryBaseMs: 30_000,
+  smtpTrust: {},
+  queueBacklogEveryMs: 86_400_000,
+};
+
+const config = {
+  ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+  PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
+  SMTP_HOST: keys.SMTP_HOST,
+  SMTP_PORT: keys.SMTP_PORT,
+  SMTP_USER: keys.SMTP_USER,
+  SMTP_PASSWORD: keys.SMTP_PASSWORD,
+  SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
+  SMTP_FROM: keys.SMTP_FROM,
+  SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
+  NOTIFICATION_HTTP_TIMEOUT_SECONDS: keys.NOTIFICATION_HTTP_TIMEOUT_SECONDS,
+  SLACK_WEBHOOK_URL: keys.SLACK_WEBHOOK_URL,
+  TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
+  TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
+  TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
+  TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
+  QUEUE_BACKLOG_METRICS_ENABLED: keys.QUEUE_BACKLOG_METRICS_ENABLED,
+  QUEUE_BACKLOG_ALERT_ENABLED: keys.QUEUE_BACKLOG_ALERT_ENABLED,
+  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD,
+  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD,
+};
+
+type NotifierContext = ServiceContext<typeof config, KafkaUse, NotifierSeams>;
 
 export const service = defineService({
   name: "notifier",
-  config: {
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
-    SMTP_HOST: keys.SMTP_HOST,
-    SMTP_PORT: keys.SMTP_PORT,
-    SMTP_USER: keys.SMTP_USER,
-    SMTP_PASSWORD: keys.SMTP_PASSWORD,
-    SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
-    SMTP_FROM: keys.SMTP_FROM,
-    SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
-  },
+  config,
   entities,
   migrations,
   kafka: { consumes: [TOPICS.domainEvents] },
   seams,
   start: async (ctx) => {
     const { orm, secretKey, logger, config } = ctx;
-    const emailEnabled = config.SMTP_HOST !== "";
-    if (!emailEnabled) logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
-    const deps: RaiseDeps = {
-      recipients: identityRecipients(config.IDENTITY_RPC_URL, secretKey),
-      emailEnabled,
-      messageKey: deliveryMessageKey(secretKey),
-      frontendBase: config.PASSWORD_RESET_BASE_URL,
-    };
+    if (config.SMTP_HOST === "") logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
+    const deps = raiseDeps(config, secretKey);
+    const directory = deps.directory;
     await ctx.kafka.consume({
       groupId: PASSWORD_RESET_GROUP,
       topic: passwordResetEvents,
       handle: passwordResetHandler(deps),
     });
     await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
-    return (router) => registerNotificationService(router, { orm });
+    return (router) => {
+      registerNotificationService(router, { orm });
+      registerNotificationRuleService(router, { orm, directory });
+    };
   },
   jobs: (ctx) => {
     const { orm, config, logger, secretKey, seams } = ctx;
+    const backlog = backlogSweepJob(ctx);
+    const senders: Partial<Record<DeliveryChannel, Sender>> = {};
     const mailer = smtpMailer(config, seams.smtpTrust);
-    if (!mailer) return [];
-    ctx.addCloser("smtp", () => Promise.resolve(mailer.close()));
+    if (mailer) {
+      ctx.addCloser("smtp", () => Promise.resolve(mailer.close()));
+      senders.email = (d, message) => mailer.send(d.recipient, message as EmailMessage);
+    }
+    const httpTimeoutMs = config.NOTIFICATION_HTTP_TIMEOUT_SECONDS * 1000;
+    const webhook =
+      (url: string, bearer?: string): Sender =>
+      (d, body) =>
+        postWebhook({ url, body, idempotencyKey: d.id, ...(bearer ? { bearer } : {}) }, httpTimeoutMs);
+    if (config.SLACK_WEBHOOK_URL) senders.slack = webhook(config.SLACK_WEBHOOK_URL);
+    if (config.TEAMS_WEBHOOK_URL) senders.teams = webhook(config.TEAMS_WEBHOOK_URL);
+    if (config.TICKET_WEBHOOK_URL) senders.ticket = webhook(config.TICKET_WEBHOOK_URL, config.TICKET_WEBHOOK_TOKEN);
+    if (Object.keys(senders).length === 0) return backlog;
     const deps = {
       orm,
-      mailer,
+      senders,
       logger,
       messageKey: deliveryMessageKey(secretKey),
       retryBaseMs: seams.deliveryRetryBaseMs,
-      // Longer than a whole batch can take (each send may wait out the connection, greeting and socket timeouts),
-      // so no other replica claims a row while it is being sent.
-      leaseMs: (DELIVERY_BATCH * 3 * config.SMTP_TIMEOUT_SECONDS + 60) * 1000,
+      // Longer than a whole batch can take (an e-mail may wait out the connection, greeting and socket timeouts, a
+      // webhook call its own), so no other replica claims a row while it is being sent.
+      leaseMs:
+        (DELIVERY_BATCH * Math.max(3 * config.SMTP_TIMEOUT_SECONDS, config.NOTIFICATION_HTTP_TIMEOUT_SECONDS) + 60) *
+        1000,
     };
     return [
       {
-        name: "e-mail delivery",
+        name: "deliveries",
         everyMs: seams.deliveryEveryMs,
         run: async (signal) => {
-          const sent = await deliverDueEmails(deps, signal);
-          if (sent > 0) logger.info({ sent }, "sent e-mails");
+          const sent = await deliverDue(deps, signal);
+          if (sent > 0) logger.info({ sent }, "sent deliveries");
         },
       },
+      ...backlog,
     ];
   },
 });
+
+/** What the event handlers and the sweeps need to raise notifications. */
+function raiseDeps(config: NotifierContext["config"], secretKey: string): RaiseDeps {
+  return {
+    recipients: identityRecipients(config.IDENTITY_RPC_URL, secretKey),
+    directory: identityDirectory(config.IDENTITY_RPC_URL, secretKey),
+    emailEnabled: config.SMTP_HOST !== "",
+    chat: { slack: config.SLACK_WEBHOOK_URL !== "", teams: config.TEAMS_WEBHOOK_URL !== "" },
+    ticket: { enabled: config.TICKET_WEBHOOK_URL !== "", kinds: config.TICKET_WEBHOOK_EVENTS },
+    messageKey: deliveryMessageKey(secretKey),
+    frontendBase: config.PASSWORD_RESET_BASE_URL,
+  };
+}
+
+/** The daily backlog sweep, when both QUEUE_BACKLOG_METRICS_ENABLED and QUEUE_BACKLOG_ALERT_ENABLED are on. */
+function backlogSweepJob(ctx: NotifierContext) {
+  const { config, orm, logger, secretKey, seams, kafka } = ctx;
+  if (!config.QUEUE_BACKLOG_METRICS_ENABLED || !config.QUEUE_BACKLOG_ALERT_ENABLED) return [];
+  const deps = {
+    orm,
+    logger,
+    raise: raiseDeps(config, secretKey),
+    measure: () => measureQueueLag(kafka.client),
+    thresholds: {
+      scan: config.QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD,
+      default: config.QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD,
+    },
+  };
+  return [
+    {
+      name: "queue backlog sweep",
+      everyMs: seams.queueBacklogEveryMs,
+      run: async () => {
+        await sweepQueueBacklog(deps);
+      },
+    },
+  ];
+}
 
 /** The key sealing queued messages (a reset link must not rest in the clear). */
 function deliveryMessageKey(secretKey: string): Buffer {

@@ -22,11 +22,12 @@ const scan = (over: Partial<ScanOutcome> = {}): ScanOutcome => ({
 });
 
 describe("kinds", () => {
-  it("are unique, and only scan outcomes and the reset e-mail are raised today", () => {
+  it("are unique, and only scan outcomes, the reset e-mail and the queue backlog are raised today", () => {
     expect(new Set(KINDS.map((k) => k.kind)).size).toBe(KINDS.length);
     expect(KINDS.filter((k) => k.raised).map((k) => k.kind)).toEqual([
       "scan.failed",
       "scan.succeeded",
+      "queue.backlog",
       "account.password_reset",
     ]);
     expect(TUNABLE_KINDS.some((k) => k.kind === "account.password_reset")).toBe(false);

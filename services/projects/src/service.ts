@@ -6,6 +6,12 @@ import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { identityDirectory } from "./clients/directory.ts";
+import { policyLicenseCategories } from "./clients/license-categories.ts";
+import {
+  LICENSE_POLICY_FEED_GROUP,
+  licensePolicyFeedHandler,
+  licensePolicyNews,
+} from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
@@ -17,6 +23,7 @@ export const service = defineService({
   name: "projects",
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
     ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
   },
@@ -25,6 +32,11 @@ export const service = defineService({
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   start: async ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     await kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
+    await kafka.consume({
+      groupId: LICENSE_POLICY_FEED_GROUP,
+      topic: licensePolicyNews,
+      handle: licensePolicyFeedHandler(policyLicenseCategories(config.POLICY_RPC_URL, secretKey), logger),
+    });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
     const artefacts = openArtefactStore(config);

@@ -1,6 +1,7 @@
 // The scanner-runner service: what it is, for main.ts to run and tests to start. It runs scan jobs from the two
 // lanes, each lane with its own slots per instance, and reports on sca.scan.events through its outbox
-// (docs/scanner-runner.md). It serves no RPC of its own.
+// (docs/scanner-runner.md). It keeps the enrichment feeds (KEV, EPSS, end-of-life, malicious packages) and serves
+// their status panels (docs/enrichment-feeds.md).
 import { randomUUID } from "node:crypto";
 import { openArtefactStore } from "@sca/artefacts";
 import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
@@ -14,9 +15,19 @@ import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
+import { enrichmentFeedsJob } from "./feeds/feed-jobs.ts";
+import { feedSettingsOf } from "./feeds/feed-settings.ts";
+import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
+
+export interface ScannerRunnerSeams {
+  /** How often the feeds are checked for a due refresh (a refresh itself is daily or weekly); tests shorten it. */
+  feedCheckEveryMs: number;
+}
+
+const seams: ScannerRunnerSeams = { feedCheckEveryMs: 60_000 };
 
 export const service = defineService({
   name: "scanner-runner",
@@ -45,6 +56,21 @@ export const service = defineService({
     VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
     VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
     ...artefactStoreKeys,
+    KEV_FEED_URL: keys.KEV_FEED_URL,
+    KEV_REFRESH_ENABLED: keys.KEV_REFRESH_ENABLED,
+    KEV_REFRESH_TIMEOUT_SECONDS: keys.KEV_REFRESH_TIMEOUT_SECONDS,
+    EPSS_FEED_URL: keys.EPSS_FEED_URL,
+    EPSS_REFRESH_ENABLED: keys.EPSS_REFRESH_ENABLED,
+    EPSS_REFRESH_TIMEOUT_SECONDS: keys.EPSS_REFRESH_TIMEOUT_SECONDS,
+    EOL_ENABLED: keys.EOL_ENABLED,
+    EOL_SNAPSHOT_PATH: keys.EOL_SNAPSHOT_PATH,
+    EOL_REFRESH_ENABLED: keys.EOL_REFRESH_ENABLED,
+    EOL_FEED_URL_TEMPLATE: keys.EOL_FEED_URL_TEMPLATE,
+    EOL_REFRESH_TIMEOUT_SECONDS: keys.EOL_REFRESH_TIMEOUT_SECONDS,
+    MALICIOUS_ENABLED: keys.MALICIOUS_ENABLED,
+    MALICIOUS_REFRESH_ENABLED: keys.MALICIOUS_REFRESH_ENABLED,
+    MALICIOUS_SNAPSHOT_PATH: keys.MALICIOUS_SNAPSHOT_PATH,
+    MALICIOUS_SNAPSHOT_STALE_DAYS: keys.MALICIOUS_SNAPSHOT_STALE_DAYS,
   },
   entities,
   migrations,
@@ -53,6 +79,7 @@ export const service = defineService({
     produces: [TOPICS.scanEvents],
     consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
   },
+  seams,
   start: async ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A group of its own per instance: every instance hears every scan's news, whichever runs its job.
@@ -121,6 +148,9 @@ export const service = defineService({
       for (let slot = 0; slot < slots[lane]; slot++)
         await kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
     }
-    return () => undefined;
+    return (router) => registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
   },
+  jobs: ({ orm, config, logger, seams }) => [
+    enrichmentFeedsJob(orm, feedSettingsOf(config), logger, seams.feedCheckEveryMs),
+  ],
 });

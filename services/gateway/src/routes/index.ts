@@ -6,7 +6,9 @@ import { adminRoutes } from "./admin/index.ts";
 import { edgeRoutes } from "./edge/index.ts";
 import { identityRoutes } from "./identity/index.ts";
 import { notifierRoutes } from "./notifier/index.ts";
+import { policyRoutes } from "./policy/index.ts";
 import { projectsRoutes } from "./projects/index.ts";
+import { scannerRunnerRoutes } from "./scanner-runner/index.ts";
 import { scansRoutes } from "./scans/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
@@ -16,6 +18,8 @@ export function apiRoutes(ctx: GatewayContext): Route[] {
     ...projectsRoutes(ctx),
     ...scansRoutes(ctx),
     ...notifierRoutes(ctx),
+    ...policyRoutes(ctx),
     ...adminRoutes(ctx),
+    ...scannerRunnerRoutes(ctx),
   ];
 }

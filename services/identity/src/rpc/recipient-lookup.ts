@@ -12,7 +12,7 @@ import {
   type LookupRecipientsResponse,
 } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { isMembershipRole } from "../domain/roles.ts";
-import { accountsByIds } from "../store/accounts.ts";
+import { accountsByIds, activeSuperAdminIds } from "../store/accounts.ts";
 import { membershipsWithRoles } from "../store/teams.ts";
 
 const LOOKUP_MAX = 500;
@@ -30,6 +30,7 @@ export function lookupRecipientsHandler(deps: { orm: MikroORM }) {
     const members = UUID.test(req.teamId) ? await membershipsWithRoles(em, req.teamId, req.roles) : [];
     const roleOf = new Map(members.map((m) => [m.userId, m.role]));
     const named = req.userIds.filter((id) => UUID.test(id));
+    if (req.superAdmins) named.push(...(await activeSuperAdminIds(em)));
     const accounts = await accountsByIds(em, [...roleOf.keys(), ...named]);
     const recipients = [...accounts.values()]
       .filter((a) => a.isActive && !a.isServiceAccount)

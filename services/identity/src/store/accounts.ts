@@ -105,6 +105,16 @@ export async function activeSuperAdminCount(em: EntityManager): Promise<number> 
   return em.count(User, { isSuperuser: true, isActive: true, isServiceAccount: false });
 }
 
+/** The ids of the active super_admins (people, not service accounts). */
+export async function activeSuperAdminIds(em: EntityManager): Promise<string[]> {
+  const rows = await em.find(
+    User,
+    { isSuperuser: true, isActive: true, isServiceAccount: false },
+    { ...SNAPSHOT, fields: ["id"], orderBy: { id: "asc" } },
+  );
+  return rows.map((r) => r.id);
+}
+
 export async function isActiveServiceAccount(em: EntityManager, userId: string): Promise<boolean> {
   return (await em.count(User, { id: userId, isServiceAccount: true, isActive: true })) > 0;
 }

@@ -14,20 +14,23 @@ export interface RecipientPerson {
 export interface Recipients {
   /** The team's members holding one of `roles`, and the people named by id; each active person once. */
   of(teamId: string, roles: readonly string[], userIds: readonly string[]): Promise<RecipientPerson[]>;
+  /** Every active super_admin (alerts about the deployment itself). */
+  superAdmins(): Promise<RecipientPerson[]>;
 }
 
 export function identityRecipients(url: string, secretKey: string): Recipients {
   const client: Client<typeof DirectoryLookupService> = createServiceClient(DirectoryLookupService, url, {
     timeoutMs: 5_000,
   });
+  const lookup = async (request: { teamId: string; roles: string[]; userIds: string[]; superAdmins: boolean }) => {
+    const token = await serviceCallerToken("notifier", secretKey);
+    const answer = await client.lookupRecipients(request, {
+      contextValues: createContextValues().set(callerTokenKey, token),
+    });
+    return answer.recipients.map((r) => ({ userId: r.userId, email: r.email, displayName: r.displayName }));
+  };
   return {
-    async of(teamId, roles, userIds) {
-      const token = await serviceCallerToken("notifier", secretKey);
-      const answer = await client.lookupRecipients(
-        { teamId, roles: [...roles], userIds: [...userIds] },
-        { contextValues: createContextValues().set(callerTokenKey, token) },
-      );
-      return answer.recipients.map((r) => ({ userId: r.userId, email: r.email, displayName: r.displayName }));
-    },
+    of: (teamId, roles, userIds) => lookup({ teamId, roles: [...roles], userIds: [...userIds], superAdmins: false }),
+    superAdmins: () => lookup({ teamId: "", roles: [], userIds: [], superAdmins: true }),
   };
 }

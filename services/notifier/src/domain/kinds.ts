@@ -6,8 +6,13 @@
 export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** The channels a person tunes in their preferences. */
 export const CHANNELS = ["in_app", "email"] as const;
 export type Channel = (typeof CHANNELS)[number];
+
+/** The channels a routing rule may add: a person's two, and the deployment's chat webhooks. */
+export const RULE_CHANNELS = ["in_app", "email", "slack", "teams"] as const;
+export type RuleChannel = (typeof RULE_CHANNELS)[number];
 
 export interface KindSpec {
   kind: string;
@@ -39,7 +44,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("approval.requested", null, true, false),
   kind("approval.decided", null, true, false),
   kind("package.malicious", "critical", true, false),
-  kind("queue.backlog", "medium", false, false),
+  kind("queue.backlog", "medium", false, true),
   {
     kind: "account.password_reset",
     severity: null,
@@ -57,6 +62,15 @@ export function kindSpec(name: string): KindSpec | undefined {
 
 /** The kinds a person's preferences cover, in catalogue order. */
 export const TUNABLE_KINDS: readonly KindSpec[] = KINDS.filter((k) => k.tunable);
+
+/**
+ * Whether the deployment's chat webhooks (SLACK_WEBHOOK_URL, TEAMS_WEBHOOK_URL) carry a kind without a rule naming
+ * them: the kinds worth interrupting people for, those whose e-mail is on by default. Rules add the others.
+ */
+export function chatByDefault(name: string): boolean {
+  const spec = kindSpec(name);
+  return spec !== undefined && spec.tunable && spec.defaults.email;
+}
 
 /** Severity order: `severity` is `minimum` or above. */
 export function severityAtLeast(severity: Severity | null, minimum: Severity): boolean {

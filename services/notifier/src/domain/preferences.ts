@@ -30,12 +30,22 @@ export function effectivePreferences(choices: readonly PreferenceChoice[]): Kind
   }));
 }
 
-/** Whether a person gets `kind` on `channel`; kinds nobody may tune follow their defaults. */
-export function wants(choices: readonly PreferenceChoice[], kind: string, channel: Channel): boolean {
+/**
+ * Whether a person gets `kind` on `channel`; kinds nobody may tune follow their defaults. `addedByRule`: a routing
+ * rule adds the channel, which then counts as on unless the person turned it off themselves.
+ */
+export function wants(
+  choices: readonly PreferenceChoice[],
+  kind: string,
+  channel: Channel,
+  addedByRule = false,
+): boolean {
   const spec = kindSpec(kind);
   if (!spec) return false;
   if (!spec.tunable) return spec.defaults[channel];
-  return choices.find((c) => c.kind === kind && c.channel === channel)?.enabled ?? spec.defaults[channel];
+  return (
+    choices.find((c) => c.kind === kind && c.channel === channel)?.enabled ?? (spec.defaults[channel] || addedByRule)
+  );
 }
 
 /** Problems of a change, as field paths and messages (empty: valid). */

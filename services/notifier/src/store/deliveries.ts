@@ -4,8 +4,14 @@ import { LockMode, raw, type EntityManager } from "@mikro-orm/postgresql";
 import { SNAPSHOT } from "@sca/db";
 import { Delivery } from "./entities/delivery.ts";
 
+/** The channels of the outbox. */
+export type DeliveryChannel = "email" | "slack" | "teams" | "ticket";
+
+/** The recipient of a webhook delivery to the deployment's own URL (kept in its key, never in the table). */
+export const ORG_WEBHOOK = "org";
+
 export interface NewDelivery {
-  channel: "email";
+  channel: DeliveryChannel;
   kind: string;
   userId: string | null;
   notificationId: string | null;
@@ -28,6 +34,7 @@ export async function enqueueDeliveries(em: EntityManager, rows: readonly NewDel
 
 export interface ClaimedDelivery {
   id: string;
+  channel: DeliveryChannel;
   kind: string;
   recipient: string;
   messageSealed: string;
@@ -65,6 +72,7 @@ export async function claimDueDeliveries(
     );
     return due.map((d) => ({
       id: d.id,
+      channel: d.channel as DeliveryChannel,
       kind: d.kind,
       recipient: d.recipient,
       messageSealed: d.messageSealed,

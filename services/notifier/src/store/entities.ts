@@ -2,6 +2,14 @@ import type { DatabaseOptions } from "@sca/db";
 import { Delivery } from "./entities/delivery.ts";
 import { Notification } from "./entities/notification.ts";
 import { NotificationPreference } from "./entities/notification-preference.ts";
+import { NotificationRule } from "./entities/notification-rule.ts";
+import { QueueBacklogBreach } from "./entities/queue-backlog-breach.ts";
 
 /** The tables of the notifier schema. */
-export const entities: DatabaseOptions["entities"] = [Notification, NotificationPreference, Delivery];
+export const entities: DatabaseOptions["entities"] = [
+  Notification,
+  NotificationPreference,
+  NotificationRule,
+  Delivery,
+  QueueBacklogBreach,
+];

@@ -1,4 +1,5 @@
 import type { DatabaseOptions } from "@sca/db";
+import { LicensePolicy } from "./entities/license-policy.ts";
 
-/** The tables of the policy schema (none yet). */
-export const entities: DatabaseOptions["entities"] = [];
+/** The tables of the policy schema. */
+export const entities: DatabaseOptions["entities"] = [LicensePolicy];

@@ -205,3 +205,42 @@ export async function deleteSnapshots(
   }
   return rawStatement(em, "delete from inventory_snapshots where scan_id = any(?::uuid[])", [owned]);
 }
+
+/** The scan ids of the project's snapshots. */
+export async function snapshotScanIds(em: EntityManager, projectId: string): Promise<string[]> {
+  const rows = await em.find(InventorySnapshot, { projectId }, { ...SNAPSHOT, fields: ["scanId"] });
+  return rows.map((r) => r.scanId);
+}
+
+/** What judging a snapshot's licenses needs of each of its components. */
+export async function snapshotLicenses(
+  em: EntityManager,
+  scanId: string,
+): Promise<{ id: string; license: string | null; purl: string | null; licenseCategory: string | null }[]> {
+  return rawQuery(
+    em,
+    "select id, license, purl, license_category from inventory_components where scan_id = ?",
+    [scanId],
+    {
+      id: column.text,
+      license: column.text.nullable,
+      purl: column.text.nullable,
+      licenseCategory: column.text.nullable,
+    },
+  );
+}
+
+/** Sets one license_category on the snapshot's components of these ids: one statement per category. */
+export async function setLicenseCategory(
+  em: EntityManager,
+  scanId: string,
+  category: string,
+  ids: readonly string[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  return rawStatement(
+    em,
+    "update inventory_components set license_category = ? where scan_id = ? and id = any(?::uuid[])",
+    [category, scanId, `{${ids.join(",")}}`],
+  );
+}

@@ -181,3 +181,15 @@ export async function* exportProjects(
     after = { name: last.name, id: last.id };
   }
 }
+
+/** The projects whose license policy in force may have changed: a team's, or every team's of an organization. */
+export async function projectsUnderLicensePolicy(
+  em: EntityManager,
+  scope: { teamId: string } | { organizationId: string },
+): Promise<Pick<ProjectRow, "id" | "teamId" | "distributionModel" | "aiUsageContext">[]> {
+  return em.find(Project, "teamId" in scope ? { teamId: scope.teamId } : { organizationId: scope.organizationId }, {
+    ...SNAPSHOT,
+    fields: ["id", "teamId", "distributionModel", "aiUsageContext"],
+    orderBy: { id: "asc" },
+  });
+}

@@ -1,4 +1,11 @@
 import type { DatabaseOptions } from "@sca/db";
+import {
+  EolProductRecord,
+  EpssScoreRecord,
+  FeedStatus,
+  KevEntryRecord,
+  MaliciousPackageRecord,
+} from "./entities/enrichment-feeds.ts";
 import { KnownScanState } from "./entities/known-scan-state.ts";
 import { VulndbAdvisory } from "./entities/vulndb-advisory.ts";
 import { VulndbImport } from "./entities/vulndb-import.ts";
@@ -10,4 +17,9 @@ export const entities: DatabaseOptions["entities"] = [
   VulndbAdvisory,
   VulndbImport,
   VulndbStagedAdvisory,
+  FeedStatus,
+  KevEntryRecord,
+  EpssScoreRecord,
+  EolProductRecord,
+  MaliciousPackageRecord,
 ];

@@ -1,5 +1,6 @@
 // The JSON of the notifier's answers (docs/notifications.md).
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { NotificationRule } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import type { KindPreference, Notification } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { z } from "zod";
 
@@ -53,4 +54,40 @@ export const preferencesSchema = z
 
 export function preferencesJson(kinds: KindPreference[]): z.input<typeof preferencesSchema> {
   return { kinds: Object.fromEntries(kinds.map((k) => [k.kind, { in_app: k.inApp, email: k.email }])) };
+}
+
+export const RULE_CHANNELS = ["in_app", "email", "slack", "teams"] as const;
+
+export const notificationRuleSchema = z
+  .object({
+    id: z.uuid(),
+    organization_id: z.uuid().nullable(),
+    team_id: z.uuid().nullable().meta({ description: "null for an organization's rule" }),
+    project_id: z.uuid().nullable(),
+    name: z.string(),
+    kinds: z.array(z.string()).meta({ description: "Empty: every kind" }),
+    min_severity: z.enum(SEVERITIES).nullable(),
+    channels: z.array(z.enum(RULE_CHANNELS)),
+    email_recipients: z.array(z.string()),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "NotificationRule" });
+
+export function notificationRuleJson(r: NotificationRule): z.input<typeof notificationRuleSchema> {
+  return {
+    id: r.id,
+    organization_id: r.organizationId ?? null,
+    team_id: r.teamId ?? null,
+    project_id: r.projectId ?? null,
+    name: r.name,
+    kinds: r.kinds,
+    min_severity: (r.minSeverity as (typeof SEVERITIES)[number] | undefined) ?? null,
+    channels: r.channels as (typeof RULE_CHANNELS)[number][],
+    email_recipients: r.emailRecipients,
+    is_active: r.isActive,
+    created_at: iso(r.createdAt)!,
+    updated_at: iso(r.updatedAt)!,
+  };
 }

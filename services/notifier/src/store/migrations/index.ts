@@ -1,10 +1,14 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124200000_Notifications } from "./Migration20261124200000_Notifications.ts";
+import { Migration20261124210000_RulesAndWebhooks } from "./Migration20261124210000_RulesAndWebhooks.ts";
+import { Migration20261124210100_QueueBacklog } from "./Migration20261124210100_QueueBacklog.ts";
 
 /** Every migration of the notifier schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
   // The events each consumer group applied (reset requests, scan state changes).
   CreateProcessedEventsTable,
   Migration20261124200000_Notifications,
+  Migration20261124210000_RulesAndWebhooks,
+  Migration20261124210100_QueueBacklog,
 ];

@@ -1,4 +1,10 @@
 import type { DatabaseOptions } from "@sca/db";
+import { CreateOutboxTable } from "@sca/kafka";
+import { Migration20261124140000_LicensePolicies } from "./Migration20261124140000_LicensePolicies.ts";
 
 /** Every migration of the policy schema, oldest first. */
-export const migrations: DatabaseOptions["migrations"] = [];
+export const migrations: DatabaseOptions["migrations"] = [
+  Migration20261124140000_LicensePolicies,
+  // The transactional outbox of policy's events (audit, license policy changes).
+  CreateOutboxTable,
+];

@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124110000_KnownScanStates } from "./Migration20261124110000_KnownScanStates.ts";
 import { Migration20261124133000_VulnerabilityDatabase } from "./Migration20261124133000_VulnerabilityDatabase.ts";
+import { Migration20261124210000_EnrichmentFeeds } from "./Migration20261124210000_EnrichmentFeeds.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -11,4 +12,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   CreateProcessedEventsTable,
   Migration20261124110000_KnownScanStates,
   Migration20261124133000_VulnerabilityDatabase,
+  Migration20261124210000_EnrichmentFeeds,
 ];

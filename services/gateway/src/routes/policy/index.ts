@@ -1,0 +1,8 @@
+// The policy service's routes.
+import type { Route } from "../../api/route.ts";
+import type { GatewayContext } from "../../context.ts";
+import { licensePolicyRoutes } from "./license-policies.ts";
+
+export function policyRoutes(ctx: GatewayContext): Route[] {
+  return [...licensePolicyRoutes(ctx)];
+}

@@ -1,0 +1,160 @@
+// The enrichment feed routes through a real gateway, identity and scanner-runner: the three admin status panels with
+// every field the spec lists (super_admin; 404 to anyone else) and the deployment's EPSS availability (any
+// authenticated caller), as the runner's first start leaves them (vendored snapshots, refreshes off).
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { startTestGateway, type TestGateway } from "./harness.ts";
+
+let identity: TestService;
+let runner: TestService;
+let gateway: TestGateway;
+let root: string;
+let member: string;
+
+async function get(path: string, bearer?: string) {
+  const res = await fetch(`${gateway.origin}${path}`, {
+    headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for the runner's first feed check");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+beforeAll(async () => {
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  runner = await startService("scanner-runner", {
+    env: {
+      KEV_REFRESH_ENABLED: "false",
+      EPSS_REFRESH_ENABLED: "false",
+      TASK_WORKER_CONCURRENCY: "1",
+      TASK_WORKER_AUTOMATIC_CONCURRENCY: "0",
+    },
+  });
+  gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { "scanner-runner": runner.url! },
+  });
+  const fixtures = await fixturesOf("identity");
+  root = await fixtures.accessToken(await fixtures.user(identity.orm, { superAdmin: true }));
+  member = await fixtures.accessToken(await fixtures.user(identity.orm));
+  await until(async () => ((await get("/v1/admin/malicious/status", root)).json.purl_count as number) > 0);
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await runner?.close();
+  await identity?.close();
+});
+
+describe("the feeds' status panels", () => {
+  it("shows the known-exploited feed with every field of the spec", async () => {
+    const r = await get("/v1/admin/kev/status", root);
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json).sort()).toEqual(
+      [
+        "delisted",
+        "duration_ms",
+        "enabled",
+        "feed_count",
+        "feed_host",
+        "kev_flagged_total",
+        "last_attempt_at",
+        "last_result",
+        "last_synced_at",
+        "listed",
+        "next_refresh_at",
+        "skipped_reason",
+      ].sort(),
+    );
+    expect(r.json).toMatchObject({
+      enabled: false,
+      feed_count: 1404,
+      last_result: "skipped",
+      skipped_reason: "KEV_REFRESH_ENABLED is false",
+      last_synced_at: null,
+      feed_host: "www.cisa.gov",
+    });
+  });
+
+  it("shows the end-of-life dataset with every field of the spec", async () => {
+    const r = await get("/v1/admin/eol/status", root);
+    expect(r.status).toBe(200);
+    for (const field of [
+      "cleared",
+      "duration_ms",
+      "enabled",
+      "eol_flagged_total",
+      "feed_host",
+      "last_attempt_at",
+      "last_result",
+      "last_synced_at",
+      "next_refresh_at",
+      "product_count",
+      "refresh_enabled",
+      "rule_count",
+      "skipped_reason",
+      "snapshot_date",
+      "snapshot_origin",
+      "stamped",
+    ])
+      expect(r.json).toHaveProperty(field);
+    expect(r.json).toMatchObject({
+      enabled: true,
+      refresh_enabled: false,
+      product_count: 73,
+      snapshot_date: "2026-08-22",
+      snapshot_origin: "vendored",
+      last_result: "skipped",
+    });
+  });
+
+  it("shows the malicious-package snapshot with every field of the spec", async () => {
+    const r = await get("/v1/admin/malicious/status", root);
+    expect(r.status).toBe(200);
+    for (const field of [
+      "ecosystems",
+      "enabled",
+      "flagged_total",
+      "last_attempt_at",
+      "last_result",
+      "last_synced_at",
+      "newly_flagged",
+      "next_refresh_at",
+      "purl_count",
+      "refresh_enabled",
+      "skipped_reason",
+      "snapshot_date",
+      "snapshot_stale",
+      "stamped",
+    ])
+      expect(r.json).toHaveProperty(field);
+    expect(r.json).toMatchObject({ snapshot_date: "2025-06-04", snapshot_stale: true, refresh_enabled: false });
+  });
+
+  it("hides the panels from anyone but a super_admin", async () => {
+    for (const path of ["/v1/admin/kev/status", "/v1/admin/eol/status", "/v1/admin/malicious/status"]) {
+      expect((await get(path, member)).status).toBe(404);
+      expect((await get(path)).status).toBe(401);
+    }
+  });
+});
+
+describe("GET /v1/gate-policies/epss-availability", () => {
+  it("tells any signed-in person whether EPSS scores are held", async () => {
+    const r = await get("/v1/gate-policies/epss-availability", member);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ available: true, last_synced_at: null, refresh_enabled: false, scored_cves: 9228 });
+    expect((await get("/v1/gate-policies/epss-availability")).status).toBe(401);
+  });
+});

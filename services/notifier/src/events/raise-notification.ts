@@ -1,0 +1,110 @@
+// Turns one event's notification into what each channel carries, in the event's transaction: in-app rows for the
+// default recipients who keep in-app, e-mail deliveries for those who keep e-mail and for the addresses the
+// matching routing rules add, and one delivery per chat webhook and ticket webhook it goes to. Everything is unique
+// per (event, channel, recipient), so a redelivered event adds nothing.
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { RecipientPerson } from "../clients/recipients.ts";
+import { notificationEmail, portalUrl } from "../domain/email-messages.ts";
+import { chatByDefault } from "../domain/kinds.ts";
+import { wants } from "../domain/preferences.ts";
+import { routingOf } from "../domain/routing-rules.ts";
+import type { NotificationContent } from "../domain/scan-outcomes.ts";
+import { slackMessage, teamsMessage, ticketEvent, type WebhookNotification } from "../domain/webhook-messages.ts";
+import { enqueueDeliveries, ORG_WEBHOOK, type NewDelivery } from "../store/deliveries.ts";
+import { activeRulesFor } from "../store/notification-rules.ts";
+import { insertNotifications } from "../store/notifications.ts";
+import { choicesOf } from "../store/preferences.ts";
+import { sealMessage, type RaiseDeps } from "./delivery-deps.ts";
+
+export interface RaisedNotification {
+  content: NotificationContent;
+  teamId: string | null;
+  projectId: string | null;
+  scanId: string | null;
+  /** The default recipients (the team by role, people named by the event). */
+  people: readonly RecipientPerson[];
+  sourceEventId: string;
+  occurredAt: Date;
+}
+
+export async function raiseNotification(em: EntityManager, deps: RaiseDeps, n: RaisedNotification): Promise<void> {
+  const { content, people } = n;
+  const organizationId = n.teamId ? ((await deps.directory.team(n.teamId))?.organizationId ?? null) : null;
+  const routing = routingOf(await activeRulesFor(em, organizationId, n.teamId), {
+    kind: content.kind,
+    severity: content.severity,
+    projectId: n.projectId,
+  });
+  const choices = await choicesOf(
+    em,
+    people.map((p) => p.userId),
+  );
+  const keeps = (p: RecipientPerson, channel: "in_app" | "email") =>
+    wants(choices.get(p.userId) ?? [], content.kind, channel, routing.channels.has(channel));
+
+  const ids = await insertNotifications(
+    em,
+    people
+      .filter((p) => keeps(p, "in_app"))
+      .map((p) => ({
+        id: randomUUID(),
+        userId: p.userId,
+        kind: content.kind,
+        severity: content.severity,
+        title: content.title,
+        body: content.body,
+        link: content.link,
+        organizationId,
+        teamId: n.teamId,
+        projectId: n.projectId,
+        scanId: n.scanId,
+        sourceEventId: n.sourceEventId,
+      })),
+  );
+
+  const url = portalUrl(deps.frontendBase, content.link);
+  const deliveries: NewDelivery[] = [];
+  const delivery = (channel: NewDelivery["channel"], recipient: string, message: unknown, userId: string | null) =>
+    deliveries.push({
+      channel,
+      kind: content.kind,
+      userId,
+      notificationId: userId ? (ids.get(userId) ?? null) : null,
+      recipient,
+      messageSealed: sealMessage(message, deps.messageKey),
+      sourceEventId: n.sourceEventId,
+      expiresAt: null,
+    });
+
+  if (deps.emailEnabled) {
+    const email = notificationEmail({ title: content.title, body: content.body, url });
+    const addressed = new Set<string>();
+    for (const p of people.filter((p) => keeps(p, "email"))) {
+      addressed.add(p.email.toLowerCase());
+      delivery("email", p.email, email, p.userId);
+    }
+    for (const address of routing.emailRecipients) if (!addressed.has(address)) delivery("email", address, email, null);
+  }
+
+  const webhook: WebhookNotification = {
+    eventId: n.sourceEventId,
+    kind: content.kind,
+    severity: content.severity,
+    title: content.title,
+    body: content.body,
+    url,
+    organizationId,
+    teamId: n.teamId,
+    projectId: n.projectId,
+    scanId: n.scanId,
+    occurredAt: n.occurredAt,
+  };
+  const toChat = (channel: "slack" | "teams") => chatByDefault(content.kind) || routing.channels.has(channel);
+  if (deps.chat.slack && toChat("slack")) delivery("slack", ORG_WEBHOOK, slackMessage(webhook), null);
+  if (deps.chat.teams && toChat("teams")) delivery("teams", ORG_WEBHOOK, teamsMessage(webhook), null);
+  if (deps.ticket.enabled && (deps.ticket.kinds.length === 0 || deps.ticket.kinds.includes(content.kind)))
+    delivery("ticket", ORG_WEBHOOK, ticketEvent(webhook), null);
+
+  await enqueueDeliveries(em, deliveries);
+}
