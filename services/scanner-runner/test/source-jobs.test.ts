@@ -84,7 +84,7 @@ afterAll(async () => {
   await artefacts?.remove();
   await rm(fakeDir, { recursive: true, force: true });
   await rm(workDir, { recursive: true, force: true });
-});
+}, 60_000);
 
 async function sourceJob(mode: string, projectId?: string) {
   const archive = zipOf([{ name: "mode.txt", data: mode }]);
