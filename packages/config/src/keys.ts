@@ -236,6 +236,32 @@ export const keys = {
   TASK_WORKER_AUTOMATIC_CONCURRENCY: key(p.int(1, { min: 0, max: 64 })),
   /** The spec's scope filter: components an SBOM marks as non-runtime (excluded) are dropped before persist. */
   SCAN_SCOPE_FILTER_ENABLED: key(p.bool(true)),
+  // Source scans (docs/source-scans.md): the hostile-code sandbox's limits, all ours.
+  /**
+   * Hosts a clone may reach although they are loopback, link-local or private: names (exact), addresses or CIDR
+   * ranges, comma-separated. Empty: only public addresses are cloned from.
+   */
+  SCAN_GIT_ALLOWED_HOSTS: key(p.list([])),
+  /** The whole clone (fetch and checkout) is stopped after this long. */
+  SCAN_CLONE_TIMEOUT_SECONDS: key(p.int(300, { min: 5, max: 3600 })),
+  /** The largest clone: the fetched objects and the checked-out tree, each. */
+  SCAN_CLONE_MAX_BYTES: key(p.int(1024 ** 3, { min: 1024 ** 2, max: 20 * 1024 ** 3 })),
+  /** The most entries an uploaded source archive may hold. */
+  SOURCE_ARCHIVE_MAX_ENTRIES: key(p.int(100_000, { min: 10, max: 10_000_000 })),
+  /** The most bytes an uploaded source archive may expand to (zip bombs stop here). */
+  SOURCE_ARCHIVE_MAX_EXPANDED_BYTES: key(p.int(2 * 1024 ** 3, { min: 1024 ** 2, max: 50 * 1024 ** 3 })),
+  /** The cdxgen command or its bin/cdxgen.js; empty: the cdxgen on PATH (set-up links .tools/bin/cdxgen). */
+  CDXGEN_BIN: key(p.text("")),
+  /** cdxgen is stopped after this long. */
+  CDXGEN_TIMEOUT_SECONDS: key(p.int(600, { min: 5, max: 7200 })),
+  /** A sandboxed tool's memory: V8's heap for node tools, the address space for the others. */
+  SCAN_TOOL_MEMORY_MB: key(p.int(2048, { min: 128, max: 65536 })),
+  /** A tool's stdout and stderr past this many bytes (each) are read and dropped, not logged. */
+  SCAN_TOOL_OUTPUT_MAX_BYTES: key(p.int(4 * 1024 ** 2, { min: 1024, max: 1024 ** 3 })),
+  /** Where each job's private working directory is made (removed afterwards); empty: the OS temp directory. */
+  SCAN_WORK_DIR: key(p.text("")),
+  /** When the runner runs as root, tools run as this user and group id instead (nobody). */
+  SCAN_SANDBOX_UID: key(p.int(65534, { min: 1, max: 2 ** 31 - 1 })),
   /** The OSV advisory source (docs/vulnerability-database.md): a directory, .zip or .tar(.gz), path or http(s) URL;
    * empty: the vendored snapshot. May carry a credential in its URL: secret. */
   VULNDB_REPOSITORY: key(p.text(""), true),

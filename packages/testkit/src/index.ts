@@ -21,6 +21,11 @@ export { startS3Server } from "./s3-server.ts";
 export type { TestS3Server } from "./s3-server.ts";
 export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
+export { startGitServer } from "./git-server.ts";
+export type { GitServerRequest, TestGitServer } from "./git-server.ts";
+export { zipOf } from "./zip-writer.ts";
+export type { ZipEntry } from "./zip-writer.ts";
+export { cdxgenBin } from "./tools.ts";
 export { osvScannerBinary, osvScannerFindings } from "./osv-scanner.ts";
 export type {
   OsvScannerFinding,

@@ -18,6 +18,7 @@ import {
   type ServiceName,
   type ServiceOverrides,
 } from "@sca/runtime";
+import { cdxgenBin } from "./tools.ts";
 import { TEST_SECRET } from "./callers.ts";
 import { uniqueName } from "./names.ts";
 import { testServers } from "./servers.ts";
@@ -75,6 +76,8 @@ export async function startService(
       SECRET_KEY: TEST_SECRET,
       APP_ENV: "dev",
       RPC_PORT: "0",
+      // The scanner-runner's cdxgen, at its pinned install (other services ignore the key).
+      CDXGEN_BIN: cdxgenBin(),
       ...overrides.env,
     },
   });

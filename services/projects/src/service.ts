@@ -46,7 +46,7 @@ export const service = defineService({
     ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
-      const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES };
+      const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();

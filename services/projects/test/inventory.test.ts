@@ -243,6 +243,30 @@ describe("IngestInventory", () => {
     });
   });
 
+  it("answers the clone source, credential unsealed, to the scanner-runner only", async () => {
+    const projectId = await newProject();
+    const admin = await h.superAdmin();
+    const bare = await inventory.getCloneSource({ projectId }, runner);
+    expect([bare.gitUrl, bare.gitCredential]).toEqual([undefined, undefined]);
+    await h.client.updateProject(
+      { projectId, gitUrl: "https://git.example.com/a.git", defaultBranch: "trunk", gitCredential: "user:tok-1" },
+      admin,
+    );
+    expect(await inventory.getCloneSource({ projectId }, runner)).toMatchObject({
+      gitUrl: "https://git.example.com/a.git",
+      defaultBranch: "trunk",
+      gitCredential: "user:tok-1",
+    });
+    await expect(inventory.getCloneSource({ projectId })).rejects.toMatchObject({ code: Code.Unauthenticated });
+    for (const opts of [admin, member, await callAs.service("gateway")])
+      await expect(inventory.getCloneSource({ projectId }, opts)).rejects.toMatchObject({
+        code: Code.PermissionDenied,
+      });
+    await expect(inventory.getCloneSource({ projectId: randomUUID() }, runner)).rejects.toMatchObject({
+      code: Code.NotFound,
+    });
+  });
+
   it("cuts raw_data to JSONB_ROW_SIZE_LIMIT_BYTES", async () => {
     const projectId = await newProject();
     const raw = { name: "big", small: "kept", huge: "x".repeat(RAW_LIMIT * 2) };

@@ -7,7 +7,9 @@ import { openArtefactStore } from "@sca/artefacts";
 import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
+import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsInventory } from "./clients/inventory.ts";
+import { CloneAllowList } from "./domain/clone-target.ts";
 import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
@@ -38,6 +40,18 @@ export const service = defineService({
     SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
+    SCAN_GIT_ALLOWED_HOSTS: keys.SCAN_GIT_ALLOWED_HOSTS,
+    SCAN_CLONE_TIMEOUT_SECONDS: keys.SCAN_CLONE_TIMEOUT_SECONDS,
+    SCAN_CLONE_MAX_BYTES: keys.SCAN_CLONE_MAX_BYTES,
+    SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
+    SOURCE_ARCHIVE_MAX_ENTRIES: keys.SOURCE_ARCHIVE_MAX_ENTRIES,
+    SOURCE_ARCHIVE_MAX_EXPANDED_BYTES: keys.SOURCE_ARCHIVE_MAX_EXPANDED_BYTES,
+    CDXGEN_BIN: keys.CDXGEN_BIN,
+    CDXGEN_TIMEOUT_SECONDS: keys.CDXGEN_TIMEOUT_SECONDS,
+    SCAN_TOOL_MEMORY_MB: keys.SCAN_TOOL_MEMORY_MB,
+    SCAN_TOOL_OUTPUT_MAX_BYTES: keys.SCAN_TOOL_OUTPUT_MAX_BYTES,
+    SCAN_WORK_DIR: keys.SCAN_WORK_DIR,
+    SCAN_SANDBOX_UID: keys.SCAN_SANDBOX_UID,
     VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
     VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
     VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
@@ -96,6 +110,29 @@ export const service = defineService({
       rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
       scopeFilter: config.SCAN_SCOPE_FILTER_ENABLED,
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
+      source: {
+        cloneSources: projectsCloneSources(config.PROJECTS_RPC_URL, secretKey),
+        clone: {
+          allowList: new CloneAllowList(config.SCAN_GIT_ALLOWED_HOSTS),
+          timeoutMs: config.SCAN_CLONE_TIMEOUT_SECONDS * 1000,
+          maxBytes: config.SCAN_CLONE_MAX_BYTES,
+          memoryMb: config.SCAN_TOOL_MEMORY_MB,
+          outputMaxBytes: config.SCAN_TOOL_OUTPUT_MAX_BYTES,
+        },
+        archive: {
+          maxBytes: config.SOURCE_ARCHIVE_MAX_BYTES,
+          maxEntries: config.SOURCE_ARCHIVE_MAX_ENTRIES,
+          maxExpandedBytes: config.SOURCE_ARCHIVE_MAX_EXPANDED_BYTES,
+        },
+        cdxgen: {
+          bin: config.CDXGEN_BIN,
+          timeoutMs: config.CDXGEN_TIMEOUT_SECONDS * 1000,
+          memoryMb: config.SCAN_TOOL_MEMORY_MB,
+          outputMaxBytes: config.SCAN_TOOL_OUTPUT_MAX_BYTES,
+        },
+        workDir: config.SCAN_WORK_DIR,
+        sandboxUid: config.SCAN_SANDBOX_UID,
+      },
       vulndb,
       matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,

@@ -124,14 +124,14 @@ describe("scanner-runner runs SBOM scan jobs", () => {
     expect(finished.errorMessage).toMatch(/^The JSON document is malformed or truncated( \(position \d+\))?\.$/);
   });
 
-  it("refuses source and container jobs for good, saying which kinds this build scans", async () => {
-    const jobs = [scanJob({ lane: "manual", kind: "source" }), scanJob({ lane: "manual", kind: "container" })];
+  it("refuses container jobs for good, saying which kinds this build scans", async () => {
+    const jobs = [scanJob({ lane: "manual", kind: "container" })];
     await publishJobs(runner.kafka!, "manual", jobs);
     for (const job of jobs) {
       const finished = await finishedOf(job);
       expect(finished).toMatchObject({ outcome: "failed", retryable: false });
       expect(finished.errorMessage).toBe(
-        `This scanner-runner build does not run ${job.kind} scans; it scans uploaded SBOMs only (kind sbom).`,
+        `This scanner-runner build does not run ${job.kind} scans; it scans uploaded SBOMs and source trees (kinds sbom, source).`,
       );
     }
   });

@@ -67,6 +67,26 @@ secretKeyRef:
   value: {{ .Values.kafka.topicPrefix | default "" | quote }}
 - name: RPC_HOST
   value: "0.0.0.0"
+{{- with .Values.sourceScans }}
+- name: SCAN_GIT_ALLOWED_HOSTS
+  value: {{ .gitAllowedHosts | default list | join "," | quote }}
+- name: SCAN_CLONE_TIMEOUT_SECONDS
+  value: {{ .cloneTimeoutSeconds | quote }}
+- name: SCAN_CLONE_MAX_BYTES
+  value: {{ .cloneMaxBytes | int64 | quote }}
+- name: SOURCE_ARCHIVE_MAX_ENTRIES
+  value: {{ .archiveMaxEntries | int64 | quote }}
+- name: SOURCE_ARCHIVE_MAX_EXPANDED_BYTES
+  value: {{ .archiveMaxExpandedBytes | int64 | quote }}
+- name: CDXGEN_TIMEOUT_SECONDS
+  value: {{ .cdxgenTimeoutSeconds | quote }}
+- name: SCAN_TOOL_MEMORY_MB
+  value: {{ .toolMemoryMb | quote }}
+- name: SCAN_TOOL_OUTPUT_MAX_BYTES
+  value: {{ .toolOutputMaxBytes | int64 | quote }}
+- name: SCAN_WORK_DIR
+  value: {{ .workDir | quote }}
+{{- end }}
 {{- range $name, $service := omit .Values.services "gateway" }}
 - name: {{ printf "%s_RPC_URL" ($name | upper | replace "-" "_") }}
   value: {{ printf "http://%s:%v" (include "sca-portal.serviceName" (list $ $name)) $service.port | quote }}

@@ -10,6 +10,8 @@ export interface InventoryServiceDeps {
   artefacts: ArtefactStore;
   /** JSONB_ROW_SIZE_LIMIT_BYTES: a component's raw_data is cut to it. */
   rawDataMaxBytes: number;
+  /** Unseals the project's git credential for the scanner-runner's clone (GetCloneSource). */
+  credentialKey: Buffer;
 }
 
 /** Some of the InventoryService's methods, typed as the service declares them. */

@@ -3,13 +3,13 @@
 // message people read).
 import { SbomReadError } from "./sbom/errors.ts";
 
-/** The scan kinds this build runs. Source and container scans (cdxgen, scancode) come with the next stage. */
-export const SCANNED_KINDS: readonly string[] = ["sbom"];
+/** The scan kinds this build runs. Container scans (and scancode) come with the next stage. */
+export const SCANNED_KINDS: readonly string[] = ["sbom", "source"];
 
 /** The refusal of a job of a kind this build does not scan: a failed attempt, not retryable. */
 export function unscannedKindMessage(kind: string): string {
   const what = kind === "source" || kind === "container" ? `${kind} scans` : `scans of kind "${kind.slice(0, 40)}"`;
-  return `This scanner-runner build does not run ${what}; it scans uploaded SBOMs only (kind sbom).`;
+  return `This scanner-runner build does not run ${what}; it scans uploaded SBOMs and source trees (kinds sbom, source).`;
 }
 
 /** What the worker last heard of the scan (known_scan_states), or null when it heard nothing yet. */
@@ -43,11 +43,32 @@ export const SBOM_STAGES = {
 
 export type SbomStage = keyof typeof SBOM_STAGES;
 
+/**
+ * The stages of a source scan: the tree fetched (`clone` of the git_url, or `extract` of the uploaded archive), its
+ * SBOM built (`cdxgen`), then the SBOM scan's reading and ingestion.
+ */
+export const SOURCE_STAGES = {
+  cloning: { step: "clone", percent: 0 },
+  extracting: { step: "extract", percent: 0 },
+  fetched: { step: "cdxgen", percent: 20 },
+  built: { step: "sbom", percent: 50 },
+} as const;
+
+export type SourceStage = keyof typeof SOURCE_STAGES;
+
 /** An attempt that cannot succeed by running it again: the input is bad or missing. */
 export class JobInputError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "JobInputError";
+  }
+}
+
+/** An attempt that failed for a reason that may pass (a host down, a tool killed), with the message people read. */
+export class TransientJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TransientJobError";
   }
 }
 
@@ -64,6 +85,7 @@ export interface AttemptFailure {
 export function attemptFailure(err: unknown): AttemptFailure {
   if (err instanceof SbomReadError) return { retryable: false, message: err.message };
   if (err instanceof JobInputError) return { retryable: false, message: err.message };
+  if (err instanceof TransientJobError) return { retryable: true, message: err.message };
   return {
     retryable: true,
     message: "The worker could not finish the scan (an internal or network error); the attempt may be retried.",

@@ -11,14 +11,21 @@ import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
+import type { CloneSources } from "../clients/clone-source.ts";
 import { vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
+import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
+import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
+import { openWorkspace } from "../sandbox/workspace.ts";
+import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
 import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
   jobStanding,
   SBOM_STAGES,
   SCANNED_KINDS,
+  SOURCE_STAGES,
+  type SourceStage,
   unscannedKindMessage,
   type SbomStage,
 } from "../domain/scan-job.ts";
@@ -31,6 +38,19 @@ import { knownState } from "../store/known-scan-states.ts";
 import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
 import type { Lane } from "./topics.ts";
 import type { RunningJobs } from "./running-jobs.ts";
+import { ToolLog } from "./tool-log.ts";
+
+/** What a source scan needs: where clones come from, the sandbox's limits, cdxgen. */
+export interface SourceScanDeps {
+  cloneSources: CloneSources;
+  clone: CloneLimits;
+  archive: ArchiveLimits;
+  cdxgen: Omit<CdxgenOptions, "sbomMaxBytes">;
+  /** SCAN_WORK_DIR */
+  workDir: string;
+  /** SCAN_SANDBOX_UID */
+  sandboxUid: number;
+}
 
 export interface ScanJobDeps {
   orm: MikroORM;
@@ -46,6 +66,7 @@ export interface ScanJobDeps {
   /** SCAN_SCOPE_FILTER_ENABLED */
   scopeFilter: boolean;
   inventory: InventoryIngestion;
+  source: SourceScanDeps;
   /** The local vulnerability database's matcher at its current version (docs/vulnerability-database.md). */
   vulndb: { index(): Promise<{ version: string; index: AdvisoryIndex }> };
   matches: VulnerabilityMatches;
@@ -117,10 +138,15 @@ async function runStages(
 
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
-    const bytes = await fetchUploadedSbom(deps.store, job.sbom, SBOM_MAX_BYTES, signal);
-    await boundary();
-    await reach("fetched");
-    await reporter.log("sbom", "stdout", [`Fetched the uploaded SBOM: ${bytes.length} bytes, SHA-256 verified.`]);
+    let bytes: Buffer;
+    if (job.kind === "source") {
+      bytes = await buildSourceSbom(job, deps, reporter, boundary, signal);
+    } else {
+      bytes = await fetchUploadedSbom(deps.store, job.sbom, SBOM_MAX_BYTES, signal);
+      await boundary();
+      await reach("fetched");
+      await reporter.log("sbom", "stdout", [`Fetched the uploaded SBOM: ${bytes.length} bytes, SHA-256 verified.`]);
+    }
 
     const inventory = readSbom(bytes, { rawDataMaxBytes: deps.rawDataMaxBytes });
     await boundary();
@@ -167,6 +193,56 @@ async function runStages(
     };
   } finally {
     stopHeartbeats();
+  }
+}
+
+/**
+ * A source scan's SBOM: the tree fetched into a private workspace (the uploaded archive extracted, or the project's
+ * repository cloned), then cdxgen run over it, all in the sandbox; the workspace is removed whatever happens.
+ */
+async function buildSourceSbom(
+  job: ScanJob,
+  deps: ScanJobDeps,
+  reporter: AttemptReporter,
+  boundary: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
+  const { source } = deps;
+  const ws = await openWorkspace(source.workDir, source.sandboxUid);
+  try {
+    if (job.sourceArchive?.key) {
+      await reach("extracting");
+      const extracted = await extractSourceArchive(deps.store, job.sourceArchive, ws, source.archive, signal);
+      await reporter.log("extract", "stdout", [
+        `Extracted the uploaded archive: ${extracted.entries} entries, ${extracted.bytes} bytes.`,
+      ]);
+    } else {
+      await reach("cloning");
+      const where = await source.cloneSources.of(job.projectId, signal);
+      await boundary();
+      const log = new ToolLog(reporter, "clone");
+      try {
+        await cloneRepository(ws, where, job.ref, source.clone, log.line, signal);
+      } finally {
+        await log.close();
+      }
+    }
+    await boundary();
+    await reach("fetched");
+    const log = new ToolLog(reporter, "cdxgen");
+    let sbom: Buffer;
+    try {
+      sbom = await runCdxgen(ws, { ...source.cdxgen, sbomMaxBytes: SBOM_MAX_BYTES }, log.line, signal);
+    } finally {
+      await log.close();
+    }
+    await boundary();
+    await reach("built");
+    await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
+    return sbom;
+  } finally {
+    await ws.remove();
   }
 }
 

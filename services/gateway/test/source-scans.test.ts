@@ -1,0 +1,391 @@
+// Source scans end to end (docs/source-scans.md): the gateway, identity, projects, the scan-orchestrator and the
+// scanner-runner on the real servers, real repositories served by a real git server on loopback (git http-backend,
+// reached through SCAN_GIT_ALLOWED_HOSTS=localhost), real manifests from the shared data set, cdxgen building the
+// SBOM. What each scan stored is checked against the lockfile, parsed here on its own. Bad inputs each fail the scan
+// with a clear error_message and leave no components and no inventory artefact behind.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { TOPICS } from "@sca/kafka";
+import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import {
+  callAs,
+  EventReader,
+  fixturesOf,
+  sharedDir,
+  startGitServer,
+  startService,
+  uniqueName,
+  zipOf,
+  type TestGitServer,
+  type TestService,
+} from "@sca/testkit";
+import { startTestGateway, type TestGateway } from "./harness.ts";
+
+const MANIFESTS = join(sharedDir(), "data/manifests");
+const CREDENTIAL = { user: "scanner", password: `tok-${randomUUID()}` };
+
+let artefactDir: string;
+let git: TestGitServer;
+let privateGit: TestGitServer;
+let identity: TestService;
+let projects: TestService;
+let scans: TestService;
+let runner: TestService;
+let gateway: TestGateway;
+let events: EventReader;
+let dev: string;
+let teamId: string;
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${gateway.origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${dev}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function manifests(name: string): Promise<Record<string, Buffer>> {
+  const files: Record<string, Buffer> = {};
+  for (const file of ["package.json", "package-lock.json", "requirements.txt", "Cargo.toml", "Cargo.lock"]) {
+    const body = await readFile(join(MANIFESTS, name, file)).catch(() => undefined);
+    if (body) files[file] = body;
+  }
+  return files;
+}
+
+async function project(fields: Record<string, unknown> = {}): Promise<string> {
+  const slug = `src-${randomUUID().slice(0, 8)}`;
+  const created = await call("POST", "/v1/projects", { name: `P ${slug}`, slug, team_id: teamId, ...fields });
+  expect(created.status).toBe(201);
+  return created.json.id as string;
+}
+
+async function scanOf(projectId: string, body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const created = await call("POST", `/v1/projects/${projectId}/scans`, { kind: "source", ...body });
+  expect(created.status).toBe(202);
+  let scan = created.json;
+  for (const deadline = Date.now() + 180_000; !["succeeded", "failed", "cancelled"].includes(scan.status as string);) {
+    if (Date.now() > deadline) throw new Error(`the scan is still ${scan.status as string}`);
+    await delay(250);
+    scan = (await call("GET", `/v1/scans/${created.json.id as string}`)).json;
+  }
+  return scan;
+}
+
+async function componentsOf(projectId: string): Promise<{ purl: string; version: string; name: string }[]> {
+  const all: { purl: string; version: string; name: string }[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await call("GET", `/v1/projects/${projectId}/components?limit=500&offset=${offset}`);
+    expect(page.status).toBe(200);
+    const items = page.json.items as { purl: string; version: string; name: string }[];
+    all.push(...items);
+    if (all.length >= (page.json.total as number) || items.length === 0) return all;
+  }
+}
+
+async function uploadArchive(projectId: string, zip: Buffer): Promise<string> {
+  const form = new FormData();
+  form.append("upload", new Blob([zip]), "src.zip");
+  const res = await fetch(`${gateway.origin}/v1/projects/${projectId}/source-archives`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dev}` },
+    body: form,
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { archive_id: string }).archive_id;
+}
+
+type PackageLock = { packages: Record<string, { version?: string; link?: boolean }> };
+const packageLockOf = (text: string) => JSON.parse(text) as PackageLock;
+
+/** The npm purls a package-lock.json (v2/v3) pins: one per distinct name and version of its packages. */
+function lockfilePurls(lock: PackageLock): Set<string> {
+  const purls = new Set<string>();
+  for (const [path, pkg] of Object.entries(lock.packages)) {
+    if (!path || pkg.link || !pkg.version) continue;
+    const name = path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+    const [scope, bare] = name.startsWith("@") ? name.split("/") : [undefined, name];
+    purls.add(`pkg:npm/${scope ? `${encodeURIComponent(scope)}/` : ""}${bare}@${pkg.version}`);
+  }
+  return purls;
+}
+
+/** The PyPI purls a pinned requirements.txt names (PEP 503 names). */
+function requirementPurls(text: string): Set<string> {
+  const purls = new Set<string>();
+  for (const line of text.split("\n")) {
+    const m = /^\s*([A-Za-z0-9._-]+)\s*==\s*([^\s;#]+)/.exec(line);
+    if (m) purls.add(`pkg:pypi/${m[1]!.toLowerCase().replace(/[._]+/g, "-")}@${m[2]}`);
+  }
+  return purls;
+}
+
+async function expectNothingStored(projectId: string, scan: Record<string, unknown>) {
+  expect((await call("GET", `/v1/projects/${projectId}/components`)).json).toMatchObject({ total: 0 });
+  await expect(stat(join(artefactDir, `scans/${scan.id as string}/inventory.binpb`))).rejects.toThrow();
+}
+
+beforeAll(async () => {
+  artefactDir = await mkdtemp(join(tmpdir(), "sca-source-scans-"));
+  git = await startGitServer();
+  privateGit = await startGitServer({ credential: CREDENTIAL });
+  await git.repo("nodegoat", await manifests("nodegoat"));
+  await git.repo("pygoat", await manifests("pygoat"), { tags: ["v1.0"] });
+  await privateGit.repo("pygoat", await manifests("pygoat"));
+  await git.repo("ripgrep", await manifests("ripgrep"));
+
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("source_scan")}.`;
+  const store = { ARTEFACT_DIR: artefactDir };
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store } });
+  scans = await startService("scan-orchestrator", {
+    // One attempt: a failure is the answer at once, not after the back-off of retries.
+    env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
+  });
+  runner = await startService("scanner-runner", {
+    env: {
+      PROJECTS_RPC_URL: projects.url!,
+      KAFKA_TOPIC_PREFIX,
+      ...store,
+      SCAN_GIT_ALLOWED_HOSTS: "localhost",
+      // Every component the lockfile pins, dev dependencies included, so the count is the lockfile's.
+      SCAN_SCOPE_FILTER_ENABLED: "false",
+      SOURCE_ARCHIVE_MAX_ENTRIES: "40",
+      SOURCE_ARCHIVE_MAX_EXPANDED_BYTES: String(8 * 1024 ** 2),
+      TASK_WORKER_CONCURRENCY: "2",
+    },
+  });
+  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+  gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    env: store,
+  });
+  const fixtures = await fixturesOf("identity");
+  const admin = await callAs.superAdmin(randomUUID());
+  const slug = `team-${randomUUID().slice(0, 8)}`;
+  const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
+  teamId = team!.id;
+  const userId = await fixtures.user(identity.orm, { fullName: "Source Person" });
+  await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
+  dev = await fixtures.accessToken(userId);
+}, 180_000);
+
+afterAll(async () => {
+  await events?.stop();
+  await gateway?.close();
+  await runner?.close();
+  await scans?.close();
+  await projects?.close();
+  await identity?.close();
+  await git?.stop();
+  await privateGit?.stop();
+  await rm(artefactDir, { recursive: true, force: true });
+}, 120_000);
+
+describe("source scans of real projects", () => {
+  it("clones an npm project's default branch and stores every package its lockfile pins", async () => {
+    const id = await project({ git_url: `http://localhost:${git.port}/nodegoat.git` });
+    const scan = await scanOf(id);
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+
+    const lock = packageLockOf(await readFile(join(MANIFESTS, "nodegoat/package-lock.json"), "utf8"));
+    const expected = lockfilePurls(lock);
+    const stored = await componentsOf(id);
+    expect(stored).toHaveLength(expected.size);
+    expect(new Set(stored.map((c) => c.purl))).toEqual(expected);
+    const express = stored.find((c) => c.name === "express");
+    expect(express?.version).toBe(lock.packages["node_modules/express"]!.version);
+
+    // The stages, in the spec's vocabulary, and the tools' lines on their own streams.
+    const steps = (await events.waitFor(ScanProgressSchema, (p) => p.scanId === scan.id && !p.heartbeat, 0)).map(
+      (p) => p.step,
+    );
+    expect(steps.slice(0, 3)).toEqual(["sbom", "clone", "cdxgen"]);
+    expect(steps).toContain("ingest");
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === scan.id, 0);
+    expect(lines.some((l) => l.stage === "clone" && /Checked out [0-9a-f]{40}/.test(l.line))).toBe(true);
+    expect(lines.some((l) => l.stage === "cdxgen" && l.stream === "stdout")).toBe(true);
+    expect(lines.some((l) => l.stage === "cdxgen" && l.stream === "stderr")).toBe(true);
+  }, 240_000);
+
+  it("clones a PyPI project's named branch with the project's git credential", async () => {
+    const id = await project({ git_url: `http://localhost:${privateGit.port}/pygoat.git` });
+    const before = privateGit.requests.length;
+    const refused = await scanOf(id);
+    expect(refused).toMatchObject({ status: "failed" });
+    expect(refused.error_message).toBe(
+      "The git server refused the clone (no such repository, or the git_credential is missing or not accepted).",
+    );
+    await expectNothingStored(id, refused);
+
+    expect(
+      (await call("PATCH", `/v1/projects/${id}`, { git_credential: `${CREDENTIAL.user}:${CREDENTIAL.password}` }))
+        .status,
+    ).toBe(200);
+    const scan = await scanOf(id, { ref: "main" });
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    expect(privateGit.requests.slice(before).some((r) => r.authorized)).toBe(true);
+    const expected = requirementPurls(await readFile(join(MANIFESTS, "pygoat/requirements.txt"), "utf8"));
+    const stored = await componentsOf(id);
+    expect(new Set(stored.map((c) => c.purl))).toEqual(expected);
+    expect(stored).toHaveLength(expected.size);
+    // The credential is in no log line.
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === scan.id, 0);
+    expect(lines.map((l) => l.line).join("\n")).not.toContain(CREDENTIAL.password);
+  }, 240_000);
+
+  it("scans at a tag ref", async () => {
+    const id = await project({ git_url: `http://localhost:${git.port}/pygoat.git` });
+    const scan = await scanOf(id, { ref: "refs/tags/v1.0" });
+    expect(scan).toMatchObject({ status: "succeeded" });
+    expect((await call("GET", `/v1/projects/${id}/components`)).json).toMatchObject({ total: 34 });
+  }, 240_000);
+
+  it("clones a Cargo workspace and stores every package of its Cargo.lock", async () => {
+    const id = await project({ git_url: `http://localhost:${git.port}/ripgrep.git` });
+    const scan = await scanOf(id);
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    const lock = await readFile(join(MANIFESTS, "ripgrep/Cargo.lock"), "utf8");
+    // The workspace's own package is the SBOM's primary component (the project itself), not one of its components.
+    const root = /\[package\]\s*\nname = "([^"]+)"/.exec(
+      await readFile(join(MANIFESTS, "ripgrep/Cargo.toml"), "utf8"),
+    )![1];
+    const pinned = [...lock.matchAll(/\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"/g)]
+      .filter((m) => m[1] !== root)
+      .map((m) => `${m[1]}@${m[2]}`);
+    expect(pinned.length).toBeGreaterThan(50);
+    const stored = await componentsOf(id);
+    expect(new Set(stored.map((c) => `${c.name}@${c.version}`))).toEqual(new Set(pinned));
+    expect(stored).toHaveLength(pinned.length);
+    expect(stored.every((c) => c.purl.startsWith("pkg:cargo/"))).toBe(true);
+  }, 240_000);
+
+  it("scans an uploaded .zip of the npm project as it scans the clone", async () => {
+    const id = await project();
+    const files = await manifests("nodegoat");
+    const archiveId = await uploadArchive(
+      id,
+      zipOf([
+        { name: "nodegoat/" },
+        ...Object.entries(files).map(([name, data]) => ({ name: `nodegoat/${name}`, data, deflate: true })),
+      ]),
+    );
+    const scan = await scanOf(id, { source_archive_id: archiveId });
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    const lock = packageLockOf(files["package-lock.json"]!.toString("utf8"));
+    expect(new Set((await componentsOf(id)).map((c) => c.purl))).toEqual(lockfilePurls(lock));
+  }, 240_000);
+});
+
+describe("source scans refuse what they must not touch", () => {
+  const refusals: [string, string, RegExp][] = [
+    [
+      "loopback without the allow-list",
+      "http://127.0.0.1:{port}/nodegoat.git",
+      /resolves to 127\.0\.0\.1, a loopback, private or link-local address .*SCAN_GIT_ALLOWED_HOSTS/,
+    ],
+    [
+      "a private address",
+      "http://10.20.30.40/repo.git",
+      /resolves to 10\.20\.30\.40, a loopback, private or link-local/,
+    ],
+    [
+      "the link-local metadata address",
+      "http://169.254.169.254/latest.git",
+      /resolves to 169\.254\.169\.254, a loopback, private/,
+    ],
+    ["an ssh address", "ssh://git@localhost/repo.git", /uses ssh, which this scanner does not clone/],
+  ];
+  it.each(refusals)(
+    "fails a clone from %s",
+    async (_what, url, message) => {
+      const id = await project({ git_url: url.replace("{port}", String(git.port)) });
+      const scan = await scanOf(id);
+      expect(scan).toMatchObject({ status: "failed" });
+      expect(scan.error_message).toMatch(message);
+      await expectNothingStored(id, scan);
+    },
+    60_000,
+  );
+
+  it("never stores a file:// or ext:: address to clone from (422 at the edge)", async () => {
+    for (const git_url of ["file:///etc", "ext::sh -c touch% /tmp/pwned"]) {
+      const slug = `src-${randomUUID().slice(0, 8)}`;
+      const created = await call("POST", "/v1/projects", { name: `P ${slug}`, slug, team_id: teamId, git_url });
+      expect(created.status).toBe(422);
+    }
+  });
+
+  it("fails a source scan of a project with neither git_url nor archive", async () => {
+    const id = await project();
+    const scan = await scanOf(id);
+    expect(scan).toMatchObject({
+      status: "failed",
+      error_message: "The project has no git_url to clone; set one, or upload a source archive.",
+    });
+  }, 60_000);
+
+  const bombBody = Buffer.alloc(20 * 1024 ** 2);
+  const archives: [string, Parameters<typeof zipOf>[0], RegExp][] = [
+    [
+      "../ entries",
+      [
+        { name: "ok.txt", data: "x" },
+        { name: "a/../../escape.txt", data: "x" },
+      ],
+      /climbing out of the tree with \.\. \(a\/\.\.\/\.\.\/escape\.txt\)/,
+    ],
+    [
+      "an absolute path",
+      [{ name: "/etc/cron.d/x", data: "x" }],
+      /an entry with an absolute path \(\/etc\/cron\.d\/x\)/,
+    ],
+    [
+      "a zip bomb",
+      [{ name: "zeros.bin", data: bombBody, deflate: true }],
+      /expands past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES \(8388608 bytes\)/,
+    ],
+    [
+      "a zip bomb whose header lies",
+      [{ name: "zeros.bin", data: bombBody, deflate: true, declaredSize: 1000 }],
+      /corrupt/,
+    ],
+    [
+      "a symlink escaping the tree",
+      [
+        { name: "package.json", data: "{}" },
+        { name: "passwd", symlinkTo: "../../../../etc/passwd" },
+      ],
+      /symbolic link leading outside the tree \(passwd\)/,
+    ],
+    ["an absolute symlink", [{ name: "lib", symlinkTo: "/etc" }], /symbolic link leading outside the tree \(lib\)/],
+    [
+      "too many entries",
+      Array.from({ length: 41 }, (_, i) => ({ name: `f${i}.txt`, data: "x" })),
+      /holds 41 entries; SOURCE_ARCHIVE_MAX_ENTRIES allows 40/,
+    ],
+  ];
+  it.each(archives)(
+    "fails an archive with %s",
+    async (_what, entries, message) => {
+      const id = await project();
+      const scan = await scanOf(id, { source_archive_id: await uploadArchive(id, zipOf(entries)) });
+      expect(scan).toMatchObject({ status: "failed" });
+      expect(scan.error_message).toMatch(message);
+      await expectNothingStored(id, scan);
+    },
+    60_000,
+  );
+});

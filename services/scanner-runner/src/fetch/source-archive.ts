@@ -1,0 +1,234 @@
+// A source scan's tree from an uploaded .zip (yauzl, streamed): copied from the artefact store into the job's
+// workspace (size and SHA-256 checked against the upload), then read twice. The first pass reads only the central
+// directory and refuses the whole archive before a byte is written: more than SOURCE_ARCHIVE_MAX_ENTRIES entries,
+// declared sizes past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES, absolute paths, `..` segments, encrypted entries. The
+// second writes files and directories, counting the bytes actually inflated (yauzl also checks each entry against
+// its declared size, so a lying header stops too), and makes symbolic links last, each checked to stay inside the
+// tree, so no file is ever written through a link.
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { chown, lchown, mkdir, symlink } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ArtefactStore } from "@sca/artefacts";
+import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import yauzl from "yauzl";
+import { JobInputError } from "../domain/scan-job.ts";
+import { escapingLink } from "../sandbox/tree-checks.ts";
+import type { Workspace } from "../sandbox/workspace.ts";
+
+export interface ArchiveLimits {
+  /** SOURCE_ARCHIVE_MAX_BYTES: the archive itself. */
+  maxBytes: number;
+  maxEntries: number;
+  maxExpandedBytes: number;
+}
+
+const LINK_TARGET_MAX_BYTES = 4096;
+
+/** Copies the uploaded archive to `file`, checking its size and SHA-256 against the job's reference. */
+async function copyArchive(
+  store: ArtefactStore,
+  artefact: ScanArtefact,
+  file: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<void> {
+  if (artefact.sizeBytes > BigInt(maxBytes))
+    throw new JobInputError(`The source archive is larger than SOURCE_ARCHIVE_MAX_BYTES (${maxBytes} bytes).`);
+  const stream = await store.get(artefact.key);
+  if (!stream)
+    throw new JobInputError("The uploaded source archive is no longer in the artefact store; upload it again.");
+  const hash = createHash("sha256");
+  let size = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(mismatch());
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(stream, check, createWriteStream(file, { mode: 0o600 }), { signal });
+  if (BigInt(size) !== artefact.sizeBytes || (artefact.sha256 && hash.digest("hex") !== artefact.sha256.toLowerCase()))
+    throw mismatch();
+}
+
+function mismatch(): JobInputError {
+  return new JobInputError(
+    "The uploaded source archive does not match the size and SHA-256 recorded when it was uploaded; upload it again.",
+  );
+}
+
+const openZip = (file: string) =>
+  new Promise<yauzl.ZipFile>((ok, fail) =>
+    yauzl.open(
+      file,
+      { lazyEntries: true, validateEntrySizes: true, decodeStrings: true, strictFileNames: false },
+      (err, zip) => (err ? fail(err) : ok(zip)),
+    ),
+  );
+
+/** Each entry of the zip in turn (the central directory only). */
+async function* entriesOf(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
+  const queue: yauzl.Entry[] = [];
+  let done = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  zip.on("entry", (e: yauzl.Entry) => (queue.push(e), wake?.()));
+  zip.on("end", () => ((done = true), wake?.()));
+  zip.on("error", (err: Error) => ((failure = err), wake?.()));
+  zip.readEntry();
+  for (;;) {
+    if (failure) throw failure;
+    const next = queue.shift();
+    if (next) {
+      yield next;
+      zip.readEntry();
+      continue;
+    }
+    if (done) return;
+    await new Promise<void>((r) => (wake = r));
+  }
+}
+
+const isLink = (e: yauzl.Entry) => ((e.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
+const isDir = (e: yauzl.Entry) => e.fileName.endsWith("/");
+
+/** The entry's path inside `root`, or the refusal of a path that is absolute or climbs out. */
+function placeOf(root: string, name: string): string {
+  if (name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name))
+    throw new JobInputError(`The source archive holds an entry with an absolute path (${name.slice(0, 200)}).`);
+  if (name.split(/[\\/]/).includes(".."))
+    throw new JobInputError(
+      `The source archive holds an entry climbing out of the tree with .. (${name.slice(0, 200)}).`,
+    );
+  const place = resolve(root, name);
+  if (place !== root && !place.startsWith(root + sep))
+    throw new JobInputError(`The source archive holds an entry outside the tree (${name.slice(0, 200)}).`);
+  return place;
+}
+
+/** First pass: everything the central directory tells, before anything is written. */
+async function survey(file: string, root: string, limits: ArchiveLimits): Promise<void> {
+  const zip = await openZip(file);
+  try {
+    if (zip.entryCount > limits.maxEntries)
+      throw new JobInputError(
+        `The source archive holds ${zip.entryCount} entries; SOURCE_ARCHIVE_MAX_ENTRIES allows ${limits.maxEntries}.`,
+      );
+    let declared = 0;
+    for await (const entry of entriesOf(zip)) {
+      placeOf(root, entry.fileName);
+      if (entry.isEncrypted())
+        throw new JobInputError(`The source archive holds an encrypted entry (${entry.fileName.slice(0, 200)}).`);
+      declared += entry.uncompressedSize;
+      if (declared > limits.maxExpandedBytes) throw expandedTooLarge(limits);
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+function expandedTooLarge(limits: ArchiveLimits): JobInputError {
+  return new JobInputError(
+    `The source archive expands past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES (${limits.maxExpandedBytes} bytes); it was not extracted.`,
+  );
+}
+
+const readStreamOf = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+  new Promise<Readable>((ok, fail) => zip.openReadStream(entry, (err, s) => (err ? fail(err) : ok(s))));
+
+/** Extracts the uploaded archive into `ws.tree`; answers the entries and bytes written. */
+export async function extractSourceArchive(
+  store: ArtefactStore,
+  artefact: ScanArtefact | undefined,
+  ws: Workspace,
+  limits: ArchiveLimits,
+  signal: AbortSignal,
+): Promise<{ entries: number; bytes: number }> {
+  if (!artefact?.key) throw new JobInputError("The scan names no uploaded source archive.");
+  const file = join(ws.root, "archive.zip");
+  await copyArchive(store, artefact, file, limits.maxBytes, signal);
+  const root = ws.tree;
+  try {
+    await survey(file, root, limits);
+  } catch (err) {
+    if (err instanceof JobInputError) throw err;
+    // yauzl refuses these names itself while reading the directory; say so in our words.
+    const text = err instanceof Error ? err.message : "";
+    const refused = /^(?:absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(text);
+    if (refused) {
+      placeOf(root, refused[1]!);
+      throw new JobInputError(
+        `The source archive holds an entry name with a backslash (${refused[1]!.slice(0, 200)}).`,
+      );
+    }
+    throw new JobInputError("The source archive is not a readable .zip file.");
+  }
+
+  // The tree belongs to the user tools run as (whatever the runner's umask), as a clone's does.
+  const own = async (path: string) => {
+    if (ws.runAs) await chown(path, ws.runAs.uid, ws.runAs.gid);
+  };
+  const makeDirs = async (dir: string) => {
+    const first = await mkdir(dir, { recursive: true, mode: 0o755 });
+    if (!first) return;
+    for (let d = dir; d.length >= first.length; d = dirname(d)) await own(d);
+  };
+  const zip = await openZip(file);
+  let written = 0;
+  let entries = 0;
+  const links: { place: string; target: string; name: string }[] = [];
+  try {
+    for await (const entry of entriesOf(zip)) {
+      signal.throwIfAborted();
+      entries += 1;
+      const place = placeOf(root, entry.fileName);
+      if (isDir(entry)) {
+        await makeDirs(place);
+        continue;
+      }
+      await makeDirs(dirname(place));
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          written += chunk.length;
+          if (written > limits.maxExpandedBytes) return done(expandedTooLarge(limits));
+          done(null, chunk);
+        },
+      });
+      if (isLink(entry)) {
+        if (entry.uncompressedSize > LINK_TARGET_MAX_BYTES) throw escapingLinkError(entry.fileName);
+        const chunks: Buffer[] = [];
+        for await (const chunk of (await readStreamOf(zip, entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
+        links.push({ place, target: Buffer.concat(chunks).toString("utf8"), name: entry.fileName });
+        continue;
+      }
+      await pipeline(await readStreamOf(zip, entry), count, createWriteStream(place, { mode: 0o644 }), { signal });
+      await own(place);
+    }
+  } catch (err) {
+    if (err instanceof JobInputError || signal.aborted) throw err;
+    throw new JobInputError("The source archive is corrupt: an entry could not be inflated as its header describes.");
+  } finally {
+    zip.close();
+  }
+  // Links last: no file above was written through one. Each must stay inside the tree, as written and as resolved.
+  for (const link of links) {
+    if (isAbsolute(link.target)) throw escapingLinkError(link.name);
+    const lands = resolve(dirname(link.place), link.target);
+    if (relative(root, lands).startsWith("..")) throw escapingLinkError(link.name);
+    await symlink(link.target, link.place);
+    if (ws.runAs) await lchown(link.place, ws.runAs.uid, ws.runAs.gid);
+  }
+  const escaping = await escapingLink(root);
+  if (escaping) throw escapingLinkError(escaping);
+  return { entries, bytes: written };
+}
+
+function escapingLinkError(name: string): JobInputError {
+  return new JobInputError(
+    `The source archive holds a symbolic link leading outside the tree (${name.slice(0, 200)}).`,
+  );
+}

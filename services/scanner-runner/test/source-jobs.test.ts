@@ -1,0 +1,167 @@
+// Source jobs through a real scanner-runner whose cdxgen is a stand-in that misbehaves on purpose (CDXGEN_BIN names
+// a script that hangs with a background child, or floods its output), run exactly as cdxgen is (node's permission
+// model, the sandbox user, the scrubbed environment): the job times out, is cancelled, or is cut, and its workspace
+// (SCAN_WORK_DIR) is gone afterwards with every process it started.
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { TOPICS } from "@sca/kafka";
+import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { EventReader, startService, zipOf, type TestService } from "@sca/testkit";
+import { service } from "../src/service.ts";
+import {
+  artefactDirectory,
+  eventually,
+  jobApplied,
+  makeProject,
+  publishJobs,
+  publishScanState,
+  scanJob,
+  upload,
+} from "./support/scan-jobs.ts";
+
+const FAKE_CDXGEN = `
+const { spawn } = require("node:child_process");
+const { readFileSync, writeFileSync } = require("node:fs");
+const args = process.argv.slice(2);
+const tree = args[args.length - 1];
+const output = args[args.indexOf("-o") + 1];
+const mode = readFileSync(tree + "/mode.txt", "utf8").trim();
+if (mode === "hang") {
+  const child = spawn("sleep", ["300"], { stdio: "ignore" });
+  console.log("background pid " + child.pid);
+  console.error("environment keys " + Object.keys(process.env).sort().join(","));
+  setInterval(() => {}, 1000);
+} else {
+  const line = "x".repeat(99) + "\\n";
+  for (let i = 0; i < 100000; i++) process.stdout.write(line);
+  writeFileSync(output, JSON.stringify({
+    bomFormat: "CycloneDX", specVersion: "1.6", version: 1,
+    components: [{ type: "library", name: "left-pad", version: "1.3.0", purl: "pkg:npm/left-pad@1.3.0" }],
+  }));
+}
+`;
+
+let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
+let fakeDir: string;
+let workDir: string;
+let identity: TestService;
+let projects: TestService;
+let runner: TestService;
+let events: EventReader;
+
+beforeAll(async () => {
+  artefacts = await artefactDirectory();
+  fakeDir = await mkdtemp(join(tmpdir(), "sca-fake-cdxgen-"));
+  workDir = await mkdtemp(join(tmpdir(), "sca-work-"));
+  // Both must be searchable by the sandbox user the tools run as (docs/source-scans.md, SCAN_WORK_DIR).
+  await chmod(fakeDir, 0o755);
+  await chmod(workDir, 0o711);
+  await writeFile(join(fakeDir, "cdxgen.cjs"), FAKE_CDXGEN, { mode: 0o644 });
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
+  });
+  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, ARTEFACT_DIR: artefacts.dir } });
+  runner = await startService(service, {
+    env: {
+      ARTEFACT_DIR: artefacts.dir,
+      PROJECTS_RPC_URL: projects.url!,
+      CDXGEN_BIN: join(fakeDir, "cdxgen.cjs"),
+      CDXGEN_TIMEOUT_SECONDS: "6",
+      SCAN_WORK_DIR: workDir,
+      SCAN_TOOL_OUTPUT_MAX_BYTES: String(100 * 1024),
+    },
+  });
+  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+}, 90_000);
+
+afterAll(async () => {
+  await events?.stop();
+  await runner?.close();
+  await projects?.close();
+  await identity?.close();
+  await artefacts?.remove();
+  await rm(fakeDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
+}, 60_000);
+
+async function sourceJob(mode: string, projectId?: string) {
+  const archive = zipOf([{ name: "mode.txt", data: mode }]);
+  const job = scanJob({ lane: "manual", kind: "source", ...(projectId ? { projectId } : {}) });
+  job.sourceArchive = await upload(artefacts.store, job.projectId, archive);
+  return job;
+}
+
+const running = async (pid: number) => {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+};
+
+async function backgroundPid(scanId: string): Promise<number> {
+  const [line] = await events.waitFor(
+    ScanLogLineSchema,
+    (l) => l.scanId === scanId && l.stage === "cdxgen" && l.line.startsWith("background pid"),
+  );
+  return Number(line!.line.split(" ").pop());
+}
+
+describe("source jobs with a misbehaving tool", () => {
+  it("fails a tool that hangs at CDXGEN_TIMEOUT_SECONDS, killing what it started and removing the workspace", async () => {
+    const job = await sourceJob("hang");
+    await publishJobs(runner.kafka!, "manual", [job]);
+    const pid = await backgroundPid(job.scanId);
+    expect(await running(pid)).toBe(true);
+    const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 30_000);
+    expect(finished).toMatchObject({
+      outcome: "failed",
+      retryable: false,
+      errorMessage: "cdxgen did not finish within CDXGEN_TIMEOUT_SECONDS (6 s); it was stopped.",
+    });
+    expect(await running(pid)).toBe(false);
+    expect(await readdir(workDir)).toEqual([]);
+    // The tool saw the allow-listed environment, on stderr, apart from stdout.
+    const [env] = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stream === "stderr");
+    expect(env!.line).toMatch(/^environment keys /);
+    expect(env!.line).not.toMatch(/DATABASE_URL|SECRET_KEY|KAFKA|REDIS/);
+    const steps = (await events.waitFor(ScanProgressSchema, (p) => p.scanId === job.scanId && !p.heartbeat, 0)).map(
+      (p) => p.step,
+    );
+    expect(steps).toEqual(["sbom", "extract", "cdxgen"]);
+  }, 60_000);
+
+  it("stops a cancelled job mid-tool: the process group is killed, no outcome, no workspace", async () => {
+    const job = await sourceJob("hang");
+    await publishJobs(runner.kafka!, "manual", [job]);
+    const pid = await backgroundPid(job.scanId);
+    const cancelledAt = Date.now();
+    await publishScanState(runner.kafka!, job, "cancelled");
+    await eventually(() => jobApplied(runner.orm, runner.kafka!, job), "the cancelled job ended");
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    expect(await running(pid)).toBe(false);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(events.seen.filter((r) => r.key === job.scanId && r.type === ScanAttemptFinishedSchema.typeName)).toEqual(
+      [],
+    );
+  }, 60_000);
+
+  it("cuts a flood of output at SCAN_TOOL_OUTPUT_MAX_BYTES and still ingests what the tool wrote", async () => {
+    const job = await sourceJob("flood", await makeProject(identity, projects));
+    await publishJobs(runner.kafka!, "manual", [job]);
+    const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 30_000);
+    expect(finished).toMatchObject({ outcome: "succeeded", componentCount: 1 });
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stage === "cdxgen", 0);
+    const flood = lines.filter((l) => l.stream === "stdout" && l.line.startsWith("xxx"));
+    // 100 KiB of 100-byte lines: about a thousand of the hundred thousand written.
+    expect(flood.length).toBeGreaterThan(900);
+    expect(flood.length).toBeLessThanOrEqual(1024);
+    expect(
+      lines.some((l) => l.stream === "stderr" && /more than SCAN_TOOL_OUTPUT_MAX_BYTES on stdout/.test(l.line)),
+    ).toBe(true);
+    expect(await readdir(workDir)).toEqual([]);
+  }, 60_000);
+});
