@@ -53,6 +53,8 @@ export interface OsvScannerResult {
   networkIsolated: boolean;
   exitCode: number;
   durationMs: number;
+  /** The scanner process's peak resident memory, sampled every 10 ms from /proc (0 where there is no /proc). */
+  peakRssKiB: number;
   /** OSV-Scanner's log (stderr): which databases it loaded, what it skipped and why. */
   log: string;
 }
@@ -112,12 +114,39 @@ interface ScannerJson {
   }[];
 }
 
-function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number; stderr: string }> {
+/** The process's resident-memory high-water mark (VmHWM, KiB), or 0 once it is gone or where /proc is absent. */
+function residentPeakKiB(pid: number): number {
+  try {
+    return Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number; stderr: string; peakRssKiB: number }> {
   return new Promise((done) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      done({ code, stderr });
-    });
+    let peakRssKiB = 0;
+    const child = execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        clearInterval(sampler);
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        done({ code, stderr, peakRssKiB });
+      },
+    );
+    // `unshare` execs the scanner in place (same pid). The high-water mark only grows, so sampling it every 10 ms
+    // misses at most the growth of the last 10 ms.
+    const sample = () => {
+      if (child.pid) peakRssKiB = Math.max(peakRssKiB, residentPeakKiB(child.pid));
+    };
+    const sampler = setInterval(sample, 10);
+    sample();
   });
 }
 
@@ -162,11 +191,11 @@ export async function osvScannerFindings(
     ];
     const namespace = options.isolateNetwork === false ? undefined : networkNamespaceOptions();
     const started = performance.now();
-    const { code, stderr } = namespace
+    const { code, stderr, peakRssKiB } = namespace
       ? await run("unshare", [...namespace, binary, ...args], 120_000)
       : await run(binary, args, 120_000);
     const durationMs = Math.round(performance.now() - started);
-    const base = { networkIsolated: namespace !== undefined, exitCode: code, durationMs, log: stderr };
+    const base = { networkIsolated: namespace !== undefined, exitCode: code, durationMs, peakRssKiB, log: stderr };
     // 0: nothing found, 1: vulnerabilities found, 128: no package source it can read; 127 with "extraction failed"
     // when its parser rejects the file; anything else is a failure of the run itself.
     const lines = stderr.trim().split("\n");
