@@ -37,6 +37,13 @@ export interface OsvScannerFinding extends OsvScannerPackage {
   ids: string[];
   /** Their aliases (CVE, GHSA, ...) that are not themselves among `ids`; sorted. */
   aliases: string[];
+  /**
+   * For a package read from an SBOM, `name` is only its purl's name (no namespace: a Maven artifact, the last segment
+   * of a Go path, lower-cased for golang); this is the full name (`group:artifact`, the module path) when the matched
+   * records name exactly one package that ends with it. Absent when they name none longer, or several (a record for
+   * github.com/fluxcd/helm-controller/api and …/kustomize-controller/api leaves "api" ambiguous).
+   */
+  advisoryName?: string;
 }
 
 export interface OsvScannerResult {
@@ -104,12 +111,19 @@ async function sbomFileName(path: string): Promise<string> {
   return "sbom.spdx";
 }
 
+/** The part of an OSV record in OSV-Scanner's JSON that names the packages it affects. */
+interface ScannerRecord {
+  id: string;
+  affected?: { package?: { ecosystem?: string; name?: string } }[];
+}
+
 interface ScannerJson {
   results?: {
     source: { path: string; type: string };
     packages?: {
       package: { name: string; version: string; ecosystem: string };
       groups?: { ids: string[]; aliases?: string[] | null }[];
+      vulnerabilities?: ScannerRecord[];
     }[];
   }[];
 }
@@ -155,6 +169,27 @@ const byKey =
   (a: T, b: T) =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 const packageKey = (p: OsvScannerPackage) => `${p.ecosystem}\0${p.name}\0${p.version}`;
+
+/**
+ * The full name the matched records give the package (undefined when none is longer, or several fit): the one of
+ * their affected packages, in its ecosystem, that is the package's name or ends with it after a "/" or ":"
+ * (compared case-insensitively: golang purls are lower-cased).
+ */
+function advisoryNameOf(pkg: OsvScannerPackage, ids: string[], records: ScannerRecord[]): string | undefined {
+  const short = pkg.name.toLowerCase();
+  const names = new Set<string>();
+  for (const record of records) {
+    if (!ids.includes(record.id)) continue;
+    for (const { package: affected } of record.affected ?? []) {
+      const name = affected?.name;
+      if (!name || affected.ecosystem?.split(":")[0] !== pkg.ecosystem) continue;
+      const lower = name.toLowerCase();
+      if (lower === short || lower.endsWith(`/${short}`) || lower.endsWith(`:${short}`)) names.add(name);
+    }
+  }
+  const [only] = names;
+  return names.size === 1 && only !== pkg.name ? only : undefined;
+}
 
 /** Runs OSV-Scanner offline on `input` and returns what it read and found, normalised. */
 export async function osvScannerFindings(
@@ -217,13 +252,15 @@ export async function osvScannerFindings(
     const packages = new Map<string, OsvScannerPackage>();
     const findings = new Map<string, OsvScannerFinding>();
     for (const result of answer.results ?? []) {
-      for (const { package: p, groups } of result.packages ?? []) {
+      for (const { package: p, groups, vulnerabilities } of result.packages ?? []) {
         const pkg = { ecosystem: p.ecosystem, name: p.name, version: p.version };
         packages.set(packageKey(pkg), pkg);
         for (const group of groups ?? []) {
           const ids = [...new Set(group.ids)].sort();
           const aliases = [...new Set(group.aliases ?? [])].filter((a) => !ids.includes(a)).sort();
-          findings.set(`${packageKey(pkg)}\0${ids.join(",")}`, { ...pkg, ids, aliases });
+          const advisoryName = advisoryNameOf(pkg, ids, vulnerabilities ?? []);
+          const finding = { ...pkg, ids, aliases, ...(advisoryName ? { advisoryName } : {}) };
+          findings.set(`${packageKey(pkg)}\0${advisoryName ?? ""}\0${ids.join(",")}`, finding);
         }
       }
     }

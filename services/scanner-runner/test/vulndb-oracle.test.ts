@@ -65,7 +65,7 @@ interface ExplainedDifference {
   /** Which side has the finding the other lacks. */
   onlyIn: "ours" | "oracle";
   ecosystem: string;
-  /** As compared (see comparedName). */
+  /** Normalised as the matcher does (normalisedName). */
   name: string;
   version: string;
   /** Our canonical vulnerability id, or "*" with `count` for every vulnerability of that package version. */
@@ -80,7 +80,7 @@ const EXPLAINED_DIFFERENCES: ExplainedDifference[] = [
     input: "spdx/constellation-v2.2.2.spdx-2.2.json",
     onlyIn: "ours",
     ecosystem: "Go",
-    name: "azidentity",
+    name: "github.com/Azure/azure-sdk-for-go/sdk/azidentity",
     version: "v1.1.0",
     vulnerability: "CVE-2024-35255",
     why:
@@ -92,7 +92,7 @@ const EXPLAINED_DIFFERENCES: ExplainedDifference[] = [
     input: "cyclonedx/traefik.cdx.xml",
     onlyIn: "oracle",
     ecosystem: "Go",
-    name: "v2",
+    name: "github.com/traefik/traefik/v2",
     version: "(devel)",
     vulnerability: "*",
     count: 56,
@@ -103,18 +103,17 @@ const EXPLAINED_DIFFERENCES: ExplainedDifference[] = [
   },
 ];
 
-/**
- * OSV-Scanner's JSON names a package read from an SBOM by its purl's name alone (no namespace: a Maven artifact, the
- * last segment of a Go path), lower-cased for golang purls; our side is reduced the same way. With the version and
- * the vulnerability beside it, the key stays exact on these inputs (a collision would show as a count difference).
- */
-const comparedName = (ecosystem: string, name: string): string => {
-  const n = normalisedName(ecosystem, name);
-  const short = n.slice(Math.max(n.lastIndexOf("/"), n.lastIndexOf(":")) + 1);
-  return ecosystem === "Go" ? short.toLowerCase() : short;
-};
 const keyOf = (ecosystem: string, name: string, version: string, vulnerability: string) =>
-  [ecosystem, comparedName(ecosystem, name), version, vulnerability].join("|");
+  [ecosystem, normalisedName(ecosystem, name), version, vulnerability].join("|");
+/**
+ * The key with the name as OSV-Scanner's JSON gives an SBOM package: its purl's name alone (no Maven group, the last
+ * segment of a Go path, lower-cased for golang purls). Used only where the oracle could not tell the full name.
+ */
+const shortKeyOf = (key: string): string => {
+  const [ecosystem = "", name = "", ...rest] = key.split("|");
+  const short = name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf(":")) + 1);
+  return [ecosystem, ecosystem === "Go" ? short.toLowerCase() : short, ...rest].join("|");
+};
 
 let index: AdvisoryIndex;
 /** Any advisory id or alias -> our canonical vulnerability id (the alias group). */
@@ -167,7 +166,8 @@ async function oracleFindings(input: string): Promise<{ read: boolean; reason?: 
   for (const f of result.findings) {
     // One OSV-Scanner alias group must be one of ours: ids of two of our groups (or none) show as a difference.
     const groups = [...new Set(f.ids.map((id) => canonical.get(id) ?? `unknown:${id}`))].sort();
-    keys.add(keyOf(f.ecosystem, f.name, f.version, groups.join("+")));
+    // Its JSON names an SBOM package by its purl's name alone: the full name is the one the matched records give.
+    keys.add(keyOf(f.ecosystem, f.advisoryName ?? f.name, f.version, groups.join("+")));
   }
   return { read: result.read, reason: result.reason, keys };
 }
@@ -194,8 +194,17 @@ describe("our matcher against OSV-Scanner on every shared SBOM", () => {
     for (const input of await sbomInputs()) {
       const ours = await ourFindings(input);
       const oracle = await oracleFindings(input);
-      const onlyOurs = [...ours].filter((k) => !oracle.keys.has(k)).sort();
-      const onlyOracle = [...oracle.keys].filter((k) => !ours.has(k)).sort();
+      // A finding of ours the oracle has under its full name, or, where the oracle could only give the purl's name
+      // (ambiguous records), under that short name.
+      const confirmed = new Set<string>();
+      const onlyOurs = [...ours]
+        .filter((k) => {
+          const hit = oracle.keys.has(k) ? k : oracle.keys.has(shortKeyOf(k)) ? shortKeyOf(k) : undefined;
+          if (hit) confirmed.add(hit);
+          return !hit;
+        })
+        .sort();
+      const onlyOracle = [...oracle.keys].filter((k) => !confirmed.has(k)).sort();
       counts[input] =
         `${oracle.read ? "read" : "unread"} ours ${ours.size} oracle ${oracle.keys.size} differences ${onlyOurs.length + onlyOracle.length}`;
       // An input OSV-Scanner cannot read must be one we know about, and say why.
