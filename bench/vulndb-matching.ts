@@ -1,6 +1,8 @@
 // Matching throughput of the scanner-runner's local vulnerability database (docs/vulnerability-database.md): the
 // whole vendored OSV snapshot in the matcher, every real SBOM of ../shared/data/sbom read, its components named by
-// purl and matched. Runs offline (no portal needed): node bench/vulndb-matching.ts
+// purl and matched; OSV-Scanner (docs/osv-oracle.md) runs offline beside it on the same SBOM files with a database made
+// from the same advisories. Runs offline (no portal needed): node bench/vulndb-matching.ts
+import { readFileSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -10,7 +12,7 @@ import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matc
 import { readSbom } from "../services/scanner-runner/src/domain/sbom/read-sbom.ts";
 import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";
 import { VENDORED_SNAPSHOT } from "../services/scanner-runner/src/vulndb/advisory-database.ts";
-import { sharedDir } from "@sca/testkit";
+import { osvScannerFindings, sharedDir } from "@sca/testkit";
 import { printTable } from "./table.ts";
 
 const SBOM_DIR = process.env.BENCH_SBOM_DIR ?? join(sharedDir(), "data", "sbom");
@@ -23,16 +25,19 @@ let t = performance.now();
 const index0 = new AdvisoryIndex(advisories);
 const buildMs = performance.now() - t;
 
-const sboms: { name: string; packages: PackageVersion[] }[] = [];
+const sboms: { name: string; path: string; readMs: number; packages: PackageVersion[] }[] = [];
 for (const sub of ["cyclonedx", "spdx"]) {
   for (const file of (await readdir(join(SBOM_DIR, sub))).sort()) {
+    const path = join(SBOM_DIR, sub, file);
     try {
-      const inv = readSbom(await readFile(join(SBOM_DIR, sub, file)));
+      const bytes = await readFile(path);
+      const readStarted = performance.now();
+      const inv = readSbom(bytes);
       const packages = inv.components.flatMap((c) => {
         const p = c.purl ? packageOfPurl(c.purl) : null;
         return p?.kind === "package" ? [p.package] : [];
       });
-      sboms.push({ name: `${sub}/${file}`, packages });
+      sboms.push({ name: `${sub}/${file}`, path, readMs: performance.now() - readStarted, packages });
     } catch {
       // Not an SBOM the reader takes: not part of this benchmark.
     }
@@ -40,43 +45,72 @@ for (const sub of ["cyclonedx", "spdx"]) {
 }
 
 const rows: Record<string, string | number>[] = [];
-let totalComponents = 0;
-let totalMs = 0;
+const total = { components: 0, oursMs: 0, oursReadMs: 0, osvMs: 0, osvPeakKiB: 0 };
 for (const sbom of sboms) {
-  let findings = 0;
+  // Distinct (package version, vulnerability) pairs, counted as OSV-Scanner counts its findings.
+  const findings = new Set<string>();
   t = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
     // No verdict cached from the round before: the cold path a new database version sees.
     const index = coldIndex(index0);
-    findings = 0;
-    for (const p of sbom.packages) {
-      const v = index.match(p);
-      if (v.assessed) findings += v.vulnerabilities.length;
-    }
+    for (const p of sbom.packages) index.match(p);
   }
   const ms = (performance.now() - t) / ROUNDS;
-  totalComponents += sbom.packages.length;
-  totalMs += ms;
+  for (const p of sbom.packages) {
+    const v = index0.match(p);
+    if (v.assessed)
+      for (const x of v.vulnerabilities) findings.add(`${p.ecosystem}|${p.name}|${p.version}|${x.vulnerabilityId}`);
+  }
+  // OSV-Scanner reads the file, loads the zips of the ecosystems it found and matches: its whole offline run.
+  const osv = await osvScannerFindings({ sbom: sbom.path }, { advisoriesDir: VENDORED_SNAPSHOT });
+  const n = sbom.packages.length;
+  const perSecond = (wallMs: number) => Math.round(n / (wallMs / 1000));
   rows.push({
     sbom: sbom.name,
-    components: sbom.packages.length,
-    findings,
-    "ms (cold cache)": ms,
-    "components/s": Math.round(sbom.packages.length / (ms / 1000)),
+    components: n,
+    "ours: findings": findings.size,
+    "ours: match ms": ms,
+    "ours: components/s": perSecond(ms),
+    "ours: read+match ms": sbom.readMs + ms,
+    "osv-scanner: findings": osv.read ? osv.findings.length : "not read",
+    "osv-scanner: wall ms": osv.durationMs,
+    "osv-scanner: components/s": osv.read ? perSecond(osv.durationMs) : "",
+    "osv-scanner: peak MiB": Math.round(osv.peakRssKiB / 1024),
   });
+  // Totals over the SBOMs both read (one OSV-Scanner cannot read answers in milliseconds, having done nothing).
+  if (!osv.read) continue;
+  total.components += n;
+  total.oursMs += ms;
+  total.oursReadMs += sbom.readMs + ms;
+  total.osvMs += osv.durationMs;
+  total.osvPeakKiB = Math.max(total.osvPeakKiB, osv.peakRssKiB);
 }
+const peakMiB = Math.round(process.resourceUsage().maxRSS / 1024);
 rows.push({
-  sbom: "all",
-  components: totalComponents,
-  findings: "",
-  "ms (cold cache)": totalMs,
-  "components/s": Math.round(totalComponents / (totalMs / 1000)),
+  sbom: "all read by both",
+  components: total.components,
+  "ours: findings": "",
+  "ours: match ms": total.oursMs,
+  "ours: components/s": Math.round(total.components / (total.oursMs / 1000)),
+  "ours: read+match ms": total.oursReadMs,
+  "osv-scanner: findings": "",
+  "osv-scanner: wall ms": total.osvMs,
+  "osv-scanner: components/s": Math.round(total.components / (total.osvMs / 1000)),
+  "osv-scanner: peak MiB": Math.round(total.osvPeakKiB / 1024),
 });
-const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
 printTable(
-  `Vulnerability matching: ${index0.advisoryCount} advisories, ${index0.packageCount} package names (index built in ${buildMs.toFixed(0)} ms), ${ROUNDS} rounds per SBOM, resident memory ${rssMiB} MiB, target >= 20,000 components/s`,
+  `Vulnerability matching, ours beside OSV-Scanner ${osvVersion()} offline: ${index0.advisoryCount} advisories, ${index0.packageCount} package names (our index built in ${buildMs.toFixed(0)} ms), ours ${ROUNDS} rounds per SBOM (cold verdict cache), OSV-Scanner one run per SBOM (process wall time, database zips loaded per run); peak memory: ours ${peakMiB} MiB for the whole bench process (every parsed SBOM and advisory document besides the index), OSV-Scanner its process; target >= 20,000 components/s and faster than OSV-Scanner`,
   rows,
 );
+
+/** The OSV-Scanner version scripts/versions.sh pins (the one the harness runs). */
+function osvVersion(): string {
+  return (
+    /^OSV_SCANNER_VERSION=(\S+)$/m.exec(
+      readFileSync(join(import.meta.dirname, "../scripts/versions.sh"), "utf8"),
+    )?.[1] ?? ""
+  );
+}
 
 /** The built index with its verdict cache emptied, so every round evaluates the ranges again. */
 function coldIndex(index: AdvisoryIndex): AdvisoryIndex {

@@ -37,6 +37,13 @@ export interface OsvScannerFinding extends OsvScannerPackage {
   ids: string[];
   /** Their aliases (CVE, GHSA, ...) that are not themselves among `ids`; sorted. */
   aliases: string[];
+  /**
+   * For a package read from an SBOM, `name` is only its purl's name (no namespace: a Maven artifact, the last segment
+   * of a Go path, lower-cased for golang); this is the full name (`group:artifact`, the module path) when the matched
+   * records name exactly one package that ends with it. Absent when they name none longer, or several (a record for
+   * github.com/fluxcd/helm-controller/api and …/kustomize-controller/api leaves "api" ambiguous).
+   */
+  advisoryName?: string;
 }
 
 export interface OsvScannerResult {
@@ -53,6 +60,8 @@ export interface OsvScannerResult {
   networkIsolated: boolean;
   exitCode: number;
   durationMs: number;
+  /** The scanner process's peak resident memory, sampled every 10 ms from /proc (0 where there is no /proc). */
+  peakRssKiB: number;
   /** OSV-Scanner's log (stderr): which databases it loaded, what it skipped and why. */
   log: string;
 }
@@ -102,22 +111,56 @@ async function sbomFileName(path: string): Promise<string> {
   return "sbom.spdx";
 }
 
+/** The part of an OSV record in OSV-Scanner's JSON that names the packages it affects. */
+interface ScannerRecord {
+  id: string;
+  affected?: { package?: { ecosystem?: string; name?: string } }[];
+}
+
 interface ScannerJson {
   results?: {
     source: { path: string; type: string };
     packages?: {
       package: { name: string; version: string; ecosystem: string };
       groups?: { ids: string[]; aliases?: string[] | null }[];
+      vulnerabilities?: ScannerRecord[];
     }[];
   }[];
 }
 
-function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number; stderr: string }> {
+/** The process's resident-memory high-water mark (VmHWM, KiB), or 0 once it is gone or where /proc is absent. */
+function residentPeakKiB(pid: number): number {
+  try {
+    return Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number; stderr: string; peakRssKiB: number }> {
   return new Promise((done) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      done({ code, stderr });
-    });
+    let peakRssKiB = 0;
+    const child = execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        clearInterval(sampler);
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        done({ code, stderr, peakRssKiB });
+      },
+    );
+    // `unshare` execs the scanner in place (same pid). The high-water mark only grows, so sampling it every 10 ms
+    // misses at most the growth of the last 10 ms.
+    const sample = () => {
+      if (child.pid) peakRssKiB = Math.max(peakRssKiB, residentPeakKiB(child.pid));
+    };
+    const sampler = setInterval(sample, 10);
+    sample();
   });
 }
 
@@ -126,6 +169,27 @@ const byKey =
   (a: T, b: T) =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 const packageKey = (p: OsvScannerPackage) => `${p.ecosystem}\0${p.name}\0${p.version}`;
+
+/**
+ * The full name the matched records give the package (undefined when none is longer, or several fit): the one of
+ * their affected packages, in its ecosystem, that is the package's name or ends with it after a "/" or ":"
+ * (compared case-insensitively: golang purls are lower-cased).
+ */
+function advisoryNameOf(pkg: OsvScannerPackage, ids: string[], records: ScannerRecord[]): string | undefined {
+  const short = pkg.name.toLowerCase();
+  const names = new Set<string>();
+  for (const record of records) {
+    if (!ids.includes(record.id)) continue;
+    for (const { package: affected } of record.affected ?? []) {
+      const name = affected?.name;
+      if (!name || affected.ecosystem?.split(":")[0] !== pkg.ecosystem) continue;
+      const lower = name.toLowerCase();
+      if (lower === short || lower.endsWith(`/${short}`) || lower.endsWith(`:${short}`)) names.add(name);
+    }
+  }
+  const [only] = names;
+  return names.size === 1 && only !== pkg.name ? only : undefined;
+}
 
 /** Runs OSV-Scanner offline on `input` and returns what it read and found, normalised. */
 export async function osvScannerFindings(
@@ -162,11 +226,11 @@ export async function osvScannerFindings(
     ];
     const namespace = options.isolateNetwork === false ? undefined : networkNamespaceOptions();
     const started = performance.now();
-    const { code, stderr } = namespace
+    const { code, stderr, peakRssKiB } = namespace
       ? await run("unshare", [...namespace, binary, ...args], 120_000)
       : await run(binary, args, 120_000);
     const durationMs = Math.round(performance.now() - started);
-    const base = { networkIsolated: namespace !== undefined, exitCode: code, durationMs, log: stderr };
+    const base = { networkIsolated: namespace !== undefined, exitCode: code, durationMs, peakRssKiB, log: stderr };
     // 0: nothing found, 1: vulnerabilities found, 128: no package source it can read; 127 with "extraction failed"
     // when its parser rejects the file; anything else is a failure of the run itself.
     const lines = stderr.trim().split("\n");
@@ -188,13 +252,15 @@ export async function osvScannerFindings(
     const packages = new Map<string, OsvScannerPackage>();
     const findings = new Map<string, OsvScannerFinding>();
     for (const result of answer.results ?? []) {
-      for (const { package: p, groups } of result.packages ?? []) {
+      for (const { package: p, groups, vulnerabilities } of result.packages ?? []) {
         const pkg = { ecosystem: p.ecosystem, name: p.name, version: p.version };
         packages.set(packageKey(pkg), pkg);
         for (const group of groups ?? []) {
           const ids = [...new Set(group.ids)].sort();
           const aliases = [...new Set(group.aliases ?? [])].filter((a) => !ids.includes(a)).sort();
-          findings.set(`${packageKey(pkg)}\0${ids.join(",")}`, { ...pkg, ids, aliases });
+          const advisoryName = advisoryNameOf(pkg, ids, vulnerabilities ?? []);
+          const finding = { ...pkg, ids, aliases, ...(advisoryName ? { advisoryName } : {}) };
+          findings.set(`${packageKey(pkg)}\0${advisoryName ?? ""}\0${ids.join(",")}`, finding);
         }
       }
     }
