@@ -2,7 +2,7 @@
 // prefix: policy's LicensePolicyChanged reaches projects' consumer, which re-categorises every snapshot of the team's
 // projects and recounts license_category_summary; a 10000-component project re-categorised in one pass.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -14,10 +14,12 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
-import { callAs, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
 import { projectById } from "../src/store/projects.ts";
+
+const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
 
 let identity: TestService;
 let policy: TestService;
@@ -57,8 +59,8 @@ afterAll(async () => {
 const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
   sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, { record: r }));
 
-/** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
-async function projectWithInventory(count: number, distributionModel?: string): Promise<string> {
+/** A new project of the team, shipped as `distributionModel`. */
+async function newProject(distributionModel?: string): Promise<string> {
   const slug = `p-${randomUUID().slice(0, 8)}`;
   const { project } = await projects
     .client(ProjectService)
@@ -66,25 +68,18 @@ async function projectWithInventory(count: number, distributionModel?: string): 
       { project: { name: `Project ${slug}`, slug, teamId, ...(distributionModel ? { distributionModel } : {}) } },
       await callAs.superAdmin(randomUUID()),
     );
-  const parts = [record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } })];
-  for (let i = 0; i < count; i++) {
-    const purl = `pkg:npm/c${i}@1.0.0`;
-    parts.push(
-      record({
-        case: "component",
-        value: { key: purl, name: `c${i}`, version: "1.0.0", purl, declaredLicense: LICENSES[i % LICENSES.length] },
-      }),
-    );
-  }
-  const stored = await new DirectoryArtefactStore(dir).put(
-    `inventory/${randomUUID()}.pb`,
-    bytesSource(Buffer.concat(parts)),
-    { maxBytes: 1024 ** 3 },
-  );
+  return project!.id;
+}
+
+/** Hands the inventory artefact `bytes` over as the scanner-runner does, as a new scan of the project. */
+async function ingest(projectId: string, bytes: Uint8Array): Promise<void> {
+  const stored = await new DirectoryArtefactStore(dir).put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), {
+    maxBytes: 1024 ** 3,
+  });
   await projects.client(InventoryService).ingestInventory(
     {
       scanId: randomUUID(),
-      projectId: project!.id,
+      projectId,
       attempt: 1,
       inventory: create(ScanArtefactSchema, {
         key: stored.key,
@@ -95,7 +90,41 @@ async function projectWithInventory(count: number, distributionModel?: string): 
     },
     await callAs.service("scanner-runner"),
   );
-  return project!.id;
+}
+
+/** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
+async function projectWithInventory(count: number, distributionModel?: string): Promise<string> {
+  const projectId = await newProject(distributionModel);
+  const parts = [record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } })];
+  for (let i = 0; i < count; i++) {
+    const purl = `pkg:npm/c${i}@1.0.0`;
+    parts.push(
+      record({
+        case: "component",
+        value: { key: purl, name: `c${i}`, version: "1.0.0", purl, declaredLicense: LICENSES[i % LICENSES.length] },
+      }),
+    );
+  }
+  await ingest(projectId, Buffer.concat(parts));
+  return projectId;
+}
+
+/** The project's components counted by license_category, from the rows themselves ("uncategorized" for null). */
+async function categoryCounts(projectId: string): Promise<Record<string, number>> {
+  const rows = await projects.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ category: string; n: number }[]>(
+      "select coalesce(license_category, 'uncategorized') as category, count(*)::int as n from inventory_components where project_id = ? group by 1",
+      [projectId],
+    );
+  return Object.fromEntries(rows.map((r) => [r.category, r.n]));
+}
+
+async function waitForNoUncategorised(projectId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await categoryCounts(projectId)).uncategorized !== undefined && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
 }
 
 async function summaryOnceItHas(projectId: string, expected: Record<string, number>): Promise<Record<string, number>> {
@@ -157,8 +186,42 @@ describe("license_category following the policy in force", () => {
   // The issue's target is 1 s. On the shared 2-core test machine it measures 1.0-1.4 s: about 0.3-0.6 s in the
   // CategoriseLicenses call and 0.6-1.2 s in the UPDATEs, whose every row also writes the 13 indexes of
   // inventory_components (docs/license-policies.md). The bound here catches a regression, not the target.
+  it("categorises a newly ingested SBOM under the policy in force, with no policy change", async () => {
+    const root = await callAs.superAdmin(randomUUID());
+    const client = policy.client(LicensePolicyService);
+    await client.putTeamLicensePolicy({ teamId, policy: { categoryOverrides: { MIT: "conditional" } } }, root);
+    const projectId = await newProject("saas");
+    const sbom = await readFile(SBOM);
+    await ingest(projectId, (await fixturesOf("scanner-runner")).inventoryArtefactOf(sbom));
+    // The components' categories as the rows hold them, once no row is left uncategorised.
+    const deadline = Date.now() + 30_000;
+    let counts = await categoryCounts(projectId);
+    while (counts.uncategorized !== undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      counts = await categoryCounts(projectId);
+    }
+    expect(counts.uncategorized).toBeUndefined();
+    // The team's override applies: juice-shop's many MIT components are conditional, none allowed for MIT.
+    const mit = await projects.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ category: string }[]>(
+        "select distinct license_category as category from inventory_components where project_id = ? and license = 'MIT'",
+        [projectId],
+      );
+    expect(mit).toEqual([{ category: "conditional" }]);
+    expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
+    await client.deleteTeamLicensePolicy({ teamId }, root);
+  }, 90_000);
+
   it("re-categorises a 10000-component project in one pass, under 3 s on the shared test machine", async () => {
     const projectId = await projectWithInventory(10_000, "binary");
+    // Ingestion's own categorisation first; then every row is made to change, the worst case measured.
+    await waitForNoUncategorised(projectId);
+    await projects.orm.em
+      .fork()
+      .getConnection()
+      .execute("update inventory_components set license_category = null where project_id = ?", [projectId]);
     const categories = policyLicenseCategories(policy.url!, TEST_SECRET);
     const project = (await projectById(projects.orm.em.fork(), projectId))!;
     const started = performance.now();

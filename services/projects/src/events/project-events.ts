@@ -4,8 +4,9 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
-import { enqueue, topicContract, TOPICS } from "@sca/kafka";
+import { enqueue, outboxInsert, topicContract, TOPICS } from "@sca/kafka";
 import {
+  InventoryIngestedSchema,
   ProjectArchivedSchema,
   ProjectCreatedSchema,
   ProjectFactsSchema,
@@ -19,6 +20,7 @@ export const projectDomainEvents = topicContract(
   ProjectCreatedSchema,
   ProjectUpdatedSchema,
   ProjectArchivedSchema,
+  InventoryIngestedSchema,
 );
 
 /** Projects' audit events; most are about a row of projects. */
@@ -64,5 +66,18 @@ export function emitProjectArchived(em: EntityManager, p: ProjectRow, at: Date):
     projectDomainEvents,
     p.id,
     create(ProjectArchivedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p) }),
+  );
+}
+
+/** InventoryIngested, as the statement the ingestion's own SQL transaction runs (a bulk write, not the ORM). */
+export function inventoryIngestedInsert(
+  projectId: string,
+  scanId: string,
+  at: Date,
+): { sql: string; params: unknown[] } {
+  return outboxInsert(
+    projectDomainEvents,
+    projectId,
+    create(InventoryIngestedSchema, { occurredAt: timestampFromDate(at), projectId, scanId }),
   );
 }
