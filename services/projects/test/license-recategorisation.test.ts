@@ -37,7 +37,10 @@ beforeAll(async () => {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: `${uniqueName("identity_answers")}:` },
   });
-  policy = await startService("policy", { env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url! } });
+  policy = await startService("policy", {
+    env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url! },
+    seams: { exceptionExpiryCheckEveryMs: 500 },
+  });
   projects = await startService("projects", {
     env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url!, POLICY_RPC_URL: policy.url!, ARTEFACT_DIR: dir },
   });
@@ -211,6 +214,33 @@ describe("license_category following the policy in force", () => {
       );
     expect(mit).toEqual([{ category: "conditional" }]);
     expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
+    await client.deleteTeamLicensePolicy({ teamId }, root);
+  }, 90_000);
+
+  it("re-categorises when a license exception expires, with no other change", async () => {
+    const root = await callAs.superAdmin(randomUUID());
+    const client = policy.client(LicensePolicyService);
+    const expiresAt = new Date(Date.now() + 4_000);
+    await client.putTeamLicensePolicy(
+      {
+        teamId,
+        policy: {
+          categoryOverrides: { "LicenseRef-acme": "allowed" },
+          licenseExceptions: [
+            { spdxId: "GPL-3.0-only", reason: "until the rewrite", expiresAt: expiresAt.toISOString() },
+          ],
+        },
+      },
+      root,
+    );
+    const projectId = await projectWithInventory(10, "binary");
+    // Per 5 components: MIT, GPL-3.0-only (excepted), Apache-2.0 OR GPL-2.0-only, LicenseRef-acme, LGPL-2.1-or-later.
+    const excepted = { allowed: 8, conditional: 2 };
+    expect(await summaryOnceItHas(projectId, excepted)).toEqual(excepted);
+    expect(Date.now()).toBeLessThan(expiresAt.getTime());
+    // Past the expiry the exception no longer applies: GPL-3.0-only shipped as binaries is forbidden.
+    const expired = { allowed: 6, forbidden: 2, conditional: 2 };
+    expect(await summaryOnceItHas(projectId, expired)).toEqual(expired);
     await client.deleteTeamLicensePolicy({ teamId }, root);
   }, 90_000);
 
