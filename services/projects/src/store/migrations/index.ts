@@ -3,6 +3,7 @@ import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
+import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration20261124150000_DropLicenseCategoryIndex.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -13,4 +14,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   // Scan events feed known_scans (the scan-fed project fields), each applied once.
   Migration20261124130000_KnownScans,
   CreateProcessedEventsTable,
+  Migration20261124150000_DropLicenseCategoryIndex,
 ];
