@@ -3,6 +3,7 @@
 // projects and recounts license_category_summary; a 10000-component project re-categorised in one pass.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -62,10 +63,19 @@ afterAll(async () => {
 const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
   sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, { record: r }));
 
+/** A port nothing listens on (the kernel's pick, released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
 /** A new project of the team, shipped as `distributionModel`. */
-async function newProject(distributionModel?: string): Promise<string> {
+async function newProject(distributionModel?: string, service = projects): Promise<string> {
   const slug = `p-${randomUUID().slice(0, 8)}`;
-  const { project } = await projects
+  const { project } = await service
     .client(ProjectService)
     .createProject(
       { project: { name: `Project ${slug}`, slug, teamId, ...(distributionModel ? { distributionModel } : {}) } },
@@ -75,11 +85,11 @@ async function newProject(distributionModel?: string): Promise<string> {
 }
 
 /** Hands the inventory artefact `bytes` over as the scanner-runner does, as a new scan of the project. */
-async function ingest(projectId: string, bytes: Uint8Array): Promise<void> {
+async function ingest(projectId: string, bytes: Uint8Array, service = projects): Promise<void> {
   const stored = await new DirectoryArtefactStore(dir).put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), {
     maxBytes: 1024 ** 3,
   });
-  await projects.client(InventoryService).ingestInventory(
+  await service.client(InventoryService).ingestInventory(
     {
       scanId: randomUUID(),
       projectId,
@@ -96,8 +106,8 @@ async function ingest(projectId: string, bytes: Uint8Array): Promise<void> {
 }
 
 /** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
-async function projectWithInventory(count: number, distributionModel?: string): Promise<string> {
-  const projectId = await newProject(distributionModel);
+async function projectWithInventory(count: number, distributionModel?: string, service = projects): Promise<string> {
+  const projectId = await newProject(distributionModel, service);
   const parts = [record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } })];
   for (let i = 0; i < count; i++) {
     const purl = `pkg:npm/c${i}@1.0.0`;
@@ -108,13 +118,13 @@ async function projectWithInventory(count: number, distributionModel?: string): 
       }),
     );
   }
-  await ingest(projectId, Buffer.concat(parts));
+  await ingest(projectId, Buffer.concat(parts), service);
   return projectId;
 }
 
 /** The project's components counted by license_category, from the rows themselves ("uncategorized" for null). */
-async function categoryCounts(projectId: string): Promise<Record<string, number>> {
-  const rows = await projects.orm.em
+async function categoryCounts(projectId: string, service = projects): Promise<Record<string, number>> {
+  const rows = await service.orm.em
     .fork()
     .getConnection()
     .execute<{ category: string; n: number }[]>(
@@ -213,6 +223,40 @@ describe("license_category following the policy in force", () => {
     expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
     await client.deleteTeamLicensePolicy({ teamId }, root);
   }, 90_000);
+
+  it("ingests while policy is down, and categorises the snapshot once policy answers", async () => {
+    // A projects of its own (its own topic prefix and consumer group) whose policy is not listening yet.
+    const KAFKA_TOPIC_PREFIX = `${uniqueName("license_policy_down")}.`;
+    const port = await freePort();
+    const lonely = await startService("projects", {
+      env: {
+        KAFKA_TOPIC_PREFIX,
+        IDENTITY_RPC_URL: identity.url!,
+        POLICY_RPC_URL: `http://127.0.0.1:${port}`,
+        ARTEFACT_DIR: dir,
+      },
+    });
+    let late: TestService | undefined;
+    try {
+      const projectId = await projectWithInventory(10, "binary", lonely);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await categoryCounts(projectId, lonely)).toEqual({ uncategorized: 10 });
+      late = await startService("policy", {
+        env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url!, RPC_PORT: String(port) },
+      });
+      // The catalog (policy's own schema holds no policy), shipped as binaries; LicenseRef-acme unknown: conditional.
+      const deadline = Date.now() + 45_000;
+      let counts = await categoryCounts(projectId, lonely);
+      while (counts.uncategorized !== undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        counts = await categoryCounts(projectId, lonely);
+      }
+      expect(counts).toEqual({ allowed: 4, forbidden: 2, conditional: 4 });
+    } finally {
+      await lonely.close();
+      await late?.close();
+    }
+  }, 120_000);
 
   it("re-categorises when a license exception expires, with no other change", async () => {
     const root = await callAs.superAdmin(randomUUID());
