@@ -16,21 +16,40 @@ export function enqueue<Desc extends DescMessage>(
   key: string,
   message: MessageShape<Desc>,
 ): string {
+  const row = outboxRow(contract, key, message);
+  em.create(OutboxMessage, { ...row, createdAt: new Date(), attempts: 0 });
+  return row.id;
+}
+
+/**
+ * The same as enqueue, for a transaction written in SQL (a bulk write holding its own connection): the insert to
+ * run in that transaction, so the event commits with the caller's rows.
+ */
+export function outboxInsert<Desc extends DescMessage>(
+  contract: TopicContract<Desc>,
+  key: string,
+  message: MessageShape<Desc>,
+): { sql: string; params: unknown[] } {
+  const row = outboxRow(contract, key, message);
+  return {
+    sql: "insert into outbox (id, topic, key, type, payload, headers) values ($1, $2, $3, $4, $5, $6::jsonb)",
+    params: [row.id, row.topic, row.key, row.type, row.payload, JSON.stringify(row.headers)],
+  };
+}
+
+function outboxRow<Desc extends DescMessage>(contract: TopicContract<Desc>, key: string, message: MessageShape<Desc>) {
   const typeName = (message as MessageShape<DescMessage>).$typeName;
   const schema = messageSchema(contract, typeName);
   if (!schema) throw new Error(`${typeName} is not a message of topic ${contract.topic}`);
   const { eventId, stamped } = withEventId(schema, message);
-  em.create(OutboxMessage, {
+  return {
     id: eventId,
     topic: contract.topic,
     key,
     type: typeName,
     payload: Buffer.from(toBinary(schema, stamped)),
     headers: eventHeaders(eventId, typeName),
-    createdAt: new Date(),
-    attempts: 0,
-  });
-  return eventId;
+  };
 }
 
 // Event messages with an `event_id` field (proto/sca/events) carry the same id as the header, so whoever

@@ -5,7 +5,7 @@ export type { TopicContract } from "./topics.ts";
 export { EVENT_ID, EVENT_TYPE, REQUEST_ID } from "./event-headers.ts";
 export { uuidv7 } from "./uuidv7.ts";
 export { OutboxMessage, CreateOutboxTable } from "./outbox-table.ts";
-export { enqueue } from "./enqueue.ts";
+export { enqueue, outboxInsert } from "./enqueue.ts";
 export { OutboxRelay } from "./outbox-relay.ts";
 export type { OutboxRelayOptions } from "./outbox-relay.ts";
 export { OutboxSweep } from "./outbox-sweep.ts";

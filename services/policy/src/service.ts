@@ -4,12 +4,21 @@ import { serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
+import { announceExpiredExceptions } from "./events/exception-expiries.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
+interface PolicySeams {
+  /** How often expired license exceptions are looked for; tests shorten it. */
+  exceptionExpiryCheckEveryMs: number;
+}
+
+const seams: PolicySeams = { exceptionExpiryCheckEveryMs: 60_000 };
+
 export const service = defineService({
   name: "policy",
+  seams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
   },
@@ -22,4 +31,17 @@ export const service = defineService({
       registerLicensePolicyService(router, { orm, directory, wakeRelay: () => kafka.wakeRelay() });
     };
   },
+  jobs: ({ orm, logger, kafka, seams }) => [
+    {
+      name: "license exception expiry",
+      everyMs: seams.exceptionExpiryCheckEveryMs,
+      run: async (signal) => {
+        const announced = await announceExpiredExceptions(orm, new Date(), signal);
+        if (announced > 0) {
+          kafka.wakeRelay();
+          logger.info({ announced }, "announced policies whose license exceptions expired");
+        }
+      },
+    },
+  ],
 });

@@ -2,7 +2,8 @@
 // prefix: policy's LicensePolicyChanged reaches projects' consumer, which re-categorises every snapshot of the team's
 // projects and recounts license_category_summary; a 10000-component project re-categorised in one pass.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -14,10 +15,12 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
-import { callAs, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
 import { projectById } from "../src/store/projects.ts";
+
+const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
 
 let identity: TestService;
 let policy: TestService;
@@ -35,7 +38,10 @@ beforeAll(async () => {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: `${uniqueName("identity_answers")}:` },
   });
-  policy = await startService("policy", { env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url! } });
+  policy = await startService("policy", {
+    env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url! },
+    seams: { exceptionExpiryCheckEveryMs: 500 },
+  });
   projects = await startService("projects", {
     env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url!, POLICY_RPC_URL: policy.url!, ARTEFACT_DIR: dir },
   });
@@ -57,34 +63,36 @@ afterAll(async () => {
 const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
   sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, { record: r }));
 
-/** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
-async function projectWithInventory(count: number, distributionModel?: string): Promise<string> {
+/** A port nothing listens on (the kernel's pick, released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A new project of the team, shipped as `distributionModel`. */
+async function newProject(distributionModel?: string, service = projects): Promise<string> {
   const slug = `p-${randomUUID().slice(0, 8)}`;
-  const { project } = await projects
+  const { project } = await service
     .client(ProjectService)
     .createProject(
       { project: { name: `Project ${slug}`, slug, teamId, ...(distributionModel ? { distributionModel } : {}) } },
       await callAs.superAdmin(randomUUID()),
     );
-  const parts = [record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } })];
-  for (let i = 0; i < count; i++) {
-    const purl = `pkg:npm/c${i}@1.0.0`;
-    parts.push(
-      record({
-        case: "component",
-        value: { key: purl, name: `c${i}`, version: "1.0.0", purl, declaredLicense: LICENSES[i % LICENSES.length] },
-      }),
-    );
-  }
-  const stored = await new DirectoryArtefactStore(dir).put(
-    `inventory/${randomUUID()}.pb`,
-    bytesSource(Buffer.concat(parts)),
-    { maxBytes: 1024 ** 3 },
-  );
-  await projects.client(InventoryService).ingestInventory(
+  return project!.id;
+}
+
+/** Hands the inventory artefact `bytes` over as the scanner-runner does, as a new scan of the project. */
+async function ingest(projectId: string, bytes: Uint8Array, service = projects): Promise<void> {
+  const stored = await new DirectoryArtefactStore(dir).put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), {
+    maxBytes: 1024 ** 3,
+  });
+  await service.client(InventoryService).ingestInventory(
     {
       scanId: randomUUID(),
-      projectId: project!.id,
+      projectId,
       attempt: 1,
       inventory: create(ScanArtefactSchema, {
         key: stored.key,
@@ -95,7 +103,41 @@ async function projectWithInventory(count: number, distributionModel?: string): 
     },
     await callAs.service("scanner-runner"),
   );
-  return project!.id;
+}
+
+/** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
+async function projectWithInventory(count: number, distributionModel?: string, service = projects): Promise<string> {
+  const projectId = await newProject(distributionModel, service);
+  const parts = [record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } })];
+  for (let i = 0; i < count; i++) {
+    const purl = `pkg:npm/c${i}@1.0.0`;
+    parts.push(
+      record({
+        case: "component",
+        value: { key: purl, name: `c${i}`, version: "1.0.0", purl, declaredLicense: LICENSES[i % LICENSES.length] },
+      }),
+    );
+  }
+  await ingest(projectId, Buffer.concat(parts), service);
+  return projectId;
+}
+
+/** The project's components counted by license_category, from the rows themselves ("uncategorized" for null). */
+async function categoryCounts(projectId: string, service = projects): Promise<Record<string, number>> {
+  const rows = await service.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ category: string; n: number }[]>(
+      "select coalesce(license_category, 'uncategorized') as category, count(*)::int as n from inventory_components where project_id = ? group by 1",
+      [projectId],
+    );
+  return Object.fromEntries(rows.map((r) => [r.category, r.n]));
+}
+
+async function waitForNoUncategorised(projectId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await categoryCounts(projectId)).uncategorized !== undefined && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
 }
 
 async function summaryOnceItHas(projectId: string, expected: Record<string, number>): Promise<Record<string, number>> {
@@ -154,11 +196,105 @@ describe("license_category following the policy in force", () => {
     });
   }, 90_000);
 
-  // The issue's target is 1 s. On the shared 2-core test machine it measures 1.0-1.4 s: about 0.3-0.6 s in the
-  // CategoriseLicenses call and 0.6-1.2 s in the UPDATEs, whose every row also writes the 13 indexes of
-  // inventory_components (docs/license-policies.md). The bound here catches a regression, not the target.
+  it("categorises a newly ingested SBOM under the policy in force, with no policy change", async () => {
+    const root = await callAs.superAdmin(randomUUID());
+    const client = policy.client(LicensePolicyService);
+    await client.putTeamLicensePolicy({ teamId, policy: { categoryOverrides: { MIT: "conditional" } } }, root);
+    const projectId = await newProject("saas");
+    const sbom = await readFile(SBOM);
+    await ingest(projectId, (await fixturesOf("scanner-runner")).inventoryArtefactOf(sbom));
+    // The components' categories as the rows hold them, once no row is left uncategorised.
+    const deadline = Date.now() + 30_000;
+    let counts = await categoryCounts(projectId);
+    while (counts.uncategorized !== undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      counts = await categoryCounts(projectId);
+    }
+    expect(counts.uncategorized).toBeUndefined();
+    // The team's override applies: juice-shop's many MIT components are conditional, none allowed for MIT.
+    const mit = await projects.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ category: string }[]>(
+        "select distinct license_category as category from inventory_components where project_id = ? and license = 'MIT'",
+        [projectId],
+      );
+    expect(mit).toEqual([{ category: "conditional" }]);
+    expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
+    await client.deleteTeamLicensePolicy({ teamId }, root);
+  }, 90_000);
+
+  it("ingests while policy is down, and categorises the snapshot once policy answers", async () => {
+    // A projects of its own (its own topic prefix and consumer group) whose policy is not listening yet.
+    const KAFKA_TOPIC_PREFIX = `${uniqueName("license_policy_down")}.`;
+    const port = await freePort();
+    const lonely = await startService("projects", {
+      env: {
+        KAFKA_TOPIC_PREFIX,
+        IDENTITY_RPC_URL: identity.url!,
+        POLICY_RPC_URL: `http://127.0.0.1:${port}`,
+        ARTEFACT_DIR: dir,
+      },
+    });
+    let late: TestService | undefined;
+    try {
+      const projectId = await projectWithInventory(10, "binary", lonely);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await categoryCounts(projectId, lonely)).toEqual({ uncategorized: 10 });
+      late = await startService("policy", {
+        env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url!, RPC_PORT: String(port) },
+      });
+      // The catalog (policy's own schema holds no policy), shipped as binaries; LicenseRef-acme unknown: conditional.
+      const deadline = Date.now() + 45_000;
+      let counts = await categoryCounts(projectId, lonely);
+      while (counts.uncategorized !== undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        counts = await categoryCounts(projectId, lonely);
+      }
+      expect(counts).toEqual({ allowed: 4, forbidden: 2, conditional: 4 });
+    } finally {
+      await lonely.close();
+      await late?.close();
+    }
+  }, 120_000);
+
+  it("re-categorises when a license exception expires, with no other change", async () => {
+    const root = await callAs.superAdmin(randomUUID());
+    const client = policy.client(LicensePolicyService);
+    const expiresAt = new Date(Date.now() + 4_000);
+    await client.putTeamLicensePolicy(
+      {
+        teamId,
+        policy: {
+          categoryOverrides: { "LicenseRef-acme": "allowed" },
+          licenseExceptions: [
+            { spdxId: "GPL-3.0-only", reason: "until the rewrite", expiresAt: expiresAt.toISOString() },
+          ],
+        },
+      },
+      root,
+    );
+    const projectId = await projectWithInventory(10, "binary");
+    // Per 5 components: MIT, GPL-3.0-only (excepted), Apache-2.0 OR GPL-2.0-only, LicenseRef-acme, LGPL-2.1-or-later.
+    const excepted = { allowed: 8, conditional: 2 };
+    expect(await summaryOnceItHas(projectId, excepted)).toEqual(excepted);
+    expect(Date.now()).toBeLessThan(expiresAt.getTime());
+    // Past the expiry the exception no longer applies: GPL-3.0-only shipped as binaries is forbidden.
+    const expired = { allowed: 6, forbidden: 2, conditional: 2 };
+    expect(await summaryOnceItHas(projectId, expired)).toEqual(expired);
+    await client.deleteTeamLicensePolicy({ teamId }, root);
+  }, 90_000);
+
+  // The issue's target is 1 s. On the shared 2-core test machine, every row changing, it measures 0.4-0.9 s
+  // (docs/benchmarks.md, "License re-categorisation"). The bound here catches a regression, not the target.
   it("re-categorises a 10000-component project in one pass, under 3 s on the shared test machine", async () => {
     const projectId = await projectWithInventory(10_000, "binary");
+    // Ingestion's own categorisation first; then every row is made to change, the worst case measured.
+    await waitForNoUncategorised(projectId);
+    await projects.orm.em
+      .fork()
+      .getConnection()
+      .execute("update inventory_components set license_category = null where project_id = ?", [projectId]);
     const categories = policyLicenseCategories(policy.url!, TEST_SECRET);
     const project = (await projectById(projects.orm.em.fork(), projectId))!;
     const started = performance.now();

@@ -1,12 +1,19 @@
 // Projects' consumer of policy's LicensePolicyChanged on sca.domain.events (group projects.license-policy-feed, each
-// event applied once), and of its own ProjectUpdated when a project's use changed: the components of every snapshot of the projects concerned take the license_category the
-// policy now in force gives them, and each project's license_category_summary is recounted. Per snapshot: one read,
-// one CategoriseLicenses call per 10000 components, one UPDATE per category that changed.
+// event applied once), of its own ProjectUpdated when a project's use changed, and of its own InventoryIngested (a new
+// snapshot, categorised after its ingestion committed: ingestion never waits on policy, and the consumer retries
+// while policy is unreachable). The components of the snapshots concerned take the license_category the policy now
+// in force gives them, and the project's license_category_summary is recounted. Per snapshot: one read, one
+// CategoriseLicenses call per 10000 components, one UPDATE per category that changed.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import { LicensePolicyChangedSchema, type LicensePolicyChanged } from "@sca/proto/sca/events/v1/policy_pb.ts";
-import { ProjectUpdatedSchema, type ProjectUpdated } from "@sca/proto/sca/events/v1/projects_pb.ts";
+import {
+  InventoryIngestedSchema,
+  ProjectUpdatedSchema,
+  type InventoryIngested,
+  type ProjectUpdated,
+} from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { LicenseCategories } from "../clients/license-categories.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { recountInventorySummary } from "../store/inventory-summary.ts";
@@ -21,40 +28,70 @@ import { projectById, projectsUnderLicensePolicy, type ProjectRow } from "../sto
 export const LICENSE_POLICY_FEED_GROUP = "projects.license-policy-feed";
 
 // A project's own use changing (its ProjectUpdated naming distribution_model or ai_usage_context) re-judges it too.
-export const licensePolicyNews = topicContract(TOPICS.domainEvents, LicensePolicyChangedSchema, ProjectUpdatedSchema);
+export const licensePolicyNews = topicContract(
+  TOPICS.domainEvents,
+  LicensePolicyChangedSchema,
+  ProjectUpdatedSchema,
+  InventoryIngestedSchema,
+);
 
 const USE_FIELDS = ["distribution_model", "ai_usage_context"];
 
+type ProjectUse = Pick<ProjectRow, "id" | "teamId" | "distributionModel" | "aiUsageContext">;
+
 /**
- * Re-categorises the components of every snapshot of the project, inside the caller's transaction and under the
- * project's inventory lock (an ingestion of the project waits). Answers the components whose category changed.
+ * Re-categorises the components of every snapshot of the project (or only `onlyScanId`'s), inside the caller's
+ * transaction and under the project's inventory lock (an ingestion of the project waits). Answers the components
+ * whose category changed.
  */
 export async function recategoriseProject(
   em: EntityManager,
   categories: LicenseCategories,
-  project: Pick<ProjectRow, "id" | "teamId" | "distributionModel" | "aiUsageContext">,
+  project: ProjectUse,
+  onlyScanId?: string,
 ): Promise<number> {
   await lockProjectInventory(em, project.id);
+  const scanIds = await snapshotScanIds(em, project.id);
   let changed = 0;
-  for (const scanId of await snapshotScanIds(em, project.id)) {
-    const components = await snapshotLicenses(em, scanId);
-    const judged = await categories.categorise(project, components);
-    const idsByCategory = new Map<string, string[]>();
-    components.forEach((c, i) => {
-      const category = judged[i]!;
-      if (c.licenseCategory === category) return;
-      const ids = idsByCategory.get(category) ?? [];
-      ids.push(c.id);
-      idsByCategory.set(category, ids);
-    });
-    for (const [category, ids] of idsByCategory) changed += await setLicenseCategory(em, scanId, category, ids);
-  }
+  for (const scanId of onlyScanId ? scanIds.filter((id) => id === onlyScanId) : scanIds)
+    changed += await recategoriseSnapshot(em, categories, project, scanId);
   if (changed > 0) await recountInventorySummary(em, project.id);
   return changed;
 }
 
+async function recategoriseSnapshot(
+  em: EntityManager,
+  categories: LicenseCategories,
+  project: ProjectUse,
+  scanId: string,
+): Promise<number> {
+  const components = await snapshotLicenses(em, scanId);
+  const judged = await categories.categorise(project, components);
+  const idsByCategory = new Map<string, string[]>();
+  components.forEach((c, i) => {
+    const category = judged[i]!;
+    if (c.licenseCategory === category) return;
+    const ids = idsByCategory.get(category) ?? [];
+    ids.push(c.id);
+    idsByCategory.set(category, ids);
+  });
+  let changed = 0;
+  for (const [category, ids] of idsByCategory) changed += await setLicenseCategory(em, scanId, category, ids);
+  return changed;
+}
+
 export function licensePolicyFeedHandler(categories: LicenseCategories, logger: Logger) {
-  return async (em: EntityManager, event: LicensePolicyChanged | ProjectUpdated, meta: EventMeta): Promise<void> => {
+  return async (
+    em: EntityManager,
+    event: LicensePolicyChanged | ProjectUpdated | InventoryIngested,
+    meta: EventMeta,
+  ): Promise<void> => {
+    if (event.$typeName === "sca.events.v1.InventoryIngested") {
+      if (!isUuid(event.projectId) || !isUuid(event.scanId)) return;
+      const project = await projectById(em, event.projectId.toLowerCase());
+      if (project) await recategoriseProject(em, categories, project, event.scanId.toLowerCase());
+      return;
+    }
     if (event.$typeName === "sca.events.v1.ProjectUpdated") {
       if (!event.changedFields.some((f) => USE_FIELDS.includes(f)) || !isUuid(event.project?.projectId ?? "")) return;
       const project = await projectById(em, event.project!.projectId.toLowerCase());

@@ -4,9 +4,10 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
-import { enqueue, topicContract, TOPICS } from "@sca/kafka";
+import { enqueue, outboxInsert, topicContract, TOPICS } from "@sca/kafka";
 import {
   FindingsChangedSchema,
+  InventoryIngestedSchema,
   ProjectArchivedSchema,
   ProjectCreatedSchema,
   ProjectFactsSchema,
@@ -21,6 +22,7 @@ export const projectDomainEvents = topicContract(
   ProjectUpdatedSchema,
   ProjectArchivedSchema,
   FindingsChangedSchema,
+  InventoryIngestedSchema,
 );
 
 /** Projects' audit events; most are about a row of projects. */
@@ -66,5 +68,18 @@ export function emitProjectArchived(em: EntityManager, p: ProjectRow, at: Date):
     projectDomainEvents,
     p.id,
     create(ProjectArchivedSchema, { occurredAt: timestampFromDate(at), project: factsOf(p) }),
+  );
+}
+
+/** InventoryIngested, as the statement the ingestion's own SQL transaction runs (a bulk write, not the ORM). */
+export function inventoryIngestedInsert(
+  projectId: string,
+  scanId: string,
+  at: Date,
+): { sql: string; params: unknown[] } {
+  return outboxInsert(
+    projectDomainEvents,
+    projectId,
+    create(InventoryIngestedSchema, { occurredAt: timestampFromDate(at), projectId, scanId }),
   );
 }

@@ -11,6 +11,7 @@ import { IngestInventoryResponseSchema, type IngestInventoryRequest } from "@sca
 import { requireService } from "@sca/rpc";
 import { InventoryArtefactError, readInventoryArtefact } from "../domain/inventory-artefact.ts";
 import { isUuid } from "../domain/project-fields.ts";
+import { inventoryIngestedInsert } from "../events/project-events.ts";
 import { ingestedSnapshot, writeInventory } from "../store/inventory-writes.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
@@ -97,6 +98,7 @@ export function inventoryIngestHandlers(deps: InventoryServiceDeps): InventoryHa
           release: releaseOf(req.release, contents.document.release),
         },
         contents,
+        inventoryIngestedInsert(projectId, scanId, new Date()),
       );
       if (outcome.kind === "no_project") throw ProblemError.notFound("No such project.");
       return answer(outcome.counts, outcome.kind === "already_ingested");

@@ -69,6 +69,8 @@ export async function writeInventory(
   orm: MikroORM,
   s: NewSnapshot,
   contents: InventoryContents,
+  /** The outbox row announcing the snapshot, committed with it. */
+  announcement: { sql: string; params: unknown[] },
 ): Promise<IngestOutcome> {
   return bulkTransaction(orm, async (tx) => {
     await tx.statement("select pg_advisory_xact_lock(hashtext('projects.inventory'), hashtext($1))", [s.projectId]);
@@ -145,6 +147,7 @@ export async function writeInventory(
     );
     // The new snapshot is the project's newest: its summaries follow in the same transaction.
     await recountInventorySummaryIn(tx, s.projectId);
+    await tx.statement(announcement.sql, announcement.params);
     return { kind: "ingested", counts };
   });
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/projects.proto.
  */
 export const file_sca_events_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIpsCCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIpsCCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * What every project event carries: the project as it is after the change.
@@ -263,4 +263,40 @@ export type FindingsChanged = Message<"sca.events.v1.FindingsChanged"> & {
  */
 export const FindingsChangedSchema: GenMessage<FindingsChanged> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_projects, 5);
+
+/**
+ * A scan's inventory became a snapshot of the project (IngestInventory), written in the ingestion's transaction.
+ * Projects consumes it itself to categorise the new snapshot's licenses under the policy in force, so ingestion
+ * never waits on the policy service (the consumer retries until policy answers).
+ *
+ * @generated from message sca.events.v1.InventoryIngested
+ */
+export type InventoryIngested = Message<"sca.events.v1.InventoryIngested"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string scan_id = 4;
+   */
+  scanId: string;
+};
+
+/**
+ * Describes the message sca.events.v1.InventoryIngested.
+ * Use `create(InventoryIngestedSchema)` to create a new message.
+ */
+export const InventoryIngestedSchema: GenMessage<InventoryIngested> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 6);
 

@@ -33,6 +33,8 @@ export const LicensePolicy = defineEntity({
     updatedByUserId: p.uuid().strictNullable(),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
+    /** The expiry job announced every exception expiring up to this moment (docs/license-policies.md). */
+    expiriesAnnouncedUntil: p.datetime().defaultRaw("now()"),
   },
   uniques: [
     {

@@ -1,10 +1,12 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable } from "@sca/kafka";
 import { Migration20261124140000_LicensePolicies } from "./Migration20261124140000_LicensePolicies.ts";
+import { Migration20261124150000_LicenseExceptionExpiries } from "./Migration20261124150000_LicenseExceptionExpiries.ts";
 
 /** Every migration of the policy schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124140000_LicensePolicies,
   // The transactional outbox of policy's events (audit, license policy changes).
   CreateOutboxTable,
+  Migration20261124150000_LicenseExceptionExpiries,
 ];

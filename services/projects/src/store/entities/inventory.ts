@@ -89,7 +89,6 @@ export const InventoryComponent = defineEntity({
     // The filters.
     { name: "inventory_components_scan_direct", properties: ["scanId", "direct"] },
     { name: "inventory_components_scan_dependency_scope", properties: ["scanId", "dependencyScope"] },
-    { name: "inventory_components_scan_license_category", properties: ["scanId", "licenseCategory"] },
     { name: "inventory_components_scan_severity_max", properties: ["scanId", "severityMax"] },
     { name: "inventory_components_scan_eol_state", properties: ["scanId", "eolState"] },
     { name: "inventory_components_scan_currency_state", properties: ["scanId", "currencyState"] },

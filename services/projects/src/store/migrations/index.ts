@@ -4,6 +4,7 @@ import { Migration20261124100000_Projects } from "./Migration20261124100000_Proj
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
 import { Migration20261124140000_Findings } from "./Migration20261124140000_Findings.ts";
+import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration20261124150000_DropLicenseCategoryIndex.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -16,4 +17,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   CreateProcessedEventsTable,
   // Vulnerability findings and their triage (docs/findings.md).
   Migration20261124140000_Findings,
+  Migration20261124150000_DropLicenseCategoryIndex,
 ];
