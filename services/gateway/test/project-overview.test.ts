@@ -168,7 +168,6 @@ describe("a scanned project", () => {
       release_count: 1,
       last_scan_at: finished.json.created_at,
       license_category_summary: { uncategorized: total },
-      severity_summary: {},
     });
 
     // The person's scan_count follows the scan's creation.
@@ -180,19 +179,33 @@ describe("a scanned project", () => {
     );
     expect(user.json.scan_count).toBe(1);
 
+    // The scan matched the SBOM against the shipped advisories: the components with findings (read through the
+    // findings list, another path than the overview's) are the ones with known issues, and the security score follows
+    // docs/projects.md's formula over the severity distribution.
+    const findings = await request("GET", `/v1/projects/${projectId}/vulnerabilities?limit=500`, { bearer: dev.token });
+    expect(findings.status).toBe(200);
+    const items = findings.json.items as { component_id: string; severity: string }[];
+    expect(findings.json.total).toBe(items.length);
+    const vulnerable = new Set(items.filter((f) => f.severity !== "info").map((f) => f.component_id)).size;
+    expect(vulnerable).toBeGreaterThan(0);
+
     // The overview of the newest snapshot, of the scan and of its release.
     const overview = await request("GET", path, { bearer: dev.token });
     expect(overview.status).toBe(200);
+    const d = overview.json.severity_distribution as Record<string, number>;
+    expect(d.critical! + d.high! + d.medium! + d.low! + d.unknown!).toBe(vulnerable);
+    expect(project.json.severity_summary).toEqual(Object.fromEntries(Object.entries(d).filter(([, n]) => n > 0)));
+    const security = Math.max(0, 100 - (10 * d.critical! + 5 * d.high! + 3 * d.medium! + d.low! + 5 * d.unknown!));
     expect(overview.json).toMatchObject({
-      component_outcome: { with_known_issues: 0, without_known_issues: total },
+      component_outcome: { with_known_issues: vulnerable, without_known_issues: total - vulnerable },
       current_user_role: "developer",
       last_scan_at: finished.json.created_at,
       last_succeeded_scan_at: finished.json.completed_at,
       license_distribution: { allowed: 0, conditional: 0, forbidden: 0, uncategorized: total },
       total_components: total,
-      security_score: 100,
+      security_score: security,
       license_score: 100,
-      risk_score: 0,
+      risk_score: 100 - security,
       eol_count: 0,
       outdated_count: 0,
       malicious_count: 0,
