@@ -289,11 +289,7 @@ async function matchVulnerabilities(
       },
       signal,
     );
-    await reporter.log("matching", "stdout", [
-      recorded === "unsupported"
-        ? "projects does not record vulnerability matches yet; no findings were stored."
-        : `Recorded ${recorded.findingCount} vulnerability findings.`,
-    ]);
+    await reporter.log("matching", "stdout", [`Recorded ${recorded.findingCount} vulnerability findings.`]);
   } catch (err) {
     jobSignal.throwIfAborted();
     if (timeout.aborted)
