@@ -7,7 +7,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
-import { packageOfPurl, type PackageVersion } from "../services/scanner-runner/src/domain/vulndb/ecosystems.ts";
+import { packageOfPurl, type PackageVersion } from "@sca/purl-package";
 import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
 import { readSbom } from "../services/scanner-runner/src/domain/sbom/read-sbom.ts";
 import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";

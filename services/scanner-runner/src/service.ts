@@ -15,6 +15,7 @@ import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
+import { EnrichmentReader } from "./feeds/enrichment-reader.ts";
 import { enrichmentFeedsJob } from "./feeds/feed-jobs.ts";
 import { feedSettingsOf } from "./feeds/feed-settings.ts";
 import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
@@ -135,6 +136,7 @@ export const service = defineService({
       },
       vulndb,
       matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
+      enrichment: new EnrichmentReader(orm, feedSettingsOf(config)),
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never

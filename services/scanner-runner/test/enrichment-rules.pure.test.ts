@@ -7,12 +7,7 @@ import { cycleOf, eolVerdictOf, productIndexOf, purlIdentity, readEolProduct } f
 import { epssScoreDateOf, epssScoreOf } from "../src/domain/feeds/epss.ts";
 import { isSnapshotStale } from "../src/domain/feeds/feed-status.ts";
 import { kevCatalogOf, kevChanges } from "../src/domain/feeds/kev.ts";
-import {
-  maliciousVerdictOf,
-  normalisedPackageName,
-  readMaliciousRecord,
-  type MaliciousRecord,
-} from "../src/domain/feeds/malicious.ts";
+import { maliciousVerdictOf, readMaliciousRecord, type MaliciousRecord } from "../src/domain/feeds/malicious.ts";
 import { readEolSnapshot } from "../src/feeds/eol-feed.ts";
 import { readKevCatalog } from "../src/feeds/kev-feed.ts";
 
@@ -109,12 +104,6 @@ describe("malicious verdicts", () => {
     expect(maliciousVerdictOf(r, "1.2.0").state).toBe("flagged");
     expect(maliciousVerdictOf(r, "1.3.0").state).toBe("clear");
     expect(maliciousVerdictOf([{ ...r[0]!, withdrawn: true }], "1.2.0").state).toBe("clear");
-  });
-
-  it("compares names as the ecosystem does", () => {
-    expect(normalisedPackageName("PyPI", "Py_Proto.2")).toBe("py-proto-2");
-    expect(normalisedPackageName("NuGet", "AeroWizard.Net")).toBe("aerowizard.net");
-    expect(normalisedPackageName("npm", "Foo")).toBe("Foo");
   });
 
   it("reads only MAL- records", () => {

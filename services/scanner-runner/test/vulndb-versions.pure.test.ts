@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
 import { compareApkVersions } from "../src/domain/vulndb/apk-version.ts";
-import { packageOfPurl, schemeOf } from "../src/domain/vulndb/ecosystems.ts";
+import { schemeOf } from "../src/domain/vulndb/ecosystems.ts";
 import { compareRpmVersions, rpmvercmp } from "../src/domain/vulndb/rpm-version.ts";
 
 /** a < b under the ecosystem's scheme (and b > a, a = a). */
@@ -149,48 +149,5 @@ describe("version ordering per ecosystem", () => {
     expect(compareRpmVersions("1:1.0-1.el8", "2.0-1.el8")).toBe(1);
     expect(compareRpmVersions("7.61.1-22.el8", "7.61.1-22.el8_6.3")).toBe(-1);
     expectOrdered("Red Hat", ["7.61.1-22.el8", "7.61.1-22.el8_6.3", "1:7.0-1"]);
-  });
-});
-
-describe("components named by purl", () => {
-  const pkg = (purl: string) => packageOfPurl(purl);
-  it("maps purl types to OSV ecosystems with each ecosystem's name normalisation", () => {
-    expect(pkg("pkg:npm/%40babel/core@7.0.0")).toEqual({
-      kind: "package",
-      package: { ecosystem: "npm", name: "@babel/core", version: "7.0.0" },
-    });
-    expect(pkg("pkg:pypi/Django_REST.framework@1.0")).toEqual({
-      kind: "package",
-      package: { ecosystem: "PyPI", name: "django-rest-framework", version: "1.0" },
-    });
-    expect(pkg("pkg:maven/org.apache.commons/commons-text@1.9")).toEqual({
-      kind: "package",
-      package: { ecosystem: "Maven", name: "org.apache.commons:commons-text", version: "1.9" },
-    });
-    expect(pkg("pkg:golang/github.com/gin-gonic/gin@v1.6.0")).toEqual({
-      kind: "package",
-      package: { ecosystem: "Go", name: "github.com/gin-gonic/gin", version: "v1.6.0" },
-    });
-    expect(pkg("pkg:cargo/tokio@1.0.0")).toMatchObject({ package: { ecosystem: "crates.io", name: "tokio" } });
-    expect(pkg("pkg:nuget/Newtonsoft.Json@12.0.1")).toMatchObject({
-      package: { ecosystem: "NuGet", name: "newtonsoft.json" },
-    });
-    expect(pkg("pkg:gem/rails@6.0.0")).toMatchObject({ package: { ecosystem: "RubyGems", name: "rails" } });
-    expect(pkg("pkg:deb/debian/openssl@1.1.1n-0%2Bdeb11u3?distro=debian-11")).toMatchObject({
-      package: { ecosystem: "Debian:11", version: "1.1.1n-0+deb11u3" },
-    });
-    expect(pkg("pkg:apk/alpine/musl@1.2.3-r0?distro=alpine-3.16.2")).toMatchObject({
-      package: { ecosystem: "Alpine:v3.16" },
-    });
-    expect(pkg("pkg:rpm/redhat/curl@7.61.1-22.el8?epoch=1&arch=x86_64")).toMatchObject({
-      package: { ecosystem: "Red Hat", version: "1:7.61.1-22.el8" },
-    });
-  });
-
-  it("reports an unknown ecosystem instead of guessing, and a purl it cannot use", () => {
-    expect(pkg("pkg:composer/laravel/framework@7.12.0")).toEqual({ kind: "unknown-ecosystem", purlType: "composer" });
-    expect(pkg("pkg:deb/raspbian/libc6@2.31")).toEqual({ kind: "unknown-ecosystem", purlType: "deb/raspbian" });
-    expect(pkg("pkg:npm/lodash")).toEqual({ kind: "unusable", reason: "the purl has no version" });
-    expect(pkg("not a purl")).toMatchObject({ kind: "unusable" });
   });
 });

@@ -16,7 +16,7 @@ const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
 
 export const PURLS = {
   jackson: "pkg:maven/com.fasterxml.jackson.core/jackson-databind@2.10.0?type=jar",
-  git: "pkg:apk/distro/git@2.39.0-r1?arch=x86_64",
+  git: "pkg:apk/alpine/git@2.39.0-r1?arch=x86_64",
   lodash: "pkg:npm/lodash@4.17.20",
   log4j: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1",
   leftPad: "pkg:npm/left-pad@1.3.0",

@@ -12,7 +12,8 @@ import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.t
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
-import { vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
+import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
+import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
@@ -70,6 +71,8 @@ export interface ScanJobDeps {
   /** The local vulnerability database's matcher at its current version (docs/vulnerability-database.md). */
   vulndb: { index(): Promise<{ version: string; index: AdvisoryIndex }> };
   matches: VulnerabilityMatches;
+  /** The EPSS scores and KEV entries each matched vulnerability is sent with (docs/enrichment-feeds.md). */
+  enrichment: Pick<EnrichmentReader, "epssOf" | "kevEntriesOf">;
   /** VULNDB_TIMEOUT_SECONDS: the matching stage's ceiling. */
   matchingTimeoutSeconds: number;
 }
@@ -279,21 +282,19 @@ async function matchVulnerabilities(
       );
     if (result.unnamed > 0) lines.push(`Not assessed (no purl with a version): ${result.unnamed} components.`);
     await reporter.log("matching", "stdout", lines);
+    const cves = result.vulnerabilities.flatMap(cveIdsOf);
+    const enrichment = { epss: await deps.enrichment.epssOf(cves), kev: await deps.enrichment.kevEntriesOf(cves) };
     const recorded = await deps.matches.recordScanMatches(
       {
         projectId: job.projectId,
         scanId: job.scanId,
         databaseVersion: version,
-        vulnerabilities: result.vulnerabilities.map(vulnerabilityMessage),
+        vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
         verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
       },
       signal,
     );
-    await reporter.log("matching", "stdout", [
-      recorded === "unsupported"
-        ? "projects does not record vulnerability matches yet; no findings were stored."
-        : `Recorded ${recorded.findingCount} vulnerability findings.`,
-    ]);
+    await reporter.log("matching", "stdout", [`Recorded ${recorded.findingCount} vulnerability findings.`]);
   } catch (err) {
     jobSignal.throwIfAborted();
     if (timeout.aborted)

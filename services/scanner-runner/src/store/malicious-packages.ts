@@ -1,7 +1,8 @@
 // Reads and writes of malicious_packages: the malicious-package snapshot.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { SNAPSHOT } from "@sca/db";
-import { normalisedPackageName, type MaliciousRecord } from "../domain/feeds/malicious.ts";
+import { normalisedName as normalisedPackageName } from "@sca/purl-package";
+import type { MaliciousRecord } from "../domain/feeds/malicious.ts";
 import { MaliciousPackageRecord } from "./entities/enrichment-feeds.ts";
 
 const BATCH = 500;

@@ -23,16 +23,6 @@ export interface MaliciousRecord {
 
 export type MaliciousVerdict = { state: "flagged"; id: string; source: string } | { state: "clear" };
 
-/**
- * The name as the ecosystem compares names: PyPI PEP 503, NuGet and Packagist case-insensitive; npm, Go, Maven,
- * crates.io and RubyGems as written.
- */
-export function normalisedPackageName(ecosystem: string, name: string): string {
-  if (ecosystem === "PyPI") return name.toLowerCase().replace(/[-_.]+/g, "-");
-  if (ecosystem === "NuGet" || ecosystem === "Packagist") return name.toLowerCase();
-  return name;
-}
-
 function rangeAffects(range: MaliciousRange, version: string): boolean {
   const introduced = range.events.map((e) => e.introduced).filter((v): v is string => v !== undefined);
   const ends = range.events.filter((e) => e.fixed !== undefined || e.last_affected !== undefined || e.limit);

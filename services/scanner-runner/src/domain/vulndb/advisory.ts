@@ -1,7 +1,7 @@
 // An OSV advisory (https://ossf.github.io/osv-schema/) read into what the matcher keeps: ids, dates, the rating,
 // and per affected package its ranges and versions. Anything malformed makes the advisory skipped (with a reason),
 // never the import aborted.
-import { normalisedName } from "./ecosystems.ts";
+import { normalisedName } from "@sca/purl-package";
 import { rateSeverity, type CvssEntry, type SeverityRating } from "./severity.ts";
 
 export type EventKind = "introduced" | "fixed" | "last_affected" | "limit";
@@ -19,7 +19,7 @@ export interface AffectedRange {
 
 export interface AffectedPackage {
   ecosystem: string;
-  /** Normalised for the ecosystem (ecosystems.ts normalisedName). */
+  /** Normalised for the ecosystem (@sca/purl-package normalisedName). */
   name: string;
   ranges: AffectedRange[];
   versions: string[];

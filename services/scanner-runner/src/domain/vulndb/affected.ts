@@ -3,7 +3,8 @@
 // itself, last_affected closes after it, limit caps the range; an explicit versions list matches by equality. A
 // version (or an event) the ecosystem's scheme cannot read matches only through the versions list.
 import type { AffectedPackage, EventKind } from "./advisory.ts";
-import { ecosystemBase, schemeOf } from "./ecosystems.ts";
+import { ecosystemBase } from "@sca/purl-package";
+import { schemeOf } from "./ecosystems.ts";
 import { goScheme, semverScheme, type VersionScheme } from "./version-order.ts";
 
 interface PreparedEvent {

@@ -3,7 +3,8 @@
 // (an index is built per database version, so the cache is per database version too).
 import { isWithdrawn, type Advisory } from "./advisory.ts";
 import { affects, prepareAffected, type PreparedAffected } from "./affected.ts";
-import { normalisedName, schemeOf, type PackageVersion } from "./ecosystems.ts";
+import { normalisedName, type PackageVersion } from "@sca/purl-package";
+import { schemeOf } from "./ecosystems.ts";
 import { groupVulnerabilities, type VulnerabilityRecord } from "./vulnerabilities.ts";
 
 export interface AffectingVulnerability {

@@ -1,7 +1,7 @@
 // A scan's verdicts: its components named by purl, reduced to distinct package versions, each matched once, and
 // the vulnerabilities the verdicts name (proto sca.projects.v1.RecordScanMatchesRequest). Components whose purl
 // names an ecosystem the matcher does not know are counted by purl type (reported in the scan's log, never guessed).
-import { packageOfPurl, type PackageVersion } from "./ecosystems.ts";
+import { packageOfPurl, type PackageVersion } from "@sca/purl-package";
 import { distinctPackages, type AdvisoryIndex, type AffectingVulnerability } from "./matcher.ts";
 import type { VulnerabilityRecord } from "./vulnerabilities.ts";
 
