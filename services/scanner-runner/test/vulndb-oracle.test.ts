@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { osvScannerFindings, sharedDir } from "@sca/testkit";
 import { readAdvisory, type Advisory } from "../src/domain/vulndb/advisory.ts";
-import { normalisedName } from "../src/domain/vulndb/ecosystems.ts";
+import { normalisedName } from "@sca/purl-package";
 import { AdvisoryIndex } from "../src/domain/vulndb/matcher.ts";
 import { scanVerdictsOf } from "../src/domain/vulndb/scan-verdicts.ts";
 import { readSbom } from "../src/domain/sbom/read-sbom.ts";
