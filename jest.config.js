@@ -3,6 +3,10 @@
 // TypeScript is transformed by swc and kept as ES modules.
 const shared = {
   testEnvironment: "node",
+  // Only the workspace's own code: .tools/ holds third-party trees (Go's module cache has package.json files and
+  // snapshots of its own) that jest's module map must never crawl.
+  roots: ["<rootDir>/packages", "<rootDir>/services"],
+  modulePathIgnorePatterns: ["<rootDir>/\\.tools/", "<rootDir>/\\.data/"],
   extensionsToTreatAsEsm: [".ts"],
   transform: {
     "^.+\\.ts$": [
