@@ -131,6 +131,15 @@ export const keys = {
   /** Messages waiting in the default queue (the domain events, its slowest consumer) past which it is in breach. */
   QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: key(p.int(100, { min: 1, max: 10_000_000 })),
 
+  // Vulnerability SLA (docs/findings.md, "Remediation windows"): days from a finding's first detection to its due
+  // date; an invalid value falls back to the default, as the spec says. Info and unknown have no window.
+  VULN_SLA_DAYS_CRITICAL: key(p.int(7, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_HIGH: key(p.int(30, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_MEDIUM: key(p.int(90, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_LOW: key(p.int(180, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  /** The daily SLA sweep (marking breaches, which alert once each); only false, 0 or no turn it off. */
+  VULN_SLA_ALERTS_ENABLED: key(p.optOut()),
+
   // WebSocket and scan logs
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
   WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),

@@ -141,6 +141,11 @@ export function optIn(): Parser<boolean> {
   return (raw) => raw !== undefined && ["true", "1", "yes"].includes(raw.trim().toLowerCase());
 }
 
+/** On unless the value is false, 0 or no (any case); anything else, or nothing, is on. */
+export function optOut(): Parser<boolean> {
+  return (raw) => raw === undefined || !["false", "0", "no"].includes(raw.trim().toLowerCase());
+}
+
 export interface Rate {
   limit: number;
   windowSeconds: number;

@@ -13,6 +13,7 @@ import {
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
@@ -21,14 +22,25 @@ import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.t
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
+export interface ProjectsSeams {
+  /** How often the vulnerability-SLA sweep runs: daily. */
+  slaSweepEveryMs: number;
+}
+
 export const service = defineService({
   name: "projects",
+  seams: { slaSweepEveryMs: 86_400_000 } as ProjectsSeams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
     ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
     ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     EXTERNAL_PACKAGE_LOOKUP_ENABLED: keys.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
+    VULN_SLA_DAYS_CRITICAL: keys.VULN_SLA_DAYS_CRITICAL,
+    VULN_SLA_DAYS_HIGH: keys.VULN_SLA_DAYS_HIGH,
+    VULN_SLA_DAYS_MEDIUM: keys.VULN_SLA_DAYS_MEDIUM,
+    VULN_SLA_DAYS_LOW: keys.VULN_SLA_DAYS_LOW,
+    VULN_SLA_ALERTS_ENABLED: keys.VULN_SLA_ALERTS_ENABLED,
   },
   entities,
   migrations,
@@ -57,5 +69,27 @@ export const service = defineService({
         externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
       });
     };
+  },
+  jobs: ({ orm, config, kafka, logger, seams }) => {
+    if (!config.VULN_SLA_ALERTS_ENABLED) return [];
+    const windows = {
+      critical: config.VULN_SLA_DAYS_CRITICAL,
+      high: config.VULN_SLA_DAYS_HIGH,
+      medium: config.VULN_SLA_DAYS_MEDIUM,
+      low: config.VULN_SLA_DAYS_LOW,
+    };
+    return [
+      {
+        name: "vulnerability SLA sweep",
+        everyMs: seams.slaSweepEveryMs,
+        run: async (signal) => {
+          const marked = await sweepVulnerabilitySla(orm, windows, new Date(), signal);
+          if (marked > 0) {
+            kafka.wakeRelay();
+            logger.info({ marked }, "marked findings past their remediation window");
+          }
+        },
+      },
+    ];
   },
 });

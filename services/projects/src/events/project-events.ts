@@ -12,6 +12,7 @@ import {
   ProjectCreatedSchema,
   ProjectFactsSchema,
   ProjectUpdatedSchema,
+  VulnerabilitySlaBreachedSchema,
   type ProjectFacts,
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { ProjectRow } from "../store/projects.ts";
@@ -23,6 +24,7 @@ export const projectDomainEvents = topicContract(
   ProjectArchivedSchema,
   FindingsChangedSchema,
   InventoryIngestedSchema,
+  VulnerabilitySlaBreachedSchema,
 );
 
 /** Projects' audit events; most are about a row of projects. */

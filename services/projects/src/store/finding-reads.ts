@@ -4,6 +4,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, containsPattern, rawQuery } from "@sca/db";
 import type { FindingFilter, FindingSortKey } from "../domain/finding-list.ts";
 import type { Triage } from "../domain/vex-status.ts";
+import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
 
 const FINDING_COLUMNS = {
   id: column.text,
@@ -186,12 +187,16 @@ export async function lockTriage(em: EntityManager, key: TriageKey): Promise<(Tr
   return row ? (row as Triage & { version: number }) : null;
 }
 
-/** Writes the triage, its version incremented; answers the new version. */
+/**
+ * Writes the triage, its version incremented; answers the new version. Closing a finding ends its SLA breach, so a
+ * reopened finding past its window is a new breach, alerted again.
+ */
 export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, by: string | null): Promise<number> {
   const [row] = await rawQuery(
     em,
     `update finding_triage set status = ?, justification = ?, responses = ?::jsonb, detail = ?,
-       version = version + 1, updated_at = now(), updated_by = ?
+       version = version + 1, updated_at = now(), updated_by = ?,
+       sla_breached_at = case when ? then sla_breached_at end
      where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
     [
       t.status,
@@ -199,6 +204,7 @@ export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, 
       JSON.stringify(t.responses),
       t.detail,
       by,
+      OPEN_STATES.includes(t.status),
       key.projectId,
       key.componentKey,
       key.vulnerabilityId,

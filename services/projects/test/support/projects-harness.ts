@@ -8,7 +8,7 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import type { Role } from "@sca/rpc";
 import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
-import { service } from "../../src/service.ts";
+import { service, type ProjectsSeams } from "../../src/service.ts";
 
 export interface TeamFixture {
   id: string;
@@ -32,12 +32,18 @@ export interface ProjectsHarness {
   close(): Promise<void>;
 }
 
-/** `env`: more of the projects service's keys (ARTEFACT_DIR, ...). */
-export async function startProjects(env: Record<string, string> = {}): Promise<ProjectsHarness> {
+/** `env`: more of the projects service's keys (ARTEFACT_DIR, ...); `seams`: its timings (the SLA sweep's). */
+export async function startProjects(
+  env: Record<string, string> = {},
+  seams?: Partial<ProjectsSeams>,
+): Promise<ProjectsHarness> {
   const identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
   });
-  const projects = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, ...env } });
+  const projects = await startService(service, {
+    env: { IDENTITY_RPC_URL: identity.url!, ...env },
+    ...(seams ? { seams } : {}),
+  });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());
   const [domainEvents, auditEvents] = await Promise.all([

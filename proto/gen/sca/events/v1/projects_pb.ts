@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/projects.proto.
  */
 export const file_sca_events_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIpsCCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIpsCCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJIu8BCglTbGFCcmVhY2gSEgoKZmluZGluZ19pZBgBIAEoCRIYChB2dWxuZXJhYmlsaXR5X2lkGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEgwKBHB1cmwYBiABKAkSNQoRZmlyc3RfZGV0ZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmR1ZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi1wEKGFZ1bG5lcmFiaWxpdHlTbGFCcmVhY2hlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJEg8KB3NjYW5faWQYBSABKAkSFgoOYnJlYWNoZWRfY291bnQYBiABKAUSKgoIYnJlYWNoZXMYByADKAsyGC5zY2EuZXZlbnRzLnYxLlNsYUJyZWFjaGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * What every project event carries: the project as it is after the change.
@@ -299,4 +299,109 @@ export type InventoryIngested = Message<"sca.events.v1.InventoryIngested"> & {
  */
 export const InventoryIngestedSchema: GenMessage<InventoryIngested> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_projects, 6);
+
+/**
+ * A finding of a project's newest snapshot found open past its remediation window (VULN_SLA_DAYS_*).
+ *
+ * @generated from message sca.events.v1.SlaBreach
+ */
+export type SlaBreach = Message<"sca.events.v1.SlaBreach"> & {
+  /**
+   * @generated from field: string finding_id = 1;
+   */
+  findingId: string;
+
+  /**
+   * @generated from field: string vulnerability_id = 2;
+   */
+  vulnerabilityId: string;
+
+  /**
+   * @generated from field: string severity = 3;
+   */
+  severity: string;
+
+  /**
+   * @generated from field: string component_name = 4;
+   */
+  componentName: string;
+
+  /**
+   * @generated from field: string component_version = 5;
+   */
+  componentVersion: string;
+
+  /**
+   * @generated from field: string purl = 6;
+   */
+  purl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp first_detected_at = 7;
+   */
+  firstDetectedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp due_at = 8;
+   */
+  dueAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message sca.events.v1.SlaBreach.
+ * Use `create(SlaBreachSchema)` to create a new message.
+ */
+export const SlaBreachSchema: GenMessage<SlaBreach> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 7);
+
+/**
+ * The daily SLA sweep marked findings of a project in breach: one event per project in each of the sweep's batches
+ * (2,000 findings), each breach in one event only (a finding is marked once until it is closed). The list holds at
+ * most 500 entries, most severe first; the count is whole.
+ *
+ * @generated from message sca.events.v1.VulnerabilitySlaBreached
+ */
+export type VulnerabilitySlaBreached = Message<"sca.events.v1.VulnerabilitySlaBreached"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * @generated from field: string scan_id = 5;
+   */
+  scanId: string;
+
+  /**
+   * @generated from field: int32 breached_count = 6;
+   */
+  breachedCount: number;
+
+  /**
+   * @generated from field: repeated sca.events.v1.SlaBreach breaches = 7;
+   */
+  breaches: SlaBreach[];
+};
+
+/**
+ * Describes the message sca.events.v1.VulnerabilitySlaBreached.
+ * Use `create(VulnerabilitySlaBreachedSchema)` to create a new message.
+ */
+export const VulnerabilitySlaBreachedSchema: GenMessage<VulnerabilitySlaBreached> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 8);
 

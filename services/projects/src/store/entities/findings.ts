@@ -134,6 +134,8 @@ export const FindingTriage = defineEntity({
     updatedAt: p.datetime().defaultRaw("now()"),
     /** Who last set the status (a user or API key id; "vex-import" marks an import), null before any change. */
     updatedBy: p.string().length(255).strictNullable(),
+    /** When the SLA sweep found it open past its remediation window; set once per breach. */
+    slaBreachedAt: p.datetime().strictNullable(),
   },
 });
 
