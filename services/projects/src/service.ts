@@ -29,7 +29,7 @@ export interface ProjectsSeams {
 
 export const service = defineService({
   name: "projects",
-  seams: { slaSweepEveryMs: 86_400_000 } as ProjectsSeams,
+  seams: { slaSweepEveryMs: 86_400_000 } satisfies ProjectsSeams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
     ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
