@@ -16,6 +16,7 @@ import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.t
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
+import { SLA_BREACHES_GROUP, slaBreachEvents, slaBreachHandler } from "./events/sla-breaches.ts";
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
 import type { EmailMessage } from "./domain/email-messages.ts";
@@ -83,6 +84,7 @@ export const service = defineService({
       handle: passwordResetHandler(deps),
     });
     await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
+    await ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });

@@ -39,7 +39,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("scan.succeeded", null, false, true),
   kind("findings.new", null, false, false),
   kind("vulnerability.kev_listed", "critical", true, false),
-  kind("vulnerability.sla_breached", "high", true, false),
+  kind("vulnerability.sla_breached", "high", true, true),
   kind("gate.failed", "high", true, false),
   kind("approval.requested", null, true, false),
   kind("approval.decided", null, true, false),
