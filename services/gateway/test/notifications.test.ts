@@ -141,7 +141,7 @@ beforeAll(async () => {
       SMTP_FROM: "SCA Portal <portal@example.com>",
       SMTP_TIMEOUT_SECONDS: "5",
     },
-    seams: { deliveryEveryMs: 200, deliveryRetryBaseMs: 500, smtpTrust: { ca: smtp.caPem } },
+    seams: { deliveryEveryMs: 200, deliveryRetryBaseMs: 500, smtpTrust: { ca: smtp.caPem }, digestEveryMs: 2_000 },
     logger: capture("notifier"),
   });
   gateway = await startTestGateway({
@@ -333,5 +333,38 @@ describe("notification preferences", () => {
       "scan.succeeded": { in_app: true, email: true },
     });
     expect((await request("GET", path, { bearer: quiet.bearer })).json).toEqual(put.json);
+    expect(put.json.email_digest).toBe("each");
+  });
+
+  it("holds a daily-digest person's e-mails for one digest, while the in-app list and others' e-mails go on", async () => {
+    const t = await team();
+    const dev = await person(t, "developer");
+    const digested = await person(t, "team_admin");
+    const path = "/v1/users/me/notification-prefs";
+    expect((await request("GET", path, { bearer: digested.bearer })).json.email_digest).toBe("each");
+    const bad = await request("PATCH", path, { bearer: digested.bearer, body: { email_digest: "hourly" } });
+    expect(bad.status).toBe(422);
+    const daily = await request("PATCH", path, { bearer: digested.bearer, body: { email_digest: "daily" } });
+    expect(daily.status).toBe(200);
+    expect(daily.json.email_digest).toBe("daily");
+    // PATCH of kinds alone keeps the digest.
+    const kindsOnly = await request("PATCH", path, {
+      bearer: digested.bearer,
+      body: { kinds: { "scan.succeeded": { in_app: true } } },
+    });
+    expect(kindsOnly.json.email_digest).toBe("daily");
+
+    const { projectId } = await failedScan(t, dev);
+    await smtp.waitFor(mailTo(dev.email, /scan failed/i));
+    const digest = await smtp.waitFor(mailTo(digested.email, /your sca portal digest: 1 notification$/i));
+    expect(digest.parsed.text).toContain("[medium] Scan failed");
+    expect(digest.parsed.text).toContain(`https://portal.example.com/projects/${projectId}/scans/`);
+    // In the app as usual, and no e-mail of its own, nor a second digest.
+    expect(itemsOf(await list(digested)).map((n) => n.kind)).toEqual(["scan.failed"]);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(smtp.received.filter((m) => m.to.includes(digested.email))).toHaveLength(1);
+
+    // PUT without email_digest goes back to one e-mail each.
+    expect((await request("PUT", path, { bearer: digested.bearer, body: {} })).json.email_digest).toBe("each");
   });
 });

@@ -13,6 +13,7 @@ import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
 import { postWebhook } from "./clients/webhook-poster.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
+import { queueDigests } from "./events/email-digest-job.ts";
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
@@ -33,6 +34,8 @@ export interface NotifierSeams {
   smtpTrust: SmtpTrust;
   /** How often the queue-backlog sweep runs: daily. */
   queueBacklogEveryMs: number;
+  /** How often the e-mail digests go out: daily. */
+  digestEveryMs: number;
 }
 
 const seams: NotifierSeams = {
@@ -40,6 +43,7 @@ const seams: NotifierSeams = {
   deliveryRetryBaseMs: 30_000,
   smtpTrust: {},
   queueBacklogEveryMs: 86_400_000,
+  digestEveryMs: 86_400_000,
 };
 
 const config = {
@@ -95,9 +99,23 @@ export const service = defineService({
     const backlog = backlogSweepJob(ctx);
     const senders: Partial<Record<DeliveryChannel, Sender>> = {};
     const mailer = smtpMailer(config, seams.smtpTrust);
+    const digests = [];
     if (mailer) {
       ctx.addCloser("smtp", () => Promise.resolve(mailer.close()));
       senders.email = (d, message) => mailer.send(d.recipient, message as EmailMessage);
+      const digestDeps = {
+        orm,
+        frontendBase: config.PASSWORD_RESET_BASE_URL,
+        messageKey: deliveryMessageKey(secretKey),
+      };
+      digests.push({
+        name: "e-mail digests",
+        everyMs: seams.digestEveryMs,
+        run: async (signal: AbortSignal) => {
+          const queued = await queueDigests(digestDeps, signal);
+          if (queued > 0) logger.info({ queued }, "queued e-mail digests");
+        },
+      });
     }
     const httpTimeoutMs = config.NOTIFICATION_HTTP_TIMEOUT_SECONDS * 1000;
     const webhook =
@@ -130,6 +148,7 @@ export const service = defineService({
         },
       },
       ...backlog,
+      ...digests,
     ];
   },
 });

@@ -53,6 +53,37 @@ export function notificationEmail(opts: { title: string; body: string; url: stri
   };
 }
 
+export interface DigestEntry {
+  title: string;
+  body: string;
+  /** The entry's address in the portal, when it has one. */
+  url: string | null;
+  severity: string | null;
+  at: Date;
+}
+
+/** A daily digest: the notifications held for one person since their last digest, oldest first. */
+export function digestEmail(entries: readonly DigestEntry[]): EmailMessage {
+  const n = entries.length;
+  const subject = `Your SCA portal digest: ${n} notification${n === 1 ? "" : "s"}`;
+  const heading = (e: DigestEntry) => `${e.severity ? `[${e.severity}] ` : ""}${e.title}`;
+  const text = entries.flatMap((e) => [
+    `- ${heading(e)} (${e.at.toISOString()})`,
+    `  ${e.body}`,
+    ...(e.url ? [`  ${e.url}`] : []),
+  ]);
+  const html = entries.map(
+    (e) =>
+      `<li><strong>${escapeHtml(heading(e))}</strong> <small>${escapeHtml(e.at.toISOString())}</small><br>` +
+      `${escapeHtml(e.body)}${e.url ? ` <a href="${escapeHtml(e.url)}">Open in the portal</a>` : ""}</li>`,
+  );
+  return {
+    subject,
+    text: [subject, "", ...text].join("\n"),
+    html: [`<p>${escapeHtml(subject)}</p>`, "<ul>", ...html, "</ul>"].join("\n"),
+  };
+}
+
 /** The portal's address for a frontend path: the origin of PASSWORD_RESET_BASE_URL (the frontend's). */
 export function portalUrl(frontendBase: string, path: string): string | null {
   try {

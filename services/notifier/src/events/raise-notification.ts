@@ -1,7 +1,8 @@
 // Turns one event's notification into what each channel carries, in the event's transaction: in-app rows for the
-// default recipients who keep in-app, e-mail deliveries for those who keep e-mail and for the addresses the
-// matching routing rules add, and one delivery per chat webhook and ticket webhook it goes to. Everything is unique
-// per (event, channel, recipient), so a redelivered event adds nothing.
+// default recipients who keep in-app, e-mail deliveries for those who keep e-mail (held for the daily digest of
+// those who take it) and for the addresses the matching routing rules add, and one delivery per chat webhook and
+// ticket webhook it goes to. Everything is unique per (event, channel, recipient), so a redelivered event adds
+// nothing.
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { RecipientPerson } from "../clients/recipients.ts";
@@ -12,6 +13,7 @@ import { routingOf } from "../domain/routing-rules.ts";
 import type { NotificationContent } from "../domain/scan-outcomes.ts";
 import { slackMessage, teamsMessage, ticketEvent, type WebhookNotification } from "../domain/webhook-messages.ts";
 import { enqueueDeliveries, ORG_WEBHOOK, type NewDelivery } from "../store/deliveries.ts";
+import { digestSubscribers, holdForDigest, type NewDigestItem } from "../store/email-digests.ts";
 import { activeRulesFor } from "../store/notification-rules.ts";
 import { insertNotifications } from "../store/notifications.ts";
 import { choicesOf } from "../store/preferences.ts";
@@ -77,12 +79,29 @@ export async function raiseNotification(em: EntityManager, deps: RaiseDeps, n: R
       expiresAt: null,
     });
 
+  const held: NewDigestItem[] = [];
   if (deps.emailEnabled) {
     const email = notificationEmail({ title: content.title, body: content.body, url });
     const addressed = new Set<string>();
-    for (const p of people.filter((p) => keeps(p, "email"))) {
+    const emailed = people.filter((p) => keeps(p, "email"));
+    const digest = await digestSubscribers(
+      em,
+      emailed.map((p) => p.userId),
+    );
+    for (const p of emailed) {
       addressed.add(p.email.toLowerCase());
-      delivery("email", p.email, email, p.userId);
+      if (digest.has(p.userId))
+        held.push({
+          userId: p.userId,
+          email: p.email,
+          kind: content.kind,
+          severity: content.severity,
+          title: content.title,
+          body: content.body,
+          link: content.link,
+          sourceEventId: n.sourceEventId,
+        });
+      else delivery("email", p.email, email, p.userId);
     }
     for (const address of routing.emailRecipients) if (!addressed.has(address)) delivery("email", address, email, null);
   }
@@ -107,4 +126,5 @@ export async function raiseNotification(em: EntityManager, deps: RaiseDeps, n: R
     delivery("ticket", ORG_WEBHOOK, ticketEvent(webhook), null);
 
   await enqueueDeliveries(em, deliveries);
+  await holdForDigest(em, held);
 }

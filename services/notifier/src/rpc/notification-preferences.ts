@@ -8,8 +8,12 @@ import {
   UpdatePreferencesResponseSchema,
 } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { applyChanges, changeProblems, effectivePreferences, type KindChange } from "../domain/preferences.ts";
+import { digestSubscribers, setDigest } from "../store/email-digests.ts";
 import { choicesOf, replaceChoices } from "../store/preferences.ts";
 import { notificationOwner, type NotificationDeps, type NotificationHandlers } from "./notification-deps.ts";
+
+/** How notification e-mails go out: one each, or one daily digest (docs/notifications.md, "Daily digest"). */
+const EMAIL_DIGEST = ["each", "daily"] as const;
 
 const view = (prefs: ReturnType<typeof effectivePreferences>) =>
   prefs.map((k) => create(KindPreferenceSchema, { kind: k.kind, inApp: k.in_app, email: k.email }));
@@ -20,8 +24,13 @@ export function notificationPreferenceHandlers(
   return {
     async getPreferences(_req, ctx) {
       const person = notificationOwner(ctx);
-      const choices = (await choicesOf(deps.orm.em.fork(), [person.user_id])).get(person.user_id) ?? [];
-      return create(GetPreferencesResponseSchema, { kinds: view(effectivePreferences(choices)) });
+      const em = deps.orm.em.fork();
+      const choices = (await choicesOf(em, [person.user_id])).get(person.user_id) ?? [];
+      const daily = (await digestSubscribers(em, [person.user_id])).has(person.user_id);
+      return create(GetPreferencesResponseSchema, {
+        kinds: view(effectivePreferences(choices)),
+        emailDigest: daily ? "daily" : "each",
+      });
     },
 
     async updatePreferences(req, ctx) {
@@ -32,14 +41,22 @@ export function notificationPreferenceHandlers(
         ...(k.email !== undefined ? { email: k.email } : {}),
       }));
       const problems = changeProblems(changes);
+      if (req.emailDigest !== undefined && !(EMAIL_DIGEST as readonly string[]).includes(req.emailDigest))
+        problems.push({ path: "email_digest", message: `must be one of ${EMAIL_DIGEST.join(", ")}` });
       if (problems.length > 0) throw ProblemError.validation(problems.map((p) => ({ ...p, path: `body.${p.path}` })));
       const next = await deps.orm.em.fork().transactional(async (em) => {
         const current = (await choicesOf(em, [person.user_id])).get(person.user_id) ?? [];
         const choices = applyChanges(current, changes, req.replace);
         await replaceChoices(em, person.user_id, choices);
-        return choices;
+        const digest = req.emailDigest ?? (req.replace ? "each" : undefined);
+        if (digest !== undefined) await setDigest(em, person.user_id, digest === "daily");
+        const daily = (await digestSubscribers(em, [person.user_id])).has(person.user_id);
+        return { choices, daily };
       });
-      return create(UpdatePreferencesResponseSchema, { kinds: view(effectivePreferences(next)) });
+      return create(UpdatePreferencesResponseSchema, {
+        kinds: view(effectivePreferences(next.choices)),
+        emailDigest: next.daily ? "daily" : "each",
+      });
     },
   };
 }

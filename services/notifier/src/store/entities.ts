@@ -1,5 +1,6 @@
 import type { DatabaseOptions } from "@sca/db";
 import { Delivery } from "./entities/delivery.ts";
+import { DigestItem, EmailDigestSubscriber } from "./entities/email-digest.ts";
 import { Notification } from "./entities/notification.ts";
 import { NotificationPreference } from "./entities/notification-preference.ts";
 import { NotificationRule } from "./entities/notification-rule.ts";
@@ -12,4 +13,6 @@ export const entities: DatabaseOptions["entities"] = [
   NotificationRule,
   Delivery,
   QueueBacklogBreach,
+  EmailDigestSubscriber,
+  DigestItem,
 ];

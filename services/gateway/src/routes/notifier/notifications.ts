@@ -8,7 +8,7 @@ import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { notificationJson, notificationSchema, preferencesJson, preferencesSchema } from "./views.ts";
+import { EMAIL_DIGEST, notificationJson, notificationSchema, preferencesJson, preferencesSchema } from "./views.ts";
 
 const TAGS = ["notifications"];
 /** The spec: page_size 20 by default, 200 at most. */
@@ -24,7 +24,9 @@ const prefsBody = z
   .object({
     kinds: z
       .record(z.string().max(64), channelChange)
+      .default({})
       .meta({ description: "Kind to channels; a channel left out keeps its value (PATCH) or its default (PUT)" }),
+    email_digest: z.enum(EMAIL_DIGEST).optional().meta({ description: "Left out: kept (PATCH) or back to each (PUT)" }),
   })
   .strict()
   .meta({ id: "NotificationPreferencesChange" });
@@ -33,14 +35,15 @@ export function notificationRoutes(ctx: GatewayContext): Route[] {
   const notifications = ctx.clients.notifier.notifications;
   const caller = ctx.auth.route("caller");
   const changePrefs = async (body: z.infer<typeof prefsBody>, call: CallOptions, replace: boolean) => {
-    const { kinds } = await notifications.updatePreferences(
+    const { kinds, emailDigest } = await notifications.updatePreferences(
       {
         replace,
         kinds: Object.entries(body.kinds).map(([kind, c]) => ({ kind, inApp: c.in_app, email: c.email })),
+        emailDigest: body.email_digest,
       },
       call,
     );
-    return preferencesJson(kinds);
+    return preferencesJson(kinds, emailDigest);
   };
   return [
     defineRoute({
@@ -133,8 +136,8 @@ export function notificationRoutes(ctx: GatewayContext): Route[] {
       auth: caller,
       responses: { 200: { description: "Preferences", schema: preferencesSchema }, 403: notAPerson },
       handler: async ({ call }) => {
-        const { kinds } = await notifications.getPreferences({}, call);
-        return { status: 200, body: preferencesJson(kinds) };
+        const { kinds, emailDigest } = await notifications.getPreferences({}, call);
+        return { status: 200, body: preferencesJson(kinds, emailDigest) };
       },
     }),
     defineRoute({

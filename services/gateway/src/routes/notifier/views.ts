@@ -44,16 +44,25 @@ export function notificationJson(n: Notification): z.input<typeof notificationSc
 
 const channels = z.object({ in_app: z.boolean(), email: z.boolean() });
 
+/** How a person's notification e-mails go out (docs/notifications.md, "Daily digest"). */
+export const EMAIL_DIGEST = ["each", "daily"] as const;
+
 export const preferencesSchema = z
   .object({
     kinds: z.record(z.string(), channels).meta({
       description: "Every kind one may tune, each with its channels in force (their choice, else the default)",
     }),
+    email_digest: z.enum(EMAIL_DIGEST).meta({
+      description: "each: one e-mail per notification; daily: the e-mails are held for one digest a day",
+    }),
   })
   .meta({ id: "NotificationPreferences" });
 
-export function preferencesJson(kinds: KindPreference[]): z.input<typeof preferencesSchema> {
-  return { kinds: Object.fromEntries(kinds.map((k) => [k.kind, { in_app: k.inApp, email: k.email }])) };
+export function preferencesJson(kinds: KindPreference[], emailDigest: string): z.input<typeof preferencesSchema> {
+  return {
+    kinds: Object.fromEntries(kinds.map((k) => [k.kind, { in_app: k.inApp, email: k.email }])),
+    email_digest: emailDigest === "daily" ? "daily" : "each",
+  };
 }
 
 export const RULE_CHANNELS = ["in_app", "email", "slack", "teams"] as const;

@@ -3,6 +3,7 @@ import { CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124200000_Notifications } from "./Migration20261124200000_Notifications.ts";
 import { Migration20261124210000_RulesAndWebhooks } from "./Migration20261124210000_RulesAndWebhooks.ts";
 import { Migration20261124210100_QueueBacklog } from "./Migration20261124210100_QueueBacklog.ts";
+import { Migration20261125170000_EmailDigests } from "./Migration20261125170000_EmailDigests.ts";
 
 /** Every migration of the notifier schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -11,4 +12,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124200000_Notifications,
   Migration20261124210000_RulesAndWebhooks,
   Migration20261124210100_QueueBacklog,
+  Migration20261125170000_EmailDigests,
 ];
