@@ -18,8 +18,7 @@ export const APPROVAL_MOVES: Record<ApprovalStatus, readonly ApprovalAction[]> =
 };
 
 export type ApprovalMove =
-  | { ok: true; to: ApprovalStatus; decides: boolean }
-  | { ok: false; allowed: readonly ApprovalAction[] };
+  { ok: true; to: ApprovalStatus; decides: boolean } | { ok: false; allowed: readonly ApprovalAction[] };
 
 export function isApprovalStatus(value: string): value is ApprovalStatus {
   return (APPROVAL_STATUSES as readonly string[]).includes(value);

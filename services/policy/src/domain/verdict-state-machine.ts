@@ -16,8 +16,7 @@ export function isVerdictStatus(value: string): value is VerdictStatus {
 }
 
 export type VerdictMove =
-  | { ok: true; to: VerdictStatus; decides: boolean }
-  | { ok: false; allowed: readonly VerdictStatus[] };
+  { ok: true; to: VerdictStatus; decides: boolean } | { ok: false; allowed: readonly VerdictStatus[] };
 
 export function moveVerdict(from: VerdictStatus, to: VerdictStatus): VerdictMove {
   const allowed = VERDICT_STATUSES.filter((s) => s !== from);
