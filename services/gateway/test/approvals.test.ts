@@ -391,6 +391,20 @@ describe("approval requests", () => {
       ]),
     );
   }, 60_000);
+
+  it("follow a rename of the project (ProjectUpdated keeps the copied name and slug current)", async () => {
+    const id = (await ask(1)).json.id as string;
+    const patched = await request("PATCH", `/v1/projects/${projectId}`, root, { name: "Renamed project" });
+    expect(patched.status).toBe(200);
+    const deadline = Date.now() + 30_000;
+    let seen: Record<string, unknown> = {};
+    while (Date.now() < deadline) {
+      seen = (await request("GET", `/v1/approvals/${id}`, viewer)).json;
+      if (seen.project_name === "Renamed project") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(seen).toMatchObject({ project_name: "Renamed project", project_slug: patched.json.slug });
+  }, 40_000);
 });
 
 describe("organization verdicts", () => {

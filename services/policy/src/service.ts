@@ -7,6 +7,7 @@ import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
 import { projectsService } from "./clients/projects.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
+import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { registerOrganizationVerdictService } from "./rpc/organization-verdict-service.ts";
@@ -29,8 +30,9 @@ export const service = defineService({
   },
   entities,
   migrations,
-  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, secretKey, config, kafka }) => {
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
+  start: async ({ orm, secretKey, config, kafka }) => {
+    await kafka.consume({ groupId: PROJECT_NAMES_GROUP, topic: projectUpdates, handle: applyProjectRename });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const projects = projectsService(config.PROJECTS_RPC_URL, secretKey);
     const wakeRelay = () => kafka.wakeRelay();

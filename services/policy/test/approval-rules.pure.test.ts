@@ -33,10 +33,7 @@ function person(id: string, memberships: [string, Role][], superAdmin = false): 
 describe("ApprovalStateMachine", () => {
   it("moves exactly as the documented table says", () => {
     const table = Object.fromEntries(
-      APPROVAL_STATUSES.map((from) => [
-        from,
-        APPROVAL_ACTIONS.filter((a) => ApprovalStateMachine.move(from, a).ok),
-      ]),
+      APPROVAL_STATUSES.map((from) => [from, APPROVAL_ACTIONS.filter((a) => ApprovalStateMachine.move(from, a).ok)]),
     );
     expect(table).toEqual({
       pending: ["under_review", "approved", "rejected"],
@@ -48,7 +45,11 @@ describe("ApprovalStateMachine", () => {
   });
 
   it("records a decision only for approved and rejected, and names what is allowed when refusing", () => {
-    expect(ApprovalStateMachine.move("pending", "under_review")).toEqual({ ok: true, to: "under_review", decides: false });
+    expect(ApprovalStateMachine.move("pending", "under_review")).toEqual({
+      ok: true,
+      to: "under_review",
+      decides: false,
+    });
     expect(ApprovalStateMachine.move("under_review", "rejected")).toEqual({ ok: true, to: "rejected", decides: true });
     expect(ApprovalStateMachine.move("under_review", "under_review")).toEqual({
       ok: false,
@@ -107,7 +108,14 @@ describe("who may", () => {
 
   it("list: a super_admin all, others their teams", () => {
     expect(approvalListScope(person("r", [], true))).toEqual({ kind: "all" });
-    expect(approvalListScope(person("d", [[TEAM, "developer"], [OTHER_TEAM, "viewer"]]))).toEqual({
+    expect(
+      approvalListScope(
+        person("d", [
+          [TEAM, "developer"],
+          [OTHER_TEAM, "viewer"],
+        ]),
+      ),
+    ).toEqual({
       kind: "teams",
       teamIds: [TEAM, OTHER_TEAM],
     });
