@@ -17,6 +17,7 @@ import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
@@ -39,6 +40,7 @@ export const SERVICE_CLIENTS = {
     inventory: InventoryService,
     sbom: SbomExportService,
     findings: VulnerabilityFindingService,
+    assignees: ProjectAssigneeService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

@@ -15,6 +15,7 @@ import {
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
@@ -46,6 +47,7 @@ export const service = defineService({
     ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
+      registerProjectAssigneeService(router, { orm, directory });
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
