@@ -239,6 +239,7 @@ describe("approval requests", () => {
     expect(stale.status).toBe(412);
     expect(stale.json.current_version).toBe(1);
     expect(stale.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(stale.headers.get("etag")).toBe('"1"');
     expect((await transition(id, viewer, { action: "approved" }, '"1"')).status).toBe(403);
     expect((await transition(id, requester, { action: "approved" }, '"1"')).status).toBe(403);
     expect((await transition(id, outsider, { action: "approved" }, '"1"')).status).toBe(404);
