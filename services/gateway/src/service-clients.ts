@@ -13,8 +13,11 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
+import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
@@ -37,12 +40,17 @@ export const SERVICE_CLIENTS = {
     inventory: InventoryService,
     sbom: SbomExportService,
     findings: VulnerabilityFindingService,
+    assignees: ProjectAssigneeService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },
   admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
-  policy: { licensePolicies: LicensePolicyService },
+  policy: {
+    licensePolicies: LicensePolicyService,
+    approvals: ApprovalService,
+    verdicts: OrganizationVerdictService,
+  },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;

@@ -60,7 +60,7 @@ export const service = defineService({
       registerAdminUserService(router, { ...accounts, apiKeyAnswers });
       registerAccessService(router, { orm, secretKey, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerDirectoryService(router, { orm, apiKeyAnswers, accessAnswers });
-      registerDirectoryLookupService(router, { orm });
+      registerDirectoryLookupService(router, { orm, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerApiKeyService(router, { orm, secretKey, apiKeyAnswers, groupCascade: config.GROUP_CASCADE_ENABLED });
       registerSsoService(router, {
         orm,

@@ -1,11 +1,16 @@
 // The policy service: license policies over the built-in SPDX catalog (docs/license-policies.md,
-// docs/license-catalog.md). main.ts runs it; tests start it through the test kit.
+// docs/license-catalog.md), approval requests and organization verdicts (docs/approvals.md). main.ts runs it;
+// tests start it through the test kit.
 import { serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
+import { projectsService } from "./clients/projects.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
+import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
+import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
+import { registerOrganizationVerdictService } from "./rpc/organization-verdict-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -21,14 +26,20 @@ export const service = defineService({
   seams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
   },
   entities,
   migrations,
-  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents] },
-  start: ({ orm, secretKey, config, kafka }) => {
+  kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
+  start: async ({ orm, secretKey, config, kafka }) => {
+    await kafka.consume({ groupId: PROJECT_NAMES_GROUP, topic: projectUpdates, handle: applyProjectRename });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
+    const projects = projectsService(config.PROJECTS_RPC_URL, secretKey);
+    const wakeRelay = () => kafka.wakeRelay();
     return (router) => {
-      registerLicensePolicyService(router, { orm, directory, wakeRelay: () => kafka.wakeRelay() });
+      registerLicensePolicyService(router, { orm, directory, wakeRelay });
+      registerApprovalService(router, { orm, directory, projects, wakeRelay });
+      registerOrganizationVerdictService(router, { orm, projects, wakeRelay });
     };
   },
   jobs: ({ orm, logger, kafka, seams }) => [

@@ -16,6 +16,7 @@ import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.t
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
@@ -58,6 +59,7 @@ export const service = defineService({
     ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
+      registerProjectAssigneeService(router, { orm, directory });
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);

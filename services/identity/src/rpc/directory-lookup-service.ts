@@ -1,7 +1,7 @@
 // DirectoryLookupService: the names other services show beside their own rows (a project's team name and group
 // path, its creator's name), for any authenticated caller: the asking service has decided the caller may see the row
 // that names these ids, and the gateway routes none of it. LookupRecipients (the notifier's) is in
-// recipient-lookup.ts.
+// recipient-lookup.ts, LookupTeamAssignees in assignee-lookup.ts.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -16,14 +16,19 @@ import {
 } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { accountsByIds } from "../store/accounts.ts";
 import { teamsWithPaths } from "../store/teams.ts";
+import { lookupTeamAssigneesHandler } from "./assignee-lookup.ts";
 import { lookupRecipientsHandler } from "./recipient-lookup.ts";
 
 const LOOKUP_MAX = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function registerDirectoryLookupService(router: ConnectRouter, deps: { orm: MikroORM }): void {
+export function registerDirectoryLookupService(
+  router: ConnectRouter,
+  deps: { orm: MikroORM; groupCascade: boolean },
+): void {
   router.service(DirectoryLookupService, {
     lookupRecipients: lookupRecipientsHandler(deps),
+    lookupTeamAssignees: lookupTeamAssigneesHandler(deps),
     async lookupDirectory(req: LookupDirectoryRequest, ctx) {
       requireCaller(ctx);
       if (req.teamIds.length > LOOKUP_MAX || req.userIds.length > LOOKUP_MAX) {

@@ -1,5 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
+import { ApprovalRequest } from "./entities/approval.ts";
 import { LicensePolicy } from "./entities/license-policy.ts";
+import { OrganizationVerdict } from "./entities/organization-verdict.ts";
 
 /** The tables of the policy schema. */
-export const entities: DatabaseOptions["entities"] = [LicensePolicy];
+export const entities: DatabaseOptions["entities"] = [LicensePolicy, ApprovalRequest, OrganizationVerdict];

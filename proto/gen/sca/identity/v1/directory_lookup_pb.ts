@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/identity/v1/directory_lookup.proto.
  */
 export const file_sca_identity_v1_directory_lookup: GenFile = /*@__PURE__*/
-  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5ImEKF0xvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkSDQoFcm9sZXMYAiADKAkSEAoIdXNlcl9pZHMYAyADKAkSFAoMc3VwZXJfYWRtaW5zGAQgASgIIl0KCVJlY2lwaWVudBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIRCgRyb2xlGAQgASgJSACIAQFCBwoFX3JvbGUiSgoYTG9va3VwUmVjaXBpZW50c1Jlc3BvbnNlEi4KCnJlY2lwaWVudHMYASADKAsyGi5zY2EuaWRlbnRpdHkudjEuUmVjaXBpZW50MucBChZEaXJlY3RvcnlMb29rdXBTZXJ2aWNlEmQKD0xvb2t1cERpcmVjdG9yeRInLnNjYS5pZGVudGl0eS52MS5Mb29rdXBEaXJlY3RvcnlSZXF1ZXN0Giguc2NhLmlkZW50aXR5LnYxLkxvb2t1cERpcmVjdG9yeVJlc3BvbnNlEmcKEExvb2t1cFJlY2lwaWVudHMSKC5zY2EuaWRlbnRpdHkudjEuTG9va3VwUmVjaXBpZW50c1JlcXVlc3QaKS5zY2EuaWRlbnRpdHkudjEuTG9va3VwUmVjaXBpZW50c1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CiZzY2EvaWRlbnRpdHkvdjEvZGlyZWN0b3J5X2xvb2t1cC5wcm90bxIPc2NhLmlkZW50aXR5LnYxIjwKFkxvb2t1cERpcmVjdG9yeVJlcXVlc3QSEAoIdGVhbV9pZHMYASADKAkSEAoIdXNlcl9pZHMYAiADKAkibQoLVGVhbVN1bW1hcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCg9vcmdhbml6YXRpb25faWQYAyABKAlIAIgBARISCgpncm91cF9wYXRoGAQgAygJQhIKEF9vcmdhbml6YXRpb25faWQiLwoLVXNlclN1bW1hcnkSCgoCaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJInMKF0xvb2t1cERpcmVjdG9yeVJlc3BvbnNlEisKBXRlYW1zGAEgAygLMhwuc2NhLmlkZW50aXR5LnYxLlRlYW1TdW1tYXJ5EisKBXVzZXJzGAIgAygLMhwuc2NhLmlkZW50aXR5LnYxLlVzZXJTdW1tYXJ5ImEKF0xvb2t1cFJlY2lwaWVudHNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkSDQoFcm9sZXMYAiADKAkSEAoIdXNlcl9pZHMYAyADKAkSFAoMc3VwZXJfYWRtaW5zGAQgASgIIl0KCVJlY2lwaWVudBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIRCgRyb2xlGAQgASgJSACIAQFCBwoFX3JvbGUiSgoYTG9va3VwUmVjaXBpZW50c1Jlc3BvbnNlEi4KCnJlY2lwaWVudHMYASADKAsyGi5zY2EuaWRlbnRpdHkudjEuUmVjaXBpZW50Ii0KGkxvb2t1cFRlYW1Bc3NpZ25lZXNSZXF1ZXN0Eg8KB3RlYW1faWQYASABKAkiVAoIQXNzaWduZWUSDwoHdXNlcl9pZBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDAoEcm9sZRgDIAEoCRITCgt2aWFfdGVhbV9pZBgEIAEoCSJLChtMb29rdXBUZWFtQXNzaWduZWVzUmVzcG9uc2USLAoJYXNzaWduZWVzGAEgAygLMhkuc2NhLmlkZW50aXR5LnYxLkFzc2lnbmVlMtkCChZEaXJlY3RvcnlMb29rdXBTZXJ2aWNlEmQKD0xvb2t1cERpcmVjdG9yeRInLnNjYS5pZGVudGl0eS52MS5Mb29rdXBEaXJlY3RvcnlSZXF1ZXN0Giguc2NhLmlkZW50aXR5LnYxLkxvb2t1cERpcmVjdG9yeVJlc3BvbnNlEmcKEExvb2t1cFJlY2lwaWVudHMSKC5zY2EuaWRlbnRpdHkudjEuTG9va3VwUmVjaXBpZW50c1JlcXVlc3QaKS5zY2EuaWRlbnRpdHkudjEuTG9va3VwUmVjaXBpZW50c1Jlc3BvbnNlEnAKE0xvb2t1cFRlYW1Bc3NpZ25lZXMSKy5zY2EuaWRlbnRpdHkudjEuTG9va3VwVGVhbUFzc2lnbmVlc1JlcXVlc3QaLC5zY2EuaWRlbnRpdHkudjEuTG9va3VwVGVhbUFzc2lnbmVlc1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message sca.identity.v1.LookupDirectoryRequest
@@ -212,6 +212,78 @@ export const LookupRecipientsResponseSchema: GenMessage<LookupRecipientsResponse
   messageDesc(file_sca_identity_v1_directory_lookup, 6);
 
 /**
+ * @generated from message sca.identity.v1.LookupTeamAssigneesRequest
+ */
+export type LookupTeamAssigneesRequest = Message<"sca.identity.v1.LookupTeamAssigneesRequest"> & {
+  /**
+   * @generated from field: string team_id = 1;
+   */
+  teamId: string;
+};
+
+/**
+ * Describes the message sca.identity.v1.LookupTeamAssigneesRequest.
+ * Use `create(LookupTeamAssigneesRequestSchema)` to create a new message.
+ */
+export const LookupTeamAssigneesRequestSchema: GenMessage<LookupTeamAssigneesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 7);
+
+/**
+ * @generated from message sca.identity.v1.Assignee
+ */
+export type Assignee = Message<"sca.identity.v1.Assignee"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * The full name, else the e-mail address.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * developer, team_admin or group_admin: the strongest the person holds on the team or above it.
+   *
+   * @generated from field: string role = 3;
+   */
+  role: string;
+
+  /**
+   * The team or group the role is held on (the team itself, or a group above it).
+   *
+   * @generated from field: string via_team_id = 4;
+   */
+  viaTeamId: string;
+};
+
+/**
+ * Describes the message sca.identity.v1.Assignee.
+ * Use `create(AssigneeSchema)` to create a new message.
+ */
+export const AssigneeSchema: GenMessage<Assignee> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 8);
+
+/**
+ * @generated from message sca.identity.v1.LookupTeamAssigneesResponse
+ */
+export type LookupTeamAssigneesResponse = Message<"sca.identity.v1.LookupTeamAssigneesResponse"> & {
+  /**
+   * @generated from field: repeated sca.identity.v1.Assignee assignees = 1;
+   */
+  assignees: Assignee[];
+};
+
+/**
+ * Describes the message sca.identity.v1.LookupTeamAssigneesResponse.
+ * Use `create(LookupTeamAssigneesResponseSchema)` to create a new message.
+ */
+export const LookupTeamAssigneesResponseSchema: GenMessage<LookupTeamAssigneesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_identity_v1_directory_lookup, 9);
+
+/**
  * What other services show of the directory beside their own rows: a team's name, organization and place in the
  * group tree, a user's display name; and, for the notifier, who a team's notifications reach. Service to service only
  * (the gateway routes none of it).
@@ -241,6 +313,19 @@ export const DirectoryLookupService: GenService<{
     methodKind: "unary";
     input: typeof LookupRecipientsRequestSchema;
     output: typeof LookupRecipientsResponseSchema;
+  },
+  /**
+   * Who work on a team's projects may be assigned to (the project assignees, docs/approvals.md): the active people
+   * holding developer or above on the team, or, with GROUP_CASCADE_ENABLED, on a group above it; each once, with
+   * their strongest role, by display name. Any authenticated caller: the asking service has decided the caller may
+   * read the team's project. An unknown team has none.
+   *
+   * @generated from rpc sca.identity.v1.DirectoryLookupService.LookupTeamAssignees
+   */
+  lookupTeamAssignees: {
+    methodKind: "unary";
+    input: typeof LookupTeamAssigneesRequestSchema;
+    output: typeof LookupTeamAssigneesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_identity_v1_directory_lookup, 0);

@@ -1,8 +1,10 @@
 // The policy service's routes.
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { approvalRoutes } from "./approvals.ts";
 import { licensePolicyRoutes } from "./license-policies.ts";
+import { organizationVerdictRoutes } from "./organization-verdicts.ts";
 
 export function policyRoutes(ctx: GatewayContext): Route[] {
-  return [...licensePolicyRoutes(ctx)];
+  return [...licensePolicyRoutes(ctx), ...approvalRoutes(ctx), ...organizationVerdictRoutes(ctx)];
 }

@@ -1,6 +1,7 @@
 // Projects' routes, in the order the OpenAPI document lists them (the export before /v1/projects/{id}).
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { projectAssigneeRoutes } from "./assignees.ts";
 import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
@@ -24,5 +25,6 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...vulnerabilityRoutes(ctx),
     ...vexRoutes(ctx),
     ...externalLookupRoutes(ctx),
+    ...projectAssigneeRoutes(ctx),
   ];
 }

@@ -1,10 +1,9 @@
 // A project's vulnerability findings (VulnerabilityFindingService; docs/findings.md): the per-project list with its
 // filters, sort and offset paging, one finding, and the VEX status change (If-Match on the finding's version).
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Request } from "express";
 import { z } from "zod";
-import { ProblemError } from "@sca/problem";
 import type { VulnerabilityFinding } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
+import { requiredIfMatch } from "../../api/if-match.ts";
 import { offsetPagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -156,14 +155,6 @@ const statusBody = z
   })
   .meta({ id: "VulnerabilityFindingStatusChange" });
 
-/** The version an If-Match header names ("3", "\"3\"" or W/"3"); null when absent or not a version. */
-function ifMatchVersion(req: Request): number | null {
-  const raw = req.headers["if-match"];
-  if (typeof raw !== "string") return null;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(raw);
-  return m ? Number(m[1]) : null;
-}
-
 const etag = (f: VulnerabilityFinding) => ({ ETag: `"${f.version}"` });
 const etagHeader = z.object({ ETag: z.string().meta({ description: 'The finding\'s version, quoted ("3")' }) });
 
@@ -254,13 +245,7 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
         428: problemResponse("If-Match is missing or names no version"),
       },
       handler: async ({ params, body, req, call }) => {
-        const expected = ifMatchVersion(req);
-        if (expected === null)
-          throw new ProblemError({
-            status: 428,
-            code: "if_match_required",
-            detail: "If-Match must carry the finding's current version.",
-          });
+        const expected = requiredIfMatch(req, "finding");
         const { finding } = await findings.updateFindingStatus(
           {
             findingId: params.finding_id,
