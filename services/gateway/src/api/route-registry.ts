@@ -129,8 +129,8 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
     return;
   }
   // Parsing the reply with its schema drops every field the schema does not declare, so internal fields of a
-  // service answer never leave the gateway by accident.
-  const body: unknown = spec.schema.parse(reply.body);
+  // service answer never leave the gateway by accident; a `shaped` reply was built from the schema's fields alone.
+  const body: unknown = spec.shaped ? reply.body : spec.schema.parse(reply.body);
   const contentType = spec.contentType ?? "application/json";
   if (contentType === "application/json") {
     res.json(body);

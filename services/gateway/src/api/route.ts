@@ -18,6 +18,12 @@ export interface ResponseSpec {
    * schema per media type, for the document. Takes the place of `schema` and `contentType`.
    */
   content?: Record<string, z.ZodType>;
+  /**
+   * The handler builds the body field by field from the schema's own fields (a test of the route holds it to the
+   * schema), so the reply is sent as it is instead of being parsed by the schema again: for a hot list whose rows
+   * would otherwise be copied and checked on every request. Off by default.
+   */
+  shaped?: true;
   /** Response headers, for the document. */
   headers?: ZodObjectInput;
   /** An error answer: thrown as a ProblemError, never returned (see problemResponse). */
