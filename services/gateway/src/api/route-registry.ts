@@ -5,7 +5,7 @@ import { ProblemError } from "@sca/problem";
 import { jsonBody } from "../http/json-body.ts";
 import { expressPath, templateMatcher } from "./path-template.ts";
 import { parseRequest } from "./request-validation.ts";
-import { DEFAULT_BODY_LIMIT_BYTES, type AnyReply, type Route } from "./route.ts";
+import { DEFAULT_BODY_LIMIT_BYTES, SerialisedJson, type AnyReply, type Route } from "./route.ts";
 import { setRouteTemplate } from "./route-template.ts";
 
 interface Page {
@@ -126,6 +126,12 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
   res.status(reply.status);
   if (!spec.schema) {
     res.end();
+    return;
+  }
+  if (spec.shaped && reply.body instanceof SerialisedJson) {
+    const { bytes } = reply.body;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return;
   }
   // Parsing the reply with its schema drops every field the schema does not declare, so internal fields of a
