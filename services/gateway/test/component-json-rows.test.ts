@@ -52,7 +52,7 @@ beforeAll(async () => {
     },
     await callAs.service("scanner-runner"),
   );
-  // Every null text, number and boolean column of half the rows gets a value (the filters' and later stages'
+  // Every null text, number, boolean, date and timestamp column of half the rows gets a value (the filters' and later stages'
   // columns included; a column a check constraint limits gets the first value it names), so both forms are
   // compared with and without nulls.
   const db = s.projects.orm.em.getConnection();
@@ -65,10 +65,21 @@ beforeAll(async () => {
       where conrelid = 'inventory_components'::regclass and contype = 'c'`,
   );
   const allowed = (name: string) => checks.find((c) => c.def.includes(`(${name})`))?.def.match(/'([^']*)'/)?.[1];
+  const valueOf: Record<string, (name: string) => string> = {
+    text: (name) => `'${allowed(name) ?? "v"}'`,
+    "character varying": (name) => `'${allowed(name) ?? "v"}'`,
+    boolean: () => "true",
+    smallint: () => "2",
+    integer: () => "2",
+    bigint: () => "2",
+    numeric: () => "0.5",
+    real: () => "0.5",
+    "double precision": () => "0.5",
+    date: () => "'2026-01-31'",
+    "timestamp with time zone": () => "'2026-01-31T10:00:00.123Z'",
+  };
   const filled = columns.flatMap(({ name, type }) => {
-    const text = type === "text" || type === "character varying";
-    const number = type === "integer" || type === "smallint";
-    const value = text ? `'${allowed(name) ?? "v"}'` : type === "boolean" ? "true" : number ? "2" : null;
+    const value = valueOf[type]?.(name);
     return value ? [`"${name}" = coalesce("${name}", ${value})`] : [];
   });
   await db.execute(`update inventory_components set ${filled.join(", ")} where scan_id = ? and id::text < '8'`, [
