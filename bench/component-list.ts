@@ -18,10 +18,16 @@ const TARGET_P99_MS = 30;
 const COMPONENTS = 10_000;
 
 const portal = await Portal.signIn();
-const project = await portal.project(await portal.team());
-await portal.ingest(project, Buffer.from(JSON.stringify(generateCycloneDxBom({ components: COMPONENTS }))), COMPONENTS);
+// BENCH_PROJECT_ID reuses a project an earlier run made (its id is printed), so a before/after comparison lists the
+// same snapshot without ingesting again.
+const project = process.env.BENCH_PROJECT_ID || (await portal.project(await portal.team()));
+if (!process.env.BENCH_PROJECT_ID) {
+  const bom = Buffer.from(JSON.stringify(generateCycloneDxBom({ components: COMPONENTS })));
+  await portal.ingest(project, bom, COMPONENTS);
+  console.log(`project ${project} (BENCH_PROJECT_ID to reuse it)`);
+}
 
-const queries = [
+const allQueries = [
   // A search matching about a tenth of the snapshot (package-1, package-1x, package-1xx, ...), by license, descending.
   "search=package-1&sort=license&order=desc",
   // Direct dependencies (the primary's ~50) by severity, most severe first.
@@ -32,6 +38,9 @@ const queries = [
   // A deep page of the default order.
   "offset=5000&limit=50",
 ];
+// BENCH_QUERIES: numbers (1-based, comma-separated) of the queries to run; all by default.
+const picked = (process.env.BENCH_QUERIES ?? "").split(",").filter(Boolean).map(Number);
+const queries = picked.length ? allQueries.filter((_, i) => picked.includes(i + 1)) : allQueries;
 
 const rows: Record<string, string | number>[] = [];
 for (const q of queries) {

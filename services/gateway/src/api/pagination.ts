@@ -4,6 +4,7 @@
 // a 422, never clamped.
 import { OFFSET_MAX, PAGE_MAX, PAGE_MIN, PAGE_SIZE_MIN, pageSizeRule, type PageSizeRule } from "@sca/paging";
 import { z } from "zod";
+import { SerialisedJson } from "./route.ts";
 
 export type { PageSizeRule } from "@sca/paging";
 
@@ -32,6 +33,15 @@ export const offsetPagination = {
     limit: query.limit,
     offset: query.offset,
   }),
+  /** The same envelope around items a service serialised (a JSON array; no bytes: an empty page). */
+  serialisedPage: (itemsJson: Uint8Array, total: number, query: { limit: number; offset: number }) =>
+    new SerialisedJson(
+      Buffer.concat([
+        Buffer.from('{"items":'),
+        itemsJson.byteLength ? itemsJson : Buffer.from("[]"),
+        Buffer.from(`,"total":${total},"limit":${query.limit},"offset":${query.offset}}`),
+      ]),
+    ),
 };
 
 /** Numbered shape with `page_size`: `page`, `page_size` -> items, total, page, page_size. */

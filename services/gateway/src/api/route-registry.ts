@@ -5,7 +5,7 @@ import { ProblemError } from "@sca/problem";
 import { jsonBody } from "../http/json-body.ts";
 import { expressPath, templateMatcher } from "./path-template.ts";
 import { parseRequest } from "./request-validation.ts";
-import { DEFAULT_BODY_LIMIT_BYTES, type AnyReply, type Route } from "./route.ts";
+import { DEFAULT_BODY_LIMIT_BYTES, SerialisedJson, type AnyReply, type Route } from "./route.ts";
 import { setRouteTemplate } from "./route-template.ts";
 
 interface Page {
@@ -128,9 +128,15 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
     res.end();
     return;
   }
+  if (spec.shaped && reply.body instanceof SerialisedJson) {
+    const { bytes } = reply.body;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return;
+  }
   // Parsing the reply with its schema drops every field the schema does not declare, so internal fields of a
-  // service answer never leave the gateway by accident.
-  const body: unknown = spec.schema.parse(reply.body);
+  // service answer never leave the gateway by accident; a `shaped` reply was built from the schema's fields alone.
+  const body: unknown = spec.shaped ? reply.body : spec.schema.parse(reply.body);
   const contentType = spec.contentType ?? "application/json";
   if (contentType === "application/json") {
     res.json(body);

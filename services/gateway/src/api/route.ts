@@ -18,6 +18,12 @@ export interface ResponseSpec {
    * schema per media type, for the document. Takes the place of `schema` and `contentType`.
    */
   content?: Record<string, z.ZodType>;
+  /**
+   * The handler builds the body field by field from the schema's own fields (a test of the route holds it to the
+   * schema), so the reply is sent as it is instead of being parsed by the schema again: for a hot list whose rows
+   * would otherwise be copied and checked on every request. Its body may be a SerialisedJson. Off by default.
+   */
+  shaped?: true;
   /** Response headers, for the document. */
   headers?: ZodObjectInput;
   /** An error answer: thrown as a ProblemError, never returned (see problemResponse). */
@@ -61,13 +67,26 @@ export interface HandlerInput<P, Q, B> {
   res: Response;
 }
 
+/**
+ * A JSON body already written out (a `shaped` reply whose rows a service serialised): sent as these bytes, which
+ * must be what the response schema describes.
+ */
+export class SerialisedJson {
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+}
+
 type ReplyFor<S extends number, Spec> = Spec extends { problem: true }
   ? never
   : Spec extends { stream: true }
     ? { status: S; stream: AsyncIterable<string | Uint8Array>; headers?: Record<string, string> }
-    : Spec extends { schema: infer Z extends z.ZodType }
-      ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
-      : { status: S; body?: undefined; headers?: Record<string, string> };
+    : Spec extends { schema: infer Z extends z.ZodType; shaped: true }
+      ? { status: S; body: z.input<Z> | SerialisedJson; headers?: Record<string, string> }
+      : Spec extends { schema: infer Z extends z.ZodType }
+        ? { status: S; body: z.input<Z>; headers?: Record<string, string> }
+        : { status: S; body?: undefined; headers?: Record<string, string> };
 
 /** What a handler returns: one of the route's declared non-error statuses with a body of its schema. */
 export type Reply<R extends ResponseSpecs> = { [S in keyof R]: S extends number ? ReplyFor<S, R[S]> : never }[keyof R];

@@ -23,6 +23,7 @@ import {
   componentOfSnapshot,
   exportComponents,
   listComponents,
+  listComponentsJson,
   projectWithNewestSnapshot,
   type ComponentListRow,
   type InventoryComponentRow,
@@ -91,6 +92,16 @@ export function inventoryReadHandlers(
       const anchored = req.anchor?.scanId !== undefined || req.anchor?.release !== undefined;
       const snapshot = anchored ? await anchoredSnapshot(deps, found.project.id, req.anchor) : found.snapshot;
       if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
+      if (req.itemsAsJson) {
+        const page = await listComponentsJson(em, snapshot, filter, sort, window);
+        const itemsJson = Buffer.from(`[${page.rows.join(",")}]`, "utf8");
+        return create(ListComponentsResponseSchema, {
+          itemsJson,
+          total: page.total,
+          ...window,
+          scanId: snapshot.scanId,
+        });
+      }
       const { rows, total } = await listComponents(em, snapshot, filter, sort, window);
       return create(ListComponentsResponseSchema, {
         items: rows.map(componentView),

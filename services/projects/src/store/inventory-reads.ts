@@ -3,6 +3,7 @@
 import { QueryOrder, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
 import { column, containsPattern, rawQuery, SNAPSHOT, type Column } from "@sca/db";
 import type { ComponentFilter, ComponentWindow, SortKey } from "../domain/component-list.ts";
+import { COMPONENT_JSON_SQL } from "./component-json.ts";
 import type { GraphEdgeRow } from "../domain/dependency-graph.ts";
 import type { DiffTotals } from "../domain/release-diff.ts";
 import {
@@ -239,15 +240,51 @@ export async function listComponents(
   sort: SortKey[],
   window: ComponentWindow,
 ): Promise<{ rows: ComponentListRow[]; total: number }> {
+  const { rows, total } = await matchedPage<ComponentListRow>(em, snapshot, filter, sort, window, "columns");
+  for (const row of rows) plainRow(row);
+  return { rows, total };
+}
+
+/**
+ * The same page as listComponents, each row as the REST API's Component resource in JSON (store/component-json.ts).
+ * The page is found by id first and only its rows are written out: PostgreSQL projects every row an offset skips,
+ * so writing JSON in the paging query built 5,050 objects for `offset=5000&limit=50`.
+ */
+export async function listComponentsJson(
+  em: EntityManager,
+  snapshot: SnapshotRef,
+  filter: ComponentFilter,
+  sort: SortKey[],
+  window: ComponentWindow,
+): Promise<{ rows: string[]; total: number }> {
+  const { rows, total } = await matchedPage<{ json: string }>(em, snapshot, filter, sort, window, "json");
+  return { rows: rows.map((r) => r.json), total };
+}
+
+async function matchedPage<Row>(
+  em: EntityManager,
+  snapshot: SnapshotRef,
+  filter: ComponentFilter,
+  sort: SortKey[],
+  window: ComponentWindow,
+  form: "columns" | "json",
+): Promise<{ rows: (Row & { matchedTotal?: string | number })[]; total: number }> {
   const where = sqlWhereOf(snapshot.scanId, filter);
   const counted = where.filtered ? `, count(*) over () as "matchedTotal"` : "";
-  const rows = await em.execute<(ComponentListRow & { matchedTotal?: string | number })[]>(
-    `select ${LIST_COLUMNS}${counted} from inventory_components where ${where.sql}
-      order by ${sqlOrderOf(sort)} limit ? offset ?`,
-    [...where.params, window.limit, window.offset],
-  );
+  const order = sqlOrderOf(sort);
+  const page = (columns: string) =>
+    `select ${columns}${counted} from inventory_components where ${where.sql} order by ${order} limit ? offset ?`;
+  const sql =
+    form === "columns"
+      ? page(LIST_COLUMNS)
+      : `select ${COMPONENT_JSON_SQL} as "json"${where.filtered ? `, p."matchedTotal"` : ""}
+          from inventory_components join (${page("id")}) p using (id) order by ${order}`;
+  const rows = await em.execute<(Row & { matchedTotal?: string | number })[]>(sql, [
+    ...where.params,
+    window.limit,
+    window.offset,
+  ]);
   const total = where.filtered && rows.length > 0 ? Number(rows[0]!.matchedTotal) : snapshot.componentCount;
-  for (const row of rows) plainRow(row);
   if (!where.filtered || rows.length > 0) return { rows, total };
   // A page past the end (or an empty match): counted on its own.
   if (window.offset === 0) return { rows, total: 0 };
