@@ -34,6 +34,7 @@ let identity: TestService;
 let projects: TestService;
 let policy: TestService;
 let admin: TestService;
+let notifier: TestService;
 let gateway: TestGateway;
 let events: EventReader;
 let organizationId: string;
@@ -117,9 +118,10 @@ beforeAll(async () => {
     env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url!, PROJECTS_RPC_URL: projects.url! },
   });
   admin = await startService("admin", { env: { KAFKA_TOPIC_PREFIX } });
+  notifier = await startService("notifier", { env: { KAFKA_TOPIC_PREFIX, IDENTITY_RPC_URL: identity.url! } });
   gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, policy: policy.url!, admin: admin.url! },
+    services: { projects: projects.url!, policy: policy.url!, admin: admin.url!, notifier: notifier.url! },
   });
   events = await EventReader.start(policy.kafka!, TOPICS.domainEvents);
   const directory = identity.client(DirectoryService);
@@ -168,6 +170,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await events?.stop();
   await gateway?.close();
+  await notifier?.close();
   await admin?.close();
   await policy?.close();
   await projects?.close();
@@ -391,6 +394,38 @@ describe("approval requests", () => {
         "approval.deleted",
       ]),
     );
+  }, 60_000);
+
+  it("notify the team's reviewers of a request (not the requester) and the requester of the decision", async () => {
+    const created = await ask(3);
+    const id = created.json.id as string;
+    const about = async (who: Person) => {
+      const page = await request("GET", "/v1/notifications?page_size=200", who);
+      return (page.json.items as { kind: string; link: string | null; title: string }[]).filter(
+        (n) => n.link === `/approvals/${id}`,
+      );
+    };
+    const waitFor = async (who: Person, count: number) => {
+      const deadline = Date.now() + 30_000;
+      let found = await about(who);
+      while (found.length < count && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 300));
+        found = await about(who);
+      }
+      return found;
+    };
+    const [toReviewer] = await waitFor(reviewer, 1);
+    expect(toReviewer).toMatchObject({ kind: "approval.requested" });
+    expect(toReviewer!.title).toContain(components[3]!.name);
+    expect((await waitFor(groupAdmin, 1)).map((n) => n.kind)).toEqual(["approval.requested"]);
+    await transition(id, reviewer, { action: "approved", decision_note: "fine" }, '"1"');
+    const toRequester = await waitFor(requester, 1);
+    expect(toRequester.map((n) => [n.kind, n.title])).toEqual([
+      ["approval.decided", `Approval approved: ${components[3]!.name}`],
+    ]);
+    // Viewers are no reviewers; the reviewer hears nothing of the decision they made.
+    expect(await about(viewer)).toEqual([]);
+    expect((await about(reviewer)).map((n) => n.kind)).toEqual(["approval.requested"]);
   }, 60_000);
 
   it("follow a rename of the project (ProjectUpdated keeps the copied name and slug current)", async () => {

@@ -12,6 +12,14 @@ import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
 import { postWebhook } from "./clients/webhook-poster.ts";
 import type { RaiseDeps } from "./events/delivery-deps.ts";
+import {
+  APPROVAL_DECISIONS_GROUP,
+  APPROVAL_REQUESTS_GROUP,
+  approvalDecidedHandler,
+  approvalDecisions,
+  approvalRequestedHandler,
+  approvalRequests,
+} from "./events/approvals.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
 import { queueDigests } from "./events/email-digest-job.ts";
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
@@ -89,6 +97,16 @@ export const service = defineService({
     });
     await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
     await ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
+    await ctx.kafka.consume({
+      groupId: APPROVAL_REQUESTS_GROUP,
+      topic: approvalRequests,
+      handle: approvalRequestedHandler(deps),
+    });
+    await ctx.kafka.consume({
+      groupId: APPROVAL_DECISIONS_GROUP,
+      topic: approvalDecisions,
+      handle: approvalDecidedHandler(deps),
+    });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });

@@ -22,12 +22,14 @@ const scan = (over: Partial<ScanOutcome> = {}): ScanOutcome => ({
 });
 
 describe("kinds", () => {
-  it("are unique, and only scan outcomes, SLA breaches, the reset e-mail and the queue backlog are raised today", () => {
+  it("are unique, and only scan outcomes, SLA breaches, approvals, the reset e-mail and the queue backlog are raised", () => {
     expect(new Set(KINDS.map((k) => k.kind)).size).toBe(KINDS.length);
     expect(KINDS.filter((k) => k.raised).map((k) => k.kind)).toEqual([
       "scan.failed",
       "scan.succeeded",
       "vulnerability.sla_breached",
+      "approval.requested",
+      "approval.decided",
       "queue.backlog",
       "account.password_reset",
     ]);

@@ -41,8 +41,8 @@ export const KINDS: readonly KindSpec[] = [
   kind("vulnerability.kev_listed", "critical", true, false),
   kind("vulnerability.sla_breached", "high", true, true),
   kind("gate.failed", "high", true, false),
-  kind("approval.requested", null, true, false),
-  kind("approval.decided", null, true, false),
+  kind("approval.requested", null, true, true),
+  kind("approval.decided", null, true, true),
   kind("package.malicious", "critical", true, false),
   kind("queue.backlog", "medium", false, true),
   {
