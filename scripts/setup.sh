@@ -10,6 +10,7 @@ bash "$S/scancode.sh"
 bash "$S/spdx-tools.sh"
 bash "$S/helm.sh"
 bash "$S/osv-scanner.sh"
+bash "$S/oci-registry.sh"
 bash "$S/schemathesis.sh"
 bash "$S/s3.sh"
 # pnpm install is cheap when nothing changed; the lockfile is the contract.

@@ -11,3 +11,5 @@ MOTO_VERSION=5.2.5
 # OSV-Scanner, the independent matching oracle; it needs a newer Go than the machine's, fetched as a toolchain module.
 OSV_SCANNER_VERSION=v2.6.0
 OSV_SCANNER_GO_TOOLCHAIN=go1.27.3
+# The OCI registry container-scan tests push their images to: go-containerregistry's cmd/registry, from the Go proxy.
+OCI_REGISTRY_VERSION=v0.22.1

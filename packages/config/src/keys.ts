@@ -271,6 +271,21 @@ export const keys = {
   SCAN_WORK_DIR: key(p.text("")),
   /** When the runner runs as root, tools run as this user and group id instead (nobody). */
   SCAN_SANDBOX_UID: key(p.int(65534, { min: 1, max: 2 ** 31 - 1 })),
+  // Container scans (docs/container-scans.md): the image pull and the layers' unpacking, all ours.
+  /** Registry hosts an image pull may reach although non-public: names (exact), addresses or CIDR ranges. */
+  SCAN_REGISTRY_ALLOWED_HOSTS: key(p.list([])),
+  /** Registry hosts (host or host:port) spoken to over plain http instead of https, e.g. a registry on loopback. */
+  SCAN_REGISTRY_PLAIN_HTTP_HOSTS: key(p.list([])),
+  /** The whole pull (manifests, config, layers) is stopped after this long. */
+  SCAN_IMAGE_PULL_TIMEOUT_SECONDS: key(p.int(600, { min: 5, max: 7200 })),
+  /** The most bytes an image may download: its config and compressed layers together. */
+  SCAN_IMAGE_MAX_BYTES: key(p.int(4 * 1024 ** 3, { min: 1024 ** 2, max: 50 * 1024 ** 3 })),
+  /** The most bytes an image's layers may unpack to, every layer counted. */
+  SCAN_IMAGE_MAX_EXPANDED_BYTES: key(p.int(8 * 1024 ** 3, { min: 1024 ** 2, max: 100 * 1024 ** 3 })),
+  /** The most entries an image's layers may hold together. */
+  SCAN_IMAGE_MAX_ENTRIES: key(p.int(1_000_000, { min: 10, max: 50_000_000 })),
+  /** The platform chosen from a multi-platform image (an image index), os/architecture[/variant]. */
+  SCAN_IMAGE_PLATFORM: key(p.text("linux/amd64")),
   /** The OSV advisory source (docs/vulnerability-database.md): a directory, .zip or .tar(.gz), path or http(s) URL;
    * empty: the vendored snapshot. May carry a credential in its URL: secret. */
   VULNDB_REPOSITORY: key(p.text(""), true),

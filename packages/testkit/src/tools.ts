@@ -6,6 +6,16 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 
+/** The .tools directory set-up installs into. */
+export function toolsDir(): string {
+  return join(ROOT, ".tools");
+}
+
+/** A version scripts/versions.sh pins. */
+export function pinnedVersion(variable: string): string {
+  return pinned(variable);
+}
+
 function pinned(variable: string): string {
   const version = new RegExp(`^${variable}=(\\S+)$`, "m").exec(
     readFileSync(join(ROOT, "scripts/versions.sh"), "utf8"),

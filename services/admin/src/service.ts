@@ -10,6 +10,7 @@ import { AUDIT_LOG_GROUP, auditEvents, recordAuditEvent } from "./events/audit-i
 import { shipAuditLog } from "./events/audit-export.ts";
 import { registerAuditService } from "./rpc/audit-service.ts";
 import { registerTrackerCredentialService } from "./rpc/tracker-credentials.ts";
+import { registerRegistryCredentialService } from "./rpc/registry-credentials.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -35,9 +36,11 @@ export const service = defineService({
   start: async ({ orm, kafka, secretKey }) => {
     await kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
     const tokenKey = secretBoxKey(secretKey, "tracker-token", "sca-admin");
+    const passwordKey = secretBoxKey(secretKey, "registry-password", "sca-admin");
     return (router) => {
       registerAuditService(router, { orm });
       registerTrackerCredentialService(router, { orm, tokenKey });
+      registerRegistryCredentialService(router, { orm, passwordKey });
     };
   },
   jobs: ({ orm, config, logger, seams }) => {

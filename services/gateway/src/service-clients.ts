@@ -6,6 +6,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { AuditService } from "@sca/proto/sca/admin/v1/audit_pb.ts";
 import { TrackerCredentialService } from "@sca/proto/sca/admin/v1/tracker_credentials_pb.ts";
+import { RegistryCredentialService } from "@sca/proto/sca/admin/v1/registry_credentials_pb.ts";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
@@ -45,7 +46,11 @@ export const SERVICE_CLIENTS = {
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },
-  admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
+  admin: {
+    audit: AuditService,
+    trackerCredentials: TrackerCredentialService,
+    registryCredentials: RegistryCredentialService,
+  },
   policy: {
     licensePolicies: LicensePolicyService,
     approvals: ApprovalService,

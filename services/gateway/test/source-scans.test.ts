@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -19,6 +20,7 @@ import {
   sharedDir,
   startGitServer,
   startService,
+  tarOf,
   uniqueName,
   zipOf,
   type TestGitServer,
@@ -286,6 +288,21 @@ describe("source scans of real projects", () => {
     expect(scan).toMatchObject({ status: "succeeded", error_message: null });
     const lock = packageLockOf(files["package-lock.json"]!.toString("utf8"));
     expect(new Set((await componentsOf(id)).map((c) => c.purl))).toEqual(lockfilePurls(lock));
+  }, 240_000);
+
+  it("scans an uploaded .tar.gz of the PyPI project and stores every pinned requirement", async () => {
+    const id = await project();
+    const files = await manifests("pygoat");
+    const tarball = gzipSync(
+      await tarOf([
+        { name: "pygoat/" },
+        ...Object.entries(files).map(([name, data]) => ({ name: `pygoat/${name}`, data })),
+      ]),
+    );
+    const scan = await scanOf(id, { source_archive_id: await uploadArchive(id, tarball) });
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    const expected = requirementPurls(files["requirements.txt"]!.toString("utf8"));
+    expect(new Set((await componentsOf(id)).map((c) => c.purl))).toEqual(expected);
   }, 240_000);
 });
 

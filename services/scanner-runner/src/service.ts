@@ -9,6 +9,7 @@ import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsInventory } from "./clients/inventory.ts";
+import { platformOf } from "./domain/image-ref.ts";
 import { CloneAllowList } from "./domain/clone-target.ts";
 import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
@@ -53,6 +54,13 @@ export const service = defineService({
     SCAN_TOOL_OUTPUT_MAX_BYTES: keys.SCAN_TOOL_OUTPUT_MAX_BYTES,
     SCAN_WORK_DIR: keys.SCAN_WORK_DIR,
     SCAN_SANDBOX_UID: keys.SCAN_SANDBOX_UID,
+    SCAN_REGISTRY_ALLOWED_HOSTS: keys.SCAN_REGISTRY_ALLOWED_HOSTS,
+    SCAN_REGISTRY_PLAIN_HTTP_HOSTS: keys.SCAN_REGISTRY_PLAIN_HTTP_HOSTS,
+    SCAN_IMAGE_PULL_TIMEOUT_SECONDS: keys.SCAN_IMAGE_PULL_TIMEOUT_SECONDS,
+    SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
+    SCAN_IMAGE_MAX_EXPANDED_BYTES: keys.SCAN_IMAGE_MAX_EXPANDED_BYTES,
+    SCAN_IMAGE_MAX_ENTRIES: keys.SCAN_IMAGE_MAX_ENTRIES,
+    SCAN_IMAGE_PLATFORM: keys.SCAN_IMAGE_PLATFORM,
     VULNDB_REPOSITORY: keys.VULNDB_REPOSITORY,
     VULNDB_REFRESH_HOURS: keys.VULNDB_REFRESH_HOURS,
     VULNDB_TIMEOUT_SECONDS: keys.VULNDB_TIMEOUT_SECONDS,
@@ -133,6 +141,15 @@ export const service = defineService({
         },
         workDir: config.SCAN_WORK_DIR,
         sandboxUid: config.SCAN_SANDBOX_UID,
+        image: {
+          allowList: new CloneAllowList(config.SCAN_REGISTRY_ALLOWED_HOSTS),
+          plainHttpHosts: config.SCAN_REGISTRY_PLAIN_HTTP_HOSTS,
+          timeoutMs: config.SCAN_IMAGE_PULL_TIMEOUT_SECONDS * 1000,
+          maxBytes: config.SCAN_IMAGE_MAX_BYTES,
+          maxExpandedBytes: config.SCAN_IMAGE_MAX_EXPANDED_BYTES,
+          maxEntries: config.SCAN_IMAGE_MAX_ENTRIES,
+          platform: platformOf(config.SCAN_IMAGE_PLATFORM),
+        },
       },
       vulndb,
       matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),

@@ -45,11 +45,8 @@ describe("how an attempt ends", () => {
   });
 
   it("names the kinds this build scans when it refuses one", () => {
-    expect(unscannedKindMessage("container")).toBe(
-      "This scanner-runner build does not run container scans; it scans uploaded SBOMs and source trees (kinds sbom, source).",
-    );
     expect(unscannedKindMessage("ftp")).toBe(
-      'This scanner-runner build does not run scans of kind "ftp"; it scans uploaded SBOMs and source trees (kinds sbom, source).',
+      'This scanner-runner build does not run scans of kind "ftp"; it scans uploaded SBOMs, source trees and container images (kinds sbom, source, container).',
     );
   });
 });

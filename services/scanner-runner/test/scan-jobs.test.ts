@@ -122,16 +122,21 @@ describe("scanner-runner runs SBOM scan jobs", () => {
     expect(finished.errorMessage).toMatch(/^The JSON document is malformed or truncated( \(position \d+\))?\.$/);
   });
 
-  it("refuses container jobs for good, saying which kinds this build scans", async () => {
-    const jobs = [scanJob({ lane: "manual", kind: "container" })];
-    await publishJobs(runner.kafka!, "manual", jobs);
-    for (const job of jobs) {
-      const finished = await finishedOf(job);
-      expect(finished).toMatchObject({ outcome: "failed", retryable: false });
-      expect(finished.errorMessage).toBe(
-        `This scanner-runner build does not run ${job.kind} scans; it scans uploaded SBOMs and source trees (kinds sbom, source).`,
-      );
-    }
+  it("refuses a job of a kind it does not know, and a container job naming no image, for good", async () => {
+    const unknown = scanJob({ lane: "manual", kind: "ftp" });
+    const imageless = scanJob({ lane: "manual", kind: "container" });
+    await publishJobs(runner.kafka!, "manual", [unknown, imageless]);
+    expect(await finishedOf(unknown)).toMatchObject({
+      outcome: "failed",
+      retryable: false,
+      errorMessage:
+        'This scanner-runner build does not run scans of kind "ftp"; it scans uploaded SBOMs, source trees and container images (kinds sbom, source, container).',
+    });
+    expect(await finishedOf(imageless)).toMatchObject({
+      outcome: "failed",
+      retryable: false,
+      errorMessage: "The container scan names no image; give an image reference such as registry/team/app:1.2.",
+    });
   });
 
   it("fails for good an upload that is gone or does not match its recorded SHA-256", async () => {

@@ -87,6 +87,22 @@ secretKeyRef:
 - name: SCAN_WORK_DIR
   value: {{ .workDir | quote }}
 {{- end }}
+{{- with .Values.containerScans }}
+- name: SCAN_REGISTRY_ALLOWED_HOSTS
+  value: {{ .registryAllowedHosts | default list | join "," | quote }}
+- name: SCAN_REGISTRY_PLAIN_HTTP_HOSTS
+  value: {{ .registryPlainHttpHosts | default list | join "," | quote }}
+- name: SCAN_IMAGE_PULL_TIMEOUT_SECONDS
+  value: {{ .pullTimeoutSeconds | quote }}
+- name: SCAN_IMAGE_MAX_BYTES
+  value: {{ .imageMaxBytes | int64 | quote }}
+- name: SCAN_IMAGE_MAX_EXPANDED_BYTES
+  value: {{ .imageMaxExpandedBytes | int64 | quote }}
+- name: SCAN_IMAGE_MAX_ENTRIES
+  value: {{ .imageMaxEntries | int64 | quote }}
+- name: SCAN_IMAGE_PLATFORM
+  value: {{ .platform | quote }}
+{{- end }}
 {{- range $name, $service := omit .Values.services "gateway" }}
 - name: {{ printf "%s_RPC_URL" ($name | upper | replace "-" "_") }}
   value: {{ printf "http://%s:%v" (include "sca-portal.serviceName" (list $ $name)) $service.port | quote }}

@@ -2,6 +2,12 @@ import type { DatabaseOptions } from "@sca/db";
 import { AuditEntry } from "./entities/audit-entry.ts";
 import { AuditExportPosition } from "./entities/audit-export-position.ts";
 import { TrackerCredential } from "./entities/tracker-credential.ts";
+import { RegistryCredential } from "./entities/registry-credential.ts";
 
 /** The tables of the admin schema. */
-export const entities: DatabaseOptions["entities"] = [AuditEntry, AuditExportPosition, TrackerCredential];
+export const entities: DatabaseOptions["entities"] = [
+  AuditEntry,
+  AuditExportPosition,
+  TrackerCredential,
+  RegistryCredential,
+];

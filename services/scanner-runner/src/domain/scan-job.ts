@@ -3,13 +3,15 @@
 // message people read).
 import { SbomReadError } from "./sbom/errors.ts";
 
-/** The scan kinds this build runs. Container scans (and scancode) come with the next stage. */
-export const SCANNED_KINDS: readonly string[] = ["sbom", "source"];
+/** The scan kinds this build runs. */
+export const SCANNED_KINDS: readonly string[] = ["sbom", "source", "container"];
 
 /** The refusal of a job of a kind this build does not scan: a failed attempt, not retryable. */
 export function unscannedKindMessage(kind: string): string {
-  const what = kind === "source" || kind === "container" ? `${kind} scans` : `scans of kind "${kind.slice(0, 40)}"`;
-  return `This scanner-runner build does not run ${what}; it scans uploaded SBOMs and source trees (kinds sbom, source).`;
+  return (
+    `This scanner-runner build does not run scans of kind "${kind.slice(0, 40)}"; it scans uploaded SBOMs, ` +
+    "source trees and container images (kinds sbom, source, container)."
+  );
 }
 
 /** What the worker last heard of the scan (known_scan_states), or null when it heard nothing yet. */
@@ -50,6 +52,8 @@ export type SbomStage = keyof typeof SBOM_STAGES;
 export const SOURCE_STAGES = {
   cloning: { step: "clone", percent: 0 },
   extracting: { step: "extract", percent: 0 },
+  /** A container scan: the image pulled from its registry and its layers unpacked (docs/container-scans.md). */
+  pulling: { step: "pull", percent: 0 },
   fetched: { step: "cdxgen", percent: 20 },
   built: { step: "sbom", percent: 50 },
 } as const;

@@ -17,6 +17,7 @@ import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../cl
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
+import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
 import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
@@ -51,6 +52,8 @@ export interface SourceScanDeps {
   workDir: string;
   /** SCAN_SANDBOX_UID */
   sandboxUid: number;
+  /** Container scans: the pull and the layers' unpacking (docs/container-scans.md). */
+  image: ImageLimits;
 }
 
 export interface ScanJobDeps {
@@ -142,7 +145,7 @@ async function runStages(
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
     let bytes: Buffer;
-    if (job.kind === "source") {
+    if (job.kind === "source" || job.kind === "container") {
       bytes = await buildSourceSbom(job, deps, reporter, boundary, signal);
     } else {
       bytes = await fetchUploadedSbom(deps.store, job.sbom, SBOM_MAX_BYTES, signal);
@@ -200,8 +203,9 @@ async function runStages(
 }
 
 /**
- * A source scan's SBOM: the tree fetched into a private workspace (the uploaded archive extracted, or the project's
- * repository cloned), then cdxgen run over it, all in the sandbox; the workspace is removed whatever happens.
+ * A source or container scan's SBOM: the tree fetched into a private workspace (the uploaded archive extracted, the
+ * project's repository cloned, or the image pulled and its layers unpacked), then cdxgen run over it, all in the
+ * sandbox; the workspace is removed whatever happens.
  */
 async function buildSourceSbom(
   job: ScanJob,
@@ -214,7 +218,16 @@ async function buildSourceSbom(
   const { source } = deps;
   const ws = await openWorkspace(source.workDir, source.sandboxUid);
   try {
-    if (job.sourceArchive?.key) {
+    if (job.kind === "container") {
+      await reach("pulling");
+      // Registry logins (per organization) are not kept yet: images are pulled anonymously (docs/container-scans.md).
+      const pulled = await pullImageTree(ws, job.ref, source.image, undefined, signal);
+      await reporter.log("pull", "stdout", [
+        `Pulled ${pulled.image}@${pulled.digest}: ${pulled.layers} layers, ${pulled.downloaded} bytes downloaded.`,
+        `Unpacked ${pulled.entries} entries (${pulled.bytes} bytes), ${pulled.whiteouts} whiteouts applied, ` +
+          `${pulled.skipped} entries skipped (devices, links leading out of the image, entries under a link).`,
+      ]);
+    } else if (job.sourceArchive?.key) {
       await reach("extracting");
       const extracted = await extractSourceArchive(deps.store, job.sourceArchive, ws, source.archive, signal);
       await reporter.log("extract", "stdout", [
@@ -236,7 +249,16 @@ async function buildSourceSbom(
     const log = new ToolLog(reporter, "cdxgen");
     let sbom: Buffer;
     try {
-      sbom = await runCdxgen(ws, { ...source.cdxgen, sbomMaxBytes: SBOM_MAX_BYTES }, log.line, signal);
+      sbom = await runCdxgen(
+        ws,
+        {
+          ...source.cdxgen,
+          sbomMaxBytes: SBOM_MAX_BYTES,
+          ...(job.kind === "container" ? { projectType: "oci-dir" as const } : {}),
+        },
+        log.line,
+        signal,
+      );
     } finally {
       await log.close();
     }

@@ -1,4 +1,4 @@
-// A source scan's tree from an uploaded .zip (yauzl, streamed): copied from the artefact store into the job's
+// A source scan's tree from an uploaded .zip (yauzl, streamed; a .tar.gz goes to source-tarball.ts, same rules): copied from the artefact store into the job's
 // workspace (size and SHA-256 checked against the upload), then read twice. The first pass reads only the central
 // directory and refuses the whole archive before a byte is written: more than SOURCE_ARCHIVE_MAX_ENTRIES entries,
 // declared sizes past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES, absolute paths, `..` segments, encrypted entries. The
@@ -16,6 +16,7 @@ import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import yauzl from "yauzl";
 import { JobInputError } from "../domain/scan-job.ts";
 import { escapingLink } from "../sandbox/tree-checks.ts";
+import { extractTarball, isGzip } from "./source-tarball.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
 
 export interface ArchiveLimits {
@@ -97,7 +98,7 @@ const isLink = (e: yauzl.Entry) => ((e.externalFileAttributes >>> 16) & 0o170000
 const isDir = (e: yauzl.Entry) => e.fileName.endsWith("/");
 
 /** The entry's path inside `root`, or the refusal of a path that is absolute or climbs out. */
-function placeOf(root: string, name: string): string {
+export function placeOf(root: string, name: string): string {
   if (name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name))
     throw new JobInputError(`The source archive holds an entry with an absolute path (${name.slice(0, 200)}).`);
   if (name.split(/[\\/]/).includes(".."))
@@ -131,7 +132,7 @@ async function survey(file: string, root: string, limits: ArchiveLimits): Promis
   }
 }
 
-function expandedTooLarge(limits: ArchiveLimits): JobInputError {
+export function expandedTooLarge(limits: ArchiveLimits): JobInputError {
   return new JobInputError(
     `The source archive expands past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES (${limits.maxExpandedBytes} bytes); it was not extracted.`,
   );
@@ -151,6 +152,7 @@ export async function extractSourceArchive(
   if (!artefact?.key) throw new JobInputError("The scan names no uploaded source archive.");
   const file = join(ws.root, "archive.zip");
   await copyArchive(store, artefact, file, limits.maxBytes, signal);
+  if (await isGzip(file)) return extractTarball(file, ws, limits, signal);
   const root = ws.tree;
   try {
     await survey(file, root, limits);
@@ -227,7 +229,7 @@ export async function extractSourceArchive(
   return { entries, bytes: written };
 }
 
-function escapingLinkError(name: string): JobInputError {
+export function escapingLinkError(name: string): JobInputError {
   return new JobInputError(
     `The source archive holds a symbolic link leading outside the tree (${name.slice(0, 200)}).`,
   );

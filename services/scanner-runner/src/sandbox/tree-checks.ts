@@ -29,6 +29,15 @@ export async function treeBytes(dir: string, max: number): Promise<number> {
 
 /** The first symbolic link under `root` whose target lies outside it (relative to root), or null. */
 export async function escapingLink(root: string): Promise<string | null> {
+  for await (const link of escapingLinks(root)) return link;
+  return null;
+}
+
+/**
+ * Every symbolic link under `root` whose target lies outside it (relative to root), followed as the kernel would:
+ * two links each inside on their own may lead out together (a -> b/.., b -> ..).
+ */
+export async function* escapingLinks(root: string): AsyncGenerator<string> {
   const realRoot = await realpath(root);
   for await (const { path, kind } of walk(root)) {
     if (kind !== "link") continue;
@@ -39,9 +48,9 @@ export async function escapingLink(root: string): Promise<string | null> {
       // Dangling: judge the text of the link as written.
       target = resolve(dirname(path), await readlink(path));
       if (inside(root, target)) continue;
-      return relative(root, path);
+      yield relative(root, path);
+      continue;
     }
-    if (!inside(realRoot, target)) return relative(root, path);
+    if (!inside(realRoot, target)) yield relative(root, path);
   }
-  return null;
 }

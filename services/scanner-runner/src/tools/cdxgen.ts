@@ -19,6 +19,12 @@ export interface CdxgenOptions {
   memoryMb: number;
   outputMaxBytes: number;
   sbomMaxBytes: number;
+  /**
+   * `oci-dir` for an image's unpacked layers: cdxgen then reads the OS package databases (dpkg, apk, rpm, through
+   * the trivy of its plugins) and the installed application packages as a container's; absent, it detects the
+   * project types of a source tree.
+   */
+  projectType?: "oci-dir";
 }
 
 /**
@@ -62,6 +68,7 @@ export async function runCdxgen(
       "--no-install-deps",
       "--spec-version",
       "1.6",
+      ...(opts.projectType ? ["-t", opts.projectType] : []),
       "-o",
       output,
       ws.tree,
@@ -98,7 +105,9 @@ export async function runCdxgen(
   );
   if (size < 0)
     throw new JobInputError(
-      "cdxgen found nothing to inventory in the source tree (no supported manifest or lockfile).",
+      opts.projectType
+        ? "cdxgen found nothing to inventory in the image (no package database or installed packages)."
+        : "cdxgen found nothing to inventory in the source tree (no supported manifest or lockfile).",
     );
   if (size > opts.sbomMaxBytes)
     throw new JobInputError(`cdxgen's SBOM is ${size} bytes; the largest read is ${opts.sbomMaxBytes} bytes.`);

@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124200000_AuditLog } from "./Migration20261124200000_AuditLog.ts";
 import { Migration20261124210000_TrackerCredentials } from "./Migration20261124210000_TrackerCredentials.ts";
+import { Migration20261125150000_RegistryCredentials } from "./Migration20261125150000_RegistryCredentials.ts";
 
 /** Every migration of the admin schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -11,4 +12,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124210000_TrackerCredentials,
   // Its own audit events (tracker logins changed) leave through an outbox, as every service's do.
   CreateOutboxTable,
+  Migration20261125150000_RegistryCredentials,
 ];

@@ -3,7 +3,8 @@ import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { auditRoutes } from "./audit.ts";
 import { trackerCredentialRoutes } from "./tracker-credentials.ts";
+import { registryCredentialRoutes } from "./registry-credentials.ts";
 
 export function adminRoutes(ctx: GatewayContext): Route[] {
-  return [...auditRoutes(ctx), ...trackerCredentialRoutes(ctx)];
+  return [...auditRoutes(ctx), ...trackerCredentialRoutes(ctx), ...registryCredentialRoutes(ctx)];
 }

@@ -1,5 +1,5 @@
 // Uploads (docs/scans.md, "Uploads"): an SBOM (multipart/form-data field `file`, or the document itself as a raw
-// JSON, XML or SPDX tag-value body) and a source archive (multipart field `upload`, a .zip). The bytes stream into
+// JSON, XML or SPDX tag-value body) and a source archive (multipart field `upload`, a .zip or .tar.gz). The bytes stream into
 // the artefact store under uploads/<project id>/<upload id>, counted and hashed on the way, never held whole; a
 // declared Content-Length past the cap is 413 before a byte is read, and a body that grows past it stops at the
 // cap (413, nothing stored). The scan-orchestrator then registers the artefact as the caller (developer+ on the
@@ -182,7 +182,7 @@ export function uploadRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[
       path: "/v1/projects/{id}/source-archives",
       summary: "Upload a source archive for a scan",
       description:
-        "developer or above on the project's team. multipart/form-data field `upload`: a .zip of the source tree, at " +
+        "developer or above on the project's team. multipart/form-data field `upload`: a .zip or .tar.gz of the source tree, at " +
         "most SOURCE_ARCHIVE_MAX_BYTES (413 past it). The answer's archive_id is what a source scan may name " +
         "(source_archive_id) instead of cloning.",
       tags: ["scans"],

@@ -1,0 +1,256 @@
+// Container scans end to end (docs/container-scans.md): the gateway, identity, projects, the scan-orchestrator and
+// the scanner-runner on the real servers; a real OCI registry on loopback (go-containerregistry's cmd/registry,
+// reached through SCAN_REGISTRY_ALLOWED_HOSTS=localhost) holding an image this test builds from real data
+// (test/fixtures/debian-bookworm: a Debian 12 dpkg database and copyright files, npm packages' published
+// package.json); cdxgen (and the trivy of its plugins) building the SBOM from the unpacked layers. What the scan
+// stored is checked against those files, parsed here on their own. Bad images fail the scan with a clear
+// error_message and leave no components behind.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { TOPICS } from "@sca/kafka";
+import { ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import {
+  callAs,
+  EventReader,
+  fixturesOf,
+  startOciRegistry,
+  startService,
+  tarOf,
+  uniqueName,
+  type TestOciRegistry,
+  type TestService,
+} from "@sca/testkit";
+import { startTestGateway, type TestGateway } from "./harness.ts";
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/debian-bookworm/", import.meta.url));
+const NPM_PACKAGES = ["yauzl", "buffer-crc32", "pend"];
+
+let artefactDir: string;
+let registry: TestOciRegistry;
+let identity: TestService;
+let projects: TestService;
+let scans: TestService;
+let runner: TestService;
+let gateway: TestGateway;
+let events: EventReader;
+let dev: string;
+let teamId: string;
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${gateway.origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${dev}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function project(): Promise<string> {
+  const slug = `img-${randomUUID().slice(0, 8)}`;
+  const created = await call("POST", "/v1/projects", { name: `P ${slug}`, slug, team_id: teamId });
+  expect(created.status).toBe(201);
+  return created.json.id as string;
+}
+
+async function scanOf(projectId: string, ref: string): Promise<Record<string, unknown>> {
+  const created = await call("POST", `/v1/projects/${projectId}/scans`, { kind: "container", ref });
+  expect(created.status).toBe(202);
+  let scan = created.json;
+  for (const deadline = Date.now() + 180_000; !["succeeded", "failed", "cancelled"].includes(scan.status as string);) {
+    if (Date.now() > deadline) throw new Error(`the scan is still ${scan.status as string}`);
+    await delay(250);
+    scan = (await call("GET", `/v1/scans/${created.json.id as string}`)).json;
+  }
+  return scan;
+}
+
+type Stored = { purl: string; version: string; name: string; license: string | null };
+
+async function componentsOf(projectId: string): Promise<Stored[]> {
+  const page = await call("GET", `/v1/projects/${projectId}/components?limit=500`);
+  expect(page.status).toBe(200);
+  return page.json.items as Stored[];
+}
+
+/** Package name, version and source package of each stanza of a dpkg status file. */
+function dpkgPackages(status: string): { name: string; version: string; source?: string }[] {
+  return status
+    .split(/\n\n+/)
+    .filter((s) => s.trim())
+    .map((stanza) => {
+      const field = (f: string) => new RegExp(`^${f}: (.*)$`, "m").exec(stanza)?.[1];
+      return { name: field("Package")!, version: field("Version")!, source: field("Source")?.split(" ")[0] };
+    });
+}
+
+const file = (name: string) => readFile(join(FIXTURES, name));
+
+/** A Debian 12 base layer and an application layer holding an installed npm tree (one package whited out). */
+async function debianAppImage() {
+  const base = await tarOf([
+    { name: "etc/os-release", data: await file("os-release") },
+    { name: "etc/debian_version", data: await file("debian_version") },
+    { name: "var/lib/dpkg/status", data: await file("status") },
+    { name: "usr/share/doc/zlib1g/copyright", data: await file("zlib1g.copyright") },
+    { name: "usr/share/doc/libzstd1/copyright", data: await file("libzstd1.copyright") },
+    { name: "bin", symlinkTo: "/usr/bin" },
+    // A package a later layer deletes: it must not be inventoried.
+    { name: "app/node_modules/pend-old/package.json", data: await file("npm/pend.package.json") },
+  ]);
+  const app = await tarOf([
+    { name: "app/package.json", data: JSON.stringify({ name: "image-app", version: "1.0.0", private: true }) },
+    ...(await Promise.all(
+      NPM_PACKAGES.map(async (p) => ({
+        name: `app/node_modules/${p}/package.json`,
+        data: await file(`npm/${p}.package.json`),
+      })),
+    )),
+    { name: "app/node_modules/.wh.pend-old", data: "" },
+  ]);
+  return { layers: [base, app] };
+}
+
+beforeAll(async () => {
+  artefactDir = await mkdtemp(join(tmpdir(), "sca-container-scans-"));
+  registry = await startOciRegistry();
+  await registry.push("team/app", "1.0", await debianAppImage());
+  await registry.push("team/evil", "1", {
+    layers: [await tarOf([{ name: "app/../../../../etc/cron.d/x", data: "* * * * * root true\n" }])],
+  });
+
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("container_scan")}.`;
+  const store = { ARTEFACT_DIR: artefactDir };
+  identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store } });
+  scans = await startService("scan-orchestrator", {
+    env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
+  });
+  runner = await startService("scanner-runner", {
+    env: {
+      PROJECTS_RPC_URL: projects.url!,
+      KAFKA_TOPIC_PREFIX,
+      ...store,
+      SCAN_REGISTRY_ALLOWED_HOSTS: "localhost",
+      SCAN_REGISTRY_PLAIN_HTTP_HOSTS: registry.host,
+      TASK_WORKER_CONCURRENCY: "2",
+    },
+  });
+  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+  gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    env: store,
+  });
+  const fixtures = await fixturesOf("identity");
+  const admin = await callAs.superAdmin(randomUUID());
+  const slug = `team-${randomUUID().slice(0, 8)}`;
+  const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
+  teamId = team!.id;
+  const userId = await fixtures.user(identity.orm, { fullName: "Image Person" });
+  await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
+  dev = await fixtures.accessToken(userId);
+}, 180_000);
+
+afterAll(async () => {
+  await events?.stop();
+  await gateway?.close();
+  await runner?.close();
+  await scans?.close();
+  await projects?.close();
+  await identity?.close();
+  await registry?.stop();
+  await rm(artefactDir, { recursive: true, force: true });
+}, 120_000);
+
+describe("container scans", () => {
+  it("pulls an image from the registry and stores its Debian packages and its installed npm packages", async () => {
+    const id = await project();
+    const scan = await scanOf(id, `${registry.host}/team/app:1.0`);
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+
+    const stored = await componentsOf(id);
+    const debian = stored.filter((c) => c.purl.startsWith("pkg:deb/debian/"));
+    // Every binary package of the dpkg database at its version, and the source packages they name; nothing else.
+    const expected = new Map<string, string>();
+    for (const pkg of dpkgPackages(await readFile(join(FIXTURES, "status"), "utf8"))) {
+      expected.set(pkg.name, pkg.version);
+      if (pkg.source) expected.set(pkg.source, pkg.version);
+    }
+    expect(new Map(debian.map((c) => [c.name, c.version]))).toEqual(expected);
+    for (const c of debian) expect(c.purl).toMatch(/[?&]distro=debian-12(&|$)/);
+    // The epoch of zlib1g's version is the purl's qualifier, as the purl spec has it for deb.
+    expect(debian.find((c) => c.name === "zlib1g")!.purl).toMatch(/[?&]epoch=1(&|$)/);
+    // The license the package's machine-readable copyright file declares.
+    expect(debian.find((c) => c.name === "zlib1g")!.license).toBe("Zlib");
+
+    // The installed npm packages, with the version and license their package.json say; the whited-out one is gone.
+    const npm = stored.filter((c) => c.purl.startsWith("pkg:npm/"));
+    for (const name of NPM_PACKAGES) {
+      const manifest = JSON.parse(await readFile(join(FIXTURES, `npm/${name}.package.json`), "utf8")) as {
+        version: string;
+        license: string;
+      };
+      expect(npm.find((c) => c.name === name)).toMatchObject({
+        purl: `pkg:npm/${name}@${manifest.version}`,
+        version: manifest.version,
+        license: manifest.license,
+      });
+    }
+    expect(npm.filter((c) => c.name === "pend")).toHaveLength(1);
+    expect(stored.some((c) => c.name === "pend-old")).toBe(false);
+
+    const steps = (await events.waitFor(ScanProgressSchema, (p) => p.scanId === scan.id && !p.heartbeat, 0)).map(
+      (p) => p.step,
+    );
+    expect(steps.slice(0, 3)).toEqual(["sbom", "pull", "cdxgen"]);
+  }, 240_000);
+
+  it("fails an image whose layer climbs out of the tree, and a registry the runner may not reach, storing nothing", async () => {
+    const evil = await project();
+    const climbing = await scanOf(evil, `${registry.host}/team/evil:1`);
+    expect(climbing).toMatchObject({
+      status: "failed",
+      error_message:
+        "The image's layer 1 holds an entry climbing out of the tree with .. (app/../../../../etc/cron.d/x).",
+    });
+    expect((await call("GET", `/v1/projects/${evil}/components`)).json).toMatchObject({ total: 0 });
+    await expect(stat(join(artefactDir, `scans/${climbing.id as string}/inventory.binpb`))).rejects.toThrow();
+
+    const loopback = await project();
+    const refused = await scanOf(loopback, `127.0.0.1:${registry.port}/team/app:1.0`);
+    expect(refused).toMatchObject({
+      status: "failed",
+      error_message:
+        "The image's registry resolves to 127.0.0.1, a loopback, private or link-local address the scanner does " +
+        "not pull from; an operator may allow it with SCAN_REGISTRY_ALLOWED_HOSTS.",
+    });
+
+    const missing = await scanOf(loopback, `${registry.host}/team/app:2.0`);
+    expect(missing).toMatchObject({
+      status: "failed",
+      error_message: `The registry has no image ${registry.host}/team/app at 2.0.`,
+    });
+  }, 120_000);
+
+  it("answers a container scan without an image reference with a problem document", async () => {
+    const id = await project();
+    const res = await fetch(`${gateway.origin}/v1/projects/${id}/scans`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dev}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "container" }),
+    });
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  });
+});
