@@ -13,6 +13,7 @@ import {
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
@@ -51,6 +52,7 @@ export const service = defineService({
       registerSbomExportService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
+      registerComponentStateService(router, { orm });
       registerFindingService(router, {
         orm,
         wakeRelay,
