@@ -321,6 +321,20 @@ export const keys = {
   MALICIOUS_SNAPSHOT_PATH: key(p.text("")),
   MALICIOUS_WAIVE_MAX_DAYS: key(p.int(30, { min: 1, max: 3650 })),
   MALICIOUS_SNAPSHOT_STALE_DAYS: key(p.int(60, { min: 1, max: 3650 })),
+  // Ours: the component currency lookup of the scanner-runner (docs/enrichment-feeds.md, "Currency"): each package
+  // registry's base URL (a mirror may stand in for it), the per-request timeout and the requests in flight.
+  CURRENCY_ENABLED: key(p.bool(true)),
+  CURRENCY_LOOKUP_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 120, clamp: true })),
+  CURRENCY_LOOKUP_CONCURRENCY: key(p.int(4, { min: 1, max: 32, clamp: true })),
+  /** The whole lookup of one scan; packages not reached stay unassessed. */
+  CURRENCY_LOOKUP_STAGE_SECONDS: key(p.int(60, { min: 1, max: 600, clamp: true })),
+  PACKAGE_REGISTRY_NPM_URL: key(p.httpUrl("https://registry.npmjs.org")),
+  PACKAGE_REGISTRY_PYPI_URL: key(p.httpUrl("https://pypi.org")),
+  PACKAGE_REGISTRY_CRATES_URL: key(p.httpUrl("https://crates.io")),
+  PACKAGE_REGISTRY_GO_URL: key(p.httpUrl("https://proxy.golang.org")),
+  PACKAGE_REGISTRY_NUGET_URL: key(p.httpUrl("https://api.nuget.org")),
+  PACKAGE_REGISTRY_RUBYGEMS_URL: key(p.httpUrl("https://rubygems.org")),
+  PACKAGE_REGISTRY_MAVEN_URL: key(p.httpUrl("https://repo1.maven.org/maven2")),
 
   // Audit log (docs/audit.md)
   /** Where the audit log is shipped in batches (POST, JSON); empty: not shipped. May carry a credential: secret. */

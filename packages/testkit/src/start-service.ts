@@ -78,6 +78,8 @@ export async function startService(
       RPC_PORT: "0",
       // The scanner-runner's cdxgen, at its pinned install (other services ignore the key).
       CDXGEN_BIN: cdxgenBin(),
+      // The scanner-runner asks no public package registry in tests; a test serving one turns it on.
+      CURRENCY_ENABLED: "false",
       ...overrides.env,
     },
   });

@@ -186,8 +186,19 @@ describe("a scanned project", () => {
     expect(findings.status).toBe(200);
     const items = findings.json.items as { component_id: string; severity: string }[];
     expect(findings.json.total).toBe(items.length);
-    const vulnerable = new Set(items.filter((f) => f.severity !== "info").map((f) => f.component_id)).size;
+    const vulnerableIds = new Set(items.filter((f) => f.severity !== "info").map((f) => f.component_id));
+    const vulnerable = vulnerableIds.size;
     expect(vulnerable).toBeGreaterThan(0);
+    // The enrichment stage's states (docs/enrichment-feeds.md), read through the component list's filters.
+    const flagged = async (filter: string) =>
+      (
+        (await request("GET", `/v1/projects/${projectId}/components?limit=500&${filter}=true`, { bearer: dev.token }))
+          .json.items as { component_id: string }[]
+      ).map((c) => c.component_id);
+    const eolIds = await flagged("eol");
+    const maliciousIds = await flagged("malicious");
+    const outdatedIds = await flagged("outdated");
+    const withIssues = new Set([...vulnerableIds, ...eolIds, ...maliciousIds]).size;
 
     // The overview of the newest snapshot, of the scan and of its release.
     const overview = await request("GET", path, { bearer: dev.token });
@@ -195,9 +206,15 @@ describe("a scanned project", () => {
     const d = overview.json.severity_distribution as Record<string, number>;
     expect(d.critical! + d.high! + d.medium! + d.low! + d.unknown!).toBe(vulnerable);
     expect(project.json.severity_summary).toEqual(Object.fromEntries(Object.entries(d).filter(([, n]) => n > 0)));
-    const security = Math.max(0, 100 - (10 * d.critical! + 5 * d.high! + 3 * d.medium! + d.low! + 5 * d.unknown!));
+    const security = Math.max(
+      0,
+      100 -
+        (10 * d.critical! + 5 * d.high! + 3 * d.medium! + d.low! + 5 * d.unknown!) -
+        3 * eolIds.length -
+        100 * maliciousIds.length,
+    );
     expect(overview.json).toMatchObject({
-      component_outcome: { with_known_issues: vulnerable, without_known_issues: total - vulnerable },
+      component_outcome: { with_known_issues: withIssues, without_known_issues: total - withIssues },
       current_user_role: "developer",
       last_scan_at: finished.json.created_at,
       last_succeeded_scan_at: finished.json.completed_at,
@@ -206,10 +223,12 @@ describe("a scanned project", () => {
       security_score: security,
       license_score: 100,
       risk_score: 100 - security,
-      eol_count: 0,
+      eol_count: eolIds.length,
+      // The test kit turns the registry lookup off: nothing is assessed as outdated.
       outdated_count: 0,
-      malicious_count: 0,
+      malicious_count: maliciousIds.length,
     });
+    expect(outdatedIds).toEqual([]);
     const recent = overview.json.recent_scans as Record<string, unknown>[];
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({ id: scanId, status: "succeeded", release: "17.0", project_id: projectId });
@@ -237,5 +256,5 @@ describe("a scanned project", () => {
     expect(hidden.status).toBe(404);
     expect((await request("GET", `/v1/projects/${randomUUID()}/overview`, { bearer: dev.token })).status).toBe(404);
     expect((await request("GET", path)).status).toBe(401);
-  });
+  }, 180_000);
 });

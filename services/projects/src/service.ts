@@ -14,6 +14,7 @@ import {
 } from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
+import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
@@ -65,6 +66,7 @@ export const service = defineService({
       registerSbomExportService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
+      registerComponentStateService(router, { orm });
       registerFindingService(router, {
         orm,
         wakeRelay,

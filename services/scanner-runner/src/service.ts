@@ -8,6 +8,8 @@ import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsCloneSources } from "./clients/clone-source.ts";
+import { projectsComponentStates } from "./clients/component-states.ts";
+import { PackageRegistries } from "./clients/package-registries.ts";
 import { projectsInventory } from "./clients/inventory.ts";
 import { platformOf } from "./domain/image-ref.ts";
 import { CloneAllowList } from "./domain/clone-target.ts";
@@ -80,6 +82,17 @@ export const service = defineService({
     MALICIOUS_REFRESH_ENABLED: keys.MALICIOUS_REFRESH_ENABLED,
     MALICIOUS_SNAPSHOT_PATH: keys.MALICIOUS_SNAPSHOT_PATH,
     MALICIOUS_SNAPSHOT_STALE_DAYS: keys.MALICIOUS_SNAPSHOT_STALE_DAYS,
+    CURRENCY_ENABLED: keys.CURRENCY_ENABLED,
+    CURRENCY_LOOKUP_TIMEOUT_SECONDS: keys.CURRENCY_LOOKUP_TIMEOUT_SECONDS,
+    CURRENCY_LOOKUP_CONCURRENCY: keys.CURRENCY_LOOKUP_CONCURRENCY,
+    CURRENCY_LOOKUP_STAGE_SECONDS: keys.CURRENCY_LOOKUP_STAGE_SECONDS,
+    PACKAGE_REGISTRY_NPM_URL: keys.PACKAGE_REGISTRY_NPM_URL,
+    PACKAGE_REGISTRY_PYPI_URL: keys.PACKAGE_REGISTRY_PYPI_URL,
+    PACKAGE_REGISTRY_CRATES_URL: keys.PACKAGE_REGISTRY_CRATES_URL,
+    PACKAGE_REGISTRY_GO_URL: keys.PACKAGE_REGISTRY_GO_URL,
+    PACKAGE_REGISTRY_NUGET_URL: keys.PACKAGE_REGISTRY_NUGET_URL,
+    PACKAGE_REGISTRY_RUBYGEMS_URL: keys.PACKAGE_REGISTRY_RUBYGEMS_URL,
+    PACKAGE_REGISTRY_MAVEN_URL: keys.PACKAGE_REGISTRY_MAVEN_URL,
   },
   entities,
   migrations,
@@ -107,6 +120,7 @@ export const service = defineService({
     vulndb.start();
     ctx.addCloser("vulnerability database", () => vulndb.stop());
     const store = openArtefactStore(config);
+    const enrichment = new EnrichmentReader(orm, feedSettingsOf(config));
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const deps = {
       orm,
@@ -153,8 +167,28 @@ export const service = defineService({
       },
       vulndb,
       matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
-      enrichment: new EnrichmentReader(orm, feedSettingsOf(config)),
+      enrichment,
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
+      states: {
+        enrichment,
+        registries: config.CURRENCY_ENABLED
+          ? new PackageRegistries({
+              bases: {
+                npm: config.PACKAGE_REGISTRY_NPM_URL,
+                pypi: config.PACKAGE_REGISTRY_PYPI_URL,
+                crates: config.PACKAGE_REGISTRY_CRATES_URL,
+                go: config.PACKAGE_REGISTRY_GO_URL,
+                nuget: config.PACKAGE_REGISTRY_NUGET_URL,
+                rubygems: config.PACKAGE_REGISTRY_RUBYGEMS_URL,
+                maven: config.PACKAGE_REGISTRY_MAVEN_URL,
+              },
+              timeoutMs: config.CURRENCY_LOOKUP_TIMEOUT_SECONDS * 1000,
+              concurrency: config.CURRENCY_LOOKUP_CONCURRENCY,
+            })
+          : null,
+        currencyStageMs: config.CURRENCY_LOOKUP_STAGE_SECONDS * 1000,
+        componentStates: projectsComponentStates(config.PROJECTS_RPC_URL, secretKey),
+      },
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
     // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.

@@ -52,6 +52,14 @@ function componentView(row: ComponentListRow | InventoryComponentRow): Component
     currencyState: optional(row.currencyState),
     eolState: optional(row.eolState),
     maliciousState: optional(row.maliciousState),
+    currencyLatest: optional(row.currencyLatest),
+    currencyLatestReleaseDate: optional(row.currencyLatestReleaseDate),
+    eolCycle: optional(row.eolCycle),
+    eolDate: optional(row.eolDate),
+    eolProduct: optional(row.eolProduct),
+    eolSource: optional(row.eolSource),
+    maliciousId: optional(row.maliciousId),
+    maliciousSource: optional(row.maliciousSource),
     // Rows of the list are loaded without raw_data (the key may still be there, undefined).
     rawData:
       "rawData" in row && row.rawData !== undefined ? Buffer.from(JSON.stringify(row.rawData), "utf8") : undefined,

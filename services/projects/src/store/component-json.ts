@@ -5,8 +5,6 @@
 // Component message and to componentJson is added here too.
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_UTC})`;
-// Fields the list's rows never carry yet (componentView leaves them unset).
-const NONE = "null::text";
 const EMPTY = "'[]'::json";
 
 const FIELDS: [name: string, sql: string][] = [
@@ -24,16 +22,16 @@ const FIELDS: [name: string, sql: string][] = [
   ["license_category", "license_category"],
   ["severity_max", "severity_max"],
   ["currency_state", "currency_state"],
-  ["currency_latest", NONE],
-  ["currency_latest_release_date", NONE],
+  ["currency_latest", "currency_latest"],
+  ["currency_latest_release_date", "currency_latest_release_date"],
   ["eol_state", "eol_state"],
-  ["eol_cycle", NONE],
-  ["eol_date", NONE],
-  ["eol_product", NONE],
-  ["eol_source", NONE],
+  ["eol_cycle", "eol_cycle"],
+  ["eol_date", "eol_date"],
+  ["eol_product", "eol_product"],
+  ["eol_source", "eol_source"],
   ["malicious_state", "malicious_state"],
-  ["malicious_id", NONE],
-  ["malicious_source", NONE],
+  ["malicious_id", "malicious_id"],
+  ["malicious_source", "malicious_source"],
   ["obligations", EMPTY],
   ["vulnerabilities", EMPTY],
   ["type", "type"],

@@ -12,6 +12,8 @@ export class FeedDownloadError extends Error {
 export interface DownloadOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Request headers (a registry may want a user agent). */
+  headers?: Record<string, string>;
 }
 
 function hostOf(url: string): string {
@@ -26,7 +28,7 @@ async function request(url: string, opts: DownloadOptions): Promise<Response> {
   const signals = [AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.any(signals), redirect: "follow" });
+    res = await fetch(url, { signal: AbortSignal.any(signals), redirect: "follow", headers: opts.headers });
   } catch (err) {
     // DOMException (TimeoutError, AbortError) from the signal; compared by name, as it may come from another realm.
     const name = (err as { name?: unknown } | null)?.name;

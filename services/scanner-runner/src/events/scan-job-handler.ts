@@ -13,6 +13,7 @@ import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
+import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
@@ -78,6 +79,8 @@ export interface ScanJobDeps {
   enrichment: Pick<EnrichmentReader, "epssOf" | "kevEntriesOf">;
   /** VULNDB_TIMEOUT_SECONDS: the matching stage's ceiling. */
   matchingTimeoutSeconds: number;
+  /** The end-of-life, currency and malicious states recorded after matching (docs/enrichment-feeds.md). */
+  states: ComponentStateDeps;
 }
 
 /** Where a scan's inventory artefact lives: one per scan, rewritten whole by a later attempt. */
@@ -189,6 +192,8 @@ async function runStages(
     ]);
 
     await matchVulnerabilities(job, deps, reporter, inventory, signal);
+    await boundary();
+    await recordComponentStates(job, deps.states, reporter, inventory, deps.scopeFilter, signal);
     await boundary();
     await reach("matched");
 

@@ -16,7 +16,8 @@ import { maliciousVerdictOf, type MaliciousVerdict } from "../domain/feeds/malic
 import { eolProducts } from "../store/eol-products.ts";
 import { epssScoresOf } from "../store/epss-scores.ts";
 import { kevEntriesOf } from "../store/kev-entries.ts";
-import { maliciousRecordsOf } from "../store/malicious-packages.ts";
+import { maliciousRecordsOf, maliciousRecordsOfPackages } from "../store/malicious-packages.ts";
+import { normalisedName } from "@sca/purl-package";
 import type { FeedSettings } from "./feed-settings.ts";
 
 const IN_LIST = 1000;
@@ -79,6 +80,23 @@ export class EnrichmentReader {
   async maliciousVerdict(ecosystem: string, name: string, version: string): Promise<MaliciousVerdict | null> {
     if (!this.#settings.malicious.enabled) return null;
     return maliciousVerdictOf(await maliciousRecordsOf(this.#orm.em.fork(), ecosystem, name), version);
+  }
+
+  /**
+   * The malicious verdict of each package version (keyed `ecosystem NUL name NUL version`, as given), read in bulk;
+   * null when the flagging is off.
+   */
+  async maliciousVerdicts(
+    packages: readonly { ecosystem: string; name: string; version: string }[],
+  ): Promise<Map<string, MaliciousVerdict> | null> {
+    if (!this.#settings.malicious.enabled) return null;
+    const records = await maliciousRecordsOfPackages(this.#orm.em.fork(), packages);
+    const out = new Map<string, MaliciousVerdict>();
+    for (const p of packages) {
+      const named = records.get(`${p.ecosystem}\u0000${normalisedName(p.ecosystem, p.name)}`) ?? [];
+      out.set(`${p.ecosystem}\u0000${p.name}\u0000${p.version}`, maliciousVerdictOf(named, p.version));
+    }
+    return out;
   }
 
   async #eolData() {

@@ -150,6 +150,8 @@ export async function startWorkerOn(
       RPC_PORT: "0",
       ARTEFACT_DIR: artefactDir,
       PROJECTS_RPC_URL: projectsUrl,
+      // No public package registry is asked in tests.
+      CURRENCY_ENABLED: "false",
     },
   });
 }

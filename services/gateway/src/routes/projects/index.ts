@@ -7,6 +7,7 @@ import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { externalLookupRoutes } from "./external-lookups.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
+import { licenseRoutes } from "./licenses.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
@@ -23,6 +24,7 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...sbomRoutes(ctx),
     ...projectOverviewRoutes(ctx),
     ...vulnerabilityRoutes(ctx),
+    ...licenseRoutes(ctx),
     ...vexRoutes(ctx),
     ...externalLookupRoutes(ctx),
     ...projectAssigneeRoutes(ctx),

@@ -74,6 +74,15 @@ export const InventoryComponent = defineEntity({
     currencyState: p.string().length(16).strictNullable(),
     eolState: p.string().length(16).strictNullable(),
     maliciousState: p.string().length(16).strictNullable(),
+    /** The enrichment states' detail (RecordComponentStates): null until assessed. Dates are YYYY-MM-DD. */
+    eolCycle: p.text().strictNullable(),
+    eolDate: p.string().length(10).strictNullable(),
+    eolProduct: p.text().strictNullable(),
+    eolSource: p.text().strictNullable(),
+    currencyLatest: p.text().strictNullable(),
+    currencyLatestReleaseDate: p.string().length(10).strictNullable(),
+    maliciousId: p.text().strictNullable(),
+    maliciousSource: p.text().strictNullable(),
     /** The component as the document wrote it, at most JSONB_ROW_SIZE_LIMIT_BYTES once serialised. */
     rawData: p.json<Record<string, unknown>>().defaultRaw("'{}'::jsonb"),
     createdAt: p.datetime().defaultRaw("now()"),

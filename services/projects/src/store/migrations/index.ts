@@ -5,6 +5,7 @@ import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inv
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
 import { Migration20261124140000_Findings } from "./Migration20261124140000_Findings.ts";
 import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration20261124150000_DropLicenseCategoryIndex.ts";
+import { Migration20261125140000_ComponentStates } from "./Migration20261125140000_ComponentStates.ts";
 import { Migration20261125170000_FindingSlaBreaches } from "./Migration20261125170000_FindingSlaBreaches.ts";
 
 /** Every migration of the projects schema, oldest first. */
@@ -19,5 +20,7 @@ export const migrations: DatabaseOptions["migrations"] = [
   // Vulnerability findings and their triage (docs/findings.md).
   Migration20261124140000_Findings,
   Migration20261124150000_DropLicenseCategoryIndex,
+  // The enrichment states' detail (docs/inventory.md, "Component states").
+  Migration20261125140000_ComponentStates,
   Migration20261125170000_FindingSlaBreaches,
 ];
