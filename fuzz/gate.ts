@@ -60,6 +60,8 @@ async function startPortal(databaseUrl: string): Promise<Portal> {
     HOME: process.env.HOME ?? "/tmp",
     APP_ENV: "dev",
     LOG_LEVEL: "WARNING",
+    // A test never reaches the Internet: no package-registry lookups for the components' currency.
+    CURRENCY_ENABLED: "false",
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.FUZZ_REDIS_URL ?? "redis://127.0.0.1:56379/2",
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? "127.0.0.1:59092",
