@@ -1,10 +1,12 @@
 // The policy service: license policies over the built-in SPDX catalog (docs/license-policies.md,
-// docs/license-catalog.md). main.ts runs it; tests start it through the test kit.
-import { serviceAddressKeys, type KeySpec } from "@sca/config";
+// docs/license-catalog.md) and the CI build gate (docs/gate.md). main.ts runs it; tests start it through the test kit.
+import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
+import { projectGateFacts } from "./clients/gate-facts.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
+import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
@@ -21,6 +23,10 @@ export const service = defineService({
   seams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
+    GATE_MALICIOUS_ENABLED: keys.GATE_MALICIOUS_ENABLED,
+    GATE_EPSS_THRESHOLD: keys.GATE_EPSS_THRESHOLD,
+    GATE_EPSS_ON_MISSING_DATA: keys.GATE_EPSS_ON_MISSING_DATA,
   },
   entities,
   migrations,
@@ -29,6 +35,17 @@ export const service = defineService({
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     return (router) => {
       registerLicensePolicyService(router, { orm, directory, wakeRelay: () => kafka.wakeRelay() });
+      registerGatePolicyService(router, {
+        orm,
+        directory,
+        projects: projectGateFacts(config.PROJECTS_RPC_URL, secretKey),
+        deployment: {
+          maliciousEnabled: config.GATE_MALICIOUS_ENABLED,
+          epssThreshold: config.GATE_EPSS_THRESHOLD,
+          epssOnMissingData: config.GATE_EPSS_ON_MISSING_DATA,
+        },
+        wakeRelay: () => kafka.wakeRelay(),
+      });
     };
   },
   jobs: ({ orm, logger, kafka, seams }) => [

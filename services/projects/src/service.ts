@@ -14,6 +14,7 @@ import {
 } from "./events/license-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
+import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
@@ -56,6 +57,7 @@ export const service = defineService({
         wakeRelay,
         externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
       });
+      registerGateFactsService(router, { orm });
     };
   },
 });
