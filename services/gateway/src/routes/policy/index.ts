@@ -1,8 +1,9 @@
 // The policy service's routes.
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { gatePolicyRoutes } from "./gate-policies.ts";
 import { licensePolicyRoutes } from "./license-policies.ts";
 
 export function policyRoutes(ctx: GatewayContext): Route[] {
-  return [...licensePolicyRoutes(ctx)];
+  return [...licensePolicyRoutes(ctx), ...gatePolicyRoutes(ctx)];
 }
