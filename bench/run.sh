@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark against a running portal (started here with ./dev up if it is not) and prints the tables.
 # usage: bench/run.sh [bench-name ...]   (default: all *.ts in bench/ but the helpers table.ts and portal.ts)
-# The inventory benchmarks (ingest, component-list) sign in as the super_admin: set ADMIN_PASSWORD (and ADMIN_EMAIL
+# The inventory benchmarks (ingest, component-list, gate-result) sign in as the super_admin: set ADMIN_PASSWORD (and ADMIN_EMAIL
 # if it is not admin@sca.local) to what ./dev up printed.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"

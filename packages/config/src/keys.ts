@@ -84,6 +84,14 @@ export const keys = {
   LOGIN_THROTTLE_FAILURES: key(p.int(10, { min: 1, max: 1000 })),
   LOGIN_THROTTLE_WINDOWS: key(p.intList([60, 300, 900, 1800], { min: 1 })),
   GROUP_CASCADE_ENABLED: key(p.bool(true)),
+  // The build gate (docs/gate.md): the deployment's defaults under the gate policies.
+  GATE_MALICIOUS_ENABLED: key(p.bool(true)),
+  /** 0..1; unset (or empty) leaves the EPSS check off unless a gate policy sets a threshold. */
+  GATE_EPSS_THRESHOLD: key((raw): number | null => {
+    if (raw === undefined || raw.trim() === "") return null;
+    return p.num(0, { min: 0, max: 1 })(raw, {});
+  }),
+  GATE_EPSS_ON_MISSING_DATA: key(p.oneOf(["allow", "block"] as const, "allow")),
   OAUTH_IDP_A_CLIENT_ID: key(p.text("")),
   OAUTH_IDP_A_CLIENT_SECRET: key(p.text(""), true),
   OAUTH_IDP_B_CLIENT_ID: key(p.text("")),

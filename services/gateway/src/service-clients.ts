@@ -15,6 +15,7 @@ import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
+import { GatePolicyService } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
@@ -53,6 +54,7 @@ export const SERVICE_CLIENTS = {
   },
   policy: {
     licensePolicies: LicensePolicyService,
+    gatePolicies: GatePolicyService,
     approvals: ApprovalService,
     verdicts: OrganizationVerdictService,
   },

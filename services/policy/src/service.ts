@@ -1,14 +1,16 @@
 // The policy service: license policies over the built-in SPDX catalog (docs/license-policies.md,
-// docs/license-catalog.md), approval requests and organization verdicts (docs/approvals.md). main.ts runs it;
-// tests start it through the test kit.
-import { serviceAddressKeys, type KeySpec } from "@sca/config";
+// docs/license-catalog.md), the CI build gate (docs/gate.md), approval requests and organization verdicts
+// (docs/approvals.md). main.ts runs it; tests start it through the test kit.
+import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
+import { projectGateFacts } from "./clients/gate-facts.ts";
 import { projectsService } from "./clients/projects.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
 import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
+import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { registerOrganizationVerdictService } from "./rpc/organization-verdict-service.ts";
 import { entities } from "./store/entities.ts";
@@ -27,6 +29,9 @@ export const service = defineService({
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
     ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
+    GATE_MALICIOUS_ENABLED: keys.GATE_MALICIOUS_ENABLED,
+    GATE_EPSS_THRESHOLD: keys.GATE_EPSS_THRESHOLD,
+    GATE_EPSS_ON_MISSING_DATA: keys.GATE_EPSS_ON_MISSING_DATA,
   },
   entities,
   migrations,
@@ -40,6 +45,17 @@ export const service = defineService({
       registerLicensePolicyService(router, { orm, directory, wakeRelay });
       registerApprovalService(router, { orm, directory, projects, wakeRelay });
       registerOrganizationVerdictService(router, { orm, projects, wakeRelay });
+      registerGatePolicyService(router, {
+        orm,
+        directory,
+        projects: projectGateFacts(config.PROJECTS_RPC_URL, secretKey),
+        deployment: {
+          maliciousEnabled: config.GATE_MALICIOUS_ENABLED,
+          epssThreshold: config.GATE_EPSS_THRESHOLD,
+          epssOnMissingData: config.GATE_EPSS_ON_MISSING_DATA,
+        },
+        wakeRelay,
+      });
     };
   },
   jobs: ({ orm, logger, kafka, seams }) => [

@@ -16,6 +16,7 @@ import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.t
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
+import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
@@ -72,6 +73,7 @@ export const service = defineService({
         wakeRelay,
         externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
       });
+      registerGateFactsService(router, { orm });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {

@@ -67,6 +67,16 @@ secretKeyRef:
   value: {{ .Values.kafka.topicPrefix | default "" | quote }}
 - name: RPC_HOST
   value: "0.0.0.0"
+{{- with .Values.gate }}
+- name: GATE_MALICIOUS_ENABLED
+  value: {{ .maliciousEnabled | quote }}
+{{- if ne (toString .epssThreshold) "" }}
+- name: GATE_EPSS_THRESHOLD
+  value: {{ .epssThreshold | toString | quote }}
+{{- end }}
+- name: GATE_EPSS_ON_MISSING_DATA
+  value: {{ .epssOnMissingData | quote }}
+{{- end }}
 {{- with .Values.sourceScans }}
 - name: SCAN_GIT_ALLOWED_HOSTS
   value: {{ .gitAllowedHosts | default list | join "," | quote }}

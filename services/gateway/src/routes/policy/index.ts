@@ -1,10 +1,16 @@
 // The policy service's routes.
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { gatePolicyRoutes } from "./gate-policies.ts";
 import { approvalRoutes } from "./approvals.ts";
 import { licensePolicyRoutes } from "./license-policies.ts";
 import { organizationVerdictRoutes } from "./organization-verdicts.ts";
 
 export function policyRoutes(ctx: GatewayContext): Route[] {
-  return [...licensePolicyRoutes(ctx), ...approvalRoutes(ctx), ...organizationVerdictRoutes(ctx)];
+  return [
+    ...licensePolicyRoutes(ctx),
+    ...gatePolicyRoutes(ctx),
+    ...approvalRoutes(ctx),
+    ...organizationVerdictRoutes(ctx),
+  ];
 }

@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124140000_LicensePolicies } from "./Migration20261124140000_LicensePolicies.ts";
 import { Migration20261124150000_LicenseExceptionExpiries } from "./Migration20261124150000_LicenseExceptionExpiries.ts";
+import { Migration20261125100000_GatePolicies } from "./Migration20261125100000_GatePolicies.ts";
 import { Migration20261125120000_Approvals } from "./Migration20261125120000_Approvals.ts";
 
 /** Every migration of the policy schema, oldest first. */
@@ -10,6 +11,7 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The transactional outbox of policy's events (audit, license policy changes).
   CreateOutboxTable,
   Migration20261124150000_LicenseExceptionExpiries,
+  Migration20261125100000_GatePolicies,
   Migration20261125120000_Approvals,
   // The events policy applied once (ProjectUpdated, for the project names on approval requests).
   CreateProcessedEventsTable,

@@ -1,0 +1,158 @@
+// The build gate end to end: a real identity, projects, policy and scanner-runner (EPSS availability) behind a real
+// gateway, one topic prefix, on ephemeral ports. Projects and policy call each other (categorisation one way, the
+// gate's facts the other): policy listens on a port picked first, which projects is told.
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
+import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { startTestGateway, type TestGateway } from "./harness.ts";
+import type { Reply } from "./projects-stack.ts";
+
+export interface GateStack {
+  identity: TestService;
+  projects: TestService;
+  policy: TestService;
+  gateway: TestGateway;
+  dir: string;
+  request(
+    method: string,
+    path: string,
+    opts?: { bearer?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Reply>;
+  team(): Promise<{ id: string; organizationId: string }>;
+  person(roles: [string, string][], superAdmin?: boolean): Promise<{ id: string; token: string }>;
+  /** A project of the team with the findings fixture ingested and matched (Log4Shell critical, EPSS 0.97, ...). */
+  projectWithFindings(teamId: string, bearer: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startGateStack(policyEnv: Record<string, string> = {}): Promise<GateStack> {
+  const dir = await mkdtemp(join(tmpdir(), "sca-gate-"));
+  await mkdir(join(dir, "inventory"));
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("gate_stack")}.`;
+  const identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  const policyPort = await freePort();
+  const projects = await startService("projects", {
+    env: {
+      KAFKA_TOPIC_PREFIX,
+      IDENTITY_RPC_URL: identity.url!,
+      POLICY_RPC_URL: `http://127.0.0.1:${policyPort}`,
+      ARTEFACT_DIR: dir,
+    },
+  });
+  const policy = await startService("policy", {
+    env: {
+      KAFKA_TOPIC_PREFIX,
+      IDENTITY_RPC_URL: identity.url!,
+      PROJECTS_RPC_URL: projects.url!,
+      RPC_PORT: String(policyPort),
+      ...policyEnv,
+    },
+  });
+  const runner = await startService("scanner-runner", {
+    env: { KAFKA_TOPIC_PREFIX, PROJECTS_RPC_URL: projects.url!, ARTEFACT_DIR: dir },
+  });
+  const gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { projects: projects.url!, policy: policy.url!, "scanner-runner": runner.url! },
+    env: { ARTEFACT_DIR: dir },
+  });
+  const directory = identity.client(DirectoryService);
+  const root = await callAs.superAdmin(randomUUID());
+  const identityFixtures = await fixturesOf("identity");
+  const projectFixtures = await fixturesOf("projects");
+  const stack: GateStack = {
+    identity,
+    projects,
+    policy,
+    gateway,
+    dir,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
+      if (opts.body !== undefined) headers["content-type"] = "application/json";
+      const res = await fetch(`${gateway.origin}${path}`, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      });
+      const text = await res.text();
+      const contentType = res.headers.get("content-type") ?? "";
+      return {
+        status: res.status,
+        headers: res.headers,
+        contentType,
+        text,
+        json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      };
+    },
+    async team() {
+      const slug = `team-${randomUUID().slice(0, 8)}`;
+      const { team } = await directory.createTeam({ name: `Team ${slug}`, slug }, root);
+      return { id: team!.id, organizationId: team!.organizationId! };
+    },
+    async person(roles, superAdmin = false) {
+      const id = await identityFixtures.user(identity.orm, { superAdmin });
+      for (const [teamId, role] of roles) await directory.addTeamMember({ teamId, userId: id, role }, root);
+      return { id, token: await identityFixtures.accessToken(id) };
+    },
+    async projectWithFindings(teamId, bearer) {
+      const created = await stack.request("POST", "/v1/projects", {
+        bearer,
+        body: { name: "Gate", slug: `gate-${randomUUID().slice(0, 8)}`, team_id: teamId },
+      });
+      if (created.status !== 201) throw new Error(`project: ${created.status} ${created.text}`);
+      const projectId = created.json.id as string;
+      const artefact = projectFixtures.findingsArtefact();
+      const key = `inventory/${randomUUID()}.pb`;
+      await writeFile(join(dir, key), artefact);
+      const scanId = randomUUID();
+      const asRunner = await callAs.service("scanner-runner");
+      await projects.client(InventoryService).ingestInventory(
+        {
+          scanId,
+          projectId,
+          attempt: 1,
+          inventory: create(ScanArtefactSchema, {
+            key,
+            sizeBytes: BigInt(artefact.byteLength),
+            sha256: createHash("sha256").update(artefact).digest("hex"),
+          }),
+        },
+        asRunner,
+      );
+      await projects
+        .client(VulnerabilityMatchService)
+        .recordScanMatches(projectFixtures.scanMatches(projectId, scanId), asRunner);
+      return projectId;
+    },
+    async close() {
+      await gateway.close();
+      await runner.close();
+      await policy.close();
+      await projects.close();
+      await identity.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}

@@ -1,0 +1,103 @@
+// GateFactsService: what policy's build gate reads of a project (docs/gate.md): its team and organization, and the
+// aggregate facts of its latest succeeded scan. As the caller behind the gate request: an unreadable project is 404.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { FieldViolation } from "@sca/problem";
+import {
+  GateFactsService,
+  GetGateFactsResponseSchema,
+  GetGateSubjectResponseSchema,
+} from "@sca/proto/sca/projects/v1/gate_facts_pb.ts";
+import { requireCaller } from "@sca/rpc";
+import { rejectViolations } from "../domain/component-list.ts";
+import { epssThresholdViolations, gateItemLimitOf } from "../domain/gate-facts.ts";
+import { mayRead } from "../domain/project-access.ts";
+import { isUuid } from "../domain/project-fields.ts";
+import {
+  gateFactsOf,
+  snapshotIngestedAt,
+  type GateFactComponentRow,
+  type GateFactFindingRow,
+} from "../store/gate-facts.ts";
+import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory-reads.ts";
+import { projectNotFound } from "./readable-inventory.ts";
+
+export interface GateFactsDeps {
+  orm: MikroORM;
+}
+
+async function readable(deps: GateFactsDeps, ctx: HandlerContext, id: string): Promise<ProjectAndSnapshot> {
+  const caller = requireCaller(ctx);
+  if (!isUuid(id)) throw projectNotFound();
+  const found = await projectWithNewestSnapshot(deps.orm.em.fork(), id.toLowerCase());
+  if (!found || !mayRead(caller, found.project)) throw projectNotFound();
+  return found;
+}
+
+const findingOf = (f: GateFactFindingRow) => ({
+  findingId: f.finding_id,
+  vulnerabilityId: f.vulnerability_id,
+  severity: f.severity,
+  ...(f.epss_score === null ? {} : { epssScore: f.epss_score }),
+  status: f.status,
+  componentId: f.component_id,
+  componentName: f.component_name,
+  ...(f.component_version === null ? {} : { componentVersion: f.component_version }),
+  ...(f.purl === null ? {} : { purl: f.purl }),
+});
+
+const componentOf = (c: GateFactComponentRow) => ({
+  componentId: c.component_id,
+  name: c.name,
+  ...(c.version === null ? {} : { version: c.version }),
+  ...(c.purl === null ? {} : { purl: c.purl }),
+  ...(c.license === null ? {} : { license: c.license }),
+  ...(c.license_category === null ? {} : { licenseCategory: c.license_category }),
+  ...(c.malicious_state === null ? {} : { maliciousState: c.malicious_state }),
+});
+
+export function registerGateFactsService(router: ConnectRouter, deps: GateFactsDeps): void {
+  router.service(GateFactsService, {
+    async getGateSubject(req, ctx) {
+      const { project } = await readable(deps, ctx, req.projectId);
+      return create(GetGateSubjectResponseSchema, {
+        projectId: project.id,
+        teamId: project.teamId,
+        ...(project.organizationId ? { organizationId: project.organizationId } : {}),
+      });
+    },
+
+    async getGateFacts(req, ctx) {
+      const v: FieldViolation[] = [];
+      const itemLimit = gateItemLimitOf(req.itemLimit, v);
+      epssThresholdViolations(req.epssThreshold, v);
+      rejectViolations(v);
+      const { snapshot } = await readable(deps, ctx, req.projectId);
+      if (!snapshot) return create(GetGateFactsResponseSchema, {});
+      const em = deps.orm.em.fork();
+      const [facts, scannedAt] = await Promise.all([
+        gateFactsOf(em, snapshot.scanId, req.epssThreshold ?? null, itemLimit),
+        snapshotIngestedAt(deps.orm.em.fork(), snapshot.scanId),
+      ]);
+      return create(GetGateFactsResponseSchema, {
+        scanId: snapshot.scanId,
+        ...(scannedAt ? { scannedAt: timestampFromDate(scannedAt) } : {}),
+        // No scan carries reachability analysis yet: reachable_critical_only cannot narrow the count.
+        reachabilityAnalysed: false,
+        openFindingCount: facts.openFindingCount,
+        triagedFindingCount: facts.triagedFindingCount,
+        criticalCount: facts.criticalCount,
+        criticalFindings: facts.criticalFindings.map(findingOf),
+        epssScoredCount: facts.epssScoredCount,
+        epssAtOrAboveCount: facts.epssAtOrAboveCount,
+        epssFindings: facts.epssFindings.map(findingOf),
+        forbiddenLicenseCount: facts.forbiddenLicenseCount,
+        forbiddenComponents: facts.forbiddenComponents.map(componentOf),
+        maliciousCount: facts.maliciousCount,
+        maliciousComponents: facts.maliciousComponents.map(componentOf),
+      });
+    },
+  });
+}

@@ -1,0 +1,124 @@
+// The build gate's read of a snapshot (docs/gate.md, "The projects read"): one statement of aggregates over the
+// snapshot's findings and components, answering counts and, per check, a bounded list of offending items. The open
+// findings are read once (a materialised CTE over the (scan_id, vulnerability_id) index); the component checks
+// walk the snapshot's rows once.
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { column, rawQuery } from "@sca/db";
+import { CLOSING_STATES } from "../domain/gate-facts.ts";
+
+export interface GateFactFindingRow {
+  finding_id: string;
+  vulnerability_id: string;
+  severity: string;
+  epss_score: number | null;
+  status: string;
+  component_id: string;
+  component_name: string;
+  component_version: string | null;
+  purl: string | null;
+}
+
+export interface GateFactComponentRow {
+  component_id: string;
+  name: string;
+  version: string | null;
+  purl: string | null;
+  license: string | null;
+  license_category: string | null;
+  malicious_state: string | null;
+}
+
+export interface GateFactsRow {
+  openFindingCount: number;
+  triagedFindingCount: number;
+  criticalCount: number;
+  criticalFindings: GateFactFindingRow[];
+  epssScoredCount: number;
+  epssAtOrAboveCount: number;
+  epssFindings: GateFactFindingRow[];
+  forbiddenLicenseCount: number;
+  forbiddenComponents: GateFactComponentRow[];
+  maliciousCount: number;
+  maliciousComponents: GateFactComponentRow[];
+}
+
+const FINDING_JSON = `json_build_object('finding_id', o.id, 'vulnerability_id', o.vulnerability_id,
+  'severity', o.severity, 'epss_score', o.epss_score, 'status', o.status, 'component_id', o.component_id,
+  'component_name', o.component_name, 'component_version', o.component_version, 'purl', o.purl)`;
+const COMPONENT_JSON = `json_build_object('component_id', c.component_id, 'name', c.name, 'version', c.version,
+  'purl', c.purl, 'license', c.license, 'license_category', c.license_category, 'malicious_state', c.malicious_state)`;
+
+/**
+ * The gate's facts of the snapshot. `epssThreshold` null counts nothing at or above; the lists hold at most
+ * `itemLimit` items each, worst first (EPSS descending, then ids; components by name).
+ */
+export async function gateFactsOf(
+  em: EntityManager,
+  scanId: string,
+  epssThreshold: number | null,
+  itemLimit: number,
+): Promise<GateFactsRow> {
+  const closing = JSON.stringify(CLOSING_STATES);
+  const [row] = await rawQuery(
+    em,
+    `with findings as materialized (
+       select f.id, f.vulnerability_id, f.component_id, v.severity, v.epss_score, t.status,
+              t.status in (select jsonb_array_elements_text(?::jsonb)) as closed,
+              c.name as component_name, c.version as component_version, c.purl
+         from vulnerability_findings f
+         join vulnerabilities v on v.id = f.vulnerability_id
+         join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
+           and t.vulnerability_id = f.vulnerability_id
+         join inventory_components c on c.id = f.component_row_id
+        where f.scan_id = ? and f.removed_at is null
+     ), open_findings as materialized (select * from findings where not closed),
+     components as materialized (
+       select component_id, name, version, purl, license, license_category, malicious_state
+         from inventory_components
+        where scan_id = ? and (license_category = 'forbidden' or malicious_state = 'flagged')
+     )
+     select
+       (select count(*) from open_findings) as open_finding_count,
+       (select count(*) from findings where closed) as triaged_finding_count,
+       (select count(*) from open_findings where severity = 'critical') as critical_count,
+       (select coalesce(json_agg(${FINDING_JSON}), '[]') from (
+          select * from open_findings where severity = 'critical'
+           order by epss_score desc nulls last, vulnerability_id, component_name, id limit ?) o) as critical_findings,
+       (select count(*) from open_findings where epss_score is not null) as epss_scored_count,
+       (select count(*) from open_findings where epss_score >= ?::double precision) as epss_at_or_above_count,
+       (select coalesce(json_agg(${FINDING_JSON}), '[]') from (
+          select * from open_findings where epss_score >= ?::double precision
+           order by epss_score desc, vulnerability_id, component_name, id limit ?) o) as epss_findings,
+       (select count(*) from components where license_category = 'forbidden') as forbidden_license_count,
+       (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
+          select * from components where license_category = 'forbidden'
+           order by name, version nulls first, component_id limit ?) c) as forbidden_components,
+       (select count(*) from components where malicious_state = 'flagged') as malicious_count,
+       (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
+          select * from components where malicious_state = 'flagged'
+           order by name, version nulls first, component_id limit ?) c) as malicious_components`,
+    [closing, scanId, scanId, itemLimit, epssThreshold, epssThreshold, itemLimit, itemLimit, itemLimit],
+    {
+      openFindingCount: column.integer,
+      triagedFindingCount: column.integer,
+      criticalCount: column.integer,
+      criticalFindings: column.json<GateFactFindingRow[]>(),
+      epssScoredCount: column.integer,
+      epssAtOrAboveCount: column.integer,
+      epssFindings: column.json<GateFactFindingRow[]>(),
+      forbiddenLicenseCount: column.integer,
+      forbiddenComponents: column.json<GateFactComponentRow[]>(),
+      maliciousCount: column.integer,
+      maliciousComponents: column.json<GateFactComponentRow[]>(),
+    },
+  );
+  return row!;
+}
+
+/** When the snapshot was ingested (the scan's success, as projects knows it). */
+export async function snapshotIngestedAt(em: EntityManager, scanId: string): Promise<Date | null> {
+  const [row] = await rawQuery(em, `select ingested_at from inventory_snapshots where scan_id = ?`, [scanId], {
+    ingestedAt: column.timestamp,
+  });
+  return row?.ingestedAt ?? null;
+}
