@@ -227,7 +227,9 @@ describe("the end-of-life sweep", () => {
     }
     const panel = await client().getEndOfLifeDatasetStatus({}, await callAs.superAdmin(randomUUID()));
     expect(panel.productCount).toBe(73n);
-    expect(panel.run?.durationMs).toBeLessThan(2500n);
+    // Uncapped, the 73 products at 150 ms each take about 11 s; well below that shows the cap stopped the sweep,
+    // with room for a loaded machine (a full suite run measured 2.7 s).
+    expect(panel.run?.durationMs).toBeLessThan(5000n);
   });
 
   it("gives each product its own timeout, and fails only when none could be fetched", async () => {
