@@ -91,6 +91,9 @@ export function openServiceKafka(
   relay?.start();
   const sweep = use.outbox ? startPeriodicJob(new OutboxSweep({ orm }), logger) : undefined;
   let pruning = false;
+  // Consumers leave together: each may be half-way through a fetch's long poll (seconds), and waiting for them in
+  // turn made a service's shutdown the sum of those waits.
+  const consumers: { groupId: string; stop(): Promise<void> }[] = [];
   const context: ServiceKafka = {
     client,
     async consume(opts) {
@@ -102,6 +105,7 @@ export function openServiceKafka(
         const pruner = new ProcessedEventsPruner({ orm, logger });
         const job = startPeriodicJob(pruner, logger);
         addCloser(pruner.name, () => job.stop());
+        addCloser("consumers", () => stopTogether(consumers));
       }
       // The prefix that keeps deployments (and test runs) sharing a broker apart applies to their groups too: two
       // of them must never share a group's partitions.
@@ -112,7 +116,7 @@ export function openServiceKafka(
         orm,
         logger,
       });
-      addCloser(`consumer ${opts.groupId}`, () => consumer.stop());
+      consumers.push({ groupId: opts.groupId, stop: () => consumer.stop() });
     },
     wakeRelay: () => relay?.wake(),
   };
@@ -120,4 +124,12 @@ export function openServiceKafka(
   if (sweep) closers.push({ name: "outbox sweep", close: () => sweep.stop() });
   if (relay) closers.push({ name: "outbox relay", close: () => relay.stop() });
   return { context, closers };
+}
+
+async function stopTogether(consumers: readonly { groupId: string; stop(): Promise<void> }[]): Promise<void> {
+  const results = await Promise.allSettled(consumers.map((c) => c.stop()));
+  const failed = results.flatMap((r, i) =>
+    r.status === "rejected" ? [new Error(`consumer ${consumers[i]!.groupId}`, { cause: r.reason })] : [],
+  );
+  if (failed.length > 0) throw new AggregateError(failed, `${failed.length} consumers did not stop cleanly`);
 }

@@ -176,7 +176,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("approval requests", () => {
   it("are created pending at version 1 by a member of the project's team, with the project and component named", async () => {

@@ -55,7 +55,7 @@ afterAll(async () => {
   await gateway?.close();
   await runner?.close();
   await identity?.close();
-});
+}, 120_000);
 
 describe("the feeds' status panels", () => {
   it("shows the known-exploited feed with every field of the spec", async () => {

@@ -90,7 +90,7 @@ afterAll(async () => {
   await admin?.close();
   await policy?.close();
   await identity?.close();
-});
+}, 120_000);
 
 describe("license policies", () => {
   it("answer 404 for a team while only the catalog applies", async () => {

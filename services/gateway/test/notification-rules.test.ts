@@ -28,7 +28,7 @@ afterAll(async () => {
   await gateway?.close();
   await notifier?.close();
   await identity?.close();
-});
+}, 120_000);
 
 interface Reply {
   status: number;

@@ -158,7 +158,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   await smtp?.close();
-});
+}, 120_000);
 
 describe("the password-reset e-mail", () => {
   it("arrives over STARTTLS with the link of PASSWORD_RESET_BASE_URL, which resets the password; the token is in no log line", async () => {

@@ -145,7 +145,7 @@ afterAll(async () => {
   for (const g of gateways) await g.close();
   await identity?.close();
   await provider?.close();
-});
+}, 120_000);
 
 describe("provider list", () => {
   it("flags each provider under both prefixes, configured only with client id and secret", async () => {

@@ -95,7 +95,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("a scanned project", () => {
   it("has its scan-fed fields, a person's scan_count and an overview from the real scan", async () => {

@@ -74,7 +74,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("disk pressure", () => {
   it("refuses a new scan with 503, type .../disk-pressure", async () => {

@@ -178,7 +178,7 @@ afterAll(async () => {
   await orchestrator?.close();
   await projects?.close();
   await identity?.close();
-});
+}, 120_000);
 
 async function publish<D extends DescMessage>(topic: string, schema: D, scanId: string, init: MessageInitShape<D>) {
   const eventId = uuidv7();

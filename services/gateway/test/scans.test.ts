@@ -96,7 +96,7 @@ afterAll(async () => {
   await scans?.close();
   await projects?.close();
   await identity?.close();
-});
+}, 120_000);
 
 describe("scan routes", () => {
   it("creates a scan (202 queued, its job on the manual lane), reads it and lists it", async () => {

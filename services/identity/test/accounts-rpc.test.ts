@@ -74,7 +74,7 @@ afterAll(async () => {
   await domainEvents?.stop();
   await auditEvents?.stop();
   await h?.close();
-});
+}, 120_000);
 
 describe("register", () => {
   it("creates the user and answers the public view without any password", async () => {

@@ -83,7 +83,7 @@ afterAll(async () => {
   await notifier?.close();
   await identity?.close();
   await Promise.all([smtp?.close(), slack?.close(), teams?.close(), tickets?.close()]);
-});
+}, 120_000);
 
 async function publish(eventId: string, fields: MessageInitShape<typeof ScanStateChangedSchema>) {
   const message = create(ScanStateChangedSchema, { eventId, ...fields });

@@ -58,7 +58,7 @@ afterAll(async () => {
   await policy?.close();
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
   sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, { record: r }));

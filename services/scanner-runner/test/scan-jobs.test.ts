@@ -50,7 +50,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   await artefacts?.remove();
-});
+}, 120_000);
 
 /** Asks projects to ingest the scan's inventory again: it answers what it holds for the scan, writing nothing. */
 async function storedInventory(job: ScanJob) {
