@@ -4,8 +4,10 @@ import { serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
+import { projectsLicenseInventory } from "./clients/license-inventory.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
+import { registerObligationService } from "./rpc/obligation-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -21,6 +23,7 @@ export const service = defineService({
   seams,
   config: {
     ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
   },
   entities,
   migrations,
@@ -29,6 +32,8 @@ export const service = defineService({
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     return (router) => {
       registerLicensePolicyService(router, { orm, directory, wakeRelay: () => kafka.wakeRelay() });
+      const inventory = projectsLicenseInventory(config.PROJECTS_RPC_URL, secretKey);
+      registerObligationService(router, { orm, inventory, wakeRelay: () => kafka.wakeRelay() });
     };
   },
   jobs: ({ orm, logger, kafka, seams }) => [

@@ -15,6 +15,7 @@ import {
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
@@ -49,6 +50,7 @@ export const service = defineService({
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
+      registerLicenseInventoryService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
       registerFindingService(router, {

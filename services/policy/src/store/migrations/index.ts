@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable } from "@sca/kafka";
 import { Migration20261124140000_LicensePolicies } from "./Migration20261124140000_LicensePolicies.ts";
 import { Migration20261124150000_LicenseExceptionExpiries } from "./Migration20261124150000_LicenseExceptionExpiries.ts";
+import { Migration20261125110000_ObligationFulfilments } from "./Migration20261125110000_ObligationFulfilments.ts";
 
 /** Every migration of the policy schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -9,4 +10,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The transactional outbox of policy's events (audit, license policy changes).
   CreateOutboxTable,
   Migration20261124150000_LicenseExceptionExpiries,
+  Migration20261125110000_ObligationFulfilments,
 ];
