@@ -14,6 +14,7 @@ import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
+import { ObligationService } from "@sca/proto/sca/policy/v1/obligations_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
@@ -42,7 +43,7 @@ export const SERVICE_CLIENTS = {
   "scanner-runner": { feeds: EnrichmentFeedService },
   notifier: { notifications: NotificationService, rules: NotificationRuleService },
   admin: { audit: AuditService, trackerCredentials: TrackerCredentialService },
-  policy: { licensePolicies: LicensePolicyService },
+  policy: { licensePolicies: LicensePolicyService, obligations: ObligationService },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 
 type Table = typeof SERVICE_CLIENTS;

@@ -1,10 +1,10 @@
 // A project's vulnerability findings (VulnerabilityFindingService; docs/findings.md): the per-project list with its
 // filters, sort and offset paging, one finding, and the VEX status change (If-Match on the finding's version).
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Request } from "express";
 import { z } from "zod";
 import { ProblemError } from "@sca/problem";
 import type { VulnerabilityFinding } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
+import { ifMatchVersion } from "../../api/if-match.ts";
 import { offsetPagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -155,14 +155,6 @@ const statusBody = z
     detail: z.string().max(10_000).nullable().optional(),
   })
   .meta({ id: "VulnerabilityFindingStatusChange" });
-
-/** The version an If-Match header names ("3", "\"3\"" or W/"3"); null when absent or not a version. */
-function ifMatchVersion(req: Request): number | null {
-  const raw = req.headers["if-match"];
-  if (typeof raw !== "string") return null;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(raw);
-  return m ? Number(m[1]) : null;
-}
 
 const etag = (f: VulnerabilityFinding) => ({ ETag: `"${f.version}"` });
 const etagHeader = z.object({ ETag: z.string().meta({ description: 'The finding\'s version, quoted ("3")' }) });
