@@ -1,5 +1,5 @@
 // The notice document of a project (docs/obligations.md, "Notice"): plain text, the attribution of every component
-// of the newest snapshot in (name, version) order, then the text of each license they name, from the SPDX License
+// of the newest snapshot in name order, then the text of each license they name, from the SPDX License
 // List. Written piece by piece as the components stream in; what it keeps meanwhile is the set of license ids
 // named, so memory follows the number of distinct licenses, not of components. The same scan and list version give
 // the same bytes (no timestamp).

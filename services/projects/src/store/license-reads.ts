@@ -1,6 +1,6 @@
 // What the policy service reads of a snapshot for license obligations and the notice (docs/obligations.md): the
 // distinct license expressions with their component counts, grouped in SQL (the (scan_id, license, ...) index
-// serves it), and the components' attribution fields a page at a time (keyset on name, version, id).
+// serves it), and the components' attribution fields a page at a time (keyset on name, id: the list's index).
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
 
@@ -61,27 +61,26 @@ const ATTRIBUTION_SELECT = `
          coalesce(raw_data->>'copyright', raw_data->>'copyrightText') as copyright
     from inventory_components`;
 
-/** Every component of the snapshot, `size` at a time, by (name, version, id). */
+/** Every component of the snapshot, `size` at a time, by (name, id). */
 export async function* attributionPages(
   em: EntityManager,
   scanId: string,
   size: number,
 ): AsyncGenerator<AttributionRow[]> {
-  let after: { name: string; version: string; id: string } | null = null;
+  let after: { name: string; id: string } | null = null;
   for (;;) {
     const rows: AttributionRow[] = await rawQuery(
       em,
       after === null
-        ? `${ATTRIBUTION_SELECT} where scan_id = ? order by name, coalesce(version, ''), id limit ?`
-        : `${ATTRIBUTION_SELECT} where scan_id = ? and (name, coalesce(version, ''), id) > (?, ?, ?::uuid)
-            order by name, coalesce(version, ''), id limit ?`,
-      after === null ? [scanId, size] : [scanId, after.name, after.version, after.id, size],
+        ? `${ATTRIBUTION_SELECT} where scan_id = ? order by name, id limit ?`
+        : `${ATTRIBUTION_SELECT} where scan_id = ? and (name, id) > (?, ?::uuid) order by name, id limit ?`,
+      after === null ? [scanId, size] : [scanId, after.name, after.id, size],
       ATTRIBUTION_COLUMNS,
     );
     if (!rows.length) return;
     yield rows;
     if (rows.length < size) return;
     const last = rows[rows.length - 1]!;
-    after = { name: last.name, version: last.version ?? "", id: last.id };
+    after = { name: last.name, id: last.id };
   }
 }

@@ -316,7 +316,7 @@ export const LicenseInventoryService: GenService<{
     output: typeof SummariseProjectLicensesResponseSchema;
   },
   /**
-   * The components of the newest snapshot in (name, version, id) order, in chunks of at most 500: the header first
+   * The components of the newest snapshot in (name, id) order, in chunks of at most 500: the header first
    * (the project and the scan), then the chunks. NotFound when the project has no succeeded scan.
    *
    * @generated from rpc sca.projects.v1.LicenseInventoryService.ExportAttributions
