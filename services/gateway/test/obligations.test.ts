@@ -55,6 +55,7 @@ let root: string;
 let developer: string;
 let viewer: string;
 let outsider: string;
+let teamId: string;
 let projectId: string;
 let emptyProjectId: string;
 let scanId: string;
@@ -169,6 +170,7 @@ beforeAll(async () => {
     return (await directory.createTeam({ name: `Team ${slug}`, slug }, rootCall)).team!.id;
   };
   const team = await newTeam();
+  teamId = team;
   const otherTeam = await newTeam();
   const fixtures = await fixturesOf("identity");
   const person = async (teamId: string | null, role: string, superAdmin = false) => {
@@ -273,6 +275,32 @@ describe("obligations", () => {
     await request("PATCH", `/v1/projects/${projectId}`, root, { body: { distribution_model: "binary" } });
     const again = await allObligations();
     expect(again.map((o) => o.id)).toEqual(before.map((o) => o.id));
+  });
+
+  it("follows the license policy in force: an override moves an OR's choice and the license's category", async () => {
+    const before = await allObligations();
+    const mitBefore = find(before, "MIT", "include-license-text")!;
+    const apacheBefore = find(before, "Apache-2.0", "include-license-text")!;
+    const { byExpression } = await documentCounts();
+    const either = byExpression.get("(MIT OR Apache-2.0)")!;
+    const orWtfpl = byExpression.get("(MIT OR WTFPL)")!;
+    const put = await request("PUT", `/v1/license-policies/teams/${teamId}`, root, {
+      body: { category_overrides: { MIT: "forbidden" } },
+    });
+    expect(put.status).toBe(201);
+    const after = await allObligations();
+    // OR is least_restrictive by default: "(MIT OR Apache-2.0)" now chooses Apache-2.0, "(MIT OR WTFPL)" WTFPL.
+    expect(find(after, "MIT", "include-license-text")).toMatchObject({
+      license_category: "forbidden",
+      component_count: mitBefore.component_count - either - orWtfpl,
+    });
+    // WTFPL's family (public domain) asks nothing.
+    expect(after.filter((o) => o.license === "WTFPL")).toEqual([]);
+    expect(find(after, "Apache-2.0", "include-license-text")!.component_count).toBe(
+      apacheBefore.component_count + either,
+    );
+    expect((await request("DELETE", `/v1/license-policies/teams/${teamId}`, root)).status).toBe(204);
+    expect(find(await allObligations(), "MIT", "include-license-text")).toEqual(mitBefore);
   });
 
   it("sorts, filters and pages, refusing a bad query with a problem", async () => {
