@@ -11,7 +11,11 @@ import { Code } from "@connectrpc/connect";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { LicenseInventoryService, type AttributedComponent } from "@sca/proto/sca/projects/v1/license_inventory_pb.ts";
+import {
+  LicenseInventoryService,
+  type AttributedComponent,
+  type AttributionsHeader,
+} from "@sca/proto/sca/projects/v1/license_inventory_pb.ts";
 import { callAs, fixturesOf, sharedDir, type CallOptions } from "@sca/testkit";
 import { startProjects, type ProjectsHarness } from "./support/projects-harness.ts";
 
@@ -110,7 +114,7 @@ describe("ExportAttributions", () => {
   it("streams the header, then every component once in name order", async () => {
     const client = h.projects.client(LicenseInventoryService);
     const seen: AttributedComponent[] = [];
-    let header;
+    let header: AttributionsHeader | undefined;
     for await (const m of client.exportAttributions({ projectId }, await member())) {
       if (m.part.case === "header") header = m.part.value;
       else if (m.part.case === "chunk") {
