@@ -19,3 +19,4 @@ export type { Caller, Membership, ApiKeyGrant, Person, Role } from "./caller.ts"
 export { clientAddressFrom } from "./client-address.ts";
 export { createServiceClient, callerTokenKey } from "./client.ts";
 export { onShutdown } from "./shutdown.ts";
+export { byteChunks } from "./byte-chunks.ts";

@@ -17,6 +17,7 @@ import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
 import { GatePolicyService } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
+import { ObligationService } from "@sca/proto/sca/policy/v1/obligations_pb.ts";
 import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
@@ -57,6 +58,7 @@ export const SERVICE_CLIENTS = {
     gatePolicies: GatePolicyService,
     approvals: ApprovalService,
     verdicts: OrganizationVerdictService,
+    obligations: ObligationService,
   },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 

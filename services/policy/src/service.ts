@@ -7,12 +7,14 @@ import { defineService, SERVICES } from "@sca/runtime";
 import { identityDirectory } from "./clients/directory.ts";
 import { projectGateFacts } from "./clients/gate-facts.ts";
 import { projectsService } from "./clients/projects.ts";
+import { projectsLicenseInventory } from "./clients/license-inventory.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
 import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { registerOrganizationVerdictService } from "./rpc/organization-verdict-service.ts";
+import { registerObligationService } from "./rpc/obligation-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -56,6 +58,8 @@ export const service = defineService({
         },
         wakeRelay,
       });
+      const inventory = projectsLicenseInventory(config.PROJECTS_RPC_URL, secretKey);
+      registerObligationService(router, { orm, inventory, wakeRelay });
     };
   },
   jobs: ({ orm, logger, kafka, seams }) => [

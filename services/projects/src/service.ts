@@ -18,6 +18,7 @@ import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
@@ -65,6 +66,7 @@ export const service = defineService({
       const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
+      registerLicenseInventoryService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
       registerComponentStateService(router, { orm });

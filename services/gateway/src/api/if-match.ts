@@ -29,3 +29,8 @@ export const versionEtag = (version: number) => ({ ETag: `"${version}"` });
 
 export const versionEtagHeader = (what: string) =>
   z.object({ ETag: z.string().meta({ description: `The ${what}'s version, quoted ("3")` }) });
+
+/** Whether the request carries an If-Match header at all (a present one naming no version is refused). */
+export function hasIfMatch(req: Request): boolean {
+  return req.headers["if-match"] !== undefined;
+}

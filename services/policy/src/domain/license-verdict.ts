@@ -28,8 +28,17 @@ export interface LicenseVerdict {
   /** The obligations of the operands the verdict rests on (both sides of AND and WITH, the chosen side of OR). */
   obligations: Obligation[];
   operands: OperandVerdict[];
+  /** The same obligations by the operand whose terms carry them (docs/obligations.md). */
+  attributed: AttributedObligations[];
   /** Why the expression could not be evaluated; absent when it was. */
   unevaluable?: Unevaluable;
+}
+
+export interface AttributedObligations {
+  /** The id as the expression names it. */
+  id: string;
+  category: LicenseCategory;
+  obligations: Obligation[];
 }
 
 /** What the verdict needs of the component and its project. */
@@ -66,6 +75,7 @@ interface Partial {
   category: LicenseCategory;
   obligations: Set<Obligation>;
   operands: OperandVerdict[];
+  attributed: AttributedObligations[];
 }
 
 /** One id: exception, override, catalog, unknown. `ids` are the names it goes by (`GPL-2.0+` also `GPL-2.0`). */
@@ -75,6 +85,7 @@ function resolveId(ids: string[], rules: LicenseRules, ctx: VerdictContext): Par
     category,
     obligations: new Set(obligations),
     operands: [{ id, category, source }],
+    attributed: [{ id, category, obligations }],
   });
   if (rules.licenseExceptions.some((e) => exceptionApplies(e, ids, ctx))) return single("allowed", "exception");
   for (const name of ids) {
@@ -96,6 +107,7 @@ function both(strategy: CombinationStrategy, a: Partial, b: Partial): Partial {
     category: pick(strategy, a.category, b.category),
     obligations: new Set([...a.obligations, ...b.obligations]),
     operands: [...a.operands, ...b.operands],
+    attributed: [...a.attributed, ...b.attributed],
   };
 }
 
@@ -103,7 +115,12 @@ function both(strategy: CombinationStrategy, a: Partial, b: Partial): Partial {
 function either(strategy: CombinationStrategy, a: Partial, b: Partial): Partial {
   const category = pick(strategy, a.category, b.category);
   const chosen = a.category === category ? a : b;
-  return { category, obligations: chosen.obligations, operands: [...a.operands, ...b.operands] };
+  return {
+    category,
+    obligations: chosen.obligations,
+    operands: [...a.operands, ...b.operands],
+    attributed: chosen.attributed,
+  };
 }
 
 function leaf(node: LicenseLeaf, rules: LicenseRules, ctx: VerdictContext): Partial {
@@ -133,9 +150,15 @@ export function licenseExpressionVerdict(
       category: rules.unknownLicenseCategory,
       obligations: ["review-license-terms"],
       operands: [],
+      attributed: [],
       unevaluable: parsed.reason,
     };
   }
   const result = evaluate(parsed.tree, rules, ctx);
-  return { category: result.category, obligations: [...result.obligations], operands: result.operands };
+  return {
+    category: result.category,
+    obligations: [...result.obligations],
+    operands: result.operands,
+    attributed: result.attributed,
+  };
 }

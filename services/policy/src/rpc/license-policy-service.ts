@@ -184,7 +184,7 @@ async function upsert(
 }
 
 /** The team's enabled policy, else its organization's enabled default, else null (the catalog alone). */
-async function policyInForce(em: EntityManager, team: TeamPlacement): Promise<LicensePolicyRow | null> {
+export async function policyInForce(em: EntityManager, team: TeamPlacement): Promise<LicensePolicyRow | null> {
   const [own, organizationDefault] = await Promise.all([
     findPolicy(em, { kind: "team", teamId: team.id }),
     team.organizationId

@@ -4,6 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
+import { byteChunks } from "@sca/rpc";
 import {
   ExportSbomResponseSchema,
   SbomExportService,
@@ -57,22 +58,6 @@ async function* documentPieces(
   yield writer.end();
 }
 
-/** The pieces as UTF-8 chunks of about `size` bytes. */
-async function* chunksOf(pieces: AsyncIterable<string>, size: number): AsyncGenerator<Uint8Array> {
-  let pending: string[] = [];
-  let length = 0;
-  for await (const piece of pieces) {
-    pending.push(piece);
-    length += piece.length;
-    if (length >= size) {
-      yield Buffer.from(pending.join(""), "utf8");
-      pending = [];
-      length = 0;
-    }
-  }
-  if (pending.length) yield Buffer.from(pending.join(""), "utf8");
-}
-
 export function registerSbomExportService(router: ConnectRouter, deps: InventoryServiceDeps): void {
   router.service(SbomExportService, {
     async *exportSbom(req: ExportSbomRequest, ctx: HandlerContext): AsyncGenerator<ExportSbomResponse> {
@@ -106,7 +91,7 @@ export function registerSbomExportService(router: ConnectRouter, deps: Inventory
         },
       });
       const pieces = documentPieces(em, snapshot.scanId, sbomWriterOf(format, facts), facts.hasGraph);
-      for await (const chunk of chunksOf(pieces, CHUNK_BYTES)) {
+      for await (const chunk of byteChunks(pieces, CHUNK_BYTES)) {
         if (ctx.signal.aborted) return;
         yield create(ExportSbomResponseSchema, { part: { case: "chunk", value: chunk } });
       }

@@ -4,6 +4,8 @@ import type { GatewayContext } from "../../context.ts";
 import { gatePolicyRoutes } from "./gate-policies.ts";
 import { approvalRoutes } from "./approvals.ts";
 import { licensePolicyRoutes } from "./license-policies.ts";
+import { noticeRoutes } from "./notice.ts";
+import { obligationRoutes } from "./obligations.ts";
 import { organizationVerdictRoutes } from "./organization-verdicts.ts";
 
 export function policyRoutes(ctx: GatewayContext): Route[] {
@@ -12,5 +14,7 @@ export function policyRoutes(ctx: GatewayContext): Route[] {
     ...gatePolicyRoutes(ctx),
     ...approvalRoutes(ctx),
     ...organizationVerdictRoutes(ctx),
+    ...obligationRoutes(ctx),
+    ...noticeRoutes(ctx),
   ];
 }

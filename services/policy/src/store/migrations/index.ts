@@ -4,6 +4,7 @@ import { Migration20261124140000_LicensePolicies } from "./Migration202611241400
 import { Migration20261124150000_LicenseExceptionExpiries } from "./Migration20261124150000_LicenseExceptionExpiries.ts";
 import { Migration20261125100000_GatePolicies } from "./Migration20261125100000_GatePolicies.ts";
 import { Migration20261125120000_Approvals } from "./Migration20261125120000_Approvals.ts";
+import { Migration20261125110000_ObligationFulfilments } from "./Migration20261125110000_ObligationFulfilments.ts";
 
 /** Every migration of the policy schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -15,4 +16,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261125120000_Approvals,
   // The events policy applied once (ProjectUpdated, for the project names on approval requests).
   CreateProcessedEventsTable,
+  Migration20261125110000_ObligationFulfilments,
 ];
