@@ -22,6 +22,7 @@ import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
+import { RefreshPropagation } from "./vulndb/refresh-propagation.ts";
 
 export interface ScannerRunnerSeams {
   /** How often the feeds are checked for a due refresh (a refresh itself is daily or weekly); tests shorten it. */
@@ -100,6 +101,13 @@ export const service = defineService({
     ctx.addCloser("vulnerability database", () => vulndb.stop());
     const store = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
+    const matches = projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey);
+    const enrichment = new EnrichmentReader(orm, feedSettingsOf(config));
+    // Advisory imports and EPSS/KEV refreshes reach the existing findings without a scan (and a stopped instance's
+    // unfinished propagation is resumed here).
+    const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, logger });
+    propagation.start();
+    ctx.addCloser("refresh propagation", () => propagation.stop());
     const deps = {
       orm,
       store,
@@ -135,8 +143,8 @@ export const service = defineService({
         sandboxUid: config.SCAN_SANDBOX_UID,
       },
       vulndb,
-      matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
-      enrichment: new EnrichmentReader(orm, feedSettingsOf(config)),
+      matches,
+      enrichment,
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never

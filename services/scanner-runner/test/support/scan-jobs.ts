@@ -134,6 +134,7 @@ export async function startWorkerOn(
   schema: string,
   artefactDir: string,
   projectsUrl: string,
+  env: Record<string, string> = {},
 ): Promise<ServiceInstance> {
   const servers = testServers();
   return startServiceInstance(service, {
@@ -150,6 +151,7 @@ export async function startWorkerOn(
       RPC_PORT: "0",
       ARTEFACT_DIR: artefactDir,
       PROJECTS_RPC_URL: projectsUrl,
+      ...env,
     },
   });
 }
