@@ -118,15 +118,19 @@ export class RefreshPropagation {
     return totals;
   }
 
-  /** One batch of queued package names, in one transaction holding the import lock (the matcher cannot go stale). */
+  /**
+   * One batch of queued package names, in one transaction holding their rows. The matcher cannot be older than the
+   * data of the batch: the stored version is read after the rows are locked (an import committed before that is
+   * seen, and loaded first), and an import committing later re-queues its names with an upsert that waits for these
+   * row locks, so they come round again after this batch.
+   */
   private rematchBatch(totals: PropagationTotals): Promise<"done" | "stale" | "more"> {
     return this.deps.orm.em.fork().transactional(async (em) => {
-      await rawQuery(em, `select pg_advisory_xact_lock(hashtext('sca.vulndb.import'))`);
+      const packages = await takeRematchPackages(em, PACKAGES_PER_BATCH);
+      if (packages.length === 0) return "done";
       const loaded = this.deps.vulndb.loaded;
       const status = await currentStatus(em);
       if (!loaded || status?.databaseVersion !== loaded.version) return "stale";
-      const packages = await takeRematchPackages(em, PACKAGES_PER_BATCH);
-      if (packages.length === 0) return "done";
       const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
       let versions: PackageVersion[] = [];
       const flush = async () => {
