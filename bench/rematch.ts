@@ -21,13 +21,14 @@ import { create } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { PackageURL } from "packageurl-js";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
+import { openDatabase } from "@sca/db";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, startService, uniqueName } from "@sca/testkit";
+import { callAs, startService, testServers, uniqueName } from "@sca/testkit";
 import { vulnerabilityMessage } from "../services/scanner-runner/src/clients/vulnerability-matches.ts";
 import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
 import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
@@ -293,6 +294,10 @@ printTable(`scanner-runner resident memory (MiB; target ≤ ${TARGET_RSS_MIB})`,
     "≤ 300 MB": Number(memory.hwmMiB) * 1.048576 <= TARGET_RSS_MIB ? "met" : "MISSED",
   },
 ]);
+// The runner's schema (identity's and projects' go with their close()).
+const db = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [] });
+await db.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
+await db.close();
 await projects.close();
 await identity.close();
 await rm(dir, { recursive: true, force: true });
