@@ -25,6 +25,7 @@ import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
+import { RefreshPropagation } from "./vulndb/refresh-propagation.ts";
 
 export interface ScannerRunnerSeams {
   /** How often the feeds are checked for a due refresh (a refresh itself is daily or weekly); tests shorten it. */
@@ -122,6 +123,12 @@ export const service = defineService({
     const store = openArtefactStore(config);
     const enrichment = new EnrichmentReader(orm, feedSettingsOf(config));
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
+    const matches = projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey);
+    // Advisory imports and EPSS/KEV refreshes reach the existing findings without a scan (and a stopped instance's
+    // unfinished propagation is resumed here).
+    const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, logger });
+    propagation.start();
+    ctx.addCloser("refresh propagation", () => propagation.stop());
     const deps = {
       orm,
       store,
@@ -166,7 +173,7 @@ export const service = defineService({
         },
       },
       vulndb,
-      matches: projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey),
+      matches,
       enrichment,
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
       states: {

@@ -262,3 +262,25 @@ describe("a scan's verdicts", () => {
     expect(result.unnamed).toBe(2);
   });
 });
+
+describe("re-matching held versions after a refresh", () => {
+  it("gives every held version of a known ecosystem its complete verdict (clean ones too), none to an unknown one", async () => {
+    const { refreshVerdictsOf } = await import("../src/domain/vulndb/scan-verdicts.ts");
+    const index = indexOf(
+      osv("GHSA-aaaa", "npm", "lodash", [{ introduced: "0" }, { fixed: "4.17.21" }], { aliases: ["CVE-2021-1"] }),
+    );
+    const result = refreshVerdictsOf(index, [
+      { ecosystem: "npm", name: "lodash", version: "4.17.20" },
+      { ecosystem: "npm", name: "lodash", version: "4.17.21" },
+      { ecosystem: "Hackage", name: "text", version: "1.0" },
+    ]);
+    expect(result.verdicts).toEqual([
+      {
+        package: { ecosystem: "npm", name: "lodash", version: "4.17.20" },
+        vulnerabilities: [{ vulnerabilityId: "CVE-2021-1", fixedVersions: ["4.17.21"] }],
+      },
+      { package: { ecosystem: "npm", name: "lodash", version: "4.17.21" }, vulnerabilities: [] },
+    ]);
+    expect(result.vulnerabilities.map((v) => v.id)).toEqual(["CVE-2021-1"]);
+  });
+});

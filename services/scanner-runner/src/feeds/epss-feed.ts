@@ -10,6 +10,7 @@ import { downloadStream, inflatedIfGzip } from "../clients/feed-download.ts";
 import { epssScoreDateOf, epssScoreOf, type EpssScore } from "../domain/feeds/epss.ts";
 import { feedHostOf } from "../domain/feeds/feed-status.ts";
 import { addEpssScores, clearEpssScores, epssScoreCount } from "../store/epss-scores.ts";
+import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
 import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
 
@@ -56,6 +57,8 @@ async function loadScores(orm: MikroORM, csv: Readable): Promise<{ scored: numbe
     await addEpssScores(em, batch);
     if (head.startsWith("#")) scoreDate = epssScoreDateOf(head.split("\n")[0]!);
     const scored = await epssScoreCount(em);
+    // The findings learn the new scores (refresh-propagation.ts).
+    await queueEnrichmentUpdate(em, "epss");
     if (scored === 0) throw new Error("the EPSS file scores no CVE");
     return { scored, scoreDate };
   });

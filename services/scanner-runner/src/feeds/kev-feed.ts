@@ -9,6 +9,7 @@ import { downloadBytes } from "../clients/feed-download.ts";
 import { feedHostOf } from "../domain/feeds/feed-status.ts";
 import { kevCatalogOf, kevChanges, type KevCatalog } from "../domain/feeds/kev.ts";
 import { kevEntryCount, replaceKevCatalog, storedKevIds } from "../store/kev-entries.ts";
+import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
 import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, type FeedSettings } from "./feed-settings.ts";
 
@@ -45,6 +46,8 @@ async function store(orm: MikroORM, catalog: KevCatalog, origin: string): Promis
   return orm.em.fork().transactional(async (em) => {
     const changes = kevChanges(await storedKevIds(em), catalog.entries);
     await replaceKevCatalog(em, catalog.entries);
+    // The findings learn the new flags and due dates (refresh-propagation.ts).
+    await queueEnrichmentUpdate(em, "kev");
     return {
       counts: { feed_count: catalog.entries.length, ...changes },
       snapshotDate: catalog.releasedOn,

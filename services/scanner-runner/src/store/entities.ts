@@ -9,6 +9,7 @@ import {
 import { KnownScanState } from "./entities/known-scan-state.ts";
 import { VulndbAdvisory } from "./entities/vulndb-advisory.ts";
 import { VulndbImport } from "./entities/vulndb-import.ts";
+import { VulndbPendingEnrichmentUpdate, VulndbRematchPackage } from "./entities/vulndb-pending-refresh.ts";
 import { VulndbStagedAdvisory } from "./entities/vulndb-staged-advisory.ts";
 
 /** The tables of the scanner-runner schema (the outbox and processed_events come with its Kafka use). */
@@ -17,6 +18,8 @@ export const entities: DatabaseOptions["entities"] = [
   VulndbAdvisory,
   VulndbImport,
   VulndbStagedAdvisory,
+  VulndbRematchPackage,
+  VulndbPendingEnrichmentUpdate,
   FeedStatus,
   KevEntryRecord,
   EpssScoreRecord,

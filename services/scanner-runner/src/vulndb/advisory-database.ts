@@ -65,6 +65,11 @@ export class AdvisoryDatabase {
     return this.current;
   }
 
+  /** The matcher loaded last, without checking for a newer one (for callers holding the import lock). */
+  get loaded(): { version: string; index: AdvisoryIndex } | null {
+    return this.current;
+  }
+
   /** Imports when due, then rebuilds the matcher when the stored version moved. */
   check(): Promise<void> {
     this.checking ??= this.checkOnce().finally(() => (this.checking = null));

@@ -3,10 +3,14 @@
 // The changed documents wait in vulndb_staged_advisories meanwhile (bounded memory whatever the source's size).
 // Incremental: an advisory whose id and `modified` are unchanged is not rewritten. A malformed advisory is skipped
 // and counted. A source with no readable advisory at all is refused (it would empty the database).
+// The package names an import changed (those of the new documents and of the documents they replace or remove) are
+// queued for a re-match in the same transaction (rematch.ts), so new data always reaches the held versions.
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, rawStatement } from "@sca/db";
-import { isWithdrawn, MalformedAdvisory, readAdvisory } from "../domain/vulndb/advisory.ts";
+import { normalisedName } from "@sca/purl-package";
+import { isWithdrawn, MalformedAdvisory, readAdvisory, type Advisory } from "../domain/vulndb/advisory.ts";
+import { queueRematch, type PackageName } from "../store/pending-refreshes.ts";
 import { VulndbImport, type VulndbImportRow } from "../store/entities/vulndb-import.ts";
 import { advisoryDocuments, AdvisorySourceError, sourceLabel } from "./advisory-source.ts";
 
@@ -84,6 +88,8 @@ export async function importAdvisories(
   let failure: string | null = null;
   let pending: Changed[] = [];
   let changedCount = 0;
+  const changedIds: string[] = [];
+  const changedPackages = new Map<string, PackageName>();
   const stage = async () => {
     if (pending.length === 0) return;
     await rawStatement(
@@ -130,6 +136,8 @@ export async function importAdvisories(
         else counts.updatedCount++;
         pending.push({ id: advisory.id, modified: advisory.modified, text: doc.text });
         changedCount++;
+        addPackagesOf(advisory, changedPackages);
+        if (before !== undefined) changedIds.push(advisory.id);
         if (pending.length >= WRITE_BATCH) await stage();
       }
     }
@@ -158,6 +166,7 @@ export async function importAdvisories(
   return em.transactional(async (tx) => {
     // One writer at a time over every instance; a second import then finds the first's rows unchanged.
     await rawQuery(tx, `select pg_advisory_xact_lock(hashtext('sca.vulndb.import'))`);
+    await storedPackagesOf(tx, [...changedIds, ...removed], changedPackages);
     await rawStatement(
       tx,
       `insert into vulndb_advisories (id, modified, document, imported_at)
@@ -171,6 +180,7 @@ export async function importAdvisories(
       await rawStatement(tx, `delete from vulndb_advisories where id in (select jsonb_array_elements_text(?::jsonb))`, [
         JSON.stringify(removed.slice(i, i + WRITE_BATCH)),
       ]);
+    await queueRematch(tx, [...changedPackages.values()]);
     const databaseVersion = await databaseVersionOf(tx);
     const result = changedCount + removed.length > 0 ? "imported" : "unchanged";
     const record = await writeStatus(tx, {
@@ -185,6 +195,33 @@ export async function importAdvisories(
     });
     return { result, databaseVersion, record };
   });
+}
+
+const packageKey = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
+
+function addPackagesOf(advisory: Advisory, into: Map<string, PackageName>): void {
+  for (const a of advisory.affected)
+    into.set(packageKey(a.ecosystem, a.name), { ecosystem: a.ecosystem, name: a.name });
+}
+
+/** The package names the stored documents of `ids` (before they are replaced or removed) speak of. */
+async function storedPackagesOf(em: EntityManager, ids: readonly string[], into: Map<string, PackageName>) {
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const rows = await rawQuery(
+      em,
+      `select distinct a->'package'->>'ecosystem' as ecosystem, a->'package'->>'name' as name
+       from vulndb_advisories v cross join lateral jsonb_array_elements(
+         case jsonb_typeof(v.document->'affected') when 'array' then v.document->'affected' else '[]'::jsonb end) a
+       where v.id in (select jsonb_array_elements_text(?::jsonb))`,
+      [JSON.stringify(ids.slice(i, i + WRITE_BATCH))],
+      { ecosystem: column.text.nullable, name: column.text.nullable },
+    );
+    for (const r of rows)
+      if (r.ecosystem && r.name) {
+        const name = normalisedName(r.ecosystem, r.name);
+        into.set(packageKey(r.ecosystem, name), { ecosystem: r.ecosystem, name });
+      }
+  }
 }
 
 async function writeStatus(em: EntityManager, row: VulndbImportRow): Promise<VulndbImportRow> {

@@ -134,6 +134,7 @@ export async function startWorkerOn(
   schema: string,
   artefactDir: string,
   projectsUrl: string,
+  env: Record<string, string> = {},
 ): Promise<ServiceInstance> {
   const servers = testServers();
   return startServiceInstance(service, {
@@ -152,6 +153,7 @@ export async function startWorkerOn(
       PROJECTS_RPC_URL: projectsUrl,
       // No public package registry is asked in tests.
       CURRENCY_ENABLED: "false",
+      ...env,
     },
   });
 }

@@ -49,3 +49,26 @@ export function scanVerdictsOf(index: AdvisoryIndex, purls: Iterable<string | nu
   });
   return { verdicts, vulnerabilities, unknownEcosystems, unnamed };
 }
+
+/**
+ * The new verdicts of package versions held by projects (after an advisory refresh) and the vulnerabilities they
+ * name. A version of an ecosystem the matcher does not know gets no verdict (its findings stay as they are).
+ */
+export function refreshVerdictsOf(
+  index: AdvisoryIndex,
+  versions: Iterable<PackageVersion>,
+): { verdicts: PackageVerdict[]; vulnerabilities: VulnerabilityRecord[] } {
+  const verdicts: PackageVerdict[] = [];
+  const named = new Set<string>();
+  for (const pkg of versions) {
+    const verdict = index.match(pkg);
+    if (!verdict.assessed) continue;
+    verdicts.push({ package: pkg, vulnerabilities: verdict.vulnerabilities });
+    for (const v of verdict.vulnerabilities) named.add(v.vulnerabilityId);
+  }
+  const vulnerabilities = [...named].sort().flatMap((id) => {
+    const record = index.vulnerabilities.get(id);
+    return record ? [record] : [];
+  });
+  return { verdicts, vulnerabilities };
+}

@@ -3,6 +3,7 @@ import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124110000_KnownScanStates } from "./Migration20261124110000_KnownScanStates.ts";
 import { Migration20261124133000_VulnerabilityDatabase } from "./Migration20261124133000_VulnerabilityDatabase.ts";
 import { Migration20261124210000_EnrichmentFeeds } from "./Migration20261124210000_EnrichmentFeeds.ts";
+import { Migration20261125130000_PendingRefreshes } from "./Migration20261125130000_PendingRefreshes.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -13,4 +14,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124110000_KnownScanStates,
   Migration20261124133000_VulnerabilityDatabase,
   Migration20261124210000_EnrichmentFeeds,
+  Migration20261125130000_PendingRefreshes,
 ];

@@ -1,0 +1,192 @@
+// New data reaching existing findings without a scan (docs/vulnerability-database.md, "Re-matching after a
+// refresh"). An import queues the package names it changed, an EPSS or KEV refresh queues itself, each in the
+// transaction that changed the data (store/pending-refreshes.ts); this loop works the queue off in bulk:
+// - re-match: the queued names' versions held by any project's latest inventory (ListHeldVersions), each matched
+//   once, the new verdicts recorded (RecordRefreshMatches: projects dates the findings that appear or disappear and
+//   publishes FindingsChanged);
+// - enrichment: every vulnerability of the database carrying a CVE, with its EPSS score and KEV listing
+//   (RecordVulnerabilityUpdates).
+// A batch is forgotten only in the transaction that saw it through, so a runner dying mid-way leaves it queued and
+// the next start (or instance) does it again; projects records verdicts idempotently, so nothing is doubled.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { PackageVersion } from "@sca/purl-package";
+import type { Logger } from "@sca/log";
+import { column, rawQuery } from "@sca/db";
+import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
+import { refreshVerdictsOf } from "../domain/vulndb/scan-verdicts.ts";
+import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
+import {
+  forgetEnrichmentUpdates,
+  forgetRematchPackages,
+  takeEnrichmentUpdates,
+  takeRematchPackages,
+} from "../store/pending-refreshes.ts";
+import type { AdvisoryDatabase } from "./advisory-database.ts";
+import { currentStatus } from "./import-advisories.ts";
+
+/** Package names taken per transaction. */
+const PACKAGES_PER_BATCH = 2000;
+/** Verdicts per RecordRefreshMatches call (one projects transaction each). */
+const VERDICTS_PER_CALL = 5000;
+/** Vulnerabilities per RecordVulnerabilityUpdates call. */
+const UPDATES_PER_CALL = 1000;
+/** How often the queue is looked at (a cheap read); an import or a feed refresh is worked off within this. */
+const POLL_MS = 2000;
+const CALL_TIMEOUT_MS = 300_000;
+
+export interface PropagationTotals {
+  packages: number;
+  versions: number;
+  findingsAdded: number;
+  findingsRemoved: number;
+  vulnerabilitiesUpdated: number;
+}
+
+export interface RefreshPropagationDeps {
+  orm: MikroORM;
+  vulndb: AdvisoryDatabase;
+  matches: VulnerabilityMatches;
+  enrichment: EnrichmentReader;
+  logger: Logger;
+}
+
+export class RefreshPropagation {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<PropagationTotals> | null = null;
+  private readonly stopped = new AbortController();
+  private readonly deps: RefreshPropagationDeps;
+
+  constructor(deps: RefreshPropagationDeps) {
+    this.deps = deps;
+  }
+
+  /** Works the queue off (resuming what a stopped runner left); one run at a time per instance. */
+  drain(): Promise<PropagationTotals> {
+    this.running ??= this.drainOnce().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  start(): void {
+    const tick = () =>
+      void this.drain().catch((err: unknown) => {
+        if (!this.stopped.signal.aborted) this.deps.logger.error({ err }, "refresh propagation failed; retried");
+      });
+    this.timer = setInterval(tick, POLL_MS);
+    this.timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.stopped.abort();
+    await this.running?.catch(() => undefined);
+  }
+
+  private async drainOnce(): Promise<PropagationTotals> {
+    const totals: PropagationTotals = {
+      packages: 0,
+      versions: 0,
+      findingsAdded: 0,
+      findingsRemoved: 0,
+      vulnerabilitiesUpdated: 0,
+    };
+    const em = this.deps.orm.em.fork();
+    const queued = await rawQuery(
+      em,
+      `select (exists (select 1 from vulndb_rematch_packages)) as rematch,
+              (exists (select 1 from vulndb_pending_enrichment_updates)) as enrichment`,
+      [],
+      { rematch: column.boolean, enrichment: column.boolean },
+    );
+    if (!queued[0]?.rematch && !queued[0]?.enrichment) return totals;
+    const started = Date.now();
+    // The matcher of the current database version (importing first on a fresh install).
+    await this.deps.vulndb.index();
+    while (queued[0]?.rematch && !this.stopped.signal.aborted) {
+      const batch = await this.rematchBatch(totals);
+      if (batch === "done") break;
+      if (batch === "stale") {
+        // An import committed since the matcher was loaded: load the new one, then go on.
+        const before = this.deps.vulndb.loaded?.version;
+        await this.deps.vulndb.check();
+        if (this.deps.vulndb.loaded?.version === before) break;
+      }
+    }
+    if (queued[0]?.enrichment && !this.stopped.signal.aborted) await this.enrichmentUpdates(totals);
+    if (totals.packages > 0 || totals.vulnerabilitiesUpdated > 0)
+      this.deps.logger.info({ ...totals, durationMs: Date.now() - started }, "refreshed data reached the findings");
+    return totals;
+  }
+
+  /**
+   * One batch of queued package names, in one transaction holding their rows. The matcher cannot be older than the
+   * data of the batch: the stored version is read after the rows are locked (an import committed before that is
+   * seen, and loaded first), and an import committing later re-queues its names with an upsert that waits for these
+   * row locks, so they come round again after this batch.
+   */
+  private rematchBatch(totals: PropagationTotals): Promise<"done" | "stale" | "more"> {
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const packages = await takeRematchPackages(em, PACKAGES_PER_BATCH);
+      if (packages.length === 0) return "done";
+      const loaded = this.deps.vulndb.loaded;
+      const status = await currentStatus(em);
+      if (!loaded || status?.databaseVersion !== loaded.version) return "stale";
+      const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
+      let versions: PackageVersion[] = [];
+      const flush = async () => {
+        if (versions.length === 0) return;
+        const { verdicts, vulnerabilities } = refreshVerdictsOf(loaded.index, versions);
+        totals.versions += versions.length;
+        versions = [];
+        const cves = vulnerabilities.flatMap(cveIdsOf);
+        const enrichment = {
+          epss: await this.deps.enrichment.epssOf(cves),
+          kev: await this.deps.enrichment.kevEntriesOf(cves),
+        };
+        const recorded = await this.deps.matches.recordRefreshMatches(
+          {
+            databaseVersion: loaded.version,
+            vulnerabilities: vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
+            verdicts: verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+          },
+          signal,
+        );
+        totals.findingsAdded += recorded.findingsAdded;
+        totals.findingsRemoved += recorded.findingsRemoved;
+      };
+      for await (const chunk of this.deps.matches.listHeldVersions(packages, signal)) {
+        versions.push(...chunk);
+        if (versions.length >= VERDICTS_PER_CALL) await flush();
+      }
+      await flush();
+      await forgetRematchPackages(em, packages);
+      totals.packages += packages.length;
+      return "more";
+    });
+  }
+
+  /** Every vulnerability carrying a CVE, with the feeds' current scores and flags, in one transaction. */
+  private enrichmentUpdates(totals: PropagationTotals): Promise<void> {
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const feeds = await takeEnrichmentUpdates(em);
+      if (feeds.length === 0) return;
+      const { index } = await this.deps.vulndb.index();
+      const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
+      const withCves = [...index.vulnerabilities.values()].filter((v) => cveIdsOf(v).length > 0);
+      for (let i = 0; i < withCves.length; i += UPDATES_PER_CALL) {
+        const slice = withCves.slice(i, i + UPDATES_PER_CALL);
+        const cves = slice.flatMap(cveIdsOf);
+        const enrichment = {
+          epss: await this.deps.enrichment.epssOf(cves),
+          kev: await this.deps.enrichment.kevEntriesOf(cves),
+        };
+        const r = await this.deps.matches.recordVulnerabilityUpdates(
+          slice.map((v) => vulnerabilityMessage(v, enrichment)),
+          signal,
+        );
+        totals.vulnerabilitiesUpdated += r.updated;
+      }
+      await forgetEnrichmentUpdates(em, feeds);
+    });
+  }
+}
