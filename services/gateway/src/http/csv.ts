@@ -22,3 +22,33 @@ export function csvCell(value: unknown): string {
 export function csvLine(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(",")}\r\n`;
 }
+
+/**
+ * A CSV download streamed from a server-streaming RPC's chunks: the header line (also when no row follows), then a
+ * line per item, one write per chunk so memory stays flat however many rows. The call starts when the body is first
+ * read, so a failure before any row still becomes the route's problem answer.
+ */
+export function csvDownload<T>(
+  filename: string,
+  columns: readonly string[],
+  chunks: () => AsyncIterable<{ items: T[] }>,
+  jsonOf: (item: T) => Record<string, unknown>,
+) {
+  async function* lines() {
+    let header = true;
+    for await (const chunk of chunks()) {
+      const rows = chunk.items.map((item) => {
+        const json = jsonOf(item);
+        return csvLine(columns.map((c) => json[c]));
+      });
+      yield (header ? csvLine(columns) : "") + rows.join("");
+      header = false;
+    }
+    if (header) yield csvLine(columns);
+  }
+  return {
+    status: 200 as const,
+    stream: lines(),
+    headers: { "Content-Disposition": `attachment; filename="${filename}"` },
+  };
+}

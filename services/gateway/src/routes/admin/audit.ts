@@ -6,7 +6,7 @@ import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { csvLine } from "../../http/csv.ts";
+import { csvDownload } from "../../http/csv.ts";
 import { AUDIT_CSV_COLUMNS, auditEntryJson, auditEntrySchema, auditFilterOf, auditFilterQuery } from "./views.ts";
 
 /** How long the CSV's stream may take: longer than a unary call's 10 s, as 100000 rows may take a minute. */
@@ -63,26 +63,12 @@ export function auditRoutes(ctx: GatewayContext): Route[] {
         },
       },
       handler: ({ query, call }) => {
-        async function* lines() {
-          let header = true;
-          for await (const chunk of audit.exportAuditEntries(
-            { filter: auditFilterOf(query) },
-            { ...call, timeoutMs: EXPORT_TIMEOUT_MS },
-          )) {
-            const rows = chunk.items.map((e) => {
-              const json = auditEntryJson(e);
-              return csvLine(AUDIT_CSV_COLUMNS.map((c) => json[c]));
-            });
-            yield (header ? csvLine(AUDIT_CSV_COLUMNS) : "") + rows.join("");
-            header = false;
-          }
-          if (header) yield csvLine(AUDIT_CSV_COLUMNS);
-        }
-        return {
-          status: 200,
-          stream: lines(),
-          headers: { "Content-Disposition": 'attachment; filename="audit.csv"' },
-        };
+        return csvDownload(
+          "audit.csv",
+          AUDIT_CSV_COLUMNS,
+          () => audit.exportAuditEntries({ filter: auditFilterOf(query) }, { ...call, timeoutMs: EXPORT_TIMEOUT_MS }),
+          auditEntryJson,
+        );
       },
     }),
     defineRoute({

@@ -8,7 +8,7 @@ import { offsetPagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { csvLine } from "../../http/csv.ts";
+import { csvDownload } from "../../http/csv.ts";
 
 const TAGS = ["components"];
 const COMPONENT_PAGE = { defaultSize: 50, maxSize: 500 };
@@ -225,23 +225,12 @@ export function componentRoutes(ctx: GatewayContext): Route[] {
         404: missing,
       },
       handler: ({ params, query, call }) => {
-        async function* lines() {
-          let header = true;
-          for await (const chunk of inventory.exportComponents({ projectId: params.id, ...requestOf(query) }, call)) {
-            const rows = chunk.items.map((c) => {
-              const json = componentJson(c);
-              return csvLine(COMPONENT_CSV_COLUMNS.map((col) => json[col]));
-            });
-            yield (header ? csvLine(COMPONENT_CSV_COLUMNS) : "") + rows.join("");
-            header = false;
-          }
-          if (header) yield csvLine(COMPONENT_CSV_COLUMNS);
-        }
-        return {
-          status: 200,
-          stream: lines(),
-          headers: { "Content-Disposition": 'attachment; filename="components.csv"' },
-        };
+        return csvDownload(
+          "components.csv",
+          COMPONENT_CSV_COLUMNS,
+          () => inventory.exportComponents({ projectId: params.id, ...requestOf(query) }, call),
+          componentJson,
+        );
       },
     }),
     defineRoute({

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { csvLine } from "../../http/csv.ts";
+import { csvDownload } from "../../http/csv.ts";
 import { filterOf, projectFilterQuery } from "./fields.ts";
 import { CSV_COLUMNS, projectJson } from "./views.ts";
 
@@ -28,23 +28,12 @@ export function projectExportRoutes(ctx: GatewayContext): Route[] {
         },
       },
       handler: ({ query, call }) => {
-        async function* lines() {
-          let header = true;
-          for await (const chunk of projects.exportProjects({ filter: filterOf(query) }, call)) {
-            const rows = chunk.items.map((p) => {
-              const json = projectJson(p);
-              return csvLine(CSV_COLUMNS.map((c) => json[c]));
-            });
-            yield (header ? csvLine(CSV_COLUMNS) : "") + rows.join("");
-            header = false;
-          }
-          if (header) yield csvLine(CSV_COLUMNS);
-        }
-        return {
-          status: 200,
-          stream: lines(),
-          headers: { "Content-Disposition": 'attachment; filename="projects.csv"' },
-        };
+        return csvDownload(
+          "projects.csv",
+          CSV_COLUMNS,
+          () => projects.exportProjects({ filter: filterOf(query) }, call),
+          projectJson,
+        );
       },
     }),
   ];

@@ -9,7 +9,7 @@ import { offsetPagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { csvLine } from "../../http/csv.ts";
+import { csvDownload } from "../../http/csv.ts";
 
 const TAGS = ["license findings"];
 const LICENSE_PAGE = { defaultSize: 50, maxSize: 500 };
@@ -156,23 +156,12 @@ export function licenseRoutes(ctx: GatewayContext): Route[] {
       },
       handler: ({ params, query, call }) => {
         const request = { projectId: params.id, ...requestOf(query) };
-        async function* lines() {
-          let header = true;
-          for await (const chunk of inventory.exportComponents(request, call)) {
-            const rows = chunk.items.map((c) => {
-              const json = licenseFindingJson(c);
-              return csvLine(LICENSE_CSV_COLUMNS.map((col) => json[col]));
-            });
-            yield (header ? csvLine(LICENSE_CSV_COLUMNS) : "") + rows.join("");
-            header = false;
-          }
-          if (header) yield csvLine(LICENSE_CSV_COLUMNS);
-        }
-        return {
-          status: 200,
-          stream: lines(),
-          headers: { "Content-Disposition": 'attachment; filename="licenses.csv"' },
-        };
+        return csvDownload(
+          "licenses.csv",
+          LICENSE_CSV_COLUMNS,
+          () => inventory.exportComponents(request, call),
+          licenseFindingJson,
+        );
       },
     }),
     defineRoute({
