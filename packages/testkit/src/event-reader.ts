@@ -36,12 +36,15 @@ export class EventReader {
     return reader;
   }
 
-  /** Every decoded message of `schema` for which `match` holds, once at least `count` of them arrived. */
+  /**
+   * Every decoded message of `schema` for which `match` holds, once at least `count` of them arrived. The default
+   * wait is generous: on a loaded two-core machine a first scan (its runner importing advisories at start) took 20 s.
+   */
   async waitFor<D extends DescMessage>(
     schema: D,
     match: (m: MessageShape<D>) => boolean,
     count = 1,
-    timeoutMs = 20_000,
+    timeoutMs = 45_000,
   ): Promise<MessageShape<D>[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
