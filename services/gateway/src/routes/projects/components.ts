@@ -5,6 +5,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type { Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { offsetPagination } from "../../api/pagination.ts";
+import { booleanParam, listParam, listValues, snapshotAnchorQuery } from "../../api/query-params.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -14,40 +15,20 @@ const TAGS = ["components"];
 const COMPONENT_PAGE = { defaultSize: 50, maxSize: 500 };
 const missing = problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release");
 
-// Query strings carry text: only the words true and false are booleans.
-const flag = () =>
-  z
-    .enum(["true", "false"])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === "true"));
-// A list parameter: repeated (`severity=a&severity=b`, also spelled `severity[]=`) or comma-separated.
-const list = () => z.union([z.string().max(2000), z.array(z.string().max(2000)).max(50)]).optional();
-const valuesOf = (...given: (string | string[] | undefined)[]): string[] =>
-  given
-    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-
-const anchorQuery = z.object({
-  scan_id: z.uuid().optional().meta({ description: "A succeeded scan of the project (else 404); wins over release" }),
-  release: z.string().max(255).optional().meta({ description: "Exact release label, trimmed (unknown: 404)" }),
-});
-
-const componentQuery = anchorQuery.extend({
+const componentQuery = snapshotAnchorQuery.extend({
   search: z.string().max(255).optional().meta({ description: "Case-insensitive part of the name or the purl" }),
-  severity: list().meta({ description: "critical, high, medium, low, info, unknown" }),
-  "severity[]": list(),
-  license_category: list(),
-  "license_category[]": list(),
-  direct: flag(),
-  dependency_scope: list().meta({
+  severity: listParam().meta({ description: "critical, high, medium, low, info, unknown" }),
+  "severity[]": listParam(),
+  license_category: listParam(),
+  "license_category[]": listParam(),
+  direct: booleanParam(),
+  dependency_scope: listParam().meta({
     description: "required, optional, unspecified; unknown values are dropped (only unknown values: empty page)",
   }),
-  "dependency_scope[]": list(),
-  eol: flag(),
-  outdated: flag(),
-  malicious: flag().meta({ description: "false includes never-assessed components" }),
+  "dependency_scope[]": listParam(),
+  eol: booleanParam(),
+  outdated: booleanParam(),
+  malicious: booleanParam().meta({ description: "false includes never-assessed components" }),
   sort: z
     .string()
     .max(100)
@@ -62,10 +43,10 @@ function requestOf(q: ComponentQuery) {
     anchor: { scanId: q.scan_id, release: q.release },
     filter: {
       search: q.search,
-      severity: valuesOf(q.severity, q["severity[]"]),
-      licenseCategory: valuesOf(q.license_category, q["license_category[]"]),
+      severity: listValues(q.severity, q["severity[]"]),
+      licenseCategory: listValues(q.license_category, q["license_category[]"]),
       direct: q.direct,
-      dependencyScope: valuesOf(q.dependency_scope, q["dependency_scope[]"]),
+      dependencyScope: listValues(q.dependency_scope, q["dependency_scope[]"]),
       eol: q.eol,
       outdated: q.outdated,
       malicious: q.malicious,
@@ -269,7 +250,7 @@ export function componentRoutes(ctx: GatewayContext): Route[] {
       tags: TAGS,
       operationId: "getProjectComponent",
       auth: caller,
-      request: { params: projectParams.extend({ component_id: z.uuid() }), query: anchorQuery },
+      request: { params: projectParams.extend({ component_id: z.uuid() }), query: snapshotAnchorQuery },
       responses: {
         200: { description: "The component", schema: componentDetailSchema },
         404: problemResponse("No such project (or not readable), anchor or component"),

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ProblemError } from "@sca/problem";
 import type { Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { offsetPagination } from "../../api/pagination.ts";
+import { listParam, listValues, snapshotAnchorQuery } from "../../api/query-params.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -15,24 +16,14 @@ const TAGS = ["license findings"];
 const LICENSE_PAGE = { defaultSize: 50, maxSize: 500 };
 const missing = problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release");
 
-const list = () => z.union([z.string().max(2000), z.array(z.string().max(2000)).max(50)]).optional();
-const valuesOf = (...given: (string | string[] | undefined)[]): string[] =>
-  given
-    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-
 /** The list's sort fields and the component list's column each one walks. */
 const SORT_FIELDS: Record<string, string> = { license: "license", component: "name" };
 const DEFAULT_SORT = "license,component";
 
-const licenseQuery = z.object({
-  scan_id: z.uuid().optional().meta({ description: "A succeeded scan of the project (else 404); wins over release" }),
-  release: z.string().max(255).optional().meta({ description: "Exact release label, trimmed (unknown: 404)" }),
+const licenseQuery = snapshotAnchorQuery.extend({
   search: z.string().max(255).optional().meta({ description: "Case-insensitive part of the component's name or purl" }),
-  license_category: list().meta({ description: "allowed, conditional, forbidden" }),
-  "license_category[]": list(),
+  license_category: listParam().meta({ description: "allowed, conditional, forbidden" }),
+  "license_category[]": listParam(),
   direct: z
     .enum(["true", "false"])
     .optional()
@@ -70,7 +61,7 @@ function requestOf(q: LicenseQuery) {
     anchor: { scanId: q.scan_id, release: q.release },
     filter: {
       search: q.search,
-      licenseCategory: valuesOf(q.license_category, q["license_category[]"]),
+      licenseCategory: listValues(q.license_category, q["license_category[]"]),
       direct: q.direct,
     },
     sort: componentSortOf(q.sort),

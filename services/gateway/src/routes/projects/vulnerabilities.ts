@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { VulnerabilityFinding } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { requiredIfMatch } from "../../api/if-match.ts";
 import { offsetPagination } from "../../api/pagination.ts";
+import { booleanParam, listParam, listValues, snapshotAnchorQuery } from "../../api/query-params.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -13,28 +14,13 @@ const TAGS = ["vulnerabilities"];
 const FINDING_PAGE = { defaultSize: 50, maxSize: 500 };
 const STATES = ["in_triage", "exploitable", "false_positive", "not_affected", "resolved", "resolved_with_pedigree"];
 
-const flag = () =>
-  z
-    .enum(["true", "false"])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === "true"));
-const list = () => z.union([z.string().max(2000), z.array(z.string().max(2000)).max(50)]).optional();
-const valuesOf = (...given: (string | string[] | undefined)[]): string[] =>
-  given
-    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-
-const findingQuery = z.object({
-  scan_id: z.uuid().optional().meta({ description: "A succeeded scan of the project (else 404); wins over release" }),
-  release: z.string().max(255).optional().meta({ description: "Exact release label, trimmed (unknown: 404)" }),
-  severity: list().meta({ description: "critical, high, medium, low, info, unknown" }),
-  "severity[]": list(),
-  status: list().meta({ description: `VEX states: ${STATES.join(", ")}` }),
-  "status[]": list(),
-  known_exploited: flag().meta({ description: "On the known-exploited catalog" }),
-  has_fix: flag().meta({ description: "A fixed version is known" }),
+const findingQuery = snapshotAnchorQuery.extend({
+  severity: listParam().meta({ description: "critical, high, medium, low, info, unknown" }),
+  "severity[]": listParam(),
+  status: listParam().meta({ description: `VEX states: ${STATES.join(", ")}` }),
+  "status[]": listParam(),
+  known_exploited: booleanParam().meta({ description: "On the known-exploited catalog" }),
+  has_fix: booleanParam().meta({ description: "A fixed version is known" }),
   epss_min: z.coerce.number().min(0).max(1).optional().meta({ description: "EPSS score at least this (0..1)" }),
   component_id: z.uuid().optional(),
   search: z.string().max(255).optional().meta({
@@ -187,8 +173,8 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
             projectId: params.id,
             anchor: { scanId: query.scan_id, release: query.release },
             filter: {
-              severity: valuesOf(query.severity, query["severity[]"]),
-              status: valuesOf(query.status, query["status[]"]),
+              severity: listValues(query.severity, query["severity[]"]),
+              status: listValues(query.status, query["status[]"]),
               knownExploited: query.known_exploited,
               hasFix: query.has_fix,
               epssMin: query.epss_min,
