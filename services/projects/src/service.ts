@@ -12,6 +12,7 @@ import {
   licensePolicyFeedHandler,
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
+import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
@@ -55,6 +56,11 @@ export const service = defineService({
       groupId: LICENSE_POLICY_FEED_GROUP,
       topic: licensePolicyNews,
       handle: licensePolicyFeedHandler(policyLicenseCategories(config.POLICY_RPC_URL, secretKey), logger),
+    });
+    await kafka.consume({
+      groupId: GATE_POLICY_FEED_GROUP,
+      topic: gatePolicyNews,
+      handle: gatePolicyFeedHandler(logger),
     });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
