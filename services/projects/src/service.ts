@@ -18,6 +18,7 @@ import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
+import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
@@ -82,6 +83,7 @@ export const service = defineService({
         externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
       });
       registerGateFactsService(router, { orm });
+      registerGovernanceFactsService(router, { orm });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {
