@@ -141,6 +141,15 @@ describe("approval_required_statuses on finding triage", () => {
       critical_count: 1,
       approval_required_statuses: ["not_affected", "resolved"],
     });
+    // What waits for a second person is listed by the pending_confirmation filter.
+    const waiting = await s.request("GET", `/v1/projects/${projectId}/vulnerabilities?pending_confirmation=true`, {
+      bearer: reviewer.token,
+    });
+    expect((waiting.json.items as { id: string }[]).map((f) => f.id)).toEqual([finding.id]);
+    const rest = await s.request("GET", `/v1/projects/${projectId}/vulnerabilities?pending_confirmation=false`, {
+      bearer: reviewer.token,
+    });
+    expect(rest.json.total).toBe(4);
   });
 
   it("the same person confirming is refused; a viewer, a stale version or no If-Match too", async () => {

@@ -102,6 +102,8 @@ function whereOf(filter: FindingFilter, params: unknown[]): string {
   }
   if (filter.hasFix !== undefined)
     parts.push(filter.hasFix ? "jsonb_array_length(f.fixed_versions) > 0" : "jsonb_array_length(f.fixed_versions) = 0");
+  if (filter.pendingConfirmation !== undefined)
+    parts.push(filter.pendingConfirmation ? "t.pending_status is not null" : "t.pending_status is null");
   if (filter.epssMin !== undefined) {
     parts.push("v.epss_score >= ?");
     params.push(filter.epssMin);

@@ -35,6 +35,9 @@ const findingQuery = z.object({
   "status[]": list(),
   known_exploited: flag().meta({ description: "On the known-exploited catalog" }),
   has_fix: flag().meta({ description: "A fixed version is known" }),
+  pending_confirmation: flag().meta({
+    description: "A status change waits for a second person's confirmation (true), or none does (false)",
+  }),
   epss_min: z.coerce.number().min(0).max(1).optional().meta({ description: "EPSS score at least this (0..1)" }),
   component_id: z.uuid().optional(),
   search: z.string().max(255).optional().meta({
@@ -216,6 +219,7 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
               status: valuesOf(query.status, query["status[]"]),
               knownExploited: query.known_exploited,
               hasFix: query.has_fix,
+              pendingConfirmation: query.pending_confirmation,
               epssMin: query.epss_min,
               componentId: query.component_id,
               search: query.search,
