@@ -16,9 +16,11 @@ import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
 import { GatePolicyService } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
+import { GovernanceService } from "@sca/proto/sca/policy/v1/governance_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { ObligationService } from "@sca/proto/sca/policy/v1/obligations_pb.ts";
 import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
+import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_facts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
@@ -44,6 +46,7 @@ export const SERVICE_CLIENTS = {
     sbom: SbomExportService,
     findings: VulnerabilityFindingService,
     assignees: ProjectAssigneeService,
+    governance: GovernanceFactsService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },
@@ -59,6 +62,7 @@ export const SERVICE_CLIENTS = {
     approvals: ApprovalService,
     verdicts: OrganizationVerdictService,
     obligations: ObligationService,
+    governance: GovernanceService,
   },
 } as const satisfies Partial<Record<ServiceName, Record<string, DescService>>>;
 

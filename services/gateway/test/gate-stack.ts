@@ -11,7 +11,7 @@ import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, startService, uniqueName, type ServiceFixtures, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import type { Reply } from "./projects-stack.ts";
 
@@ -30,6 +30,11 @@ export interface GateStack {
   person(roles: [string, string][], superAdmin?: boolean): Promise<{ id: string; token: string }>;
   /** A project of the team with the findings fixture ingested and matched (Log4Shell critical, EPSS 0.97, ...). */
   projectWithFindings(teamId: string, bearer: string): Promise<string>;
+  /** A new succeeded scan of the project with the findings fixture, its verdicts changed by `edit`; the scan id. */
+  ingestScan(
+    projectId: string,
+    edit?: (matches: ReturnType<ServiceFixtures["projects"]["scanMatches"]>) => void,
+  ): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -122,6 +127,10 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
       });
       if (created.status !== 201) throw new Error(`project: ${created.status} ${created.text}`);
       const projectId = created.json.id as string;
+      await stack.ingestScan(projectId);
+      return projectId;
+    },
+    async ingestScan(projectId, edit) {
       const artefact = projectFixtures.findingsArtefact();
       const key = `inventory/${randomUUID()}.pb`;
       await writeFile(join(dir, key), artefact);
@@ -140,10 +149,10 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
         },
         asRunner,
       );
-      await projects
-        .client(VulnerabilityMatchService)
-        .recordScanMatches(projectFixtures.scanMatches(projectId, scanId), asRunner);
-      return projectId;
+      const matches = projectFixtures.scanMatches(projectId, scanId);
+      edit?.(matches);
+      await projects.client(VulnerabilityMatchService).recordScanMatches(matches, asRunner);
+      return scanId;
     },
     async close() {
       await gateway.close();

@@ -109,7 +109,12 @@ describe("gate policies and the gate flipping", () => {
   it("the team's EPSS threshold adds a failing check; the policy in effect says where each value came from", async () => {
     const put = await s.request("PUT", `/v1/gate-policies/teams/${team.id}`, {
       bearer: teamAdmin.token,
-      body: { name: "Strict", epss_threshold: 0.5, approval_required_statuses: ["resolved", "not_affected"] },
+      // Statuses this file's triage never reaches (finding-confirmation.test.ts covers the second person).
+      body: {
+        name: "Strict",
+        epss_threshold: 0.5,
+        approval_required_statuses: ["resolved_with_pedigree", "false_positive"],
+      },
     });
     expect(put.status).toBe(201);
     expect(put.json).toMatchObject({
@@ -117,14 +122,18 @@ describe("gate policies and the gate flipping", () => {
       organization_id: team.organizationId,
       name: "Strict",
       epss_threshold: 0.5,
-      approval_required_statuses: ["not_affected", "resolved"],
+      approval_required_statuses: ["false_positive", "resolved_with_pedigree"],
       malicious_blocks: null,
       set_fields: ["approval_required_statuses", "epss_threshold"],
       version: 1,
     });
     const again = await s.request("PUT", `/v1/gate-policies/teams/${team.id}`, {
       bearer: teamAdmin.token,
-      body: { name: "Strict", epss_threshold: 0.5, approval_required_statuses: ["not_affected", "resolved"] },
+      body: {
+        name: "Strict",
+        epss_threshold: 0.5,
+        approval_required_statuses: ["false_positive", "resolved_with_pedigree"],
+      },
     });
     expect(again.status).toBe(200);
     expect(again.json.version).toBe(1);
@@ -138,7 +147,7 @@ describe("gate policies and the gate flipping", () => {
       epss_threshold: 0.5,
       malicious_blocks: true,
       reachable_critical_only: false,
-      approval_required_statuses: ["not_affected", "resolved"],
+      approval_required_statuses: ["false_positive", "resolved_with_pedigree"],
       sources: {
         approval_required_statuses: "team",
         epss_threshold: "team",

@@ -12,6 +12,7 @@ import { announceExpiredExceptions } from "./events/exception-expiries.ts";
 import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
+import { registerGovernanceService } from "./rpc/governance-service.ts";
 import { registerLicensePolicyService } from "./rpc/license-policy-service.ts";
 import { registerOrganizationVerdictService } from "./rpc/organization-verdict-service.ts";
 import { registerObligationService } from "./rpc/obligation-service.ts";
@@ -47,10 +48,11 @@ export const service = defineService({
       registerLicensePolicyService(router, { orm, directory, wakeRelay });
       registerApprovalService(router, { orm, directory, projects, wakeRelay });
       registerOrganizationVerdictService(router, { orm, projects, wakeRelay });
+      const gateFacts = projectGateFacts(config.PROJECTS_RPC_URL, secretKey);
       registerGatePolicyService(router, {
         orm,
         directory,
-        projects: projectGateFacts(config.PROJECTS_RPC_URL, secretKey),
+        projects: gateFacts,
         deployment: {
           maliciousEnabled: config.GATE_MALICIOUS_ENABLED,
           epssThreshold: config.GATE_EPSS_THRESHOLD,
@@ -58,6 +60,7 @@ export const service = defineService({
         },
         wakeRelay,
       });
+      registerGovernanceService(router, { orm, projects: gateFacts });
       const inventory = projectsLicenseInventory(config.PROJECTS_RPC_URL, secretKey);
       registerObligationService(router, { orm, inventory, wakeRelay });
     };

@@ -12,11 +12,13 @@ import {
   licensePolicyFeedHandler,
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
+import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
+import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
@@ -56,6 +58,11 @@ export const service = defineService({
       topic: licensePolicyNews,
       handle: licensePolicyFeedHandler(policyLicenseCategories(config.POLICY_RPC_URL, secretKey), logger),
     });
+    await kafka.consume({
+      groupId: GATE_POLICY_FEED_GROUP,
+      topic: gatePolicyNews,
+      handle: gatePolicyFeedHandler(logger),
+    });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
     const artefacts = openArtefactStore(config);
@@ -76,6 +83,7 @@ export const service = defineService({
         externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
       });
       registerGateFactsService(router, { orm });
+      registerGovernanceFactsService(router, { orm });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {

@@ -65,6 +65,8 @@ export interface GateVerdict {
   epssOutcome: EpssOutcome;
   maliciousGateEnforced: boolean;
   maliciousComponentCount: number;
+  /** reachable_critical_only narrowed the criticals: asked for, and the scan carries reachability analysis. */
+  reachableCriticalOnlyApplied: boolean;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -85,6 +87,7 @@ export function epssOutcomeOf(facts: GateFacts, threshold: number | null, onMiss
 
 export function gateVerdict(facts: GateFacts, policy: EffectiveGateValues, deployment: GateDeployment): GateVerdict {
   const maliciousGateEnforced = deployment.maliciousEnabled && policy.malicious_blocks;
+  const reachableCriticalOnlyApplied = policy.reachable_critical_only && facts.reachabilityAnalysed;
   if (facts.scanId === undefined)
     return {
       passed: false,
@@ -102,6 +105,7 @@ export function gateVerdict(facts: GateFacts, policy: EffectiveGateValues, deplo
       epssOutcome: policy.epss_threshold === null ? "off" : "pass",
       maliciousGateEnforced,
       maliciousComponentCount: 0,
+      reachableCriticalOnlyApplied: false,
     };
   const reasons: GateReason[] = [];
   if (facts.criticalCount > 0) {
@@ -174,5 +178,6 @@ export function gateVerdict(facts: GateFacts, policy: EffectiveGateValues, deplo
     epssOutcome,
     maliciousGateEnforced,
     maliciousComponentCount,
+    reachableCriticalOnlyApplied,
   };
 }

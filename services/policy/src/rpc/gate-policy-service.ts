@@ -25,7 +25,7 @@ import type { GateSubject, ProjectGateFacts } from "../clients/gate-facts.ts";
 import { effectiveGateValues, planGatePolicy, type GateDeployment } from "../domain/gate-policy.ts";
 import { gateVerdict } from "../domain/gate-verdict.ts";
 import { mayReadTeamPolicy, mayWriteTeamPolicy, type TeamDecision } from "../domain/policy-access.ts";
-import { emitAudit } from "../events/policy-events.ts";
+import { emitAudit, emitGatePolicyChanged } from "../events/policy-events.ts";
 import {
   columnsOfSettings,
   deleteGatePolicy,
@@ -142,6 +142,7 @@ async function upsert(
           createdAt: now,
         });
         audit("gate_policy.created", { fields: Object.keys(settingsOf(row)).join(",") }, row.id);
+        emitGatePolicyChanged(em, row, { organizationId, teamId }, now);
         return { row, created: true };
       }
       const fields = changedFields(current, columns);
@@ -153,6 +154,7 @@ async function upsert(
         updatedAt: now,
       });
       audit("gate_policy.updated", { fields: fields.join(",") }, row.id);
+      emitGatePolicyChanged(em, row, { organizationId, teamId }, now);
       return { row, created: false };
     });
   let answer;
@@ -223,6 +225,8 @@ export function registerGatePolicyService(router: ConnectRouter, deps: GatePolic
         const current = await lockGatePolicy(em, { kind: "team", teamId: team.id });
         if (!current) return false;
         await deleteGatePolicy(em, current.id);
+        const at = new Date();
+        emitGatePolicyChanged(em, null, { organizationId: team.organizationId, teamId: team.id }, at);
         emitAudit(em, {
           action: "gate_policy.deleted",
           actor: callerActor(caller),
@@ -231,7 +235,7 @@ export function registerGatePolicyService(router: ConnectRouter, deps: GatePolic
           teamId: team.id,
           organizationId: team.organizationId,
           outcome: "success",
-          at: new Date(),
+          at,
           details: { scope: "team" },
         });
         return true;

@@ -139,6 +139,7 @@ export function gateResultView(
     criticalCount: facts.criticalCount,
     reachableCriticalOnly: values.reachable_critical_only,
     reachabilityAnalysed: facts.reachabilityAnalysed,
+    reachableCriticalOnlyApplied: verdict.reachableCriticalOnlyApplied,
     forbiddenLicenseCount: facts.forbiddenLicenseCount,
     ...(values.epss_threshold !== null ? { epssThreshold: values.epss_threshold } : {}),
     epssGateCount: values.epss_threshold === null ? 0 : facts.epssAtOrAboveCount,

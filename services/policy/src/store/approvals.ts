@@ -70,3 +70,15 @@ export async function listApprovals(
 export async function renameProject(em: EntityManager, projectId: string, name: string, slug: string): Promise<void> {
   await em.nativeUpdate(ApprovalRequest, { projectId }, { projectName: name, projectSlug: slug });
 }
+
+/** The project's requests still to decide, per status (the governance band). */
+export async function undecidedApprovals(
+  em: EntityManager,
+  projectId: string,
+): Promise<{ pending: number; underReview: number }> {
+  const [pending, underReview] = await Promise.all([
+    em.count(ApprovalRequest, { projectId, status: "pending" }),
+    em.count(ApprovalRequest, { projectId, status: "under_review" }),
+  ]);
+  return { pending, underReview };
+}

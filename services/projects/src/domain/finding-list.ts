@@ -28,6 +28,8 @@ export interface FindingFilter {
   epssMin?: number;
   hasFix?: boolean;
   componentId?: string;
+  /** Only findings with (true) or without (false) a status change waiting for a second person. */
+  pendingConfirmation?: boolean;
 }
 
 export interface FindingSortKey {
@@ -54,6 +56,7 @@ export function findingFilterOf(f: FilterMessage | undefined, v: FieldViolation[
   if (status.length) out.status = status;
   if (f.knownExploited !== undefined) out.knownExploited = f.knownExploited;
   if (f.hasFix !== undefined) out.hasFix = f.hasFix;
+  if (f.pendingConfirmation !== undefined) out.pendingConfirmation = f.pendingConfirmation;
   if (f.search !== undefined) {
     if ([...f.search].length > SEARCH_MAX)
       v.push({ path: "query.search", message: `must be at most ${SEARCH_MAX} characters` });

@@ -43,6 +43,12 @@ export function findingView(r: FindingRow): VulnerabilityFinding {
     removedAt: r.removedAt ? timestampFromDate(r.removedAt) : undefined,
     statusUpdatedAt: timestampFromDate(r.statusUpdatedAt),
     statusUpdatedBy: r.statusUpdatedBy ?? "",
+    pendingStatus: r.pendingStatus ?? "",
+    pendingJustification: r.pendingJustification ?? "",
+    pendingResponses: r.pendingResponses ?? [],
+    pendingDetail: r.pendingDetail ?? "",
+    pendingRequestedBy: r.pendingBy ?? "",
+    pendingRequestedAt: r.pendingAt ? timestampFromDate(r.pendingAt) : undefined,
   });
 }
 

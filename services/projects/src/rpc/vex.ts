@@ -22,9 +22,17 @@ import {
   VexDocumentError,
   type VexStatement,
 } from "../domain/vex-documents.ts";
-import { sameTriage } from "../domain/vex-status.ts";
+import { needsConfirmation } from "../domain/triage-confirmation.ts";
+import { isVexState, sameTriage } from "../domain/vex-status.ts";
 import { emitAudit } from "../events/project-events.ts";
-import { lockTriage, snapshotFindings, writeTriage, type FindingRow } from "../store/finding-reads.ts";
+import { approvalRequiredStatusesFor } from "../store/approval-required-statuses.ts";
+import {
+  lockTriage,
+  snapshotFindings,
+  writePendingTriage,
+  writeTriage,
+  type FindingRow,
+} from "../store/finding-reads.ts";
 import { triageOfRow, vexFindingOf } from "./finding-views.ts";
 import { anchoredSnapshot, readableProject } from "./readable-inventory.ts";
 import { changedBy, type FindingHandlers, type FindingServiceDeps } from "./vulnerability-findings.ts";
@@ -92,7 +100,9 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
       const matched: VexStatementOutcome[] = [];
       const unmatched: VexStatementOutcome[] = [];
       const updatedKeys = new Set<string>();
+      const pendingKeys = new Set<string>();
       await deps.orm.em.fork().transactional(async (em) => {
+        const required = await approvalRequiredStatusesFor(em, project.teamId, project.organizationId);
         const findings = snapshot ? await snapshotFindings(em, snapshot.scanId, VEX_FINDINGS_MAX) : [];
         for (const s of parsed.statements) {
           const vulnerability = s.vulnerabilityIds[0] ?? "";
@@ -118,10 +128,16 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
             for (const f of hits) {
               const key = { projectId: f.projectId, componentKey: f.componentKey, vulnerabilityId: f.vulnerabilityId };
               const current = await lockTriage(em, key);
-              if (current && !sameTriage(triageOfRow({ ...f, ...current }), s.triage)) {
-                await writeTriage(em, key, s.triage, `vex-import:${changedBy(caller) ?? "unknown"}`);
-                updatedKeys.add(`${f.componentKey}\u0000${f.vulnerabilityId}`);
+              if (!current || sameTriage(triageOfRow({ ...f, ...current }), s.triage)) continue;
+              const from = isVexState(current.status) ? current.status : "in_triage";
+              // A status the gate policy names waits for a second person, as through the PATCH.
+              if (needsConfirmation(from, s.triage.status, required)) {
+                await writePendingTriage(em, key, s.triage, changedBy(caller));
+                pendingKeys.add(`${f.componentKey}\u0000${f.vulnerabilityId}`);
+                continue;
               }
+              await writeTriage(em, key, s.triage, `vex-import:${changedBy(caller) ?? "unknown"}`);
+              updatedKeys.add(`${f.componentKey}\u0000${f.vulnerabilityId}`);
             }
             matched.push(
               create(VexStatementOutcomeSchema, {
@@ -146,6 +162,7 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
             matched: String(matched.length),
             unmatched: String(unmatched.length),
             findings_updated: String(updatedKeys.size),
+            findings_pending_confirmation: String(pendingKeys.size),
           },
         });
       });
@@ -154,6 +171,7 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
         format: parsed.format,
         statements: parsed.statements.length,
         findingsUpdated: updatedKeys.size,
+        findingsPendingConfirmation: pendingKeys.size,
         matched: matched.slice(0, VEX_REPORT_MAX),
         unmatched: unmatched.slice(0, VEX_REPORT_MAX),
       });

@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
 import { InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
 import {
+  ApprovalRequiredStatuses,
   FindingTriage,
   PackageVulnerability,
   ScanMatch,
@@ -26,4 +27,5 @@ export const entities: DatabaseOptions["entities"] = [
   ScanMatch,
   VulnerabilityFinding,
   FindingTriage,
+  ApprovalRequiredStatuses,
 ];

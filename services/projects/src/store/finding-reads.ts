@@ -40,6 +40,12 @@ const FINDING_COLUMNS = {
   removedAt: column.timestamp.nullable,
   statusUpdatedAt: column.timestamp,
   statusUpdatedBy: column.text.nullable,
+  pendingStatus: column.text.nullable,
+  pendingJustification: column.text.nullable,
+  pendingResponses: column.json<string[]>().nullable,
+  pendingDetail: column.text.nullable,
+  pendingBy: column.text.nullable,
+  pendingAt: column.timestamp.nullable,
 };
 type RawFinding = { [K in keyof typeof FINDING_COLUMNS]: ReturnType<(typeof FINDING_COLUMNS)[K]["convert"]> };
 export type FindingRow = Omit<RawFinding, "cvssScore" | "epssScore" | "epssPercentile"> & {
@@ -53,7 +59,8 @@ const SELECT = `select f.id, f.project_id, f.scan_id, f.component_row_id, f.comp
     v.summary, v.severity, v.cvss_score::text, v.cvss_vector, v.epss_score::text, v.epss_percentile::text,
     v.known_exploited, v.kev_due_date, f.fixed_versions, v.published_at, v."references", t.status, t.justification,
     t.responses, t.detail, t.version, t.first_detected_at, f.detected_at, f.removed_at,
-    t.updated_at as status_updated_at, t.updated_by as status_updated_by`;
+    t.updated_at as status_updated_at, t.updated_by as status_updated_by, t.pending_status,
+    t.pending_justification, t.pending_responses, t.pending_detail, t.pending_by, t.pending_at`;
 const FROM = `from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
   join inventory_components c on c.id = f.component_row_id
@@ -95,6 +102,8 @@ function whereOf(filter: FindingFilter, params: unknown[]): string {
   }
   if (filter.hasFix !== undefined)
     parts.push(filter.hasFix ? "jsonb_array_length(f.fixed_versions) > 0" : "jsonb_array_length(f.fixed_versions) = 0");
+  if (filter.pendingConfirmation !== undefined)
+    parts.push(filter.pendingConfirmation ? "t.pending_status is not null" : "t.pending_status is null");
   if (filter.epssMin !== undefined) {
     parts.push("v.epss_score >= ?");
     params.push(filter.epssMin);
@@ -169,11 +178,18 @@ export interface TriageKey {
   vulnerabilityId: string;
 }
 
+/** A triage as locked for a change: the status in force, its version, and the change waiting for a second person. */
+export type LockedTriage = Triage & {
+  version: number;
+  pending: (Triage & { by: string | null }) | null;
+};
+
 /** Locks the triage row for the change; null when it does not exist. */
-export async function lockTriage(em: EntityManager, key: TriageKey): Promise<(Triage & { version: number }) | null> {
+export async function lockTriage(em: EntityManager, key: TriageKey): Promise<LockedTriage | null> {
   const [row] = await rawQuery(
     em,
-    `select status, justification, responses, detail, version from finding_triage
+    `select status, justification, responses, detail, version, pending_status, pending_justification,
+       pending_responses, pending_detail, pending_by from finding_triage
      where project_id = ? and component_key = ? and vulnerability_id = ? for update`,
     [key.projectId, key.componentKey, key.vulnerabilityId],
     {
@@ -182,21 +198,46 @@ export async function lockTriage(em: EntityManager, key: TriageKey): Promise<(Tr
       responses: column.json<string[]>(),
       detail: column.text.nullable,
       version: column.integer,
+      pendingStatus: column.text.nullable,
+      pendingJustification: column.text.nullable,
+      pendingResponses: column.json<string[]>().nullable,
+      pendingDetail: column.text.nullable,
+      pendingBy: column.text.nullable,
     },
   );
-  return row ? (row as Triage & { version: number }) : null;
+  if (!row) return null;
+  const pending =
+    row.pendingStatus === null
+      ? null
+      : ({
+          status: row.pendingStatus,
+          justification: row.pendingJustification,
+          responses: row.pendingResponses ?? [],
+          detail: row.pendingDetail,
+          by: row.pendingBy,
+        } as Triage & { by: string | null });
+  return {
+    status: row.status,
+    justification: row.justification,
+    responses: row.responses,
+    detail: row.detail,
+    version: row.version,
+    pending,
+  } as LockedTriage;
 }
 
 /**
  * Writes the triage, its version incremented; answers the new version. Closing a finding ends its SLA breach, so a
- * reopened finding past its window is a new breach, alerted again.
+ * reopened finding past its window is a new breach, alerted again. A change waiting for confirmation is dropped: the
+ * status just set (or confirmed) is the newer decision.
  */
 export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, by: string | null): Promise<number> {
   const [row] = await rawQuery(
     em,
     `update finding_triage set status = ?, justification = ?, responses = ?::jsonb, detail = ?,
        version = version + 1, updated_at = now(), updated_by = ?,
-       sla_breached_at = case when ? then sla_breached_at end
+       sla_breached_at = case when ? then sla_breached_at end, pending_status = null, pending_justification = null,
+       pending_responses = null, pending_detail = null, pending_by = null, pending_at = null
      where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
     [
       t.status,
@@ -209,6 +250,46 @@ export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, 
       key.componentKey,
       key.vulnerabilityId,
     ],
+    { version: column.integer },
+  );
+  return row!.version;
+}
+
+/** Records a change waiting for a second person (the status in force stays); answers the new version. */
+export async function writePendingTriage(
+  em: EntityManager,
+  key: TriageKey,
+  t: Triage,
+  by: string | null,
+): Promise<number> {
+  const [row] = await rawQuery(
+    em,
+    `update finding_triage set pending_status = ?, pending_justification = ?, pending_responses = ?::jsonb,
+       pending_detail = ?, pending_by = ?, pending_at = now(), version = version + 1
+     where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
+    [
+      t.status,
+      t.justification,
+      JSON.stringify(t.responses),
+      t.detail,
+      by,
+      key.projectId,
+      key.componentKey,
+      key.vulnerabilityId,
+    ],
+    { version: column.integer },
+  );
+  return row!.version;
+}
+
+/** Drops the change waiting for a second person; answers the new version. */
+export async function dropPendingTriage(em: EntityManager, key: TriageKey): Promise<number> {
+  const [row] = await rawQuery(
+    em,
+    `update finding_triage set pending_status = null, pending_justification = null, pending_responses = null,
+       pending_detail = null, pending_by = null, pending_at = null, version = version + 1
+     where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
+    [key.projectId, key.componentKey, key.vulnerabilityId],
     { version: column.integer },
   );
   return row!.version;

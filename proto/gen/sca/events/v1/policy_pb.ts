@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/policy.proto.
  */
 export const file_sca_events_v1_policy: GenFile = /*@__PURE__*/
-  fileDesc("ChpzY2EvZXZlbnRzL3YxL3BvbGljeS5wcm90bxINc2NhLmV2ZW50cy52MSKDAQoUTGljZW5zZVBvbGljeUNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChpzY2EvZXZlbnRzL3YxL3BvbGljeS5wcm90bxINc2NhLmV2ZW50cy52MSKDAQoUTGljZW5zZVBvbGljeUNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJIt0BChFHYXRlUG9saWN5Q2hhbmdlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPb3JnYW5pemF0aW9uX2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSDwoHZGVsZXRlZBgFIAEoCBImCh5hcHByb3ZhbF9yZXF1aXJlZF9zdGF0dXNlc19zZXQYBiABKAgSIgoaYXBwcm92YWxfcmVxdWlyZWRfc3RhdHVzZXMYByADKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic sca.domain.events, keyed by the organization id (the team id for a team without one); emitted by policy
@@ -57,4 +57,63 @@ export type LicensePolicyChanged = Message<"sca.events.v1.LicensePolicyChanged">
  */
 export const LicensePolicyChangedSchema: GenMessage<LicensePolicyChanged> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_policy, 0);
+
+/**
+ * Topic sca.domain.events, keyed by the organization id; emitted by policy through its outbox when a gate policy is
+ * created, changed or deleted (docs/gate.md). It carries the policy's approval_required_statuses as stored, so
+ * projects keeps the copy its finding triage enforces (docs/findings.md, "Statuses a second person confirms").
+ *
+ * @generated from message sca.events.v1.GatePolicyChanged
+ */
+export type GatePolicyChanged = Message<"sca.events.v1.GatePolicyChanged"> & {
+  /**
+   * UUIDv7; consumers record it to apply each event once.
+   *
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string organization_id = 3;
+   */
+  organizationId: string;
+
+  /**
+   * The team whose policy changed; empty for the organization default.
+   *
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * The policy is gone (the team returns to its organization's).
+   *
+   * @generated from field: bool deleted = 5;
+   */
+  deleted: boolean;
+
+  /**
+   * Whether the policy sets approval_required_statuses (unset: inherited from the organization default).
+   *
+   * @generated from field: bool approval_required_statuses_set = 6;
+   */
+  approvalRequiredStatusesSet: boolean;
+
+  /**
+   * @generated from field: repeated string approval_required_statuses = 7;
+   */
+  approvalRequiredStatuses: string[];
+};
+
+/**
+ * Describes the message sca.events.v1.GatePolicyChanged.
+ * Use `create(GatePolicyChangedSchema)` to create a new message.
+ */
+export const GatePolicyChangedSchema: GenMessage<GatePolicyChanged> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_policy, 1);
 

@@ -221,6 +221,11 @@ export const gateResultSchema = z
     critical_count: z.number().int().meta({ description: "Open critical findings (VEX-closed ones excluded)" }),
     reachable_critical_only: z.boolean(),
     reachability_analysed: z.boolean(),
+    reachable_critical_only_applied: z.boolean().meta({
+      description:
+        "Whether reachable_critical_only narrowed critical_count: only on a scan with reachability analysis (none " +
+        "has it yet, so every open critical counts and this is false)",
+    }),
     forbidden_license_count: z.number().int(),
     epss_threshold: z.number().nullable(),
     epss_gate_count: z.number().int().meta({ description: "Open findings at or above epss_threshold" }),
@@ -277,6 +282,7 @@ export function gateResultJson(r: GateResult): z.input<typeof gateResultSchema> 
     critical_count: r.criticalCount,
     reachable_critical_only: r.reachableCriticalOnly,
     reachability_analysed: r.reachabilityAnalysed,
+    reachable_critical_only_applied: r.reachableCriticalOnlyApplied,
     forbidden_license_count: r.forbiddenLicenseCount,
     epss_threshold: r.epssThreshold ?? null,
     epss_gate_count: r.epssGateCount,

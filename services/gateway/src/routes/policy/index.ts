@@ -2,6 +2,7 @@
 import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { gatePolicyRoutes } from "./gate-policies.ts";
+import { governanceRoutes } from "./governance.ts";
 import { approvalRoutes } from "./approvals.ts";
 import { licensePolicyRoutes } from "./license-policies.ts";
 import { noticeRoutes } from "./notice.ts";
@@ -12,6 +13,7 @@ export function policyRoutes(ctx: GatewayContext): Route[] {
   return [
     ...licensePolicyRoutes(ctx),
     ...gatePolicyRoutes(ctx),
+    ...governanceRoutes(ctx),
     ...approvalRoutes(ctx),
     ...organizationVerdictRoutes(ctx),
     ...obligationRoutes(ctx),

@@ -24,6 +24,14 @@ const importSchema = z
     format: z.enum(["openvex", "cyclonedx"]),
     statements: z.number().int(),
     findings_updated: z.number().int(),
+    findings_pending_confirmation: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "Findings whose imported status the gate policy's approval_required_statuses names: recorded as a pending " +
+          "change a different person confirms (docs/findings.md), not applied",
+      }),
     matched: z.array(outcomeSchema),
     unmatched: z.array(outcomeSchema),
   })
@@ -110,6 +118,7 @@ export function vexRoutes(ctx: GatewayContext): Route[] {
             format: r.format as "openvex" | "cyclonedx",
             statements: r.statements,
             findings_updated: r.findingsUpdated,
+            findings_pending_confirmation: r.findingsPendingConfirmation,
             matched: r.matched.map(outcomeJson),
             unmatched: r.unmatched.map(outcomeJson),
           },

@@ -21,6 +21,9 @@ const findingQuery = snapshotAnchorQuery.extend({
   "status[]": listParam(),
   known_exploited: booleanParam().meta({ description: "On the known-exploited catalog" }),
   has_fix: booleanParam().meta({ description: "A fixed version is known" }),
+  pending_confirmation: booleanParam().meta({
+    description: "A status change waits for a second person's confirmation (true), or none does (false)",
+  }),
   epss_min: z.coerce.number().min(0).max(1).optional().meta({ description: "EPSS score at least this (0..1)" }),
   component_id: z.uuid().optional(),
   search: z.string().max(255).optional().meta({
@@ -73,6 +76,16 @@ export function findingJson(f: VulnerabilityFinding) {
     removed_at: iso(f.removedAt),
     status_updated_at: iso(f.statusUpdatedAt)!,
     status_updated_by: f.statusUpdatedBy || null,
+    pending_status_change: f.pendingStatus
+      ? {
+          status: f.pendingStatus,
+          justification: f.pendingJustification || null,
+          response: f.pendingResponses,
+          detail: f.pendingDetail || null,
+          requested_by: f.pendingRequestedBy || null,
+          requested_at: iso(f.pendingRequestedAt),
+        }
+      : null,
   };
 }
 
@@ -112,6 +125,21 @@ const findingSchema = z
     removed_at: time().nullable(),
     status_updated_at: time(),
     status_updated_by: text(),
+    pending_status_change: z
+      .object({
+        status: z.string(),
+        justification: text(),
+        response: z.array(z.string()),
+        detail: text(),
+        requested_by: text().meta({ description: "The user (or API key) who asked for it" }),
+        requested_at: time().nullable(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "A change into a status the gate policy's approval_required_statuses names, waiting for a different " +
+          "person to confirm it (POST .../status/confirm); the status above stays in force until then",
+      }),
   })
   .meta({ id: "VulnerabilityFinding" });
 
@@ -177,6 +205,7 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
               status: listValues(query.status, query["status[]"]),
               knownExploited: query.known_exploited,
               hasFix: query.has_fix,
+              pendingConfirmation: query.pending_confirmation,
               epssMin: query.epss_min,
               componentId: query.component_id,
               search: query.search,
@@ -216,13 +245,20 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
         "Developer or above on the project's team. If-Match must carry the finding's current version; a mismatch is " +
         "412 with current_version. The triage belongs to the project's component and vulnerability, so it carries " +
         "over to later scans. Allowed moves: docs/findings.md (a closing state is left through in_triage or " +
-        "exploitable; 409 otherwise). The same status again changes nothing.",
+        "exploitable; 409 otherwise). The same status again changes nothing. A move into a status the gate policy's " +
+        "approval_required_statuses names is not applied: it answers 202 with the change waiting in " +
+        "pending_status_change until a different person confirms it (docs/findings.md).",
       tags: TAGS,
       operationId: "setVulnerabilityFindingStatus",
       auth: caller,
       request: { params: findingParams, body: statusBody },
       responses: {
         200: { description: "The finding after the change", schema: findingSchema, headers: etagHeader },
+        202: {
+          description: "The change waits for a second person's confirmation (pending_status_change)",
+          schema: findingSchema,
+          headers: etagHeader,
+        },
         403: problemResponse("Below developer on the project's team, or a read-only key"),
         404: problemResponse("No such finding, or its project is not readable"),
         409: problemResponse("The move from the current status to this one is not allowed"),
@@ -232,7 +268,7 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
       },
       handler: async ({ params, body, req, call }) => {
         const expected = requiredIfMatch(req, "finding");
-        const { finding } = await findings.updateFindingStatus(
+        const { finding, pendingConfirmation } = await findings.updateFindingStatus(
           {
             findingId: params.finding_id,
             expectedVersion: expected,
@@ -243,8 +279,49 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
           },
           call,
         );
-        return { status: 200, body: findingJson(finding!), headers: etag(finding!) };
+        return { status: pendingConfirmation ? 202 : 200, body: findingJson(finding!), headers: etag(finding!) };
       },
     }),
+    ...(["confirm", "decline"] as const).map((action) =>
+      defineRoute({
+        method: "post",
+        path: `/v1/vulnerability_findings/{finding_id}/status/${action}`,
+        summary:
+          action === "confirm"
+            ? "Confirm a vulnerability finding's pending status change"
+            : "Decline a vulnerability finding's pending status change",
+        description:
+          action === "confirm"
+            ? "Applies the change waiting in pending_status_change. Developer or above on the project's team, a " +
+              "person (not an API key) other than the one who asked for it (403 second_person_required). If-Match " +
+              "carries the finding's version; 409 no_pending_status_change when nothing waits."
+            : "Drops the change waiting in pending_status_change without applying it (developer or above, the " +
+              "requester included). If-Match carries the finding's version; 409 when nothing waits.",
+        tags: TAGS,
+        operationId: action === "confirm" ? "confirmVulnerabilityFindingStatus" : "declineVulnerabilityFindingStatus",
+        auth: caller,
+        request: { params: findingParams },
+        responses: {
+          200: { description: "The finding after the change", schema: findingSchema, headers: etagHeader },
+          403: problemResponse(
+            action === "confirm"
+              ? "Below developer, a read-only key, an API key, or the person who asked for the change"
+              : "Below developer on the project's team, or a read-only key",
+          ),
+          404: problemResponse("No such finding, or its project is not readable"),
+          409: problemResponse("No status change is waiting for confirmation"),
+          412: problemResponse("If-Match is not the current version (current_version says which is)"),
+          428: problemResponse("If-Match is missing or names no version"),
+        },
+        handler: async ({ params, req, call }) => {
+          const request = { findingId: params.finding_id, expectedVersion: requiredIfMatch(req, "finding") };
+          const { finding } =
+            action === "confirm"
+              ? await findings.confirmFindingStatus(request, call)
+              : await findings.declineFindingStatus(request, call);
+          return { status: 200, body: findingJson(finding!), headers: etag(finding!) };
+        },
+      }),
+    ),
   ];
 }

@@ -136,7 +136,33 @@ export const FindingTriage = defineEntity({
     updatedBy: p.string().length(255).strictNullable(),
     /** When the SLA sweep found it open past its remediation window; set once per breach. */
     slaBreachedAt: p.datetime().strictNullable(),
+    /** A change into a status the gate policy names in approval_required_statuses, waiting for a second person. */
+    pendingStatus: p.string().length(32).strictNullable(),
+    pendingJustification: p.string().length(64).strictNullable(),
+    pendingResponses: p.json<string[]>().strictNullable(),
+    pendingDetail: p.text().strictNullable(),
+    /** The user who asked for the pending change (a confirmation by the same person is refused). */
+    pendingBy: p.string().length(255).strictNullable(),
+    pendingAt: p.datetime().strictNullable(),
   },
+});
+
+/**
+ * Projects' copy of a gate policy's approval_required_statuses (policy's GatePolicyChanged): one row per team or
+ * organization-default policy, keyed by the team or organization id; `statuses` null when the policy does not set
+ * the field (it inherits).
+ */
+export const ApprovalRequiredStatuses = defineEntity({
+  name: "ApprovalRequiredStatuses",
+  tableName: "approval_required_statuses",
+  properties: {
+    scopeId: p.uuid().primary(),
+    organizationId: p.uuid(),
+    teamId: p.uuid().strictNullable(),
+    statuses: p.json<string[]>().strictNullable(),
+    changedAt: p.datetime(),
+  },
+  indexes: [{ name: "approval_required_statuses_organization", properties: ["organizationId"] }],
 });
 
 export type VulnerabilityFindingRow = InferEntity<typeof VulnerabilityFinding>;

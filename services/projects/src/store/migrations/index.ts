@@ -7,6 +7,7 @@ import { Migration20261124140000_Findings } from "./Migration20261124140000_Find
 import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration20261124150000_DropLicenseCategoryIndex.ts";
 import { Migration20261125140000_ComponentStates } from "./Migration20261125140000_ComponentStates.ts";
 import { Migration20261125170000_FindingSlaBreaches } from "./Migration20261125170000_FindingSlaBreaches.ts";
+import { Migration20261125200000_TriageConfirmations } from "./Migration20261125200000_TriageConfirmations.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -23,4 +24,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The enrichment states' detail (docs/inventory.md, "Component states").
   Migration20261125140000_ComponentStates,
   Migration20261125170000_FindingSlaBreaches,
+  // Statuses a second person confirms (docs/findings.md).
+  Migration20261125200000_TriageConfirmations,
 ];
