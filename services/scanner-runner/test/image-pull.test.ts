@@ -6,10 +6,11 @@ import { lstat, mkdtemp, readFile, readlink, readdir, rm } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startOciRegistry, tarOf, type TestOciRegistry } from "@sca/testkit";
+import { startOciRegistry, startRegistryAuthProxy, tarOf, type TestOciRegistry } from "@sca/testkit";
 import { CloneAllowList } from "../src/domain/clone-target.ts";
 import { platformOf } from "../src/domain/image-ref.ts";
 import { pullImageTree, type ImageLimits } from "../src/fetch/container-image.ts";
+import type { RegistryLogin } from "../src/fetch/registry-client.ts";
 import { openWorkspace, type Workspace } from "../src/sandbox/workspace.ts";
 
 let registry: TestOciRegistry;
@@ -27,10 +28,10 @@ const limits = (over: Partial<ImageLimits> = {}): ImageLimits => ({
   ...over,
 });
 
-async function pull(ref: string, over: Partial<ImageLimits> = {}) {
+async function pull(ref: string, over: Partial<ImageLimits> = {}, login?: RegistryLogin) {
   const ws = await openWorkspace(workDir, 65534);
   open.push(ws);
-  const pulled = await pullImageTree(ws, ref, limits(over), undefined, AbortSignal.timeout(60_000));
+  const pulled = await pullImageTree(ws, ref, limits(over), login, AbortSignal.timeout(60_000));
   return { ws, pulled };
 }
 
@@ -157,4 +158,45 @@ describe("pulling an image", () => {
       `The registry has no image ${registry.host}/team/stacked at 9.9.`,
     );
   });
+});
+
+describe("pulling from a registry that requires a login", () => {
+  const login: RegistryLogin = { username: "puller", password: "s3cret-registry-pass" };
+
+  for (const scheme of ["basic", "bearer"] as const) {
+    it(`sends the login as the ${scheme} challenge asks, and says whether a login was missing or refused`, async () => {
+      await registry.push("private/app", "1", { layers: [await tarOf([{ name: "etc/hello", data: "hi" }])] });
+      const proxy = await startRegistryAuthProxy(registry.port, { scheme, ...login });
+      try {
+        const over = { plainHttpHosts: [proxy.host] };
+        const ref = `${proxy.host}/private/app:1`;
+        await expect(pull(ref, over)).rejects.toThrow(
+          `The image's registry (${proxy.host}) asks for a login, and the project's organization keeps no registry ` +
+            "login for it; a super admin adds one under the organization's registry credentials.",
+        );
+        const wrong = pull(ref, over, { ...login, password: "not-it" });
+        await expect(wrong).rejects.toThrow(
+          `The image's registry (${proxy.host}) did not accept the organization's registry login for it; check the ` +
+            "username and password kept under the organization's registry credentials.",
+        );
+        await expect(wrong.catch((e: Error) => e.message)).resolves.not.toContain("not-it");
+
+        const { ws, pulled } = await pull(ref, over, login);
+        expect(await readFile(join(ws.tree, "etc/hello"), "utf8")).toBe("hi");
+        expect(pulled.layers).toBe(1);
+        // The login went only where the challenge asked: as Basic to the registry (basic) or to its token realm
+        // (bearer, the registry itself seeing only the token).
+        const basic = `Basic ${Buffer.from(`${login.username}:${login.password}`).toString("base64")}`;
+        const withLogin = proxy.seen.filter((r) => r.authorization === basic).map((r) => r.path.split("?")[0]);
+        if (scheme === "bearer") expect(new Set(withLogin)).toEqual(new Set(["/token"]));
+        else expect(withLogin.length).toBeGreaterThan(0);
+        if (scheme === "bearer")
+          expect(proxy.seen.some((r) => r.path.startsWith("/v2/") && r.authorization?.startsWith("Bearer "))).toBe(
+            true,
+          );
+      } finally {
+        await proxy.stop();
+      }
+    });
+  }
 });
