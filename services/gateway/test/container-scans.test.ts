@@ -4,7 +4,9 @@
 // (test/fixtures/debian-bookworm: a Debian 12 dpkg database and copyright files, npm packages' published
 // package.json); cdxgen (and the trivy of its plugins) building the SBOM from the unpacked layers. What the scan
 // stored is checked against those files, parsed here on their own. Bad images fail the scan with a clear
-// error_message and leave no components behind.
+// error_message and leave no components behind. A private copy of the registry (the test kit's auth proxy in front
+// of it, asking for a token from its realm with the login) is pulled with the organization's registry login, kept
+// through the gateway's admin route: admin unseals it for the runner, identity places the team in its organization.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,16 +15,18 @@ import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
-import { ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
   callAs,
   EventReader,
   fixturesOf,
   startOciRegistry,
+  startRegistryAuthProxy,
   startService,
   tarOf,
   uniqueName,
+  type RegistryAuthProxy,
   type TestOciRegistry,
   type TestService,
 } from "@sca/testkit";
@@ -33,6 +37,12 @@ const NPM_PACKAGES = ["yauzl", "buffer-crc32", "pend"];
 
 let artefactDir: string;
 let registry: TestOciRegistry;
+/** The same registry behind a login (Bearer tokens from its realm, for the login as Basic auth). */
+let privateRegistry: RegistryAuthProxy;
+const PRIVATE_LOGIN = { username: "image-puller", password: "pull-Secret-7f3a9c" };
+let adminService: TestService;
+let root: string;
+let organizationId: string;
 let identity: TestService;
 let projects: TestService;
 let scans: TestService;
@@ -42,10 +52,13 @@ let events: EventReader;
 let dev: string;
 let teamId: string;
 
-async function call(method: string, path: string, body?: unknown) {
+async function call(method: string, path: string, body?: unknown, bearer = dev) {
   const res = await fetch(`${gateway.origin}${path}`, {
     method,
-    headers: { authorization: `Bearer ${dev}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -125,6 +138,7 @@ beforeAll(async () => {
     layers: [await tarOf([{ name: "app/../../../../etc/cron.d/x", data: "* * * * * root true\n" }])],
   });
 
+  privateRegistry = await startRegistryAuthProxy(registry.port, { scheme: "bearer", ...PRIVATE_LOGIN });
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("container_scan")}.`;
   const store = { ARTEFACT_DIR: artefactDir };
@@ -136,20 +150,23 @@ beforeAll(async () => {
   scans = await startService("scan-orchestrator", {
     env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
   });
+  adminService = await startService("admin", { env: { KAFKA_TOPIC_PREFIX } });
   runner = await startService("scanner-runner", {
     env: {
       PROJECTS_RPC_URL: projects.url!,
+      IDENTITY_RPC_URL: identity.url!,
+      ADMIN_RPC_URL: adminService.url!,
       KAFKA_TOPIC_PREFIX,
       ...store,
       SCAN_REGISTRY_ALLOWED_HOSTS: "localhost",
-      SCAN_REGISTRY_PLAIN_HTTP_HOSTS: registry.host,
+      SCAN_REGISTRY_PLAIN_HTTP_HOSTS: `${registry.host},${privateRegistry.host}`,
       TASK_WORKER_CONCURRENCY: "2",
     },
   });
   events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
   gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    services: { projects: projects.url!, "scan-orchestrator": scans.url!, admin: adminService.url! },
     env: store,
   });
   const fixtures = await fixturesOf("identity");
@@ -157,6 +174,8 @@ beforeAll(async () => {
   const slug = `team-${randomUUID().slice(0, 8)}`;
   const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
   teamId = team!.id;
+  organizationId = team!.organizationId!;
+  root = await fixtures.accessToken(await fixtures.user(identity.orm, { superAdmin: true }));
   const userId = await fixtures.user(identity.orm, { fullName: "Image Person" });
   await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
   dev = await fixtures.accessToken(userId);
@@ -166,9 +185,11 @@ afterAll(async () => {
   await events?.stop();
   await gateway?.close();
   await runner?.close();
+  await adminService?.close();
   await scans?.close();
   await projects?.close();
   await identity?.close();
+  await privateRegistry?.stop();
   await registry?.stop();
   await rm(artefactDir, { recursive: true, force: true });
 }, 120_000);
@@ -242,6 +263,48 @@ describe("container scans", () => {
       error_message: `The registry has no image ${registry.host}/team/app at 2.0.`,
     });
   }, 120_000);
+
+  it("pulls a private image with the organization's registry login, and fails clearly while it keeps none", async () => {
+    const id = await project();
+    const ref = `${privateRegistry.host}/team/app:1.0`;
+    const without = await scanOf(id, ref);
+    expect(without).toMatchObject({
+      status: "failed",
+      error_message:
+        `The image's registry (${privateRegistry.host}) asks for a login, and the project's organization keeps no ` +
+        "registry login for it; a super admin adds one under the organization's registry credentials.",
+    });
+    expect((await call("GET", `/v1/projects/${id}/components`)).json).toMatchObject({ total: 0 });
+
+    // A super admin keeps the login, pasted as a URL; the next scan pulls with it.
+    const kept = await call(
+      "PUT",
+      `/v1/admin/organizations/${organizationId}/registry-credentials`,
+      { registry_host: `http://${privateRegistry.host}/v2/`, ...PRIVATE_LOGIN },
+      root,
+    );
+    expect(kept.status).toBe(201);
+    expect(kept.json).toMatchObject({ registry_host: privateRegistry.host, username: PRIVATE_LOGIN.username });
+    const pulled = await scanOf(id, ref);
+    expect(pulled).toMatchObject({ status: "succeeded", error_message: null });
+    const stored = await componentsOf(id);
+    const statusFile = await readFile(join(FIXTURES, "status"), "utf8");
+    for (const pkg of dpkgPackages(statusFile))
+      expect(stored.find((c) => c.name === pkg.name && c.purl.startsWith("pkg:deb/"))?.version).toBe(pkg.version);
+    for (const name of NPM_PACKAGES) expect(stored.some((c) => c.purl.startsWith(`pkg:npm/${name}@`))).toBe(true);
+
+    // The registry got the password only at its token realm; the scans' log lines never carry it.
+    const basic = `Basic ${Buffer.from(`${PRIVATE_LOGIN.username}:${PRIVATE_LOGIN.password}`).toString("base64")}`;
+    expect(
+      new Set(privateRegistry.seen.filter((r) => r.authorization === basic).map((r) => r.path.split("?")[0])),
+    ).toEqual(new Set(["/token"]));
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === pulled.id || l.scanId === without.id, 2);
+    expect(lines.map((l) => l.line)).toContain(
+      `Pulling with the organization's registry login for ${privateRegistry.host}.`,
+    );
+    for (const l of lines) expect(l.line).not.toContain(PRIVATE_LOGIN.password);
+    expect(JSON.stringify([without, pulled, kept.json])).not.toContain(PRIVATE_LOGIN.password);
+  }, 300_000);
 
   it("answers a container scan without an image reference with a problem document", async () => {
     const id = await project();
