@@ -20,6 +20,8 @@ import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
+import { imageArchiveTree } from "../fetch/image-archive.ts";
+import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
@@ -227,7 +229,15 @@ async function buildSourceSbom(
   const { source } = deps;
   const ws = await openWorkspace(source.workDir, source.sandboxUid);
   try {
-    if (job.kind === "container") {
+    if (job.kind === "container" && job.imageArchive?.key) {
+      await reach("pulling");
+      const read = await imageArchiveTree(ws, deps.store, job.imageArchive, job.ref, source.image, signal);
+      await reporter.log("pull", "stdout", [
+        `Read the uploaded image archive (${read.format}): ${read.image}@${read.digest}, ${read.layers} layers, ` +
+          `${read.downloaded} bytes.`,
+        unpackedLine(read),
+      ]);
+    } else if (job.kind === "container") {
       await reach("pulling");
       const image = imageRefOf(job.ref);
       const login = await source.registryLogins.of(job.teamId, image.registry, signal);
@@ -240,8 +250,7 @@ async function buildSourceSbom(
       const pulled = await pullImageTree(ws, job.ref, source.image, login, signal);
       await reporter.log("pull", "stdout", [
         `Pulled ${pulled.image}@${pulled.digest}: ${pulled.layers} layers, ${pulled.downloaded} bytes downloaded.`,
-        `Unpacked ${pulled.entries} entries (${pulled.bytes} bytes), ${pulled.whiteouts} whiteouts applied, ` +
-          `${pulled.skipped} entries skipped (devices, links leading out of the image, entries under a link).`,
+        unpackedLine(pulled),
       ]);
     } else if (job.sourceArchive?.key) {
       await reach("extracting");
@@ -285,6 +294,14 @@ async function buildSourceSbom(
   } finally {
     await ws.remove();
   }
+}
+
+/** What stacking an image's layers did, for the scan's log. */
+function unpackedLine(t: UnpackTally): string {
+  return (
+    `Unpacked ${t.entries} entries (${t.bytes} bytes), ${t.whiteouts} whiteouts applied, ` +
+    `${t.skipped} entries skipped (devices, links leading out of the image, entries under a link).`
+  );
 }
 
 /**
