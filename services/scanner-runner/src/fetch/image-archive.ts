@@ -89,7 +89,8 @@ async function unpackArchive(
     }
     if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile")
       return void entry.resume();
-    const path = join(dir, String(found.files.size));
+    // Numbered by entry, not by name: a name the archive repeats (the later entry wins) gets a file of its own.
+    const path = join(dir, String(entries));
     let bytes = 0;
     const count = new Transform({
       transform(chunk: Buffer, _enc, done) {
