@@ -21,6 +21,8 @@ export interface RegistryAuthOptions {
   scheme: "basic" | "bearer";
   username: string;
   password: string;
+  /** bearer: name the realm by the proxy's address (127.0.0.1:<port>) instead of localhost:<port>. */
+  realmByAddress?: boolean;
 }
 
 export async function startRegistryAuthProxy(
@@ -31,13 +33,14 @@ export async function startRegistryAuthProxy(
   const tokens = new Set<string>();
   const seen: RegistryAuthProxy["seen"] = [];
   let host = "";
+  let realmHost = "";
 
   const challenge = (req: IncomingMessage, res: ServerResponse) => {
     const repository = /^\/v2\/(.+)\/(?:manifests|blobs|tags)\//.exec(req.url ?? "")?.[1];
     const value =
       options.scheme === "basic"
         ? 'Basic realm="test-registry"'
-        : `Bearer realm="http://${host}/token",service="test-registry"` +
+        : `Bearer realm="http://${realmHost}/token",service="test-registry"` +
           (repository ? `,scope="repository:${repository}:pull"` : "");
     res.writeHead(401, { "www-authenticate": value, "content-type": "application/json" });
     res.end(JSON.stringify({ errors: [{ code: "UNAUTHORIZED", message: "authentication required" }] }));
@@ -84,6 +87,7 @@ export async function startRegistryAuthProxy(
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as AddressInfo;
   host = `localhost:${port}`;
+  realmHost = options.realmByAddress ? `127.0.0.1:${port}` : host;
   return {
     host,
     port,

@@ -199,4 +199,21 @@ describe("pulling from a registry that requires a login", () => {
       }
     });
   }
+
+  it("does not send the login to a token realm on plain http the operator did not name", async () => {
+    await registry.push("private/app", "1", { layers: [await tarOf([{ name: "etc/hello", data: "hi" }])] });
+    const proxy = await startRegistryAuthProxy(registry.port, { scheme: "bearer", ...login, realmByAddress: true });
+    try {
+      const over = { plainHttpHosts: [proxy.host], allowList: new CloneAllowList(["localhost", "127.0.0.1"]) };
+      await expect(pull(`${proxy.host}/private/app:1`, over, login)).rejects.toThrow(
+        `The image's registry sends its token service to plain http (127.0.0.1:${proxy.port}); the registry login ` +
+          "is not sent there unless SCAN_REGISTRY_PLAIN_HTTP_HOSTS names it.",
+      );
+      expect(proxy.seen.some((r) => r.path.startsWith("/token"))).toBe(false);
+      const named = { ...over, plainHttpHosts: [proxy.host, `127.0.0.1:${proxy.port}`] };
+      expect((await pull(`${proxy.host}/private/app:1`, named, login)).pulled.layers).toBe(1);
+    } finally {
+      await proxy.stop();
+    }
+  });
 });

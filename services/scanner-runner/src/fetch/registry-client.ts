@@ -168,6 +168,12 @@ export class RegistryClient {
     } catch {
       throw new JobInputError("The image's registry names a token service that is not a URL.");
     }
+    // The login travels to the realm in the clear over http: only where the operator chose plain http.
+    if (basic && realm.protocol !== "https:" && !isPlainHttpHost(realm.host, this.limits.plainHttpHosts))
+      throw new JobInputError(
+        `The image's registry sends its token service to plain http (${realm.host.slice(0, 100)}); the registry ` +
+          "login is not sent there unless SCAN_REGISTRY_PLAIN_HTTP_HOSTS names it.",
+      );
     if (params.service) realm.searchParams.set("service", params.service);
     realm.searchParams.set("scope", params.scope ?? `repository:${this.image.repository}:pull`);
     const answer = await this.send(realm, {
@@ -306,6 +312,9 @@ export class RegistryClient {
     await sink(check);
   }
 }
+
+const isPlainHttpHost = (host: string, plainHttpHosts: readonly string[]) =>
+  plainHttpHosts.some((h) => h.trim().toLowerCase() === host.toLowerCase());
 
 function refused(): JobInputError {
   return new JobInputError(
