@@ -32,7 +32,6 @@ export async function startRegistryAuthProxy(
   const basic = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`;
   const tokens = new Set<string>();
   const seen: RegistryAuthProxy["seen"] = [];
-  let host = "";
   let realmHost = "";
 
   const challenge = (req: IncomingMessage, res: ServerResponse) => {
@@ -86,7 +85,7 @@ export async function startRegistryAuthProxy(
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as AddressInfo;
-  host = `localhost:${port}`;
+  const host = `localhost:${port}`;
   realmHost = options.realmByAddress ? `127.0.0.1:${port}` : host;
   return {
     host,
