@@ -23,6 +23,8 @@ export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
 export { startGitServer } from "./git-server.ts";
 export { startOciRegistry, tarOf, type TarEntry, type TestImage, type TestOciRegistry } from "./oci-registry.ts";
+export { startRegistryAuthProxy, type RegistryAuthOptions, type RegistryAuthProxy } from "./registry-auth-proxy.ts";
+export { dockerSaveOf, ociLayoutFromRegistry } from "./image-archives.ts";
 export type { GitServerRequest, TestGitServer } from "./git-server.ts";
 export { zipOf } from "./zip-writer.ts";
 export type { ZipEntry } from "./zip-writer.ts";

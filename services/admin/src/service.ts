@@ -11,6 +11,7 @@ import { shipAuditLog } from "./events/audit-export.ts";
 import { registerAuditService } from "./rpc/audit-service.ts";
 import { registerTrackerCredentialService } from "./rpc/tracker-credentials.ts";
 import { registerRegistryCredentialService } from "./rpc/registry-credentials.ts";
+import { registerRegistryLoginService } from "./rpc/registry-logins.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -41,6 +42,7 @@ export const service = defineService({
       registerAuditService(router, { orm });
       registerTrackerCredentialService(router, { orm, tokenKey });
       registerRegistryCredentialService(router, { orm, passwordKey });
+      registerRegistryLoginService(router, { orm, passwordKey });
     };
   },
   jobs: ({ orm, config, logger, seams }) => {

@@ -35,6 +35,8 @@ export const gatewayKeys = {
   ...artefactStoreKeys,
   SBOM_UPLOAD_MAX_BYTES: keys.SBOM_UPLOAD_MAX_BYTES,
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
+  // Uploaded image archives (docs/container-scans.md): the cap of an image pull.
+  SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayKeys>;

@@ -4,25 +4,32 @@
 // (test/fixtures/debian-bookworm: a Debian 12 dpkg database and copyright files, npm packages' published
 // package.json); cdxgen (and the trivy of its plugins) building the SBOM from the unpacked layers. What the scan
 // stored is checked against those files, parsed here on their own. Bad images fail the scan with a clear
-// error_message and leave no components behind.
+// error_message and leave no components behind. A private copy of the registry (the test kit's auth proxy in front
+// of it, asking for a token from its realm with the login) is pulled with the organization's registry login, kept
+// through the gateway's admin route: admin unseals it for the runner, identity places the team in its organization.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
-import { ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
   callAs,
+  dockerSaveOf,
   EventReader,
   fixturesOf,
+  ociLayoutFromRegistry,
   startOciRegistry,
+  startRegistryAuthProxy,
   startService,
   tarOf,
   uniqueName,
+  type RegistryAuthProxy,
   type TestOciRegistry,
   type TestService,
 } from "@sca/testkit";
@@ -33,6 +40,13 @@ const NPM_PACKAGES = ["yauzl", "buffer-crc32", "pend"];
 
 let artefactDir: string;
 let registry: TestOciRegistry;
+let appImage: Awaited<ReturnType<typeof debianAppImage>>;
+/** The same registry behind a login (Bearer tokens from its realm, for the login as Basic auth). */
+let privateRegistry: RegistryAuthProxy;
+const PRIVATE_LOGIN = { username: "image-puller", password: "pull-Secret-7f3a9c" };
+let adminService: TestService;
+let root: string;
+let organizationId: string;
 let identity: TestService;
 let projects: TestService;
 let scans: TestService;
@@ -42,10 +56,13 @@ let events: EventReader;
 let dev: string;
 let teamId: string;
 
-async function call(method: string, path: string, body?: unknown) {
+async function call(method: string, path: string, body?: unknown, bearer = dev) {
   const res = await fetch(`${gateway.origin}${path}`, {
     method,
-    headers: { authorization: `Bearer ${dev}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -59,8 +76,12 @@ async function project(): Promise<string> {
   return created.json.id as string;
 }
 
-async function scanOf(projectId: string, ref: string): Promise<Record<string, unknown>> {
-  const created = await call("POST", `/v1/projects/${projectId}/scans`, { kind: "container", ref });
+async function scanOf(projectId: string, ref: string, imageArchiveId?: string): Promise<Record<string, unknown>> {
+  const created = await call("POST", `/v1/projects/${projectId}/scans`, {
+    kind: "container",
+    ...(ref ? { ref } : {}),
+    ...(imageArchiveId ? { image_archive_id: imageArchiveId } : {}),
+  });
   expect(created.status).toBe(202);
   let scan = created.json;
   for (const deadline = Date.now() + 180_000; !["succeeded", "failed", "cancelled"].includes(scan.status as string);) {
@@ -69,6 +90,36 @@ async function scanOf(projectId: string, ref: string): Promise<Record<string, un
     scan = (await call("GET", `/v1/scans/${created.json.id as string}`)).json;
   }
   return scan;
+}
+
+/** Uploads `archive` as the project's image archive through the gateway (multipart field upload). */
+async function uploadImageArchive(projectId: string, archive: Buffer, fileName: string) {
+  const form = new FormData();
+  form.append("upload", new Blob([new Uint8Array(archive)]), fileName);
+  const res = await fetch(`${gateway.origin}/v1/projects/${projectId}/image-archives`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dev}` },
+    body: form,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** The Debian packages and npm packages of the test image, as the scan must store them. */
+async function expectAppInventory(stored: Stored[]): Promise<void> {
+  const statusFile = await readFile(join(FIXTURES, "status"), "utf8");
+  for (const pkg of dpkgPackages(statusFile))
+    expect(stored.find((c) => c.name === pkg.name && c.purl.startsWith("pkg:deb/"))?.version).toBe(pkg.version);
+  for (const name of NPM_PACKAGES) {
+    const manifest = JSON.parse(await readFile(join(FIXTURES, `npm/${name}.package.json`), "utf8")) as {
+      version: string;
+      license: string;
+    };
+    expect(stored.find((c) => c.name === name)).toMatchObject({
+      purl: `pkg:npm/${name}@${manifest.version}`,
+      license: manifest.license,
+    });
+  }
+  expect(stored.some((c) => c.name === "pend-old")).toBe(false);
 }
 
 type Stored = { purl: string; version: string; name: string; license: string | null };
@@ -120,11 +171,13 @@ async function debianAppImage() {
 beforeAll(async () => {
   artefactDir = await mkdtemp(join(tmpdir(), "sca-container-scans-"));
   registry = await startOciRegistry();
-  await registry.push("team/app", "1.0", await debianAppImage());
+  appImage = await debianAppImage();
+  await registry.push("team/app", "1.0", appImage);
   await registry.push("team/evil", "1", {
     layers: [await tarOf([{ name: "app/../../../../etc/cron.d/x", data: "* * * * * root true\n" }])],
   });
 
+  privateRegistry = await startRegistryAuthProxy(registry.port, { scheme: "bearer", ...PRIVATE_LOGIN });
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("container_scan")}.`;
   const store = { ARTEFACT_DIR: artefactDir };
@@ -136,20 +189,23 @@ beforeAll(async () => {
   scans = await startService("scan-orchestrator", {
     env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
   });
+  adminService = await startService("admin", { env: { KAFKA_TOPIC_PREFIX } });
   runner = await startService("scanner-runner", {
     env: {
       PROJECTS_RPC_URL: projects.url!,
+      IDENTITY_RPC_URL: identity.url!,
+      ADMIN_RPC_URL: adminService.url!,
       KAFKA_TOPIC_PREFIX,
       ...store,
       SCAN_REGISTRY_ALLOWED_HOSTS: "localhost",
-      SCAN_REGISTRY_PLAIN_HTTP_HOSTS: registry.host,
+      SCAN_REGISTRY_PLAIN_HTTP_HOSTS: `${registry.host},${privateRegistry.host}`,
       TASK_WORKER_CONCURRENCY: "2",
     },
   });
   events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
   gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    services: { projects: projects.url!, "scan-orchestrator": scans.url!, admin: adminService.url! },
     env: store,
   });
   const fixtures = await fixturesOf("identity");
@@ -157,6 +213,8 @@ beforeAll(async () => {
   const slug = `team-${randomUUID().slice(0, 8)}`;
   const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
   teamId = team!.id;
+  organizationId = team!.organizationId!;
+  root = await fixtures.accessToken(await fixtures.user(identity.orm, { superAdmin: true }));
   const userId = await fixtures.user(identity.orm, { fullName: "Image Person" });
   await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
   dev = await fixtures.accessToken(userId);
@@ -166,9 +224,11 @@ afterAll(async () => {
   await events?.stop();
   await gateway?.close();
   await runner?.close();
+  await adminService?.close();
   await scans?.close();
   await projects?.close();
   await identity?.close();
+  await privateRegistry?.stop();
   await registry?.stop();
   await rm(artefactDir, { recursive: true, force: true });
 }, 120_000);
@@ -242,6 +302,113 @@ describe("container scans", () => {
       error_message: `The registry has no image ${registry.host}/team/app at 2.0.`,
     });
   }, 120_000);
+
+  it("pulls a private image with the organization's registry login, and fails clearly while it keeps none", async () => {
+    const id = await project();
+    const ref = `${privateRegistry.host}/team/app:1.0`;
+    const without = await scanOf(id, ref);
+    expect(without).toMatchObject({
+      status: "failed",
+      error_message:
+        `The image's registry (${privateRegistry.host}) asks for a login, and the project's organization keeps no ` +
+        "registry login for it; a super admin adds one under the organization's registry credentials.",
+    });
+    expect((await call("GET", `/v1/projects/${id}/components`)).json).toMatchObject({ total: 0 });
+
+    // A super admin keeps the login, pasted as a URL; the next scan pulls with it.
+    const kept = await call(
+      "PUT",
+      `/v1/admin/organizations/${organizationId}/registry-credentials`,
+      { registry_host: `http://${privateRegistry.host}/v2/`, ...PRIVATE_LOGIN },
+      root,
+    );
+    expect(kept.status).toBe(201);
+    expect(kept.json).toMatchObject({ registry_host: privateRegistry.host, username: PRIVATE_LOGIN.username });
+    const pulled = await scanOf(id, ref);
+    expect(pulled).toMatchObject({ status: "succeeded", error_message: null });
+    const stored = await componentsOf(id);
+    const statusFile = await readFile(join(FIXTURES, "status"), "utf8");
+    for (const pkg of dpkgPackages(statusFile))
+      expect(stored.find((c) => c.name === pkg.name && c.purl.startsWith("pkg:deb/"))?.version).toBe(pkg.version);
+    for (const name of NPM_PACKAGES) expect(stored.some((c) => c.purl.startsWith(`pkg:npm/${name}@`))).toBe(true);
+
+    // The registry got the password only at its token realm; the scans' log lines never carry it.
+    const basic = `Basic ${Buffer.from(`${PRIVATE_LOGIN.username}:${PRIVATE_LOGIN.password}`).toString("base64")}`;
+    expect(
+      new Set(privateRegistry.seen.filter((r) => r.authorization === basic).map((r) => r.path.split("?")[0])),
+    ).toEqual(new Set(["/token"]));
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === pulled.id || l.scanId === without.id, 2);
+    expect(lines.map((l) => l.line)).toContain(
+      `Pulling with the organization's registry login for ${privateRegistry.host}.`,
+    );
+    for (const l of lines) expect(l.line).not.toContain(PRIVATE_LOGIN.password);
+    expect(JSON.stringify([without, pulled, kept.json])).not.toContain(PRIVATE_LOGIN.password);
+  }, 300_000);
+
+  it("reads an uploaded docker save archive and an OCI layout of the registry's image like a pulled image", async () => {
+    const saved = await project();
+    const upload = await uploadImageArchive(saved, await dockerSaveOf(appImage, "team/app:1.0"), "app.tar");
+    expect(upload.status).toBe(201);
+    expect(upload.json).toMatchObject({ archive_id: expect.any(String), size_bytes: expect.any(Number) });
+    const fromSave = await scanOf(saved, "", upload.json.archive_id as string);
+    expect(fromSave).toMatchObject({ status: "succeeded", error_message: null });
+    await expectAppInventory(await componentsOf(saved));
+
+    // The image pushed to the registry, fetched into an OCI image layout and gzipped; the ref picks it by tag.
+    const layout = await project();
+    const oci = gzipSync(await ociLayoutFromRegistry(`http://127.0.0.1:${registry.port}`, "team/app", "1.0"));
+    const ociUpload = await uploadImageArchive(layout, oci, "app-oci.tar.gz");
+    expect(ociUpload.status).toBe(201);
+    const fromLayout = await scanOf(layout, "team/app:1.0", ociUpload.json.archive_id as string);
+    expect(fromLayout).toMatchObject({ status: "succeeded", error_message: null });
+    await expectAppInventory(await componentsOf(layout));
+    const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === fromLayout.id, 1);
+    expect(lines.map((l) => l.line).find((l) => l.startsWith("Read the uploaded image archive"))).toMatch(
+      /^Read the uploaded image archive \(oci-layout\): docker\.io\/team\/app:1\.0@sha256:[0-9a-f]{64}, 2 layers, /,
+    );
+  }, 300_000);
+
+  it("fails a hostile or unnamed image archive clearly, and keeps the archive to container scans", async () => {
+    const id = await project();
+    const climbing = await uploadImageArchive(
+      id,
+      await tarOf([
+        { name: "manifest.json", data: "[]" },
+        { name: "../../etc/cron.d/x", data: "x" },
+      ]),
+      "evil.tar",
+    );
+    expect(climbing.status).toBe(201);
+    expect(await scanOf(id, "", climbing.json.archive_id as string)).toMatchObject({
+      status: "failed",
+      error_message: "The uploaded image archive holds an entry climbing out of the tree with .. (../../etc/cron.d/x).",
+    });
+    const notImage = await uploadImageArchive(id, await tarOf([{ name: "hello.txt", data: "hi" }]), "x.tar");
+    expect(await scanOf(id, "", notImage.json.archive_id as string)).toMatchObject({
+      status: "failed",
+      error_message:
+        "The uploaded image archive is neither a docker save archive (manifest.json) nor an OCI image layout " +
+        "(oci-layout and index.json).",
+    });
+    const saved = await uploadImageArchive(id, await dockerSaveOf(appImage, "team/app:1.0"), "app.tar");
+    expect(await scanOf(id, "team/other:2", saved.json.archive_id as string)).toMatchObject({
+      status: "failed",
+      error_message: "The uploaded image archive holds no image named docker.io/team/other:2.",
+    });
+    expect((await call("GET", `/v1/projects/${id}/components`)).json).toMatchObject({ total: 0 });
+
+    const wrongKind = await call("POST", `/v1/projects/${id}/scans`, {
+      kind: "source",
+      image_archive_id: saved.json.archive_id,
+    });
+    expect(wrongKind.status).toBe(422);
+    const raw = await fetch(`${gateway.origin}/v1/projects/${id}/image-archives`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dev}`, "content-type": "application/x-tar" },
+      body: "x",
+    });
+    expect(raw.status).toBe(415);
+  }, 300_000);
 
   it("answers a container scan without an image reference with a problem document", async () => {
     const id = await project();

@@ -11,6 +11,7 @@ import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsComponentStates } from "./clients/component-states.ts";
 import { PackageRegistries } from "./clients/package-registries.ts";
 import { projectsInventory } from "./clients/inventory.ts";
+import { adminRegistryLogins } from "./clients/registry-logins.ts";
 import { platformOf } from "./domain/image-ref.ts";
 import { CloneAllowList } from "./domain/clone-target.ts";
 import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
@@ -38,6 +39,9 @@ export const service = defineService({
   name: "scanner-runner",
   config: {
     ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
+    // Container scans: the scan's organization (identity) and its registry login (admin).
+    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+    ...(serviceAddressKeys("admin", SERVICES.admin) as { ADMIN_RPC_URL: KeySpec<string> }),
     TASK_WORKER_CONCURRENCY: keys.TASK_WORKER_CONCURRENCY,
     TASK_WORKER_AUTOMATIC_CONCURRENCY: keys.TASK_WORKER_AUTOMATIC_CONCURRENCY,
     SCAN_LEASE_SECONDS: keys.SCAN_LEASE_SECONDS,
@@ -162,6 +166,10 @@ export const service = defineService({
         },
         workDir: config.SCAN_WORK_DIR,
         sandboxUid: config.SCAN_SANDBOX_UID,
+        registryLogins: adminRegistryLogins(
+          { identity: config.IDENTITY_RPC_URL, admin: config.ADMIN_RPC_URL },
+          secretKey,
+        ),
         image: {
           allowList: new CloneAllowList(config.SCAN_REGISTRY_ALLOWED_HOSTS),
           plainHttpHosts: config.SCAN_REGISTRY_PLAIN_HTTP_HOSTS,

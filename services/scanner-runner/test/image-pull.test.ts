@@ -6,10 +6,11 @@ import { lstat, mkdtemp, readFile, readlink, readdir, rm } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startOciRegistry, tarOf, type TestOciRegistry } from "@sca/testkit";
+import { startOciRegistry, startRegistryAuthProxy, tarOf, type TestOciRegistry } from "@sca/testkit";
 import { CloneAllowList } from "../src/domain/clone-target.ts";
 import { platformOf } from "../src/domain/image-ref.ts";
 import { pullImageTree, type ImageLimits } from "../src/fetch/container-image.ts";
+import type { RegistryLogin } from "../src/fetch/registry-client.ts";
 import { openWorkspace, type Workspace } from "../src/sandbox/workspace.ts";
 
 let registry: TestOciRegistry;
@@ -27,10 +28,10 @@ const limits = (over: Partial<ImageLimits> = {}): ImageLimits => ({
   ...over,
 });
 
-async function pull(ref: string, over: Partial<ImageLimits> = {}) {
+async function pull(ref: string, over: Partial<ImageLimits> = {}, login?: RegistryLogin) {
   const ws = await openWorkspace(workDir, 65534);
   open.push(ws);
-  const pulled = await pullImageTree(ws, ref, limits(over), undefined, AbortSignal.timeout(60_000));
+  const pulled = await pullImageTree(ws, ref, limits(over), login, AbortSignal.timeout(60_000));
   return { ws, pulled };
 }
 
@@ -156,5 +157,63 @@ describe("pulling an image", () => {
     await expect(pull(`${registry.host}/team/stacked:9.9`)).rejects.toThrow(
       `The registry has no image ${registry.host}/team/stacked at 9.9.`,
     );
+  });
+});
+
+describe("pulling from a registry that requires a login", () => {
+  const login: RegistryLogin = { username: "puller", password: "s3cret-registry-pass" };
+
+  for (const scheme of ["basic", "bearer"] as const) {
+    it(`sends the login as the ${scheme} challenge asks, and says whether a login was missing or refused`, async () => {
+      await registry.push("private/app", "1", { layers: [await tarOf([{ name: "etc/hello", data: "hi" }])] });
+      const proxy = await startRegistryAuthProxy(registry.port, { scheme, ...login });
+      try {
+        const over = { plainHttpHosts: [proxy.host] };
+        const ref = `${proxy.host}/private/app:1`;
+        await expect(pull(ref, over)).rejects.toThrow(
+          `The image's registry (${proxy.host}) asks for a login, and the project's organization keeps no registry ` +
+            "login for it; a super admin adds one under the organization's registry credentials.",
+        );
+        const wrong = pull(ref, over, { ...login, password: "not-it" });
+        await expect(wrong).rejects.toThrow(
+          `The image's registry (${proxy.host}) did not accept the organization's registry login for it; check the ` +
+            "username and password kept under the organization's registry credentials.",
+        );
+        await expect(wrong.catch((e: Error) => e.message)).resolves.not.toContain("not-it");
+
+        const { ws, pulled } = await pull(ref, over, login);
+        expect(await readFile(join(ws.tree, "etc/hello"), "utf8")).toBe("hi");
+        expect(pulled.layers).toBe(1);
+        // The login went only where the challenge asked: as Basic to the registry (basic) or to its token realm
+        // (bearer, the registry itself seeing only the token).
+        const basic = `Basic ${Buffer.from(`${login.username}:${login.password}`).toString("base64")}`;
+        const withLogin = proxy.seen.filter((r) => r.authorization === basic).map((r) => r.path.split("?")[0]);
+        if (scheme === "bearer") expect(new Set(withLogin)).toEqual(new Set(["/token"]));
+        else expect(withLogin.length).toBeGreaterThan(0);
+        if (scheme === "bearer")
+          expect(proxy.seen.some((r) => r.path.startsWith("/v2/") && r.authorization?.startsWith("Bearer "))).toBe(
+            true,
+          );
+      } finally {
+        await proxy.stop();
+      }
+    });
+  }
+
+  it("does not send the login to a token realm on plain http the operator did not name", async () => {
+    await registry.push("private/app", "1", { layers: [await tarOf([{ name: "etc/hello", data: "hi" }])] });
+    const proxy = await startRegistryAuthProxy(registry.port, { scheme: "bearer", ...login, realmByAddress: true });
+    try {
+      const over = { plainHttpHosts: [proxy.host], allowList: new CloneAllowList(["localhost", "127.0.0.1"]) };
+      await expect(pull(`${proxy.host}/private/app:1`, over, login)).rejects.toThrow(
+        `The image's registry sends its token service to plain http (127.0.0.1:${proxy.port}); the registry login ` +
+          "is not sent there unless SCAN_REGISTRY_PLAIN_HTTP_HOSTS names it.",
+      );
+      expect(proxy.seen.some((r) => r.path.startsWith("/token"))).toBe(false);
+      const named = { ...over, plainHttpHosts: [proxy.host, `127.0.0.1:${proxy.port}`] };
+      expect((await pull(`${proxy.host}/private/app:1`, named, login)).pulled.layers).toBe(1);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

@@ -46,3 +46,17 @@ export async function deleteRegistryCredential(
 ): Promise<boolean> {
   return (await em.nativeDelete(RegistryCredential, { id, organizationId })) > 0;
 }
+
+/** The sealed login of (organization, registry host) that pulls may use (`allowed`), or null. */
+export async function allowedRegistryLogin(
+  em: EntityManager,
+  organizationId: string,
+  registryHost: string,
+): Promise<{ username: string; passwordSealed: string } | null> {
+  const row = await em.findOne(
+    RegistryCredential,
+    { organizationId, registryHost, allowed: true },
+    { ...SNAPSHOT, fields: ["id", "username", "passwordSealed"] },
+  );
+  return row ? { username: row.username, passwordSealed: row.passwordSealed } : null;
+}

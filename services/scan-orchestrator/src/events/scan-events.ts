@@ -80,6 +80,7 @@ export const scanJobLanes = {
 export interface JobArtefacts {
   sbom?: { key: string; sizeBytes: number; sha256: string } | undefined;
   sourceArchive?: { key: string; sizeBytes: number; sha256: string } | undefined;
+  imageArchive?: { key: string; sizeBytes: number; sha256: string } | undefined;
 }
 
 /** The job of the scan's current attempt, to its lane, in the transaction that queued the scan. */
@@ -102,6 +103,7 @@ export function emitScanJob(em: EntityManager, scan: ScanRow, artefacts: JobArte
       ref: scan.normalizedRef,
       sbom: ref(artefacts.sbom),
       sourceArchive: ref(artefacts.sourceArchive),
+      imageArchive: ref(artefacts.imageArchive),
     }),
   );
 }

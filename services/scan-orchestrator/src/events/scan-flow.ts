@@ -52,13 +52,17 @@ export interface FlowSettings extends StateSettings {
   retry: RetryPolicy;
 }
 
-/** The artefacts a scan's job names (its SBOM upload or source archive), as registered. */
+/** The artefacts a scan's job names (its SBOM upload, source archive or image archive), as registered. */
 async function jobArtefacts(em: EntityManager, scan: scans.ScanRow): Promise<JobArtefacts> {
   const of = async (id: string | null) => {
     const u = id ? await uploads.uploadById(em, id) : null;
     return u ? { key: u.artefactKey, sizeBytes: u.sizeBytes, sha256: u.sha256 } : undefined;
   };
-  return { sbom: await of(scan.sbomUploadId), sourceArchive: await of(scan.sourceArchiveId) };
+  return {
+    sbom: await of(scan.sbomUploadId),
+    sourceArchive: await of(scan.sourceArchiveId),
+    imageArchive: await of(scan.imageArchiveId),
+  };
 }
 
 type Applied = { moved: false } | { moved: true; row: scans.ScanRow };
@@ -186,6 +190,7 @@ async function jobOf(em: EntityManager, scan: scans.ScanRow, now: Date): Promise
     ref: scan.normalizedRef,
     sbom: ref(a.sbom),
     sourceArchive: ref(a.sourceArchive),
+    imageArchive: ref(a.imageArchive),
   });
 }
 

@@ -17,6 +17,7 @@ import {
   ListProjectReleasesResponseSchema,
   ListProjectScansResponseSchema,
   RegisterSbomUploadResponseSchema,
+  RegisterImageArchiveResponseSchema,
   RegisterSourceArchiveResponseSchema,
   type ArtefactReference,
 } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
@@ -47,6 +48,13 @@ export const NO_SBOM_MESSAGE = "No SBOM was uploaded for this scan: upload one f
 /** The spec's releases list: page and size, 20 by default, 100 at most. */
 const RELEASE_PAGE_SIZE = pageSizeRule({ defaultSize: 20, maxSize: 100 });
 
+type UploadKind = uploads.ScanUploadRow["kind"];
+const UPLOAD_NAMES: Record<UploadKind, string> = {
+  sbom: "SBOM upload",
+  source_archive: "source archive",
+  image_archive: "image archive",
+};
+
 const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
 
 const noProject = (status: 403 | 404) =>
@@ -76,6 +84,7 @@ export function scanCreateHandlers(
   | "listProjectReleases"
   | "registerSbomUpload"
   | "registerSourceArchive"
+  | "registerImageArchive"
 > {
   const { settings } = deps;
 
@@ -130,7 +139,7 @@ export function scanCreateHandlers(
   async function namedUpload(
     em: EntityManager,
     id: string | undefined,
-    kind: "sbom" | "source_archive",
+    kind: UploadKind,
     projectId: string,
     path: string,
     now: Date,
@@ -138,7 +147,7 @@ export function scanCreateHandlers(
     if (id === undefined || id === "") return null;
     const row = isUuid(id) ? await uploads.uploadById(em, id.toLowerCase()) : null;
     if (!row || row.kind !== kind || row.projectId !== projectId || row.expiresAt <= now)
-      throw invalid(path, `names no ${kind === "sbom" ? "SBOM upload" : "source archive"} of this project`);
+      throw invalid(path, `names no ${UPLOAD_NAMES[kind]} of this project`);
     return row;
   }
 
@@ -149,7 +158,7 @@ export function scanCreateHandlers(
     caller: Caller,
     projectIdRaw: string,
     artefact: ArtefactReference | undefined,
-    kind: "sbom" | "source_archive",
+    kind: UploadKind,
     mediaType: string,
     fileName: string,
   ) {
@@ -186,7 +195,9 @@ export function scanCreateHandlers(
       const kind: ScanKind = kindRaw;
       const trigger = req.trigger === "" ? "manual" : req.trigger;
       if (!isScanTrigger(trigger)) throw invalid("body.trigger", `must be one of ${SCAN_TRIGGERS.join(", ")}`);
-      const ref = normalizeScanRef(kind, req.ref);
+      // A container scan of an uploaded image archive needs no image reference (one picks an image of the archive).
+      const archivedImage = kind === "container" && !!req.imageArchiveId && req.ref.trim() === "";
+      const ref = archivedImage ? { ok: true as const, ref: "", normalized: "" } : normalizeScanRef(kind, req.ref);
       if (!ref.ok) throw invalid("body.ref", ref.message);
       const metadata = (req.metadata ?? {}) as Record<string, unknown>;
       const tooBig = metadataProblem(metadata);
@@ -195,6 +206,8 @@ export function scanCreateHandlers(
       if (!release.ok) throw invalid(release.path, release.message);
       if (kind !== "sbom" && req.sbomUploadId) throw invalid("body.sbom_upload_id", "is for sbom scans only");
       if (kind !== "source" && req.sourceArchiveId) throw invalid("body.source_archive_id", "is for source scans only");
+      if (kind !== "container" && req.imageArchiveId)
+        throw invalid("body.image_archive_id", "is for container scans only");
 
       const project = await writableProject(caller, projectId);
       await refuseOnDiskPressure();
@@ -207,6 +220,14 @@ export function scanCreateHandlers(
           "source_archive",
           project.id,
           "body.source_archive_id",
+          now,
+        );
+        const image = await namedUpload(
+          em,
+          req.imageArchiveId,
+          "image_archive",
+          project.id,
+          "body.image_archive_id",
           now,
         );
         const failsAtOnce = kind === "sbom" && sbom === null;
@@ -229,12 +250,17 @@ export function scanCreateHandlers(
           ...requester(caller),
           sbomUploadId: sbom?.id ?? null,
           sourceArchiveId: archive?.id ?? null,
+          imageArchiveId: image?.id ?? null,
           createdAt: now,
           ...(failsAtOnce ? { status: "failed", errorMessage: NO_SBOM_MESSAGE, completedAt: now } : {}),
         });
         emitScanStateChanged(em, scan, "", now);
         if (!failsAtOnce) {
-          const artefacts: JobArtefacts = { sbom: artefactOf(sbom), sourceArchive: artefactOf(archive) };
+          const artefacts: JobArtefacts = {
+            sbom: artefactOf(sbom),
+            sourceArchive: artefactOf(archive),
+            imageArchive: artefactOf(image),
+          };
           emitScanJob(em, scan, artefacts, now);
         }
         return scan;
@@ -329,6 +355,7 @@ export function scanCreateHandlers(
             ...requester(caller),
             sbomUploadId: null,
             sourceArchiveId: null,
+            imageArchiveId: null,
             createdAt: now,
           });
           emitScanStateChanged(em, scan, "", now);
@@ -384,6 +411,19 @@ export function scanCreateHandlers(
         req.fileName,
       );
       return create(RegisterSourceArchiveResponseSchema, { archiveId: id, expiresAt });
+    },
+
+    async registerImageArchive(req, ctx) {
+      const caller = requireCaller(ctx);
+      const { id, expiresAt } = await register(
+        caller,
+        req.projectId,
+        req.artefact,
+        "image_archive",
+        "application/x-tar",
+        req.fileName,
+      );
+      return create(RegisterImageArchiveResponseSchema, { archiveId: id, expiresAt });
     },
   };
 }

@@ -23,4 +23,5 @@ export function registerScanService(router: ConnectRouter, deps: ScanServiceDeps
   router.rpc(ScanService.method.batchCreateScans, creating.batchCreateScans);
   router.rpc(ScanService.method.registerSbomUpload, creating.registerSbomUpload);
   router.rpc(ScanService.method.registerSourceArchive, creating.registerSourceArchive);
+  router.rpc(ScanService.method.registerImageArchive, creating.registerImageArchive);
 }

@@ -19,7 +19,7 @@ export async function uploadById(em: EntityManager, id: string): Promise<ScanUpl
 /** Uploads past their expiry that no scan names, oldest first (a named one stays while the scan lives). */
 /**
  * The oldest `limit` expired uploads no scan names. The naming test is in the query (NOT EXISTS, served by the
- * partial indexes on scans.sbom_upload_id and scans.source_archive_id), not applied to a page after the LIMIT: named
+ * partial indexes on scans.sbom_upload_id, .source_archive_id and .image_archive_id), not applied to a page after the LIMIT: named
  * uploads stay as long as their scans, so a page of the oldest expired rows could be all named ones, every sweep,
  * and the unnamed ones behind them would never be reached.
  */
@@ -34,6 +34,7 @@ export async function expiredUnnamedUploads(
       where u.expires_at <= ?
         and not exists (select 1 from scans s where s.sbom_upload_id = u.id)
         and not exists (select 1 from scans s where s.source_archive_id = u.id)
+        and not exists (select 1 from scans s where s.image_archive_id = u.id)
       order by u.expires_at, u.id
       limit ?`,
     [now, limit],

@@ -31,6 +31,7 @@ export async function makeScan(orm: MikroORM, f: ScanFixture): Promise<ScanRow> 
     requestedByApiKeyId: null,
     sbomUploadId: null,
     sourceArchiveId: null,
+    imageArchiveId: null,
     ...(status === "running" ? { startedAt: new Date(), leaseExpiresAt: new Date(Date.now() + 180_000) } : {}),
     ...f,
     status,

@@ -12,6 +12,7 @@ import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.t
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
+import type { RegistryLogins } from "../clients/registry-logins.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
@@ -19,6 +20,9 @@ import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
+import { imageArchiveTree } from "../fetch/image-archive.ts";
+import type { UnpackTally } from "../fetch/image-layers.ts";
+import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
 import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
@@ -55,6 +59,8 @@ export interface SourceScanDeps {
   sandboxUid: number;
   /** Container scans: the pull and the layers' unpacking (docs/container-scans.md). */
   image: ImageLimits;
+  /** Container scans: the organization's login for the image's registry. */
+  registryLogins: RegistryLogins;
 }
 
 export interface ScanJobDeps {
@@ -223,14 +229,28 @@ async function buildSourceSbom(
   const { source } = deps;
   const ws = await openWorkspace(source.workDir, source.sandboxUid);
   try {
-    if (job.kind === "container") {
+    if (job.kind === "container" && job.imageArchive?.key) {
       await reach("pulling");
-      // Registry logins (per organization) are not kept yet: images are pulled anonymously (docs/container-scans.md).
-      const pulled = await pullImageTree(ws, job.ref, source.image, undefined, signal);
+      const read = await imageArchiveTree(ws, deps.store, job.imageArchive, job.ref, source.image, signal);
+      await reporter.log("pull", "stdout", [
+        `Read the uploaded image archive (${read.format}): ${read.image}@${read.digest}, ${read.layers} layers, ` +
+          `${read.downloaded} bytes.`,
+        unpackedLine(read),
+      ]);
+    } else if (job.kind === "container") {
+      await reach("pulling");
+      const image = imageRefOf(job.ref);
+      const login = await source.registryLogins.of(job.teamId, image.registry, signal);
+      await boundary();
+      await reporter.log("pull", "stdout", [
+        login
+          ? `Pulling with the organization's registry login for ${image.registry}.`
+          : `The organization keeps no registry login for ${image.registry}; pulling anonymously.`,
+      ]);
+      const pulled = await pullImageTree(ws, job.ref, source.image, login, signal);
       await reporter.log("pull", "stdout", [
         `Pulled ${pulled.image}@${pulled.digest}: ${pulled.layers} layers, ${pulled.downloaded} bytes downloaded.`,
-        `Unpacked ${pulled.entries} entries (${pulled.bytes} bytes), ${pulled.whiteouts} whiteouts applied, ` +
-          `${pulled.skipped} entries skipped (devices, links leading out of the image, entries under a link).`,
+        unpackedLine(pulled),
       ]);
     } else if (job.sourceArchive?.key) {
       await reach("extracting");
@@ -274,6 +294,14 @@ async function buildSourceSbom(
   } finally {
     await ws.remove();
   }
+}
+
+/** What stacking an image's layers did, for the scan's log. */
+function unpackedLine(t: UnpackTally): string {
+  return (
+    `Unpacked ${t.entries} entries (${t.bytes} bytes), ${t.whiteouts} whiteouts applied, ` +
+    `${t.skipped} entries skipped (devices, links leading out of the image, entries under a link).`
+  );
 }
 
 /**

@@ -154,7 +154,7 @@ export class RegistryClient {
       : undefined;
     const scheme = challenge.split(" ", 1)[0]!.toLowerCase();
     if (scheme === "basic") {
-      if (!basic) throw refused();
+      if (!basic) throw this.loginMissing();
       return basic;
     }
     if (scheme !== "bearer") throw refused();
@@ -162,7 +162,18 @@ export class RegistryClient {
       [...challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!.toLowerCase(), m[2]!]),
     );
     if (!params.realm) throw refused();
-    const realm = new URL(params.realm);
+    let realm: URL;
+    try {
+      realm = new URL(params.realm);
+    } catch {
+      throw new JobInputError("The image's registry names a token service that is not a URL.");
+    }
+    // The login travels to the realm in the clear over http: only where the operator chose plain http.
+    if (basic && realm.protocol !== "https:" && !isPlainHttpHost(realm.host, this.limits.plainHttpHosts))
+      throw new JobInputError(
+        `The image's registry sends its token service to plain http (${realm.host.slice(0, 100)}); the registry ` +
+          "login is not sent there unless SCAN_REGISTRY_PLAIN_HTTP_HOSTS names it.",
+      );
     if (params.service) realm.searchParams.set("service", params.service);
     realm.searchParams.set("scope", params.scope ?? `repository:${this.image.repository}:pull`);
     const answer = await this.send(realm, {
@@ -171,12 +182,28 @@ export class RegistryClient {
     });
     if (answer.status !== 200) {
       answer.body.resume();
+      // The token service wants a login (401/403): none kept, or the kept one refused.
+      if (answer.status === 401 || answer.status === 403) throw basic ? this.loginRefused() : this.loginMissing();
       throw refused();
     }
-    const body = JSON.parse((await readDocument(answer)).toString("utf8")) as { token?: string; access_token?: string };
+    const body = parseJson(await readDocument(answer), "token answer") as { token?: string; access_token?: string };
     const token = body.token ?? body.access_token;
     if (!token) throw refused();
     return `Bearer ${token}`;
+  }
+
+  private loginMissing(): JobInputError {
+    return new JobInputError(
+      `The image's registry (${this.image.registry.slice(0, 100)}) asks for a login, and the project's organization ` +
+        "keeps no registry login for it; a super admin adds one under the organization's registry credentials.",
+    );
+  }
+
+  private loginRefused(): JobInputError {
+    return new JobInputError(
+      `The image's registry (${this.image.registry.slice(0, 100)}) did not accept the organization's registry login ` +
+        "for it; check the username and password kept under the organization's registry credentials.",
+    );
   }
 
   /** The manifest for the scan's platform, its digest, and the config it names. */
@@ -192,7 +219,8 @@ export class RegistryClient {
       }
       if (answer.status === 401 || answer.status === 403) {
         answer.body.resume();
-        throw refused();
+        // A login sent and still 401: the registry did not take it (a 403 may be that login lacking the repository).
+        throw this.login && answer.status === 401 ? this.loginRefused() : refused();
       }
       if (answer.status !== 200) {
         answer.body.resume();
@@ -284,6 +312,9 @@ export class RegistryClient {
     await sink(check);
   }
 }
+
+const isPlainHttpHost = (host: string, plainHttpHosts: readonly string[]) =>
+  plainHttpHosts.some((h) => h.trim().toLowerCase() === host.toLowerCase());
 
 function refused(): JobInputError {
   return new JobInputError(

@@ -50,6 +50,14 @@ const createBody = z
       .uuid()
       .optional()
       .meta({ description: "kind source: the archive_id of POST .../source-archives, scanned instead of cloning" }),
+    image_archive_id: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          "kind container: the archive_id of POST .../image-archives, read instead of pulling (ref then optional: it " +
+          "picks the image of an archive holding several)",
+      }),
   })
   .meta({ id: "ScanCreate" });
 
@@ -86,6 +94,7 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
             metadata: body.metadata as never,
             sbomUploadId: body.sbom_upload_id,
             sourceArchiveId: body.source_archive_id,
+            imageArchiveId: body.image_archive_id,
           },
           call,
         );

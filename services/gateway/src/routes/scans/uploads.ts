@@ -20,7 +20,7 @@ import { multipartFile } from "../../http/multipart.ts";
 const RAW_SBOM_TYPES =
   /^(application\/([a-z0-9.+-]+\+)?json|application\/([a-z0-9.+-]+\+)?xml|text\/xml|text\/plain|text\/spdx)$/;
 
-const binary = () => z.string().meta({ format: "binary" });
+export const binary = () => z.string().meta({ format: "binary" });
 
 const tooLarge = (maxBytes: number) =>
   new ProblemError({
@@ -30,7 +30,7 @@ const tooLarge = (maxBytes: number) =>
     extensions: { max_bytes: maxBytes },
   });
 
-const mediaTypeOf = (req: Request) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+export const mediaTypeOf = (req: Request) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 interface Received {
   key: string;
@@ -40,7 +40,7 @@ interface Received {
   fileName: string;
 }
 
-async function receive(
+export async function receive(
   store: ArtefactStore,
   req: Request,
   projectId: string,
@@ -65,7 +65,7 @@ async function receive(
 }
 
 /** Registers what was stored; the bytes go when the registration is refused. */
-async function registered<T>(store: ArtefactStore, key: string, register: () => Promise<T>): Promise<T> {
+export async function registered<T>(store: ArtefactStore, key: string, register: () => Promise<T>): Promise<T> {
   try {
     return await register();
   } catch (err) {
@@ -74,7 +74,7 @@ async function registered<T>(store: ArtefactStore, key: string, register: () => 
   }
 }
 
-const projectParams = z.object({ id: z.uuid() });
+export const projectParams = z.object({ id: z.uuid() });
 const time = () => z.iso.datetime();
 
 const sbomUploadSchema = z
@@ -97,7 +97,7 @@ const archiveSchema = z
   })
   .meta({ id: "SourceArchive" });
 
-const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : new Date(0).toISOString());
+export const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : new Date(0).toISOString());
 
 export function uploadRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[] {
   const artefacts = store ?? openArtefactStore(ctx.config);

@@ -38,6 +38,12 @@ export const Scan = defineEntity({
       .fieldName("source_archive_id")
       .strictNullable()
       .deleteRule("set null"),
+    imageArchiveId: p
+      .manyToOne(ScanUpload)
+      .mapToPk()
+      .fieldName("image_archive_id")
+      .strictNullable()
+      .deleteRule("set null"),
     errorMessage: p.text().strictNullable(),
     /** Running only: when the attempt counts as lost without news from its worker. */
     leaseExpiresAt: p.datetime().strictNullable(),
@@ -71,6 +77,7 @@ export const Scan = defineEntity({
     // The upload sweep's NOT EXISTS, and the set-null of a deleted upload.
     { name: "scans_sbom_upload", properties: ["sbomUploadId"], where: "sbom_upload_id is not null" },
     { name: "scans_source_archive", properties: ["sourceArchiveId"], where: "source_archive_id is not null" },
+    { name: "scans_image_archive", properties: ["imageArchiveId"], where: "image_archive_id is not null" },
     // The typical duration behind retry_after_seconds: a team's recent finished scans.
     { name: "scans_team_completed", properties: ["teamId", "completedAt"], where: "status = 'succeeded'" },
     // Sweeps: lost workers, superseded snapshots.

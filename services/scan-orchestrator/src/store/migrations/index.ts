@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.ts";
 import { Migration20261124180000_UploadSweepIndexes } from "./Migration20261124180000_UploadSweepIndexes.ts";
+import { Migration20261125210000_ImageArchives } from "./Migration20261125210000_ImageArchives.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -11,4 +12,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The event ids its consumers applied (the workers' reports, the due retries).
   CreateProcessedEventsTable,
   Migration20261124180000_UploadSweepIndexes,
+  Migration20261125210000_ImageArchives,
 ];
