@@ -20,6 +20,8 @@ import {
   approvalRequestedHandler,
   approvalRequests,
 } from "./events/approvals.ts";
+import { FINDINGS_NEW_GROUP, findingsChangedEvents, findingsNewHandler } from "./events/findings-new.ts";
+import { KEV_LISTINGS_GROUP, kevListedHandler, kevListingEvents } from "./events/kev-listings.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
 import { queueDigests } from "./events/email-digest-job.ts";
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
@@ -107,6 +109,12 @@ export const service = defineService({
       topic: approvalDecisions,
       handle: approvalDecidedHandler(deps),
     });
+    await ctx.kafka.consume({
+      groupId: FINDINGS_NEW_GROUP,
+      topic: findingsChangedEvents,
+      handle: findingsNewHandler(deps),
+    });
+    await ctx.kafka.consume({ groupId: KEV_LISTINGS_GROUP, topic: kevListingEvents, handle: kevListedHandler(deps) });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });
