@@ -1,23 +1,27 @@
-// findings.new and vulnerability.kev_listed end to end through the real servers: identity (the team and its
-// people), projects (the findings, recorded as the scanner-runner records them) and the notifier share one topic
-// prefix, so the FindingsChanged a re-match writes to projects' outbox and the VulnerabilitiesKevListed an
-// enrichment update writes are the events the notifier turns into notifications: to the team by role, once per
-// (event, person), nothing more when Kafka delivers an event again.
+// findings.new, vulnerability.kev_listed and gate.failed end to end through the real servers: identity (the team
+// and its people), projects (the findings, recorded as the scanner-runner records them), policy (the gate) and the
+// notifier share one topic prefix, so the FindingsChanged a re-match writes to projects' outbox, the
+// VulnerabilitiesKevListed an enrichment update writes and the GateFailed policy writes after a scan succeeded (the
+// ScanStateChanged published as the scan-orchestrator publishes it) are the events the notifier turns into
+// notifications: to the team by role, once per (event, person), nothing more when Kafka delivers an event again.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { EVENT_ID, EVENT_TYPE, TOPICS } from "@sca/kafka";
+import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
 import { FindingsChangedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { GateFailedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
+import { ScanArtefactSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
   callAs,
@@ -33,6 +37,7 @@ import { service } from "../src/service.ts";
 let identity: TestService;
 let projects: TestService;
 let notifier: TestService;
+let policy: TestService;
 let events: EventReader;
 let dir: string;
 let runner: CallOptions;
@@ -45,6 +50,9 @@ beforeAll(async () => {
   projects = await startService("projects", {
     env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ARTEFACT_DIR: dir },
   });
+  policy = await startService("policy", {
+    env: { IDENTITY_RPC_URL: identity.url!, PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX },
+  });
   notifier = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
   events = await EventReader.start(projects.kafka!, TOPICS.domainEvents);
   producer = notifier.kafka!.producer();
@@ -56,6 +64,7 @@ afterAll(async () => {
   await producer?.disconnect();
   await events?.stop();
   await notifier?.close();
+  await policy?.close();
   await projects?.close();
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -128,7 +137,7 @@ async function scannedProject() {
     .client(InventoryService)
     .ingestInventory({ scanId, projectId, attempt: 1, ref: "", inventory }, runner);
   await projects.client(VulnerabilityMatchService).recordScanMatches(fixtures.scanMatches(projectId, scanId), runner);
-  return { teamId: team!.id, projectId, scanId, dev, lead, viewer, outsider };
+  return { teamId: team!.id, organizationId: team!.organizationId!, projectId, scanId, dev, lead, viewer, outsider };
 }
 
 /** Vulnerabilities of this run only, reaching left-pad 1.3.0 through an advisory refresh (RecordRefreshMatches). */
@@ -214,5 +223,92 @@ describe("vulnerability.kev_listed", () => {
     await redeliver(VulnerabilitiesKevListedSchema.typeName, p.projectId);
     await new Promise((r) => setTimeout(r, 2_000));
     expect((await listOf(p.dev)).filter((n) => n.kind === "vulnerability.kev_listed")).toHaveLength(1);
+  });
+});
+
+/** The scan's move into succeeded, as the scan-orchestrator publishes it (event id given: a repeat is a redelivery). */
+async function scanSucceeded(p: { scanId: string; projectId: string; teamId: string }, eventId = uuidv7()) {
+  const message = create(ScanStateChangedSchema, {
+    eventId,
+    occurredAt: timestampNow(),
+    scanId: p.scanId,
+    projectId: p.projectId,
+    teamId: p.teamId,
+    kind: "sbom",
+    status: "succeeded",
+    previousStatus: "running",
+    attempt: 1,
+  });
+  await producer.send({
+    topic: notifier.kafka!.topicName(TOPICS.domainEvents),
+    acks: -1,
+    messages: [
+      {
+        key: p.scanId,
+        value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
+        headers: { [EVENT_ID]: eventId, [EVENT_TYPE]: ScanStateChangedSchema.typeName },
+      },
+    ],
+  });
+  return eventId;
+}
+
+describe("gate.failed", () => {
+  it("policy judges each succeeded scan once; a failing gate reaches the team once, a passing one nobody", async () => {
+    const p = await scannedProject();
+    const eventId = await scanSucceeded(p);
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.failed"),
+    );
+    const alert = mine.find((n) => n.kind === "gate.failed")!;
+    expect(alert).toMatchObject({
+      severity: "high",
+      projectId: p.projectId,
+      scanId: p.scanId,
+      teamId: p.teamId,
+      title: "The build gate fails for the latest scan: critical vulnerabilities",
+      link: `/projects/${p.projectId}/scans/${p.scanId}`,
+    });
+    expect(alert.body).toContain("CVE-2021-44228");
+    expect((await listOf(p.lead)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
+    expect(await listOf(p.viewer)).toHaveLength(0);
+    const [failed] = await events.waitFor(GateFailedSchema, (e) => e.scanId === p.scanId);
+    expect(failed!.reasons.map((r) => [r.code, r.count])).toEqual([["critical_vulnerabilities", 1]]);
+
+    // The same state change delivered again, another event about the same scan, and GateFailed delivered again.
+    await scanSucceeded(p, eventId);
+    await scanSucceeded(p);
+    await redeliver(GateFailedSchema.typeName, p.projectId);
+    await new Promise((r) => setTimeout(r, 3_000));
+    // One GateFailed from policy (the record seen twice is the test's own redelivery of it).
+    const published = events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId);
+    expect(new Set(published.map((r) => r.eventId)).size).toBe(1);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
+  });
+
+  it("raises nothing for a scan whose gate passes", async () => {
+    const p = await scannedProject();
+    // The only critical (Log4Shell) triaged as resolved: nothing fails the gate any more.
+    const findings = projects.client(VulnerabilityFindingService);
+    const dev = await callAs.user(p.dev, {
+      memberships: [{ team_id: p.teamId, organization_id: p.organizationId, role: "developer" }],
+    });
+    const { items } = await findings.listVulnerabilityFindings({ projectId: p.projectId, limit: 100 }, dev);
+    const log4shell = items.find((f) => f.vulnerabilityId === "CVE-2021-44228")!;
+    await findings.updateFindingStatus(
+      { findingId: log4shell.id, expectedVersion: 1, status: "resolved", responses: [] },
+      dev,
+    );
+    await scanSucceeded(p);
+    // A failing project's scan published after it arrives, so the passing one was judged by then.
+    const q = await scannedProject();
+    await scanSucceeded(q);
+    await eventually(
+      () => listOf(q.dev),
+      (all) => all.some((n) => n.kind === "gate.failed"),
+    );
+    expect(events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId)).toHaveLength(0);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(0);
   });
 });

@@ -40,7 +40,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("findings.new", null, false, true),
   kind("vulnerability.kev_listed", "critical", true, true),
   kind("vulnerability.sla_breached", "high", true, true),
-  kind("gate.failed", "high", true, false),
+  kind("gate.failed", "high", true, true),
   kind("approval.requested", null, true, true),
   kind("approval.decided", null, true, true),
   kind("package.malicious", "critical", true, false),
