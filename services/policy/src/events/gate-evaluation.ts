@@ -6,12 +6,13 @@
 // that landed superseded, or whose snapshot is no longer the newest, is not judged (the newer scan's own event is).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue, topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import { GateFailedSchema, GateFailureReasonSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { ANONYMOUS, type Caller } from "@sca/rpc";
-import type { ProjectGateFacts } from "../clients/gate-facts.ts";
+import type { GateSubject, ProjectGateFacts } from "../clients/gate-facts.ts";
 import { effectiveGateValues, type GateDeployment } from "../domain/gate-policy.ts";
 import { gateVerdict } from "../domain/gate-verdict.ts";
 import { GATE_ITEM_LIMIT } from "../rpc/gate-policy-service.ts";
@@ -31,10 +32,21 @@ export interface GateEvaluationDeps {
   deployment: GateDeployment;
 }
 
+async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promise<GateSubject | null> {
+  try {
+    return await deps.projects.subject(GATE_EVALUATOR, projectId);
+  } catch (err) {
+    if (ConnectError.from(err).code === Code.NotFound) return null;
+    throw err;
+  }
+}
+
 export function gateEvaluationHandler(deps: GateEvaluationDeps) {
   return async (em: EntityManager, event: ScanStateChanged, meta: EventMeta): Promise<void> => {
     if (event.status !== "succeeded" || event.previousStatus === "succeeded" || event.landedSuperseded) return;
-    const subject = await deps.projects.subject(GATE_EVALUATOR, event.projectId);
+    const subject = await subjectOrNull(deps, event.projectId);
+    // A project projects does not know (removed since, or never ingested): nothing to judge, and nothing to retry.
+    if (!subject) return;
     const { team, organization } = await gatePoliciesFor(em, subject.teamId, subject.organizationId);
     const values = effectiveGateValues(
       team && settingsOf(team),
