@@ -18,7 +18,13 @@ beforeAll(async () => {
     env: { KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: answerNamespace },
   });
-  notifier = await startService("notifier", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  notifier = await startService("notifier", {
+    env: {
+      IDENTITY_RPC_URL: identity.url!,
+      KAFKA_TOPIC_PREFIX,
+      TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: "hooks.slack.example,*.office.example",
+    },
+  });
   gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { notifier: notifier.url! },
@@ -97,6 +103,8 @@ describe("/v1/teams/{team_id}/chat-webhooks", () => {
     expect(bad.status).toBe(422);
     expect(bad.contentType).toMatch(/^application\/problem\+json/);
     expect((await request("PUT", path, { bearer: lead, body: { slack_url: secret, extra: 1 } })).status).toBe(422);
+    const elsewhere = await request("PUT", path, { bearer: lead, body: { slack_url: "https://internal.example/x" } });
+    expect(elsewhere.status).toBe(422);
 
     const set = await request("PUT", path, { bearer: lead, body: { slack_url: secret } });
     expect(set.status).toBe(200);

@@ -32,7 +32,7 @@ import { SLA_BREACHES_GROUP, slaBreachEvents, slaBreachHandler } from "./events/
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
 import { registerTeamChatWebhookService } from "./rpc/team-chat-webhooks.ts";
-import { teamOfRecipient } from "./domain/team-chat-webhooks.ts";
+import { hostAllowed, teamOfRecipient } from "./domain/team-chat-webhooks.ts";
 import { teamWebhookUrls } from "./store/team-chat-webhooks.ts";
 import type { EmailMessage } from "./domain/email-messages.ts";
 import type { DeliveryChannel } from "./store/deliveries.ts";
@@ -75,6 +75,7 @@ const config = {
   TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
   TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
   TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
+  TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: keys.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS,
   TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
   QUEUE_BACKLOG_METRICS_ENABLED: keys.QUEUE_BACKLOG_METRICS_ENABLED,
   QUEUE_BACKLOG_ALERT_ENABLED: keys.QUEUE_BACKLOG_ALERT_ENABLED,
@@ -127,6 +128,7 @@ export const service = defineService({
         orm,
         directory,
         urlKey: teamWebhookKey(secretKey),
+        allowedHosts: config.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS,
         wakeRelay: () => ctx.kafka.wakeRelay(),
       });
     };
@@ -168,6 +170,9 @@ export const service = defineService({
         const teamId = teamOfRecipient(d.recipient);
         const url = teamId ? (await teamWebhookUrls(orm.em.fork(), teamId, urlKey))[channel] : orgUrl;
         if (!url) throw new Error("the webhook is no longer set");
+        // A team's URL whose host the deployment stopped allowing is not called.
+        if (teamId && !hostAllowed(url, config.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS))
+          throw new Error("the webhook's host is not allowed");
         await webhook(url)(d, body);
       };
     senders.slack = chat("slack", config.SLACK_WEBHOOK_URL);

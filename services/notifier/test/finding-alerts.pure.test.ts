@@ -70,11 +70,22 @@ describe("gate.failed", () => {
 });
 
 describe("team chat webhook URLs", () => {
-  it("are absolute http(s) URLs without credentials, shown only by host", () => {
-    expect(webhookUrlViolation("slack_url", "https://hooks.slack.com/services/T/B/x")).toBeNull();
-    expect(webhookUrlViolation("slack_url", "http://127.0.0.1:9000/x")).toBeNull();
-    for (const bad of ["", "hooks.slack.com/x", "ftp://h/x", "https://u:p@h/x", `https://h/${"x".repeat(2048)}`])
-      expect(webhookUrlViolation("slack_url", bad)).toMatchObject({ path: "slack_url" });
+  it("are absolute http(s) URLs without credentials on an allowed host, shown only by host", () => {
+    const allowed = ["hooks.slack.com", "*.logic.azure.com", "127.0.0.1"];
+    expect(webhookUrlViolation("slack_url", "https://hooks.slack.com/services/T/B/x", allowed)).toBeNull();
+    expect(webhookUrlViolation("teams_url", "https://prod-1.westus.logic.azure.com/workflows/x", allowed)).toBeNull();
+    expect(webhookUrlViolation("slack_url", "http://127.0.0.1:9000/x", allowed)).toBeNull();
+    for (const bad of [
+      "",
+      "hooks.slack.com/x",
+      "ftp://hooks.slack.com/x",
+      "https://u:p@hooks.slack.com/x",
+      `https://hooks.slack.com/${"x".repeat(2048)}`,
+      "https://hooks.slack.com.evil.example/x",
+      "https://logic.azure.com.example/x",
+      "http://10.0.0.1/x",
+    ])
+      expect(webhookUrlViolation("slack_url", bad, allowed)).toMatchObject({ path: "slack_url" });
     expect(webhookState("https://hooks.slack.com:8443/services/secret")).toEqual({
       configured: true,
       host: "hooks.slack.com:8443",

@@ -57,6 +57,7 @@ beforeAll(async () => {
       KAFKA_TOPIC_PREFIX,
       NOTIFICATION_HTTP_TIMEOUT_SECONDS: "1",
       SLACK_WEBHOOK_URL: `${orgSlack.origin}/services/org`,
+      TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
     },
     seams: { deliveryEveryMs: 200, deliveryRetryBaseMs: 300 },
     logger: createLogger("notifier", "DEBUG", sink),
@@ -170,6 +171,10 @@ describe("a team's own chat webhooks", () => {
     expect(
       await code(hooks.putTeamChatWebhooks({ teamId: t.id, slackUrl: "https://user:pw@example.com/x" }, lead)),
     ).toBe(Code.InvalidArgument);
+    // Only the hosts the deployment allows (TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS): no pointing the notifier elsewhere.
+    expect(await code(hooks.putTeamChatWebhooks({ teamId: t.id, slackUrl: "http://10.0.0.1/hook" }, lead))).toBe(
+      Code.InvalidArgument,
+    );
 
     const put = await hooks.putTeamChatWebhooks({ teamId: t.id, slackUrl }, lead);
     expect(put.webhooks).toMatchObject({

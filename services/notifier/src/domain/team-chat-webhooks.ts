@@ -12,8 +12,20 @@ export function teamOfRecipient(recipient: string): string | null {
   return recipient.startsWith(TEAM_RECIPIENT_PREFIX) ? recipient.slice(TEAM_RECIPIENT_PREFIX.length) : null;
 }
 
-/** An absolute http(s) URL without credentials in it, at most 2048 characters; a violation otherwise. */
-export function webhookUrlViolation(path: string, url: string): FieldViolation | null {
+/** Whether the URL's host is among TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS (exact names, or `*.suffix` for names under it). */
+export function hostAllowed(url: string, allowed: readonly string[]): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return allowed.some((a) => {
+    const entry = a.trim().toLowerCase();
+    return entry.startsWith("*.") ? host.endsWith(entry.slice(1)) : host === entry;
+  });
+}
+
+/**
+ * An absolute http(s) URL without credentials in it, at most 2048 characters, on an allowed host; a violation
+ * otherwise.
+ */
+export function webhookUrlViolation(path: string, url: string, allowed: readonly string[]): FieldViolation | null {
   if (url.length === 0 || url.length > WEBHOOK_URL_MAX)
     return { path, message: `must be 1..${WEBHOOK_URL_MAX} characters` };
   let parsed: URL;
@@ -25,6 +37,8 @@ export function webhookUrlViolation(path: string, url: string): FieldViolation |
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
     return { path, message: "must be an absolute http or https URL" };
   if (parsed.username || parsed.password) return { path, message: "must not carry a user name or password" };
+  if (!hostAllowed(url, allowed))
+    return { path, message: "must name a host the deployment allows (TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS)" };
   return null;
 }
 

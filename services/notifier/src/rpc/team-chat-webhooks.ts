@@ -33,6 +33,8 @@ export interface TeamChatWebhookDeps {
   directory: Directory;
   /** secretBoxKey(SECRET_KEY, "team-chat-webhook", "sca-notifier"). */
   urlKey: Buffer;
+  /** TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS. */
+  allowedHosts: readonly string[];
   wakeRelay(): void;
 }
 
@@ -84,7 +86,7 @@ export function registerTeamChatWebhookService(router: ConnectRouter, deps: Team
       const v: FieldViolation[] = [];
       const check = (path: string, url: string | undefined, clear: boolean) => {
         if (url !== undefined && clear) v.push({ path, message: "cannot be set and cleared at once" });
-        const problem = url === undefined ? null : webhookUrlViolation(path, url);
+        const problem = url === undefined ? null : webhookUrlViolation(path, url, deps.allowedHosts);
         if (problem) v.push(problem);
       };
       check("slack_url", req.slackUrl, req.clearSlack);
