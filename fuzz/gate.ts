@@ -81,6 +81,8 @@ async function startPortal(databaseUrl: string): Promise<Portal> {
     OAUTH_AUTHORIZE_RATE_LIMIT: "100000/minute",
     LOGIN_THROTTLE_ENABLED: "false",
     PASSWORD_RESET_BASE_URL: `http://127.0.0.1:${httpPort}/reset-password`,
+    // A fuzzed team chat webhook may only name this machine: the notifier never posts anywhere else.
+    TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
   };
   for (const n of names) env[serviceAddressKey(n)] = `http://127.0.0.1:${ports[n]}`;
 

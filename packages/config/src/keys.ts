@@ -128,6 +128,13 @@ export const keys = {
   TICKET_WEBHOOK_URL: key(p.httpUrl(""), true),
   /** Notification kinds posted as ticket events; empty: every kind. */
   TICKET_WEBHOOK_EVENTS: key(p.list()),
+  /**
+   * Hosts a team's own chat webhook URL may name (docs/notifications.md, "Per-team chat webhooks"): exact names, or
+   * `*.suffix` for any name under it. Team admins set those URLs, so the notifier must not be pointed anywhere else.
+   */
+  TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: key(
+    p.list(["hooks.slack.com", "*.webhook.office.com", "*.logic.azure.com", "*.api.powerplatform.com"]),
+  ),
   /** Optional bearer of the ticket webhook calls. */
   TICKET_WEBHOOK_TOKEN: key(p.text(""), true),
   /** The backlog series (the scan and default queues' Kafka consumer lag); the alert needs it. */

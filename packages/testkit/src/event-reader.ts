@@ -3,12 +3,14 @@
 // the client it is given (a started service's), so under that service's topic prefix.
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { fromBinary } from "@bufbuild/protobuf";
-import { EVENT_TYPE, type KafkaClient } from "@sca/kafka";
+import { EVENT_ID, EVENT_TYPE, type KafkaClient } from "@sca/kafka";
 import { uniqueName } from "./names.ts";
 
 export interface RecordSeen {
   key: string;
   type: string;
+  /** The event-id header: a test re-sending the record stands for Kafka delivering it again. */
+  eventId: string;
   value: Buffer;
 }
 
@@ -27,6 +29,7 @@ export class EventReader {
         reader.seen.push({
           key: message.key?.toString() ?? "",
           type: message.headers?.[EVENT_TYPE]?.toString() ?? "",
+          eventId: message.headers?.[EVENT_ID]?.toString() ?? "",
           value: message.value ?? Buffer.alloc(0),
         });
         return Promise.resolve();

@@ -13,6 +13,7 @@ import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { SsoService } from "@sca/proto/sca/identity/v1/sso_pb.ts";
 import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
+import { TeamChatWebhookService } from "@sca/proto/sca/notifier/v1/team_chat_webhooks_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ApprovalService } from "@sca/proto/sca/policy/v1/approvals_pb.ts";
 import { GatePolicyService } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
@@ -50,7 +51,11 @@ export const SERVICE_CLIENTS = {
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },
-  notifier: { notifications: NotificationService, rules: NotificationRuleService },
+  notifier: {
+    notifications: NotificationService,
+    rules: NotificationRuleService,
+    chatWebhooks: TeamChatWebhookService,
+  },
   admin: {
     audit: AuditService,
     trackerCredentials: TrackerCredentialService,

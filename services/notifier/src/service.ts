@@ -20,6 +20,9 @@ import {
   approvalRequestedHandler,
   approvalRequests,
 } from "./events/approvals.ts";
+import { FINDINGS_NEW_GROUP, findingsChangedEvents, findingsNewHandler } from "./events/findings-new.ts";
+import { GATE_FAILURES_GROUP, gateFailedEvents, gateFailedHandler } from "./events/gate-failures.ts";
+import { KEV_LISTINGS_GROUP, kevListedHandler, kevListingEvents } from "./events/kev-listings.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
 import { queueDigests } from "./events/email-digest-job.ts";
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
@@ -28,6 +31,9 @@ import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./even
 import { SLA_BREACHES_GROUP, slaBreachEvents, slaBreachHandler } from "./events/sla-breaches.ts";
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
+import { registerTeamChatWebhookService } from "./rpc/team-chat-webhooks.ts";
+import { hostAllowed, teamOfRecipient } from "./domain/team-chat-webhooks.ts";
+import { teamWebhookUrls } from "./store/team-chat-webhooks.ts";
 import type { EmailMessage } from "./domain/email-messages.ts";
 import type { DeliveryChannel } from "./store/deliveries.ts";
 import { entities } from "./store/entities.ts";
@@ -69,6 +75,7 @@ const config = {
   TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
   TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
   TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
+  TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: keys.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS,
   TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
   QUEUE_BACKLOG_METRICS_ENABLED: keys.QUEUE_BACKLOG_METRICS_ENABLED,
   QUEUE_BACKLOG_ALERT_ENABLED: keys.QUEUE_BACKLOG_ALERT_ENABLED,
@@ -83,7 +90,7 @@ export const service = defineService({
   config,
   entities,
   migrations,
-  kafka: { consumes: [TOPICS.domainEvents] },
+  kafka: { outbox: true, produces: [TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   seams,
   start: async (ctx) => {
     const { orm, secretKey, logger, config } = ctx;
@@ -107,9 +114,23 @@ export const service = defineService({
       topic: approvalDecisions,
       handle: approvalDecidedHandler(deps),
     });
+    await ctx.kafka.consume({
+      groupId: FINDINGS_NEW_GROUP,
+      topic: findingsChangedEvents,
+      handle: findingsNewHandler(deps),
+    });
+    await ctx.kafka.consume({ groupId: KEV_LISTINGS_GROUP, topic: kevListingEvents, handle: kevListedHandler(deps) });
+    await ctx.kafka.consume({ groupId: GATE_FAILURES_GROUP, topic: gateFailedEvents, handle: gateFailedHandler(deps) });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });
+      registerTeamChatWebhookService(router, {
+        orm,
+        directory,
+        urlKey: teamWebhookKey(secretKey),
+        allowedHosts: config.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS,
+        wakeRelay: () => ctx.kafka.wakeRelay(),
+      });
     };
   },
   jobs: (ctx) => {
@@ -140,8 +161,22 @@ export const service = defineService({
       (url: string, bearer?: string): Sender =>
       (d, body) =>
         postWebhook({ url, body, idempotencyKey: d.id, ...(bearer ? { bearer } : {}) }, httpTimeoutMs);
-    if (config.SLACK_WEBHOOK_URL) senders.slack = webhook(config.SLACK_WEBHOOK_URL);
-    if (config.TEAMS_WEBHOOK_URL) senders.teams = webhook(config.TEAMS_WEBHOOK_URL);
+    // A chat delivery names the org-wide URL (`org`) or a team's (`team:<id>`, looked up now, so a changed URL applies
+    // to what is still due, and a removed one fails the delivery).
+    const urlKey = teamWebhookKey(secretKey);
+    const chat =
+      (channel: "slack" | "teams", orgUrl: string): Sender =>
+      async (d, body) => {
+        const teamId = teamOfRecipient(d.recipient);
+        const url = teamId ? (await teamWebhookUrls(orm.em.fork(), teamId, urlKey))[channel] : orgUrl;
+        if (!url) throw new Error("the webhook is no longer set");
+        // A team's URL whose host the deployment stopped allowing is not called.
+        if (teamId && !hostAllowed(url, config.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS))
+          throw new Error("the webhook's host is not allowed");
+        await webhook(url)(d, body);
+      };
+    senders.slack = chat("slack", config.SLACK_WEBHOOK_URL);
+    senders.teams = chat("teams", config.TEAMS_WEBHOOK_URL);
     if (config.TICKET_WEBHOOK_URL) senders.ticket = webhook(config.TICKET_WEBHOOK_URL, config.TICKET_WEBHOOK_TOKEN);
     if (Object.keys(senders).length === 0) return backlog;
     const deps = {
@@ -181,7 +216,13 @@ function raiseDeps(config: NotifierContext["config"], secretKey: string): RaiseD
     ticket: { enabled: config.TICKET_WEBHOOK_URL !== "", kinds: config.TICKET_WEBHOOK_EVENTS },
     messageKey: deliveryMessageKey(secretKey),
     frontendBase: config.PASSWORD_RESET_BASE_URL,
+    teamWebhookKey: teamWebhookKey(secretKey),
   };
+}
+
+/** The key sealing the teams' own chat webhook URLs (each is a credential). */
+function teamWebhookKey(secretKey: string): Buffer {
+  return secretBoxKey(secretKey, "team-chat-webhook", "sca-notifier");
 }
 
 /** The daily backlog sweep, when both QUEUE_BACKLOG_METRICS_ENABLED and QUEUE_BACKLOG_ALERT_ENABLED are on. */

@@ -9,6 +9,7 @@ import { projectGateFacts } from "./clients/gate-facts.ts";
 import { projectsService } from "./clients/projects.ts";
 import { projectsLicenseInventory } from "./clients/license-inventory.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
+import { GATE_EVALUATION_GROUP, gateEvaluationHandler, scanStates } from "./events/gate-evaluation.ts";
 import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
@@ -44,20 +45,26 @@ export const service = defineService({
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const projects = projectsService(config.PROJECTS_RPC_URL, secretKey);
     const wakeRelay = () => kafka.wakeRelay();
+    const gateFacts = projectGateFacts(config.PROJECTS_RPC_URL, secretKey);
+    const gateDeployment = {
+      maliciousEnabled: config.GATE_MALICIOUS_ENABLED,
+      epssThreshold: config.GATE_EPSS_THRESHOLD,
+      epssOnMissingData: config.GATE_EPSS_ON_MISSING_DATA,
+    };
+    await kafka.consume({
+      groupId: GATE_EVALUATION_GROUP,
+      topic: scanStates,
+      handle: gateEvaluationHandler({ projects: gateFacts, deployment: gateDeployment }),
+    });
     return (router) => {
       registerLicensePolicyService(router, { orm, directory, wakeRelay });
       registerApprovalService(router, { orm, directory, projects, wakeRelay });
       registerOrganizationVerdictService(router, { orm, projects, wakeRelay });
-      const gateFacts = projectGateFacts(config.PROJECTS_RPC_URL, secretKey);
       registerGatePolicyService(router, {
         orm,
         directory,
         projects: gateFacts,
-        deployment: {
-          maliciousEnabled: config.GATE_MALICIOUS_ENABLED,
-          epssThreshold: config.GATE_EPSS_THRESHOLD,
-          epssOnMissingData: config.GATE_EPSS_ON_MISSING_DATA,
-        },
+        deployment: gateDeployment,
         wakeRelay,
       });
       registerGovernanceService(router, { orm, projects: gateFacts });

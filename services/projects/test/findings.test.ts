@@ -12,6 +12,7 @@ import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
+import { VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
 import { FindingsChangedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
@@ -329,7 +330,7 @@ describe("re-matching after an advisory refresh", () => {
     expect(r.findingsAdded).toBeGreaterThanOrEqual(1);
     expect(r.findingsRemoved).toBeGreaterThanOrEqual(1);
     const [event] = await h.domainEvents.waitFor(FindingsChangedSchema, (e) => e.projectId === projectId);
-    expect(event).toMatchObject({ scanId, databaseVersion: "db-3", addedCount: 1, removedCount: 1 });
+    expect(event).toMatchObject({ scanId, teamId: team.id, databaseVersion: "db-3", addedCount: 1, removedCount: 1 });
     expect(event!.added.map((a) => [a.vulnerabilityId, a.componentName, a.severity])).toEqual([
       [fresh.id, "left-pad", "low"],
     ]);
@@ -365,6 +366,54 @@ describe("re-matching after an advisory refresh", () => {
     expect(r.updated).toBe(1);
     const f = byVulnerability(await allFindings(projectId), "CVE-2020-25649");
     expect(f).toMatchObject({ epssScore: 0.5, epssPercentile: 0.9, knownExploited: true, kevDueDate: "2026-01-01" });
+  });
+
+  it("publishes one VulnerabilitiesKevListed per project for open findings newly KEV-listed, never again", async () => {
+    const projectId = await newProject();
+    const scanId = await scanned(projectId);
+    // Two vulnerabilities of this run only, reaching left-pad through a re-match; one is then closed by triage.
+    const n = Math.floor(Math.random() * 90000) + 10000;
+    const open = { id: `CVE-2098-${n}`, severity: "high", summary: "listed, open" };
+    const closed = { id: `CVE-2097-${n}`, severity: "low", summary: "listed, resolved" };
+    await matches.recordRefreshMatches(
+      {
+        databaseVersion: `db-kev-${n}`,
+        vulnerabilities: [open, closed],
+        verdicts: [
+          {
+            package: { ecosystem: "npm", name: "left-pad", version: "1.3.0" },
+            vulnerabilities: [
+              { vulnerabilityId: open.id, fixedVersions: [] },
+              { vulnerabilityId: closed.id, fixedVersions: [] },
+            ],
+          },
+        ],
+      },
+      runner,
+    );
+    const resolved = byVulnerability(await allFindings(projectId), closed.id);
+    await findings.updateFindingStatus(
+      { findingId: resolved.id, expectedVersion: 1, status: "resolved", responses: [] },
+      developer,
+    );
+    const listing = [
+      { ...open, knownExploited: true, kevDueDate: "2026-12-01" },
+      { ...closed, knownExploited: true, kevDueDate: "2026-12-02" },
+    ];
+    expect((await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner)).updated).toBe(2);
+    const [event] = await h.domainEvents.waitFor(VulnerabilitiesKevListedSchema, (e) => e.projectId === projectId);
+    expect(event).toMatchObject({ teamId: team.id, scanId, listedCount: 1 });
+    expect(event!.findings.map((x) => [x.vulnerabilityId, x.componentName, x.severity, x.kevDueDate])).toEqual([
+      [open.id, "left-pad", "high", "2026-12-01"],
+    ]);
+    // The same listing again, or only a new EPSS score of a listed vulnerability: nothing more is published.
+    await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner);
+    await matches.recordVulnerabilityUpdates({ vulnerabilities: [{ ...listing[0]!, epssScore: 0.77 }] }, runner);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const kevEvents = h.domainEvents.seen.filter(
+      (x) => x.type === VulnerabilitiesKevListedSchema.typeName && x.key === projectId,
+    );
+    expect(kevEvents).toHaveLength(1);
   });
 });
 

@@ -37,10 +37,10 @@ const kind = (name: string, severity: Severity | null, email: boolean, raised: b
 export const KINDS: readonly KindSpec[] = [
   kind("scan.failed", "medium", true, true),
   kind("scan.succeeded", null, false, true),
-  kind("findings.new", null, false, false),
-  kind("vulnerability.kev_listed", "critical", true, false),
+  kind("findings.new", null, false, true),
+  kind("vulnerability.kev_listed", "critical", true, true),
   kind("vulnerability.sla_breached", "high", true, true),
-  kind("gate.failed", "high", true, false),
+  kind("gate.failed", "high", true, true),
   kind("approval.requested", null, true, true),
   kind("approval.decided", null, true, true),
   kind("package.malicious", "critical", true, false),

@@ -17,6 +17,8 @@ export interface RaiseDeps {
   messageKey: Buffer;
   /** The frontend's base (PASSWORD_RESET_BASE_URL): links in e-mails are made absolute against its origin. */
   frontendBase: string;
+  /** Opens a team's own chat webhook URLs (secretBoxKey(SECRET_KEY, "team-chat-webhook", "sca-notifier")). */
+  teamWebhookKey: Buffer;
 }
 
 /** Seals a message (an e-mail, or a webhook's JSON body) for the deliveries table. */

@@ -10,12 +10,14 @@ import { notificationEmail, portalUrl } from "../domain/email-messages.ts";
 import { chatByDefault } from "../domain/kinds.ts";
 import { wants } from "../domain/preferences.ts";
 import { routingOf } from "../domain/routing-rules.ts";
+import { teamRecipient } from "../domain/team-chat-webhooks.ts";
 import type { NotificationContent } from "../domain/scan-outcomes.ts";
 import { slackMessage, teamsMessage, ticketEvent, type WebhookNotification } from "../domain/webhook-messages.ts";
 import { enqueueDeliveries, ORG_WEBHOOK, type NewDelivery } from "../store/deliveries.ts";
 import { digestSubscribers, holdForDigest, type NewDigestItem } from "../store/email-digests.ts";
 import { activeRulesFor } from "../store/notification-rules.ts";
 import { insertNotifications } from "../store/notifications.ts";
+import { teamWebhookUrls } from "../store/team-chat-webhooks.ts";
 import { choicesOf } from "../store/preferences.ts";
 import { sealMessage, type RaiseDeps } from "./delivery-deps.ts";
 
@@ -122,6 +124,12 @@ export async function raiseNotification(em: EntityManager, deps: RaiseDeps, n: R
   const toChat = (channel: "slack" | "teams") => chatByDefault(content.kind) || routing.channels.has(channel);
   if (deps.chat.slack && toChat("slack")) delivery("slack", ORG_WEBHOOK, slackMessage(webhook), null);
   if (deps.chat.teams && toChat("teams")) delivery("teams", ORG_WEBHOOK, teamsMessage(webhook), null);
+  // The team's own webhooks carry the same kinds in the same formats; the URL is looked up again when sending.
+  const own = n.teamId ? await teamWebhookUrls(em, n.teamId, deps.teamWebhookKey) : null;
+  if (n.teamId && own?.slack && toChat("slack"))
+    delivery("slack", teamRecipient(n.teamId), slackMessage(webhook), null);
+  if (n.teamId && own?.teams && toChat("teams"))
+    delivery("teams", teamRecipient(n.teamId), teamsMessage(webhook), null);
   if (deps.ticket.enabled && (deps.ticket.kinds.length === 0 || deps.ticket.kinds.includes(content.kind)))
     delivery("ticket", ORG_WEBHOOK, ticketEvent(webhook), null);
 

@@ -5,6 +5,7 @@ import { Notification } from "./entities/notification.ts";
 import { NotificationPreference } from "./entities/notification-preference.ts";
 import { NotificationRule } from "./entities/notification-rule.ts";
 import { QueueBacklogBreach } from "./entities/queue-backlog-breach.ts";
+import { TeamChatWebhook } from "./entities/team-chat-webhook.ts";
 
 /** The tables of the notifier schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -15,4 +16,5 @@ export const entities: DatabaseOptions["entities"] = [
   QueueBacklogBreach,
   EmailDigestSubscriber,
   DigestItem,
+  TeamChatWebhook,
 ];

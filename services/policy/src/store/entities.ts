@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from "@sca/db";
 import { ApprovalRequest } from "./entities/approval.ts";
 import { GatePolicy } from "./entities/gate-policy.ts";
+import { GateScanFailure } from "./entities/gate-scan-failure.ts";
 import { LicensePolicy } from "./entities/license-policy.ts";
 import { ObligationFulfilment } from "./entities/obligation-fulfilment.ts";
 import { OrganizationVerdict } from "./entities/organization-verdict.ts";
@@ -12,4 +13,5 @@ export const entities: DatabaseOptions["entities"] = [
   ApprovalRequest,
   OrganizationVerdict,
   ObligationFulfilment,
+  GateScanFailure,
 ];

@@ -3,7 +3,8 @@ import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { notificationRuleRoutes } from "./notification-rules.ts";
 import { notificationRoutes } from "./notifications.ts";
+import { teamChatWebhookRoutes } from "./team-chat-webhooks.ts";
 
 export function notifierRoutes(ctx: GatewayContext): Route[] {
-  return [...notificationRoutes(ctx), ...notificationRuleRoutes(ctx)];
+  return [...notificationRoutes(ctx), ...notificationRuleRoutes(ctx), ...teamChatWebhookRoutes(ctx)];
 }

@@ -5,6 +5,7 @@ import { Migration20261124150000_LicenseExceptionExpiries } from "./Migration202
 import { Migration20261125100000_GatePolicies } from "./Migration20261125100000_GatePolicies.ts";
 import { Migration20261125120000_Approvals } from "./Migration20261125120000_Approvals.ts";
 import { Migration20261125110000_ObligationFulfilments } from "./Migration20261125110000_ObligationFulfilments.ts";
+import { Migration20261125180000_GateScanFailures } from "./Migration20261125180000_GateScanFailures.ts";
 
 /** Every migration of the policy schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -17,4 +18,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   // The events policy applied once (ProjectUpdated, for the project names on approval requests).
   CreateProcessedEventsTable,
   Migration20261125110000_ObligationFulfilments,
+  Migration20261125180000_GateScanFailures,
 ];

@@ -1,0 +1,64 @@
+// What a KEV listing touches (docs/findings.md, "KEV listings"): the open findings of each project's newest snapshot
+// whose vulnerability the refresh just put on the known-exploited catalog. Bounded per project in one statement:
+// each project's first `perProject` findings (most severe first) and its whole count, never every row.
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { column, rawQuery } from "@sca/db";
+import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
+import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+
+export interface KevTouchedFinding {
+  projectId: string;
+  teamId: string;
+  scanId: string;
+  /** The project's open findings the listing touched, all of them (the rows are at most `perProject`). */
+  touchedCount: number;
+  findingId: string;
+  vulnerabilityId: string;
+  severity: string;
+  componentName: string;
+  componentVersion: string | null;
+  purl: string | null;
+  kevDueDate: string;
+}
+
+export async function openFindingsKevListed(
+  em: EntityManager,
+  vulnerabilityIds: readonly string[],
+  perProject: number,
+): Promise<KevTouchedFinding[]> {
+  if (vulnerabilityIds.length === 0) return [];
+  return rawQuery(
+    em,
+    `select * from (
+       select f.project_id, p.team_id, f.scan_id, f.id as finding_id, f.vulnerability_id, v.severity,
+         c.name as component_name, c.version as component_version, c.purl, v.kev_due_date,
+         count(*) over (partition by f.project_id) as touched_count,
+         row_number() over (partition by f.project_id order by v.severity_rank desc, f.vulnerability_id, c.name, f.id) as n
+       from vulnerability_findings f
+       join vulnerabilities v on v.id = f.vulnerability_id
+       join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
+         and t.vulnerability_id = f.vulnerability_id
+       join inventory_components c on c.id = f.component_row_id
+       join projects p on p.id = f.project_id and p.archived_at is null
+       where f.vulnerability_id in (select jsonb_array_elements_text(?::jsonb)) and f.removed_at is null
+         and f.scan_id in (${LATEST_SNAPSHOTS})
+         and t.status in (select jsonb_array_elements_text(?::jsonb))
+     ) touched
+     where n <= ?
+     order by project_id, n`,
+    [JSON.stringify(vulnerabilityIds), JSON.stringify(OPEN_STATES), perProject],
+    {
+      projectId: column.text,
+      teamId: column.text,
+      scanId: column.text,
+      touchedCount: column.integer,
+      findingId: column.text,
+      vulnerabilityId: column.text,
+      severity: column.text,
+      componentName: column.text,
+      componentVersion: column.text.nullable,
+      purl: column.text.nullable,
+      kevDueDate: column.text,
+    },
+  );
+}
