@@ -79,6 +79,11 @@ export interface ServiceFixtures {
      * for this SBOM; `scopeFilter` is SCAN_SCOPE_FILTER_ENABLED (default true: excluded components are dropped).
      */
     inventoryArtefactOf(sbom: Uint8Array | string, opts?: { scopeFilter?: boolean }): Uint8Array;
+    /**
+     * Resolves once a started runner's own start-up work is done (advisories imported and re-matched, the KEV and
+     * EPSS snapshots loaded and pushed to findings), so a test's findings are not rewritten under it.
+     */
+    startUpSettled(orm: MikroORM, timeoutMs?: number): Promise<void>;
   };
 }
 

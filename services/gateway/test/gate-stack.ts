@@ -76,6 +76,7 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
   const runner = await startService("scanner-runner", {
     env: { KAFKA_TOPIC_PREFIX, PROJECTS_RPC_URL: projects.url!, ARTEFACT_DIR: dir },
   });
+  await (await fixturesOf("scanner-runner")).startUpSettled(runner.orm);
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { projects: projects.url!, policy: policy.url!, "scanner-runner": runner.url! },
