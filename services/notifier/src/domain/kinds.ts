@@ -43,7 +43,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("gate.failed", "high", true, false),
   kind("approval.requested", null, true, true),
   kind("approval.decided", null, true, true),
-  kind("package.malicious", "critical", true, false),
+  kind("package.malicious", "critical", true, true),
   kind("queue.backlog", "medium", false, true),
   {
     kind: "account.password_reset",
