@@ -17,6 +17,8 @@ export type StampFeed = "eol" | "malicious";
 
 /** Purls per RestampComponentStates call (one projects transaction each; well under the 4 MiB message bound). */
 const PURLS_PER_CALL = 5000;
+/** projects' bound on a state's purl: a longer one (never stamped by a scan either) is left out, not a failed pass. */
+const PURL_MAX = 4096;
 
 export interface RestampDeps {
   enrichment: Pick<
@@ -84,8 +86,10 @@ export async function restampInventories(
     totals.newlyFlagged += r.newlyFlagged;
     totals.eolCleared += r.eolCleared;
   };
-  for await (const chunk of deps.componentStates.listHeldPurls(signal))
-    for (let i = 0; i < chunk.length; i += PURLS_PER_CALL) await restamp(chunk.slice(i, i + PURLS_PER_CALL));
+  for await (const chunk of deps.componentStates.listHeldPurls(signal)) {
+    const purls = chunk.filter((p) => p.length <= PURL_MAX);
+    for (let i = 0; i < purls.length; i += PURLS_PER_CALL) await restamp(purls.slice(i, i + PURLS_PER_CALL));
+  }
   const counts = await deps.componentStates.count(signal);
   totals.eolStamped = counts.eolStamped;
   totals.eolFlagged = counts.eolFlagged;
