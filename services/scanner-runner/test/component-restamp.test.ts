@@ -23,6 +23,7 @@ import { callAs, EventReader, sharedDir, startService, testServers, uniqueName, 
 import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
 import { refreshEol } from "../src/feeds/eol-feed.ts";
 import { refreshMalicious } from "../src/feeds/malicious-feed.ts";
+import { feedStatus } from "../src/store/feed-status.ts";
 import { COMPONENT_STATE_FEEDS, enrichmentUpdatesQueued } from "../src/store/pending-refreshes.ts";
 import {
   artefactDirectory,
@@ -122,8 +123,16 @@ beforeAll(async () => {
   runner = await startRunner();
   domainEvents = await EventReader.start(projects.kafka!, TOPICS.domainEvents);
   scanEvents = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
-  // The snapshots loaded at the first start queue a re-stamp of the (empty) inventories: done before scanning.
-  await eventually(restampDone, "the first start's re-stamp", 60_000);
+  // The snapshots loaded at the first start queue a re-stamp of the (empty) inventories: done (its counts recorded)
+  // before scanning, so the scan's stage reads the loaded snapshots and no re-stamp races it.
+  await eventually(
+    async () =>
+      (await restampDone()) &&
+      (await feedStatus(runner.orm.em.fork(), "eol"))?.counts.stamped !== undefined &&
+      (await feedStatus(runner.orm.em.fork(), "malicious"))?.counts.stamped !== undefined,
+    "the first start's re-stamp",
+    60_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -257,4 +266,14 @@ describe("re-stamping after a snapshot refresh", () => {
     const { eol } = await panels();
     expect([eol.stamped, eol.eolFlaggedTotal, eol.cleared]).toEqual([1n, 0n, 1n]);
   }, 150_000);
+
+  it("re-stamps at the daily end-of-life check with the live sweep off, so passing dates reach the inventories", async () => {
+    expect((await panels()).eol.cleared).toBe(1n);
+    const off = { ...settings(), eol: { ...settings().eol, refreshEnabled: false } };
+    expect(await refreshEol(runner.orm, off, logger, signal, true)).toBe("skipped");
+    // The pass finds nothing to move today: its counts replace the last pass's.
+    await eventually(async () => (await panels()).eol.cleared === 0n, "the daily pass recorded", 30_000);
+    const { eol } = await panels();
+    expect([eol.stamped, eol.eolFlaggedTotal, eol.run?.lastResult]).toEqual([1n, 0n, "skipped"]);
+  }, 60_000);
 });

@@ -123,7 +123,7 @@ export async function refreshEol(
     : !eol.refreshEnabled
       ? "EOL_REFRESH_ENABLED is off (the snapshot is used)"
       : undefined;
-  return attemptRefresh(
+  const result = await attemptRefresh(
     orm,
     {
       feed: "eol",
@@ -136,4 +136,8 @@ export async function refreshEol(
     logger,
     () => sweep(orm, settings, signal),
   );
+  // A verdict depends on the day as well as the data (a cycle whose date passes becomes eol): the daily check
+  // re-stamps the inventories even when the live sweep is off (a sweep queued its own re-stamp).
+  if (result === "skipped" && eol.enabled) await queueEnrichmentUpdate(orm.em.fork(), "eol");
+  return result;
 }
