@@ -142,6 +142,26 @@ describe("the feeds' status panels", () => {
     expect(r.json).toMatchObject({ snapshot_date: "2025-06-04", snapshot_stale: true, refresh_enabled: false });
   });
 
+  it("serves the component counts the runner's last re-stamp recorded", async () => {
+    // As a re-stamp records them (recordFeedCounts merges into feed_status.counts); this runner has no projects.
+    const record = (feed: string, counts: Record<string, number>) =>
+      runner.orm.em
+        .getConnection()
+        .execute(`update feed_status set counts = counts || ?::jsonb where feed = ?`, [JSON.stringify(counts), feed]);
+    await record("eol", { stamped: 120, eol_flagged_total: 17, cleared: 3 });
+    await record("malicious", { stamped: 95, flagged_total: 4, newly_flagged: 1 });
+    expect((await get("/v1/admin/eol/status", root)).json).toMatchObject({
+      stamped: 120,
+      eol_flagged_total: 17,
+      cleared: 3,
+    });
+    expect((await get("/v1/admin/malicious/status", root)).json).toMatchObject({
+      stamped: 95,
+      flagged_total: 4,
+      newly_flagged: 1,
+    });
+  });
+
   it("hides the panels from anyone but a super_admin", async () => {
     for (const path of ["/v1/admin/kev/status", "/v1/admin/eol/status", "/v1/admin/malicious/status"]) {
       expect((await get(path, member)).status).toBe(404);

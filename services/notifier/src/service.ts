@@ -29,6 +29,7 @@ import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
 import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
 import { SLA_BREACHES_GROUP, slaBreachEvents, slaBreachHandler } from "./events/sla-breaches.ts";
+import { MALICIOUS_PACKAGES_GROUP, maliciousFlagEvents, maliciousPackageHandler } from "./events/malicious-packages.ts";
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
 import { registerNotificationService } from "./rpc/notification-service.ts";
 import { registerTeamChatWebhookService } from "./rpc/team-chat-webhooks.ts";
@@ -104,6 +105,11 @@ export const service = defineService({
     });
     await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
     await ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
+    await ctx.kafka.consume({
+      groupId: MALICIOUS_PACKAGES_GROUP,
+      topic: maliciousFlagEvents,
+      handle: maliciousPackageHandler(deps),
+    });
     await ctx.kafka.consume({
       groupId: APPROVAL_REQUESTS_GROUP,
       topic: approvalRequests,

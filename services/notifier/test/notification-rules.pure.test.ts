@@ -22,14 +22,18 @@ const scan = (over: Partial<ScanOutcome> = {}): ScanOutcome => ({
 });
 
 describe("kinds", () => {
-  it("are unique, and only scan outcomes, SLA breaches, approvals, the reset e-mail and the queue backlog are raised", () => {
+  it("are unique, and only scan outcomes, SLA breaches, approvals, malicious packages, the reset e-mail and the queue backlog are raised", () => {
     expect(new Set(KINDS.map((k) => k.kind)).size).toBe(KINDS.length);
-    expect(KINDS.filter((k) => k.raised).map((k) => k.kind)).toEqual([
+    expect(KINDS.map((k) => k.kind)).toEqual([
       "scan.failed",
       "scan.succeeded",
+      "findings.new",
+      "vulnerability.kev_listed",
       "vulnerability.sla_breached",
+      "gate.failed",
       "approval.requested",
       "approval.decided",
+      "package.malicious",
       "queue.backlog",
       "account.password_reset",
     ]);

@@ -76,7 +76,7 @@ export const service = defineService({
       registerLicenseInventoryService(router, inventory);
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
-      registerComponentStateService(router, { orm });
+      registerComponentStateService(router, { orm, wakeRelay });
       registerFindingService(router, {
         orm,
         wakeRelay,

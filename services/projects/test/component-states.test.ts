@@ -185,3 +185,82 @@ describe("RecordComponentStates", () => {
     ).toBe(Code.NotFound);
   });
 });
+
+describe("RestampComponentStates", () => {
+  it("replaces only the named feed's columns, on every project's newest snapshot only", async () => {
+    const a = await ingested();
+    const b = await ingested();
+    await states.recordComponentStates({ ...a, states: STATES }, runner);
+    // b's project gets a newer snapshot: its first one is no longer re-stamped.
+    const older = b.scanId;
+    const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(findingsArtefact()), {
+      maxBytes: 1024 ** 2,
+    });
+    const newer = randomUUID();
+    await inventory.ingestInventory(
+      {
+        scanId: newer,
+        projectId: b.projectId,
+        attempt: 1,
+        ref: "",
+        inventory: create(ScanArtefactSchema, {
+          key: stored.key,
+          sizeBytes: BigInt(stored.sizeBytes),
+          sha256: stored.sha256,
+        }),
+      },
+      runner,
+    );
+    const log4j = STATES.find((x) => x.purl === PURLS.log4j)!;
+    const restamped = await states.restampComponentStates(
+      { feeds: ["eol"], states: [{ purl: PURLS.log4j, eolState: "supported", eolProduct: "log4j", eolCycle: "2" }] },
+      runner,
+    );
+    // a's log4j row leaves eol; b's newest snapshot gains a state; b's older snapshot is left (the other tests'
+    // projects hold log4j too, hence at least).
+    expect(restamped.updated).toBeGreaterThanOrEqual(2);
+    expect(restamped.eolCleared).toBeGreaterThanOrEqual(1);
+    expect(restamped.projectsTouched).toBeGreaterThanOrEqual(2);
+    expect(restamped.newlyFlagged).toBe(0);
+    const rowOf = async (scanId: string) =>
+      (
+        await h.projects.orm.em
+          .getConnection()
+          .execute<{ eol_state: string | null; eol_date: string | null; currency_state: string | null }[]>(
+            `select eol_state, eol_date, currency_state from inventory_components where scan_id = ? and purl = ?`,
+            [scanId, PURLS.log4j],
+          )
+      )[0]!;
+    expect(await rowOf(a.scanId)).toEqual({
+      eol_state: "supported",
+      eol_date: null,
+      currency_state: log4j.currencyState ?? null,
+    });
+    expect(await rowOf(newer)).toMatchObject({ eol_state: "supported" });
+    expect(await rowOf(older)).toMatchObject({ eol_state: null });
+    // Idempotent: the same states again change nothing.
+    expect(
+      await states.restampComponentStates(
+        { feeds: ["eol"], states: [{ purl: PURLS.log4j, eolState: "supported", eolProduct: "log4j", eolCycle: "2" }] },
+        runner,
+      ),
+    ).toMatchObject({ updated: 0, eolCleared: 0 });
+    const counts = await states.countComponentStates({}, runner);
+    expect(counts.eolStamped).toBeGreaterThanOrEqual(2);
+  });
+
+  it("is the scanner-runner's alone and names a feed it does not know", async () => {
+    const request = { feeds: ["eol"], states: [{ purl: PURLS.log4j }] };
+    expect(await code(states.restampComponentStates(request, viewer))).toBe(Code.PermissionDenied);
+    expect(await code(states.countComponentStates({}, await h.superAdmin()))).toBe(Code.PermissionDenied);
+    try {
+      await states.restampComponentStates({ feeds: ["currency"], states: [{ purl: PURLS.log4j }] }, runner);
+      throw new Error("accepted");
+    } catch (err) {
+      const e = ConnectError.from(err);
+      expect(e.code).toBe(Code.InvalidArgument);
+      expect(e.rawMessage).toMatch(/feeds/);
+    }
+    expect(await code(states.restampComponentStates({ feeds: [], states: [] }, runner))).toBe(Code.InvalidArgument);
+  });
+});

@@ -128,9 +128,11 @@ export const service = defineService({
     const enrichment = new EnrichmentReader(orm, feedSettingsOf(config));
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
     const matches = projectsVulnerabilityMatches(config.PROJECTS_RPC_URL, secretKey);
-    // Advisory imports and EPSS/KEV refreshes reach the existing findings without a scan (and a stopped instance's
+    // Advisory imports and EPSS/KEV refreshes reach the existing findings, end-of-life and malicious snapshot refreshes
+    // the components' states, without a scan (and a stopped instance's
     // unfinished propagation is resumed here).
-    const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, logger });
+    const componentStates = projectsComponentStates(config.PROJECTS_RPC_URL, secretKey);
+    const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
     ctx.addCloser("refresh propagation", () => propagation.stop());
     const deps = {
@@ -202,7 +204,7 @@ export const service = defineService({
             })
           : null,
         currencyStageMs: config.CURRENCY_LOOKUP_STAGE_SECONDS * 1000,
-        componentStates: projectsComponentStates(config.PROJECTS_RPC_URL, secretKey),
+        componentStates,
       },
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never

@@ -11,6 +11,7 @@ import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/eve
 import { InventoryService, type Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { callAs, EventReader, sharedDir, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
+import { COMPONENT_STATE_FEEDS, enrichmentUpdatesQueued } from "../src/store/pending-refreshes.ts";
 import { startRegistryServer, type RegistryServer } from "./support/registry-server.ts";
 import { artefactDirectory, eventually, makeProject, publishJobs, scanJob, upload } from "./support/scan-jobs.ts";
 
@@ -163,6 +164,12 @@ beforeAll(async () => {
   await eventually(
     async () => (await count("eol_products")) > 0 && (await count("malicious_packages")) > 0,
     "the vendored snapshots are loaded",
+    60_000,
+  );
+  // Loading them queued a re-stamp of the (here empty) inventories; the scan's own stage is what this file checks.
+  await eventually(
+    async () => !(await enrichmentUpdatesQueued(runner.orm.em.fork(), COMPONENT_STATE_FEEDS)),
+    "the snapshot loads' re-stamp is done",
     60_000,
   );
 }, 120_000);

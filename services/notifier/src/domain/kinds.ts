@@ -1,7 +1,6 @@
 // The notification kinds (docs/notifications.md): what the product tells people about, each with its severity when
 // one applies, its default channels, and whether a person may tune it. The spec lists none; these follow what the
-// portal does. Only kinds whose source event exists are raised today (`raised`); the rest are named so preferences,
-// routing rules and the documents agree on one vocabulary as their sources arrive.
+// portal does; preferences, routing rules and the documents share this one vocabulary.
 
 export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -22,35 +21,31 @@ export interface KindSpec {
   defaults: Record<Channel, boolean>;
   /** false: security mail (the reset link) goes out whatever the preferences say, and is not in them. */
   tunable: boolean;
-  /** Raised today: its source event exists. */
-  raised: boolean;
 }
 
-const kind = (name: string, severity: Severity | null, email: boolean, raised: boolean, tunable = true): KindSpec => ({
+const kind = (name: string, severity: Severity | null, email: boolean, tunable = true): KindSpec => ({
   kind: name,
   severity,
   defaults: { in_app: true, email },
   tunable,
-  raised,
 });
 
 export const KINDS: readonly KindSpec[] = [
-  kind("scan.failed", "medium", true, true),
-  kind("scan.succeeded", null, false, true),
-  kind("findings.new", null, false, true),
-  kind("vulnerability.kev_listed", "critical", true, true),
-  kind("vulnerability.sla_breached", "high", true, true),
-  kind("gate.failed", "high", true, true),
-  kind("approval.requested", null, true, true),
-  kind("approval.decided", null, true, true),
-  kind("package.malicious", "critical", true, false),
-  kind("queue.backlog", "medium", false, true),
+  kind("scan.failed", "medium", true),
+  kind("scan.succeeded", null, false),
+  kind("findings.new", null, false),
+  kind("vulnerability.kev_listed", "critical", true),
+  kind("vulnerability.sla_breached", "high", true),
+  kind("gate.failed", "high", true),
+  kind("approval.requested", null, true),
+  kind("approval.decided", null, true),
+  kind("package.malicious", "critical", true),
+  kind("queue.backlog", "medium", false),
   {
     kind: "account.password_reset",
     severity: null,
     defaults: { in_app: false, email: true },
     tunable: false,
-    raised: true,
   },
 ];
 

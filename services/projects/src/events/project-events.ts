@@ -8,6 +8,7 @@ import { enqueue, outboxInsert, topicContract, TOPICS } from "@sca/kafka";
 import {
   FindingsChangedSchema,
   InventoryIngestedSchema,
+  MaliciousComponentsFlaggedSchema,
   ProjectArchivedSchema,
   ProjectCreatedSchema,
   ProjectFactsSchema,
@@ -25,6 +26,7 @@ export const projectDomainEvents = topicContract(
   FindingsChangedSchema,
   InventoryIngestedSchema,
   VulnerabilitySlaBreachedSchema,
+  MaliciousComponentsFlaggedSchema,
 );
 
 /** Projects' audit events; most are about a row of projects. */

@@ -1,21 +1,46 @@
 // ComponentStateService: the scanner-runner's enrichment states (end of life, currency, malicious) recorded on an
-// ingested scan's components in one write (docs/inventory.md, "Component states"). Only the scanner-runner calls it.
+// ingested scan's components in one write (docs/inventory.md, "Component states"), and re-stamped on every
+// project's newest snapshot when the end-of-life dataset or the malicious snapshot changes (docs/enrichment-feeds.md,
+// "Re-stamping after a snapshot refresh"). Components becoming flagged are published (MaliciousComponentsFlagged).
+// Only the scanner-runner calls it.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
   ComponentStateService,
+  CountComponentStatesResponseSchema,
+  ListHeldPurlsResponseSchema,
   RecordComponentStatesResponseSchema,
+  RestampComponentStatesResponseSchema,
 } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { requireService } from "@sca/rpc";
 import { checkedComponentStates } from "../domain/component-states.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { writeComponentStates } from "../store/component-states.ts";
+import { emitMaliciousFlagged } from "../events/malicious-flags.ts";
+import {
+  componentStateCounts,
+  flaggedComponents,
+  heldPurls,
+  newlyFlagged,
+  restampComponentStates,
+  RESTAMP_FEEDS,
+  writeComponentStates,
+  type RestampFeed,
+} from "../store/component-states.ts";
 import { snapshotProject } from "../store/vulnerability-matches.ts";
 import { MATCH_CALLER } from "./vulnerability-matches.ts";
 
-export function registerComponentStateService(router: ConnectRouter, deps: { orm: MikroORM }): void {
+const HELD_CHUNK = 5000;
+
+export interface ComponentStateDeps {
+  orm: MikroORM;
+  wakeRelay: () => void;
+}
+
+const isRestampFeed = (f: string): f is RestampFeed => Object.hasOwn(RESTAMP_FEEDS, f);
+
+export function registerComponentStateService(router: ConnectRouter, deps: ComponentStateDeps): void {
   router.service(ComponentStateService, {
     async recordComponentStates(req, ctx: HandlerContext) {
       requireService(ctx, MATCH_CALLER);
@@ -26,12 +51,74 @@ export function registerComponentStateService(router: ConnectRouter, deps: { orm
       if (v.length) throw ProblemError.validation(v);
       const scanId = req.scanId.toLowerCase();
       const projectId = req.projectId.toLowerCase();
-      const updated = await deps.orm.em.fork().transactional(async (em) => {
+      const now = new Date();
+      const { updated, events } = await deps.orm.em.fork().transactional(async (em) => {
         if ((await snapshotProject(em, scanId)) !== projectId)
           throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
-        return writeComponentStates(em, scanId, states);
+        const changed = await writeComponentStates(em, scanId, states);
+        const flagged = await flaggedComponents(
+          em,
+          newlyFlagged(changed).map((r) => r.id),
+          true,
+        );
+        return { updated: changed.length, events: emitMaliciousFlagged(em, flagged, "scan", now) };
       });
+      if (events) deps.wakeRelay();
       return create(RecordComponentStatesResponseSchema, { updated });
+    },
+
+    async *listHeldPurls(_req, ctx: HandlerContext) {
+      requireService(ctx, MATCH_CALLER);
+      const em = deps.orm.em.fork();
+      let after = "";
+      for (;;) {
+        const purls = await heldPurls(em, after, HELD_CHUNK);
+        if (purls.length === 0) return;
+        yield create(ListHeldPurlsResponseSchema, { purls });
+        if (purls.length < HELD_CHUNK) return;
+        after = purls[purls.length - 1]!;
+      }
+    },
+
+    async restampComponentStates(req, ctx: HandlerContext) {
+      requireService(ctx, MATCH_CALLER);
+      const v: FieldViolation[] = [];
+      const feeds = [...new Set(req.feeds)];
+      feeds.forEach((f, i) => {
+        if (!isRestampFeed(f)) v.push({ path: `feeds[${i}]`, message: "must be eol or malicious" });
+      });
+      if (feeds.length === 0) v.push({ path: "feeds", message: "must name eol, malicious or both" });
+      const states = checkedComponentStates(req.states, v);
+      if (v.length) throw ProblemError.validation(v);
+      const now = new Date();
+      const outcome = await deps.orm.em.fork().transactional(async (em) => {
+        const changed = await restampComponentStates(em, feeds.filter(isRestampFeed), states);
+        const flagged = newlyFlagged(changed);
+        const events = emitMaliciousFlagged(
+          em,
+          await flaggedComponents(
+            em,
+            flagged.map((r) => r.id),
+            false,
+          ),
+          "snapshot_refresh",
+          now,
+        );
+        return {
+          updated: changed.length,
+          newlyFlagged: flagged.length,
+          eolCleared: changed.filter((r) => r.eolBefore === "eol" && r.eolState !== "eol").length,
+          projectsTouched: new Set(changed.map((r) => r.projectId)).size,
+          events,
+        };
+      });
+      if (outcome.events) deps.wakeRelay();
+      return create(RestampComponentStatesResponseSchema, outcome);
+    },
+
+    async countComponentStates(_req, ctx: HandlerContext) {
+      requireService(ctx, MATCH_CALLER);
+      return create(CountComponentStatesResponseSchema, await componentStateCounts(deps.orm.em.fork()));
     },
   });
 }

@@ -1,8 +1,9 @@
 // A scan's component states (proto sca.projects.v1.ComponentState): per distinct purl, the end-of-life verdict, the
 // currency against the registry's latest version and the malicious verdict, each absent when not assessed
 // (docs/enrichment-feeds.md, "Component states").
-import type { PackageVersion } from "@sca/purl-package";
+import { packageOfPurl, type PackageVersion } from "@sca/purl-package";
 import type { Currency } from "./currency/currency.ts";
+import { registryOf } from "./currency/registries.ts";
 import type { EolVerdict } from "./feeds/eol.ts";
 import type { MaliciousVerdict } from "./feeds/malicious.ts";
 
@@ -22,6 +23,15 @@ export interface ComponentStateInit {
   maliciousState?: string;
   maliciousId?: string;
   maliciousSource?: string;
+}
+
+/**
+ * The package version of a purl in a language ecosystem (the registries publish those and the malicious snapshot
+ * covers them); null for OS packages and purls that name no package.
+ */
+export function languagePackageOf(purl: string): PackageVersion | null {
+  const named = packageOfPurl(purl);
+  return named.kind === "package" && registryOf(named.package.ecosystem) ? named.package : null;
 }
 
 export const packageVersionKey = (p: PackageVersion): string => `${p.ecosystem}\u0000${p.name}\u0000${p.version}`;

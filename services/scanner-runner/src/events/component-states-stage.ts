@@ -2,13 +2,17 @@
 // of the inventory gets its end-of-life verdict (the dataset, in memory), its malicious verdict (the snapshot, read
 // in bulk) and its currency (the registries, a few requests at a time, the whole lookup capped), and projects records
 // them on the snapshot's rows (RecordComponentStates: one statement per 5,000 purls).
-import { packageOfPurl, type PackageVersion } from "@sca/purl-package";
+import type { PackageVersion } from "@sca/purl-package";
 import type { ScanJob } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { ComponentStates } from "../clients/component-states.ts";
 import { packageNameKey, type PackageRegistries } from "../clients/package-registries.ts";
-import { componentStateOf, packageVersionKey, type ComponentStateInit } from "../domain/component-states.ts";
+import {
+  componentStateOf,
+  languagePackageOf,
+  packageVersionKey,
+  type ComponentStateInit,
+} from "../domain/component-states.ts";
 import { currencyOf } from "../domain/currency/currency.ts";
-import { registryOf } from "../domain/currency/registries.ts";
 import type { SbomInventory } from "../domain/sbom/inventory.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
@@ -39,9 +43,8 @@ export async function recordComponentStates(
   ];
   const packageOf = new Map<string, PackageVersion>();
   for (const purl of purls) {
-    const named = packageOfPurl(purl);
-    // Only the language ecosystems: the registries publish them and the malicious snapshot covers them.
-    if (named.kind === "package" && registryOf(named.package.ecosystem)) packageOf.set(purl, named.package);
+    const pkg = languagePackageOf(purl);
+    if (pkg) packageOf.set(purl, pkg);
   }
   const packages = [...new Map([...packageOf.values()].map((p) => [packageVersionKey(p), p])).values()];
 

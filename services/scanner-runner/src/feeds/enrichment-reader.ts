@@ -99,6 +99,20 @@ export class EnrichmentReader {
     return out;
   }
 
+  /** Whether each feed's verdicts are on (EOL_ENABLED, MALICIOUS_ENABLED). */
+  get eolEnabled(): boolean {
+    return this.#settings.eol.enabled;
+  }
+
+  get maliciousEnabled(): boolean {
+    return this.#settings.malicious.enabled;
+  }
+
+  /** Drops the in-memory end-of-life dataset, so the next verdict reads what a refresh just committed. */
+  forgetEolData(): void {
+    this.#eol = undefined;
+  }
+
   async #eolData() {
     if (!this.#eol || Date.now() - this.#eol.at > EOL_CACHE_MS) {
       const products = await eolProducts(this.#orm.em.fork());

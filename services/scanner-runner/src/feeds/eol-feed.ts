@@ -9,6 +9,7 @@ import { downloadBytes } from "../clients/feed-download.ts";
 import { isProductName, readEolProduct, ruleCountOf, type EolProduct } from "../domain/feeds/eol.ts";
 import { dayOf, feedHostOf } from "../domain/feeds/feed-status.ts";
 import { eolProducts, replaceEolProduct, replaceEolProducts } from "../store/eol-products.ts";
+import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
 import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
 
@@ -53,7 +54,11 @@ export async function loadEolSnapshot(orm: MikroORM, settings: FeedSettings): Pr
     (stored) => Promise.resolve(stored !== origin && !(stored === "live" && origin === "vendored")),
     async (): Promise<FeedOutcome> => {
       const products = await readEolSnapshot(settings.eol.snapshotPath || VENDORED.eolDir);
-      await orm.em.fork().transactional((em) => replaceEolProducts(em, products));
+      await orm.em.fork().transactional(async (em) => {
+        await replaceEolProducts(em, products);
+        // The inventories are re-stamped with it (vulndb/refresh-propagation.ts).
+        await queueEnrichmentUpdate(em, "eol");
+      });
       return {
         counts: countsOf(products),
         snapshotDate: origin === "vendored" ? VENDORED_DATES.eol : dayOf(new Date()),
@@ -68,6 +73,9 @@ async function sweep(orm: MikroORM, settings: FeedSettings, signal: AbortSignal)
   const { eol } = settings;
   const em = orm.em.fork();
   const products = await eolProducts(em);
+  // Each product is replaced on its own, so the re-stamp is queued before the first (a sweep cut short still reaches
+  // the inventories) and again after the last (what the sweep changed after a re-stamp already ran).
+  await queueEnrichmentUpdate(em, "eol");
   const deadline = Date.now() + eol.sweepCapMs;
   let refreshed = 0;
   let failed = 0;
@@ -93,6 +101,7 @@ async function sweep(orm: MikroORM, settings: FeedSettings, signal: AbortSignal)
     throw new Error(
       `no end-of-life product could be fetched (${failed} failed, ${skipped} not reached within the sweep's ${eol.sweepCapMs / 1000} s)`,
     );
+  await queueEnrichmentUpdate(em, "eol");
   const now = await eolProducts(em);
   return {
     counts: { ...countsOf(now), refreshed_products: refreshed, failed_products: failed, unreached_products: skipped },
@@ -114,7 +123,7 @@ export async function refreshEol(
     : !eol.refreshEnabled
       ? "EOL_REFRESH_ENABLED is off (the snapshot is used)"
       : undefined;
-  return attemptRefresh(
+  const result = await attemptRefresh(
     orm,
     {
       feed: "eol",
@@ -127,4 +136,8 @@ export async function refreshEol(
     logger,
     () => sweep(orm, settings, signal),
   );
+  // A verdict depends on the day as well as the data (a cycle whose date passes becomes eol): the daily check
+  // re-stamps the inventories even when the live sweep is off (a sweep queued its own re-stamp).
+  if (result === "skipped" && eol.enabled) await queueEnrichmentUpdate(orm.em.fork(), "eol");
+  return result;
 }

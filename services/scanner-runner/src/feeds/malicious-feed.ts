@@ -8,6 +8,7 @@ import { dayOf } from "../domain/feeds/feed-status.ts";
 import { readMaliciousRecord, type MaliciousRecord } from "../domain/feeds/malicious.ts";
 import { replaceMaliciousPackages } from "../store/malicious-packages.ts";
 import { feedStatus } from "../store/feed-status.ts";
+import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
 import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
 
@@ -59,7 +60,11 @@ function countsOf(snapshot: MaliciousSnapshot) {
 async function build(orm: MikroORM, settings: FeedSettings): Promise<FeedOutcome> {
   const override = settings.malicious.snapshotPath;
   const snapshot = await readMaliciousSnapshot(override || VENDORED.maliciousDir);
-  await orm.em.fork().transactional((em) => replaceMaliciousPackages(em, snapshot.records));
+  await orm.em.fork().transactional(async (em) => {
+    await replaceMaliciousPackages(em, snapshot.records);
+    // The inventories are re-stamped with it (vulndb/refresh-propagation.ts).
+    await queueEnrichmentUpdate(em, "malicious");
+  });
   return {
     counts: countsOf(snapshot),
     snapshotDate: override ? (snapshot.newestModified ?? dayOf(new Date())) : VENDORED_DATES.malicious,

@@ -1,4 +1,5 @@
-// Reads and writes of the refreshes' durable to-do (vulndb_rematch_packages, vulndb_pending_enrichment_updates):
+// Reads and writes of the refreshes' durable to-do (vulndb_rematch_packages, vulndb_pending_enrichment_updates: the
+// feeds whose refresh still has to reach the findings or re-stamp the components):
 // queued in the transaction that changed the data, taken under a row lock, deleted in the transaction that saw the
 // work through, so the work is done at least once and its replay is harmless (projects records verdicts
 // idempotently).
@@ -59,12 +60,32 @@ export async function queueEnrichmentUpdate(em: EntityManager, feed: string): Pr
   );
 }
 
-/** The queued enrichment feeds, locked until the caller's transaction ends. */
-export async function takeEnrichmentUpdates(em: EntityManager): Promise<string[]> {
-  const rows = await rawQuery(em, `select feed from vulndb_pending_enrichment_updates for update skip locked`, [], {
-    feed: column.text,
-  });
+/** The feeds whose refresh reaches the findings (scores, flags) and those that re-stamp the components' states. */
+export const FINDINGS_FEEDS = ["kev", "epss"] as const;
+export const COMPONENT_STATE_FEEDS = ["eol", "malicious"] as const;
+
+/** The queued feeds among `feeds`, locked until the caller's transaction ends. */
+export async function takeEnrichmentUpdates(em: EntityManager, feeds: readonly string[]): Promise<string[]> {
+  const rows = await rawQuery(
+    em,
+    `select feed from vulndb_pending_enrichment_updates where feed in (select jsonb_array_elements_text(?::jsonb))
+     order by feed for update skip locked`,
+    [JSON.stringify(feeds)],
+    { feed: column.text },
+  );
   return rows.map((r) => r.feed);
+}
+
+/** Whether any of `feeds` is queued. */
+export async function enrichmentUpdatesQueued(em: EntityManager, feeds: readonly string[]): Promise<boolean> {
+  const rows = await rawQuery(
+    em,
+    `select exists (select 1 from vulndb_pending_enrichment_updates
+       where feed in (select jsonb_array_elements_text(?::jsonb))) as queued`,
+    [JSON.stringify(feeds)],
+    { queued: column.boolean },
+  );
+  return rows[0]?.queued ?? false;
 }
 
 export async function forgetEnrichmentUpdates(em: EntityManager, feeds: readonly string[]): Promise<void> {

@@ -5,17 +5,25 @@
 //   once, the new verdicts recorded (RecordRefreshMatches: projects dates the findings that appear or disappear and
 //   publishes FindingsChanged);
 // - enrichment: every vulnerability of the database carrying a CVE, with its EPSS score and KEV listing
-//   (RecordVulnerabilityUpdates).
+//   (RecordVulnerabilityUpdates);
+// - component states: after an end-of-life or malicious snapshot refresh, every project's newest snapshot
+//   re-stamped (feeds/component-restamp.ts) and the feed's panel counts recorded.
 // A batch is forgotten only in the transaction that saw it through, so a runner dying mid-way leaves it queued and
 // the next start (or instance) does it again; projects records verdicts idempotently, so nothing is doubled.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { PackageVersion } from "@sca/purl-package";
 import type { Logger } from "@sca/log";
 import { column, rawQuery } from "@sca/db";
+import type { ComponentStates } from "../clients/component-states.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { refreshVerdictsOf } from "../domain/vulndb/scan-verdicts.ts";
+import { panelCountsOf, restampInventories, type StampFeed } from "../feeds/component-restamp.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
+import { recordFeedCounts } from "../store/feed-status.ts";
 import {
+  COMPONENT_STATE_FEEDS,
+  enrichmentUpdatesQueued,
+  FINDINGS_FEEDS,
   forgetEnrichmentUpdates,
   forgetRematchPackages,
   takeEnrichmentUpdates,
@@ -40,6 +48,8 @@ export interface PropagationTotals {
   findingsAdded: number;
   findingsRemoved: number;
   vulnerabilitiesUpdated: number;
+  /** Component rows whose end-of-life or malicious state a snapshot refresh changed. */
+  componentsRestamped: number;
 }
 
 export interface RefreshPropagationDeps {
@@ -47,6 +57,7 @@ export interface RefreshPropagationDeps {
   vulndb: AdvisoryDatabase;
   matches: VulnerabilityMatches;
   enrichment: EnrichmentReader;
+  componentStates: ComponentStates;
   logger: Logger;
 }
 
@@ -89,17 +100,25 @@ export class RefreshPropagation {
       findingsAdded: 0,
       findingsRemoved: 0,
       vulnerabilitiesUpdated: 0,
+      componentsRestamped: 0,
     };
     const em = this.deps.orm.em.fork();
-    const queued = await rawQuery(
-      em,
-      `select (exists (select 1 from vulndb_rematch_packages)) as rematch,
-              (exists (select 1 from vulndb_pending_enrichment_updates)) as enrichment`,
-      [],
-      { rematch: column.boolean, enrichment: column.boolean },
-    );
-    if (!queued[0]?.rematch && !queued[0]?.enrichment) return totals;
+    const queued = await rawQuery(em, `select (exists (select 1 from vulndb_rematch_packages)) as rematch`, [], {
+      rematch: column.boolean,
+    });
+    const enrichment = await enrichmentUpdatesQueued(em, FINDINGS_FEEDS);
+    const states = await enrichmentUpdatesQueued(em, COMPONENT_STATE_FEEDS);
     const started = Date.now();
+    // Component states need no advisory matcher: re-stamped first, without loading it.
+    if (states && !this.stopped.signal.aborted) await this.restampStates(totals);
+    if (!queued[0]?.rematch && !enrichment) {
+      if (totals.componentsRestamped > 0)
+        this.deps.logger.info(
+          { ...totals, durationMs: Date.now() - started },
+          "refreshed snapshots reached the components",
+        );
+      return totals;
+    }
     // The matcher of the current database version (importing first on a fresh install).
     await this.deps.vulndb.index();
     while (queued[0]?.rematch && !this.stopped.signal.aborted) {
@@ -112,8 +131,8 @@ export class RefreshPropagation {
         if (this.deps.vulndb.loaded?.version === before) break;
       }
     }
-    if (queued[0]?.enrichment && !this.stopped.signal.aborted) await this.enrichmentUpdates(totals);
-    if (totals.packages > 0 || totals.vulnerabilitiesUpdated > 0)
+    if (enrichment && !this.stopped.signal.aborted) await this.enrichmentUpdates(totals);
+    if (totals.packages > 0 || totals.vulnerabilitiesUpdated > 0 || totals.componentsRestamped > 0)
       this.deps.logger.info({ ...totals, durationMs: Date.now() - started }, "refreshed data reached the findings");
     return totals;
   }
@@ -168,7 +187,7 @@ export class RefreshPropagation {
   /** Every vulnerability carrying a CVE, with the feeds' current scores and flags, in one transaction. */
   private enrichmentUpdates(totals: PropagationTotals): Promise<void> {
     return this.deps.orm.em.fork().transactional(async (em) => {
-      const feeds = await takeEnrichmentUpdates(em);
+      const feeds = await takeEnrichmentUpdates(em, FINDINGS_FEEDS);
       if (feeds.length === 0) return;
       const { index } = await this.deps.vulndb.index();
       const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
@@ -186,6 +205,22 @@ export class RefreshPropagation {
         );
         totals.vulnerabilitiesUpdated += r.updated;
       }
+      await forgetEnrichmentUpdates(em, feeds);
+    });
+  }
+
+  /**
+   * The queued end-of-life and malicious refreshes, in one transaction holding their queue rows: a refresh committing
+   * meanwhile re-queues its feed with an upsert that waits for these locks, so it comes round again after this pass.
+   */
+  private restampStates(totals: PropagationTotals): Promise<void> {
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      const feeds = (await takeEnrichmentUpdates(em, COMPONENT_STATE_FEEDS)) as StampFeed[];
+      if (feeds.length === 0) return;
+      const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
+      const restamped = await restampInventories(this.deps, feeds, signal);
+      for (const feed of restamped.feeds) await recordFeedCounts(em, feed, panelCountsOf(feed, restamped));
+      totals.componentsRestamped += restamped.updated;
       await forgetEnrichmentUpdates(em, feeds);
     });
   }

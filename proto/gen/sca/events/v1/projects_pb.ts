@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/projects.proto.
  */
 export const file_sca_events_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIq0CCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZRIQCgd0ZWFtX2lkGPABIAEoCSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJIu8BCglTbGFCcmVhY2gSEgoKZmluZGluZ19pZBgBIAEoCRIYChB2dWxuZXJhYmlsaXR5X2lkGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEgwKBHB1cmwYBiABKAkSNQoRZmlyc3RfZGV0ZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmR1ZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi1wEKGFZ1bG5lcmFiaWxpdHlTbGFCcmVhY2hlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJEg8KB3NjYW5faWQYBSABKAkSFgoOYnJlYWNoZWRfY291bnQYBiABKAUSKgoIYnJlYWNoZXMYByADKAsyGC5zY2EuZXZlbnRzLnYxLlNsYUJyZWFjaGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIq0CCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZRIQCgd0ZWFtX2lkGPABIAEoCSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJIu8BCglTbGFCcmVhY2gSEgoKZmluZGluZ19pZBgBIAEoCRIYChB2dWxuZXJhYmlsaXR5X2lkGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEgwKBHB1cmwYBiABKAkSNQoRZmlyc3RfZGV0ZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmR1ZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi1wEKGFZ1bG5lcmFiaWxpdHlTbGFCcmVhY2hlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJEg8KB3NjYW5faWQYBSABKAkSFgoOYnJlYWNoZWRfY291bnQYBiABKAUSKgoIYnJlYWNoZXMYByADKAsyGC5zY2EuZXZlbnRzLnYxLlNsYUJyZWFjaCKFAQoQRmxhZ2dlZENvbXBvbmVudBIUCgxjb21wb25lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEgwKBHB1cmwYBCABKAkSFAoMbWFsaWNpb3VzX2lkGAUgASgJEhgKEG1hbGljaW91c19zb3VyY2UYBiABKAki8AEKGk1hbGljaW91c0NvbXBvbmVudHNGbGFnZ2VkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSDwoHc2Nhbl9pZBgFIAEoCRINCgVjYXVzZRgGIAEoCRIVCg1mbGFnZ2VkX2NvdW50GAcgASgFEjMKCmNvbXBvbmVudHMYCCADKAsyHy5zY2EuZXZlbnRzLnYxLkZsYWdnZWRDb21wb25lbnRiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * What every project event carries: the project as it is after the change.
@@ -411,4 +411,109 @@ export type VulnerabilitySlaBreached = Message<"sca.events.v1.VulnerabilitySlaBr
  */
 export const VulnerabilitySlaBreachedSchema: GenMessage<VulnerabilitySlaBreached> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_projects, 8);
+
+/**
+ * A component of a project's newest snapshot found in the malicious-package snapshot.
+ *
+ * @generated from message sca.events.v1.FlaggedComponent
+ */
+export type FlaggedComponent = Message<"sca.events.v1.FlaggedComponent"> & {
+  /**
+   * @generated from field: string component_id = 1;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string version = 3;
+   */
+  version: string;
+
+  /**
+   * @generated from field: string purl = 4;
+   */
+  purl: string;
+
+  /**
+   * The MAL- record and its source (e.g. ghsa-malware).
+   *
+   * @generated from field: string malicious_id = 5;
+   */
+  maliciousId: string;
+
+  /**
+   * @generated from field: string malicious_source = 6;
+   */
+  maliciousSource: string;
+};
+
+/**
+ * Describes the message sca.events.v1.FlaggedComponent.
+ * Use `create(FlaggedComponentSchema)` to create a new message.
+ */
+export const FlaggedComponentSchema: GenMessage<FlaggedComponent> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 9);
+
+/**
+ * Components of a project became malicious_state "flagged": when a scan's components are stamped (those not already
+ * flagged in the project's previous snapshot) or when a refreshed malicious snapshot re-stamps the newest snapshot.
+ * One event per project and stamping, written in its transaction; a component is named once per becoming flagged.
+ * The list holds at most 500 entries; the count is whole.
+ *
+ * @generated from message sca.events.v1.MaliciousComponentsFlagged
+ */
+export type MaliciousComponentsFlagged = Message<"sca.events.v1.MaliciousComponentsFlagged"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * @generated from field: string scan_id = 5;
+   */
+  scanId: string;
+
+  /**
+   * "scan" (a scan's stamping) or "snapshot_refresh" (a re-stamp after the malicious snapshot changed).
+   *
+   * @generated from field: string cause = 6;
+   */
+  cause: string;
+
+  /**
+   * @generated from field: int32 flagged_count = 7;
+   */
+  flaggedCount: number;
+
+  /**
+   * @generated from field: repeated sca.events.v1.FlaggedComponent components = 8;
+   */
+  components: FlaggedComponent[];
+};
+
+/**
+ * Describes the message sca.events.v1.MaliciousComponentsFlagged.
+ * Use `create(MaliciousComponentsFlaggedSchema)` to create a new message.
+ */
+export const MaliciousComponentsFlaggedSchema: GenMessage<MaliciousComponentsFlagged> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 10);
 

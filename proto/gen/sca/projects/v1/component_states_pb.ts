@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/projects/v1/component_states.proto.
  */
 export const file_sca_projects_v1_component_states: GenFile = /*@__PURE__*/
-  fileDesc("CiZzY2EvcHJvamVjdHMvdjEvY29tcG9uZW50X3N0YXRlcy5wcm90bxIPc2NhLnByb2plY3RzLnYxIqAECg5Db21wb25lbnRTdGF0ZRIMCgRwdXJsGAEgASgJEhYKCWVvbF9zdGF0ZRgCIAEoCUgAiAEBEhYKCWVvbF9jeWNsZRgDIAEoCUgBiAEBEhUKCGVvbF9kYXRlGAQgASgJSAKIAQESGAoLZW9sX3Byb2R1Y3QYBSABKAlIA4gBARIXCgplb2xfc291cmNlGAYgASgJSASIAQESGwoOY3VycmVuY3lfc3RhdGUYByABKAlIBYgBARIcCg9jdXJyZW5jeV9sYXRlc3QYCCABKAlIBogBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGAkgASgJSAeIAQESHAoPbWFsaWNpb3VzX3N0YXRlGAogASgJSAiIAQESGQoMbWFsaWNpb3VzX2lkGAsgASgJSAmIAQESHQoQbWFsaWNpb3VzX3NvdXJjZRgMIAEoCUgKiAEBQgwKCl9lb2xfc3RhdGVCDAoKX2VvbF9jeWNsZUILCglfZW9sX2RhdGVCDgoMX2VvbF9wcm9kdWN0Qg0KC19lb2xfc291cmNlQhEKD19jdXJyZW5jeV9zdGF0ZUISChBfY3VycmVuY3lfbGF0ZXN0Qh8KHV9jdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlQhIKEF9tYWxpY2lvdXNfc3RhdGVCDwoNX21hbGljaW91c19pZEITChFfbWFsaWNpb3VzX3NvdXJjZSJ0ChxSZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHc2Nhbl9pZBgCIAEoCRIvCgZzdGF0ZXMYAyADKAsyHy5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50U3RhdGUiMAodUmVjb3JkQ29tcG9uZW50U3RhdGVzUmVzcG9uc2USDwoHdXBkYXRlZBgBIAEoBTKPAQoVQ29tcG9uZW50U3RhdGVTZXJ2aWNlEnYKFVJlY29yZENvbXBvbmVudFN0YXRlcxItLnNjYS5wcm9qZWN0cy52MS5SZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi4uc2NhLnByb2plY3RzLnYxLlJlY29yZENvbXBvbmVudFN0YXRlc1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CiZzY2EvcHJvamVjdHMvdjEvY29tcG9uZW50X3N0YXRlcy5wcm90bxIPc2NhLnByb2plY3RzLnYxIqAECg5Db21wb25lbnRTdGF0ZRIMCgRwdXJsGAEgASgJEhYKCWVvbF9zdGF0ZRgCIAEoCUgAiAEBEhYKCWVvbF9jeWNsZRgDIAEoCUgBiAEBEhUKCGVvbF9kYXRlGAQgASgJSAKIAQESGAoLZW9sX3Byb2R1Y3QYBSABKAlIA4gBARIXCgplb2xfc291cmNlGAYgASgJSASIAQESGwoOY3VycmVuY3lfc3RhdGUYByABKAlIBYgBARIcCg9jdXJyZW5jeV9sYXRlc3QYCCABKAlIBogBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGAkgASgJSAeIAQESHAoPbWFsaWNpb3VzX3N0YXRlGAogASgJSAiIAQESGQoMbWFsaWNpb3VzX2lkGAsgASgJSAmIAQESHQoQbWFsaWNpb3VzX3NvdXJjZRgMIAEoCUgKiAEBQgwKCl9lb2xfc3RhdGVCDAoKX2VvbF9jeWNsZUILCglfZW9sX2RhdGVCDgoMX2VvbF9wcm9kdWN0Qg0KC19lb2xfc291cmNlQhEKD19jdXJyZW5jeV9zdGF0ZUISChBfY3VycmVuY3lfbGF0ZXN0Qh8KHV9jdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlQhIKEF9tYWxpY2lvdXNfc3RhdGVCDwoNX21hbGljaW91c19pZEITChFfbWFsaWNpb3VzX3NvdXJjZSJ0ChxSZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHc2Nhbl9pZBgCIAEoCRIvCgZzdGF0ZXMYAyADKAsyHy5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50U3RhdGUiMAodUmVjb3JkQ29tcG9uZW50U3RhdGVzUmVzcG9uc2USDwoHdXBkYXRlZBgBIAEoBSIWChRMaXN0SGVsZFB1cmxzUmVxdWVzdCImChVMaXN0SGVsZFB1cmxzUmVzcG9uc2USDQoFcHVybHMYASADKAkiXwodUmVzdGFtcENvbXBvbmVudFN0YXRlc1JlcXVlc3QSDQoFZmVlZHMYASADKAkSLwoGc3RhdGVzGAIgAygLMh8uc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudFN0YXRlIncKHlJlc3RhbXBDb21wb25lbnRTdGF0ZXNSZXNwb25zZRIPCgd1cGRhdGVkGAEgASgFEhUKDW5ld2x5X2ZsYWdnZWQYAiABKAUSEwoLZW9sX2NsZWFyZWQYAyABKAUSGAoQcHJvamVjdHNfdG91Y2hlZBgEIAEoBSIdChtDb3VudENvbXBvbmVudFN0YXRlc1JlcXVlc3QifgocQ291bnRDb21wb25lbnRTdGF0ZXNSZXNwb25zZRITCgtlb2xfc3RhbXBlZBgBIAEoBRITCgtlb2xfZmxhZ2dlZBgCIAEoBRIZChFtYWxpY2lvdXNfc3RhbXBlZBgDIAEoBRIZChFtYWxpY2lvdXNfZmxhZ2dlZBgEIAEoBTLhAwoVQ29tcG9uZW50U3RhdGVTZXJ2aWNlEnYKFVJlY29yZENvbXBvbmVudFN0YXRlcxItLnNjYS5wcm9qZWN0cy52MS5SZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi4uc2NhLnByb2plY3RzLnYxLlJlY29yZENvbXBvbmVudFN0YXRlc1Jlc3BvbnNlEmAKDUxpc3RIZWxkUHVybHMSJS5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1JlcXVlc3QaJi5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1Jlc3BvbnNlMAESeQoWUmVzdGFtcENvbXBvbmVudFN0YXRlcxIuLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVxdWVzdBovLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVzcG9uc2UScwoUQ291bnRDb21wb25lbnRTdGF0ZXMSLC5zY2EucHJvamVjdHMudjEuQ291bnRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi0uc2NhLnByb2plY3RzLnYxLkNvdW50Q29tcG9uZW50U3RhdGVzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * The states of the components carrying one purl (an absent field: not assessed).
@@ -143,6 +143,151 @@ export const RecordComponentStatesResponseSchema: GenMessage<RecordComponentStat
   messageDesc(file_sca_projects_v1_component_states, 2);
 
 /**
+ * @generated from message sca.projects.v1.ListHeldPurlsRequest
+ */
+export type ListHeldPurlsRequest = Message<"sca.projects.v1.ListHeldPurlsRequest"> & {
+};
+
+/**
+ * Describes the message sca.projects.v1.ListHeldPurlsRequest.
+ * Use `create(ListHeldPurlsRequestSchema)` to create a new message.
+ */
+export const ListHeldPurlsRequestSchema: GenMessage<ListHeldPurlsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 3);
+
+/**
+ * @generated from message sca.projects.v1.ListHeldPurlsResponse
+ */
+export type ListHeldPurlsResponse = Message<"sca.projects.v1.ListHeldPurlsResponse"> & {
+  /**
+   * @generated from field: repeated string purls = 1;
+   */
+  purls: string[];
+};
+
+/**
+ * Describes the message sca.projects.v1.ListHeldPurlsResponse.
+ * Use `create(ListHeldPurlsResponseSchema)` to create a new message.
+ */
+export const ListHeldPurlsResponseSchema: GenMessage<ListHeldPurlsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 4);
+
+/**
+ * @generated from message sca.projects.v1.RestampComponentStatesRequest
+ */
+export type RestampComponentStatesRequest = Message<"sca.projects.v1.RestampComponentStatesRequest"> & {
+  /**
+   * "eol" (the eol_* columns) and/or "malicious" (the malicious_* columns); the other columns are left alone.
+   *
+   * @generated from field: repeated string feeds = 1;
+   */
+  feeds: string[];
+
+  /**
+   * One per purl; the columns of a named feed absent here go back to null (not assessed).
+   *
+   * @generated from field: repeated sca.projects.v1.ComponentState states = 2;
+   */
+  states: ComponentState[];
+};
+
+/**
+ * Describes the message sca.projects.v1.RestampComponentStatesRequest.
+ * Use `create(RestampComponentStatesRequestSchema)` to create a new message.
+ */
+export const RestampComponentStatesRequestSchema: GenMessage<RestampComponentStatesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 5);
+
+/**
+ * @generated from message sca.projects.v1.RestampComponentStatesResponse
+ */
+export type RestampComponentStatesResponse = Message<"sca.projects.v1.RestampComponentStatesResponse"> & {
+  /**
+   * Component rows whose states changed.
+   *
+   * @generated from field: int32 updated = 1;
+   */
+  updated: number;
+
+  /**
+   * Rows that were not flagged malicious and now are.
+   *
+   * @generated from field: int32 newly_flagged = 2;
+   */
+  newlyFlagged: number;
+
+  /**
+   * Rows that were end of life and no longer are.
+   *
+   * @generated from field: int32 eol_cleared = 3;
+   */
+  eolCleared: number;
+
+  /**
+   * Projects whose newest snapshot changed.
+   *
+   * @generated from field: int32 projects_touched = 4;
+   */
+  projectsTouched: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.RestampComponentStatesResponse.
+ * Use `create(RestampComponentStatesResponseSchema)` to create a new message.
+ */
+export const RestampComponentStatesResponseSchema: GenMessage<RestampComponentStatesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 6);
+
+/**
+ * @generated from message sca.projects.v1.CountComponentStatesRequest
+ */
+export type CountComponentStatesRequest = Message<"sca.projects.v1.CountComponentStatesRequest"> & {
+};
+
+/**
+ * Describes the message sca.projects.v1.CountComponentStatesRequest.
+ * Use `create(CountComponentStatesRequestSchema)` to create a new message.
+ */
+export const CountComponentStatesRequestSchema: GenMessage<CountComponentStatesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 7);
+
+/**
+ * @generated from message sca.projects.v1.CountComponentStatesResponse
+ */
+export type CountComponentStatesResponse = Message<"sca.projects.v1.CountComponentStatesResponse"> & {
+  /**
+   * Rows of the newest snapshots carrying an eol_state (any), and those whose state is eol.
+   *
+   * @generated from field: int32 eol_stamped = 1;
+   */
+  eolStamped: number;
+
+  /**
+   * @generated from field: int32 eol_flagged = 2;
+   */
+  eolFlagged: number;
+
+  /**
+   * Rows carrying a malicious_state (any), and those flagged.
+   *
+   * @generated from field: int32 malicious_stamped = 3;
+   */
+  maliciousStamped: number;
+
+  /**
+   * @generated from field: int32 malicious_flagged = 4;
+   */
+  maliciousFlagged: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.CountComponentStatesResponse.
+ * Use `create(CountComponentStatesResponseSchema)` to create a new message.
+ */
+export const CountComponentStatesResponseSchema: GenMessage<CountComponentStatesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 8);
+
+/**
  * What the scanner-runner's enrichment stage learnt of one ingested scan's components: end of life (the end-of-life
  * dataset), currency (the package registries) and malicious packages (the OSV MAL- snapshot), recorded by projects
  * on the snapshot's component rows in one write (docs/inventory.md, "Component states"). For the scanner-runner only
@@ -162,6 +307,39 @@ export const ComponentStateService: GenService<{
     methodKind: "unary";
     input: typeof RecordComponentStatesRequestSchema;
     output: typeof RecordComponentStatesResponseSchema;
+  },
+  /**
+   * After an end-of-life or malicious snapshot refresh: the distinct purls of every project's newest snapshot, in
+   * chunks (a keyset walk by purl).
+   *
+   * @generated from rpc sca.projects.v1.ComponentStateService.ListHeldPurls
+   */
+  listHeldPurls: {
+    methodKind: "server_streaming";
+    input: typeof ListHeldPurlsRequestSchema;
+    output: typeof ListHeldPurlsResponseSchema;
+  },
+  /**
+   * After an end-of-life or malicious snapshot refresh: the named feeds' states (and only theirs) of the listed purls
+   * replace the stored ones on every project's newest snapshot (docs/enrichment-feeds.md, "Re-stamping after a
+   * snapshot refresh"). Idempotent: rows already carrying the states are not rewritten.
+   *
+   * @generated from rpc sca.projects.v1.ComponentStateService.RestampComponentStates
+   */
+  restampComponentStates: {
+    methodKind: "unary";
+    input: typeof RestampComponentStatesRequestSchema;
+    output: typeof RestampComponentStatesResponseSchema;
+  },
+  /**
+   * The component rows of every project's newest snapshot by state, for the feeds' status panels.
+   *
+   * @generated from rpc sca.projects.v1.ComponentStateService.CountComponentStates
+   */
+  countComponentStates: {
+    methodKind: "unary";
+    input: typeof CountComponentStatesRequestSchema;
+    output: typeof CountComponentStatesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_projects_v1_component_states, 0);

@@ -210,7 +210,8 @@ export type GetEndOfLifeDatasetStatusResponse = Message<"sca.scannerrunner.v1.Ge
   snapshotOrigin: string;
 
   /**
-   * Components the matcher stamped with an eol state, flagged eol, and cleared (recorded by the matcher).
+   * Components of the projects' newest snapshots with an eol state, those end of life, and those the last re-stamp
+   * moved out of end of life (recorded after each re-stamp, docs/enrichment-feeds.md).
    *
    * @generated from field: int64 stamped = 7;
    */
@@ -275,7 +276,8 @@ export type GetMaliciousSnapshotStatusResponse = Message<"sca.scannerrunner.v1.G
   snapshotStale: boolean;
 
   /**
-   * Components assessed, flagged in all, and newly flagged by the last pass (recorded by the matcher).
+   * Components of the projects' newest snapshots with a malicious state, those flagged, and those the last re-stamp
+   * newly flagged (recorded after each re-stamp, docs/enrichment-feeds.md).
    *
    * @generated from field: int64 stamped = 7;
    */

@@ -76,9 +76,9 @@ export const endOfLifeDatasetSchema = z
       .enum(["vendored", "override", "live"])
       .nullable()
       .meta({ description: "vendored snapshot, the operator's EOL_SNAPSHOT_PATH, or the live fetch" }),
-    stamped: count("Components the matcher gave an eol state"),
-    eol_flagged_total: count("Components flagged end-of-life"),
-    cleared: count("Components the last pass cleared"),
+    stamped: count("Components of the projects' newest snapshots with an eol state, at the last re-stamp"),
+    eol_flagged_total: count("Of those, components end of life"),
+    cleared: count("Components the last re-stamp moved out of end of life"),
   })
   .meta({ id: "EndOfLifeDatasetStatus" });
 
@@ -104,9 +104,9 @@ export const maliciousSnapshotSchema = z
     purl_count: count("Distinct packages the snapshot names"),
     snapshot_date: z.string().nullable().meta({ description: "YYYY-MM-DD of the snapshot" }),
     snapshot_stale: z.boolean().meta({ description: "Older than MALICIOUS_SNAPSHOT_STALE_DAYS" }),
-    stamped: count("Components the matcher assessed"),
-    flagged_total: count("Components flagged malicious"),
-    newly_flagged: count("Components the last pass newly flagged"),
+    stamped: count("Components of the projects' newest snapshots with a malicious state, at the last re-stamp"),
+    flagged_total: count("Of those, components flagged malicious"),
+    newly_flagged: count("Components the last re-stamp newly flagged"),
   })
   .meta({ id: "MaliciousSnapshotStatus" });
 
