@@ -44,7 +44,7 @@ describe("vulnerability.kev_listed", () => {
     expect(n).toMatchObject({ kind: "vulnerability.kev_listed", severity: "critical" });
     expect(n.title).toBe("2 open findings are now known to be exploited");
     expect(n.body).toContain("earliest remediation due date is 2026-12-01");
-    expect(kindSpec("vulnerability.kev_listed")).toMatchObject({ severity: "critical", raised: true });
+    expect(kindSpec("vulnerability.kev_listed")).toMatchObject({ severity: "critical" });
   });
 });
 
