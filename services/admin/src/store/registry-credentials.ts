@@ -52,11 +52,11 @@ export async function allowedRegistryLogin(
   em: EntityManager,
   organizationId: string,
   registryHost: string,
-): Promise<{ username: string; passwordSealed: string } | null> {
+): Promise<{ id: string; username: string; passwordSealed: string } | null> {
   const row = await em.findOne(
     RegistryCredential,
     { organizationId, registryHost, allowed: true },
     { ...SNAPSHOT, fields: ["id", "username", "passwordSealed"] },
   );
-  return row ? { username: row.username, passwordSealed: row.passwordSealed } : null;
+  return row ? { id: row.id, username: row.username, passwordSealed: row.passwordSealed } : null;
 }
