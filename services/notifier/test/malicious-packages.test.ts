@@ -13,13 +13,12 @@ import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { EVENT_ID, EVENT_TYPE, TOPICS } from "@sca/kafka";
 import { MaliciousComponentsFlaggedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
+import { teamWithProject } from "./support/team-project.ts";
 
 let identity: TestService;
 let projects: TestService;
@@ -64,21 +63,8 @@ const flagged = (purl: string, id: string) => ({
 
 describe("package.malicious", () => {
   it("reaches the team's developers once per component becoming flagged, at a scan and at a re-stamp", async () => {
-    const admin = await callAs.superAdmin(randomUUID());
-    const directory = identity.client(DirectoryService);
-    const fixtures = await fixturesOf("identity");
     const inventoryFixtures = await fixturesOf("projects");
-    const { team } = await directory.createTeam({ name: "Mal", slug: `mal-${randomUUID().slice(0, 8)}` }, admin);
-    const dev = await fixtures.user(identity.orm, {});
-    await directory.addTeamMember({ teamId: team!.id, userId: dev, role: "developer" }, admin);
-    const viewer = await fixtures.user(identity.orm, {});
-    await directory.addTeamMember({ teamId: team!.id, userId: viewer, role: "viewer" }, admin);
-
-    const slug = `p-${randomUUID().slice(0, 8)}`;
-    const { project } = await projects
-      .client(ProjectService)
-      .createProject({ project: { name: `Mal ${slug}`, slug, teamId: team!.id } }, admin);
-    const projectId = project!.id;
+    const { teamId, dev, viewer, projectId } = await teamWithProject(identity, projects, "Mal");
     const runner = await callAs.service("scanner-runner");
     const store = new DirectoryArtefactStore(dir);
     const ingest = async () => {
@@ -128,8 +114,8 @@ describe("package.malicious", () => {
 
     const published = await events.waitFor(MaliciousComponentsFlaggedSchema, (e) => e.projectId === projectId, 2);
     expect(published.map((e) => [e.cause, e.teamId, e.flaggedCount, e.components.map((c) => c.name)])).toEqual([
-      ["scan", team!.id, 1, ["left-pad"]],
-      ["snapshot_refresh", team!.id, 1, ["lodash"]],
+      ["scan", teamId, 1, ["left-pad"]],
+      ["snapshot_refresh", teamId, 1, ["lodash"]],
     ]);
     expect(published[0]!.components[0]).toMatchObject({
       version: "1.3.0",

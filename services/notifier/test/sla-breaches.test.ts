@@ -10,13 +10,12 @@ import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
+import { teamWithProject } from "./support/team-project.ts";
 
 let identity: TestService;
 let projects: TestService;
@@ -52,22 +51,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 describe("vulnerability.sla_breached", () => {
   it("reaches the team's developers once per breach, with the most severe finding's severity", async () => {
-    const admin = await callAs.superAdmin(randomUUID());
-    const directory = identity.client(DirectoryService);
-    const fixtures = await fixturesOf("identity");
     const findingFixtures = await fixturesOf("projects");
-    const { team } = await directory.createTeam({ name: "SLA", slug: `sla-${randomUUID().slice(0, 8)}` }, admin);
-    const dev = await fixtures.user(identity.orm, {});
-    await directory.addTeamMember({ teamId: team!.id, userId: dev, role: "developer" }, admin);
-    const viewer = await fixtures.user(identity.orm, {});
-    await directory.addTeamMember({ teamId: team!.id, userId: viewer, role: "viewer" }, admin);
-
+    const { dev, viewer, projectId } = await teamWithProject(identity, projects, "SLA");
     // A project with the fixture's findings, recorded as the scanner-runner records them.
-    const slug = `p-${randomUUID().slice(0, 8)}`;
-    const { project } = await projects
-      .client(ProjectService)
-      .createProject({ project: { name: `SLA ${slug}`, slug, teamId: team!.id } }, admin);
-    const projectId = project!.id;
     const stored = await new DirectoryArtefactStore(dir).put(
       `inventory/${randomUUID()}.pb`,
       bytesSource(findingFixtures.findingsArtefact()),
