@@ -8,6 +8,7 @@ import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration202
 import { Migration20261125140000_ComponentStates } from "./Migration20261125140000_ComponentStates.ts";
 import { Migration20261125170000_FindingSlaBreaches } from "./Migration20261125170000_FindingSlaBreaches.ts";
 import { Migration20261125200000_TriageConfirmations } from "./Migration20261125200000_TriageConfirmations.ts";
+import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140000_GateFlaggedIndex.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -26,4 +27,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261125170000_FindingSlaBreaches,
   // Statuses a second person confirms (docs/findings.md).
   Migration20261125200000_TriageConfirmations,
+  // The gate's forbidden and malicious components (docs/gate.md).
+  Migration20261126140000_GateFlaggedIndex,
 ];
