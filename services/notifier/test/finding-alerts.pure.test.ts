@@ -66,6 +66,16 @@ describe("gate.failed", () => {
       body: "1 open critical. 1 forbidden license.",
       link: "/projects/p/scans/s",
     });
+    const reasons = [{ code: "critical_vulnerabilities", message: "1 open critical.", count: 1 }];
+    expect(gateFailedNotification({ projectId: "p", scanId: "s", cause: "scan", reasons })!.title).toBe(
+      "The build gate fails for the latest scan: critical vulnerabilities",
+    );
+    expect(gateFailedNotification({ projectId: "p", scanId: "s", cause: "advisory_update", reasons })!.title).toBe(
+      "The build gate now fails after an advisory update: critical vulnerabilities",
+    );
+    expect(gateFailedNotification({ projectId: "p", scanId: "s", cause: "malicious_snapshot", reasons })!.title).toBe(
+      "The build gate now fails after a malicious-package snapshot update: critical vulnerabilities",
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // and its people), projects (the findings, recorded as the scanner-runner records them), policy (the gate) and the
 // notifier share one topic prefix, so the FindingsChanged a re-match writes to projects' outbox, the
 // VulnerabilitiesKevListed an enrichment update writes and the GateFailed policy writes after a scan succeeded (the
-// ScanStateChanged published as the scan-orchestrator publishes it) are the events the notifier turns into
+// ScanStateChanged published as the scan-orchestrator publishes it) or after a re-match added findings are the events the notifier turns into
 // notifications: to the team by role, once per (event, person), nothing more when Kafka delivers an event again.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
@@ -292,16 +292,7 @@ describe("gate.failed", () => {
   it("raises nothing for a scan whose gate passes", async () => {
     const p = await scannedProject();
     // The only critical (Log4Shell) triaged as resolved: nothing fails the gate any more.
-    const findings = projects.client(VulnerabilityFindingService);
-    const dev = await callAs.user(p.dev, {
-      memberships: [{ team_id: p.teamId, organization_id: p.organizationId, role: "developer" }],
-    });
-    const { items } = await findings.listVulnerabilityFindings({ projectId: p.projectId, limit: 100 }, dev);
-    const log4shell = items.find((f) => f.vulnerabilityId === "CVE-2021-44228")!;
-    await findings.updateFindingStatus(
-      { findingId: log4shell.id, expectedVersion: 1, status: "resolved", responses: [] },
-      dev,
-    );
+    await resolveLog4Shell(p);
     await scanSucceeded(p);
     // A failing project's scan published after it arrives, so the passing one was judged by then.
     const q = await scannedProject();
@@ -313,4 +304,50 @@ describe("gate.failed", () => {
     expect(events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId)).toHaveLength(0);
     expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(0);
   });
+
+  it("judges the newest snapshot again when an advisory update adds findings: a gate that now fails is told once", async () => {
+    const p = await scannedProject();
+    await resolveLog4Shell(p);
+    // An advisory update reaching left-pad 1.3.0 with a new critical: no scan ran, the gate fails now.
+    const vulns = await refreshAddsTwo();
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.failed"),
+    );
+    const alert = mine.find((n) => n.kind === "gate.failed")!;
+    expect(alert).toMatchObject({
+      severity: "high",
+      projectId: p.projectId,
+      scanId: p.scanId,
+      title: "The build gate now fails after an advisory update: critical vulnerabilities",
+    });
+    expect(alert.body).toContain(vulns[0]!.id);
+    const [failed] = await events.waitFor(GateFailedSchema, (e) => e.scanId === p.scanId);
+    expect(failed!.cause).toBe("advisory_update");
+
+    // Another update adding another critical, and the scan's own success arriving late: the snapshot was told once.
+    await refreshAddsTwo();
+    await scanSucceeded(p);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(
+      new Set(
+        events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId).map((r) => r.eventId),
+      ).size,
+    ).toBe(1);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
+  });
 });
+
+/** The fixture's only critical (Log4Shell) triaged as resolved by the project's developer: the gate passes. */
+async function resolveLog4Shell(p: { projectId: string; teamId: string; organizationId: string; dev: string }) {
+  const findings = projects.client(VulnerabilityFindingService);
+  const dev = await callAs.user(p.dev, {
+    memberships: [{ team_id: p.teamId, organization_id: p.organizationId, role: "developer" }],
+  });
+  const { items } = await findings.listVulnerabilityFindings({ projectId: p.projectId, limit: 100 }, dev);
+  const log4shell = items.find((f) => f.vulnerabilityId === "CVE-2021-44228")!;
+  await findings.updateFindingStatus(
+    { findingId: log4shell.id, expectedVersion: 1, status: "resolved", responses: [] },
+    dev,
+  );
+}

@@ -1,12 +1,21 @@
-// What a failing build gate tells people: gate.failed from policy's GateFailed (the gate evaluated once after a scan
-// succeeded, published only when it fails), who gets it by default and what they read.
+// What a failing build gate tells people: gate.failed from policy's GateFailed (the gate judged after a scan
+// succeeded, or after an advisory update or a malicious-package snapshot changed the newest snapshot; published once
+// per scan, only when it fails), who gets it by default and what they read.
 import type { NotificationContent } from "./scan-outcomes.ts";
 
 export interface GateFailureFacts {
   projectId: string;
   scanId: string;
+  /** GateFailed's cause: "scan", "advisory_update" or "malicious_snapshot" ("" from an older policy: a scan). */
+  cause?: string;
   reasons: readonly { code: string; message: string; count: number }[];
 }
+
+/** Why the gate now fails when no scan made it fail: the title says so, since nobody just pushed anything. */
+const AFTER: Record<string, string> = {
+  advisory_update: " after an advisory update",
+  malicious_snapshot: " after a malicious-package snapshot update",
+};
 
 /** Those who fix or decide, as for a failed scan. */
 export const GATE_FAILED_ROLES: readonly string[] = ["group_admin", "team_admin", "developer"];
@@ -17,7 +26,7 @@ export function gateFailedNotification(f: GateFailureFacts): NotificationContent
   return {
     kind: "gate.failed",
     severity: "high",
-    title: `The build gate fails for the latest scan: ${checks}`,
+    title: `The build gate ${f.cause && AFTER[f.cause] ? `now fails${AFTER[f.cause]}` : "fails for the latest scan"}: ${checks}`,
     body: f.reasons.map((r) => r.message).join(" "),
     link: `/projects/${f.projectId}/scans/${f.scanId}`,
   };

@@ -1,19 +1,28 @@
-// The gate evaluated once after each scan (docs/gate.md, "Evaluated after each scan"): the scan-orchestrator's
-// ScanStateChanged into succeeded comes after the scanner-runner recorded the scan's findings (RecordScanMatches runs
-// before the attempt is reported finished), so policy judges the project's newest snapshot then, with the policy in
-// effect, exactly as GET /v1/projects/{id}/gate-result would. A failing verdict is recorded per scan and GateFailed
-// written to the outbox in the same transaction (idempotent consumer): once per scan, none when it passes. A scan
-// that landed superseded, or whose snapshot is no longer the newest, is not judged (the newer scan's own event is).
+// The gate evaluated after each scan and after changes no scan made (docs/gate.md, "Evaluated after each scan"): the
+// scan-orchestrator's ScanStateChanged into succeeded comes after the scanner-runner recorded the scan's findings
+// (RecordScanMatches runs before the attempt is reported finished); projects' FindingsChanged (a re-match added
+// findings) and MaliciousComponentsFlagged (a snapshot refresh) come after their changes committed. Which events
+// judge is domain/gate-triggers.ts. Policy judges the project's newest snapshot, with the policy in effect, exactly
+// as GET /v1/projects/{id}/gate-result would. A failing verdict is recorded per scan and GateFailed written to the
+// outbox in the same transaction (idempotent consumer): once per scan whatever made it fail, none when it passes. A
+// snapshot that is no longer the newest is not judged (the newer scan's own event is).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue, topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import { GateFailedSchema, GateFailureReasonSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
+import {
+  FindingsChangedSchema,
+  MaliciousComponentsFlaggedSchema,
+  type FindingsChanged,
+  type MaliciousComponentsFlagged,
+} from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { ANONYMOUS, type Caller } from "@sca/rpc";
 import type { GateSubject, ProjectGateFacts } from "../clients/gate-facts.ts";
 import { effectiveGateValues, type GateDeployment } from "../domain/gate-policy.ts";
+import { gateTriggerOf, type GateTriggerEvent } from "../domain/gate-triggers.ts";
 import { gateVerdict } from "../domain/gate-verdict.ts";
 import { GATE_ITEM_LIMIT } from "../rpc/gate-policy-service.ts";
 import { gateFactsOf } from "../rpc/gate-policy-views.ts";
@@ -21,7 +30,12 @@ import { recordGateFailure } from "../store/gate-scan-failures.ts";
 import { gatePoliciesFor, settingsOf } from "../store/gate-policies.ts";
 
 export const GATE_EVALUATION_GROUP = "policy.gate-evaluation";
-export const scanStates = topicContract(TOPICS.domainEvents, ScanStateChangedSchema);
+export const gateTriggers = topicContract(
+  TOPICS.domainEvents,
+  ScanStateChangedSchema,
+  FindingsChangedSchema,
+  MaliciousComponentsFlaggedSchema,
+);
 export const gateEvents = topicContract(TOPICS.domainEvents, GateFailedSchema);
 
 /** Policy itself, reading the facts of a scan no person asked about (projects lets this caller read any project). */
@@ -30,6 +44,24 @@ export const GATE_EVALUATOR: Caller = { ...ANONYMOUS, kind: "service", service: 
 export interface GateEvaluationDeps {
   projects: ProjectGateFacts;
   deployment: GateDeployment;
+}
+
+function triggerEventOf(m: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged): GateTriggerEvent {
+  const ids = { projectId: m.projectId, scanId: m.scanId };
+  switch (m.$typeName) {
+    case "sca.events.v1.ScanStateChanged":
+      return {
+        ...ids,
+        event: "scan_state_changed",
+        status: m.status,
+        previousStatus: m.previousStatus,
+        landedSuperseded: m.landedSuperseded,
+      };
+    case "sca.events.v1.FindingsChanged":
+      return { ...ids, event: "findings_changed", addedCount: m.addedCount };
+    case "sca.events.v1.MaliciousComponentsFlagged":
+      return { ...ids, event: "malicious_components_flagged", cause: m.cause, flaggedCount: m.flaggedCount };
+  }
 }
 
 async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promise<GateSubject | null> {
@@ -42,9 +74,14 @@ async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promi
 }
 
 export function gateEvaluationHandler(deps: GateEvaluationDeps) {
-  return async (em: EntityManager, event: ScanStateChanged, meta: EventMeta): Promise<void> => {
-    if (event.status !== "succeeded" || event.previousStatus === "succeeded" || event.landedSuperseded) return;
-    const subject = await subjectOrNull(deps, event.projectId);
+  return async (
+    em: EntityManager,
+    message: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged,
+    meta: EventMeta,
+  ): Promise<void> => {
+    const trigger = gateTriggerOf(triggerEventOf(message));
+    if (!trigger) return;
+    const subject = await subjectOrNull(deps, trigger.projectId);
     // A project projects does not know (removed since, or never ingested): nothing to judge, and nothing to retry.
     if (!subject) return;
     const { team, organization } = await gatePoliciesFor(em, subject.teamId, subject.organizationId);
@@ -58,12 +95,12 @@ export function gateEvaluationHandler(deps: GateEvaluationDeps) {
       reachableCriticalOnly: values.reachable_critical_only,
       itemLimit: GATE_ITEM_LIMIT,
     });
-    if (answer.scanId !== event.scanId) return;
+    if (answer.scanId !== trigger.scanId) return;
     const verdict = gateVerdict(gateFactsOf(answer), values, deps.deployment);
     if (verdict.passed) return;
     const at = meta.timestamp;
     const recorded = await recordGateFailure(em, {
-      scanId: event.scanId,
+      scanId: trigger.scanId,
       projectId: subject.projectId,
       reasonCodes: verdict.reasons.map((r) => r.code),
       at,
@@ -78,7 +115,8 @@ export function gateEvaluationHandler(deps: GateEvaluationDeps) {
         projectId: subject.projectId,
         teamId: subject.teamId,
         organizationId: subject.organizationId ?? "",
-        scanId: event.scanId,
+        scanId: trigger.scanId,
+        cause: trigger.cause,
         reasons: verdict.reasons.map((r) =>
           create(GateFailureReasonSchema, { code: r.code, message: r.message, count: r.count }),
         ),

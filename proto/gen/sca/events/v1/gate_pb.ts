@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/gate.proto.
  */
 export const file_sca_events_v1_gate: GenFile = /*@__PURE__*/
-  fileDesc("ChhzY2EvZXZlbnRzL3YxL2dhdGUucHJvdG8SDXNjYS5ldmVudHMudjEiQQoRR2F0ZUZhaWx1cmVSZWFzb24SDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg0KBWNvdW50GAMgASgFItEBCgpHYXRlRmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAUgASgJEg8KB3NjYW5faWQYBiABKAkSMQoHcmVhc29ucxgHIAMoCzIgLnNjYS5ldmVudHMudjEuR2F0ZUZhaWx1cmVSZWFzb25iBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChhzY2EvZXZlbnRzL3YxL2dhdGUucHJvdG8SDXNjYS5ldmVudHMudjEiQQoRR2F0ZUZhaWx1cmVSZWFzb24SDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg0KBWNvdW50GAMgASgFIuABCgpHYXRlRmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAUgASgJEg8KB3NjYW5faWQYBiABKAkSMQoHcmVhc29ucxgHIAMoCzIgLnNjYS5ldmVudHMudjEuR2F0ZUZhaWx1cmVSZWFzb24SDQoFY2F1c2UYCCABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A failing check of the build gate, as the gate result names it.
@@ -46,8 +46,9 @@ export const GateFailureReasonSchema: GenMessage<GateFailureReason> = /*@__PURE_
   messageDesc(file_sca_events_v1_gate, 0);
 
 /**
- * Topic sca.domain.events, keyed by project id; emitted by policy through its outbox when the gate, evaluated once
- * after a scan succeeded (its findings recorded), fails for that scan: at most one per scan, none when it passes
+ * Topic sca.domain.events, keyed by project id; emitted by policy through its outbox when the gate, evaluated after
+ * a scan succeeded (its findings recorded) and again when an advisory update or a malicious-package snapshot change
+ * touches the project's newest snapshot, fails for that snapshot: at most one per scan, none when it passes
  * (docs/gate.md, "Evaluated after each scan").
  *
  * @generated from message sca.events.v1.GateFailed
@@ -89,6 +90,14 @@ export type GateFailed = Message<"sca.events.v1.GateFailed"> & {
    * @generated from field: repeated sca.events.v1.GateFailureReason reasons = 7;
    */
   reasons: GateFailureReason[];
+
+  /**
+   * What made policy judge: "scan" (the scan succeeded), "advisory_update" (a re-match added findings) or
+   * "malicious_snapshot" (a malicious-package snapshot refresh flagged components).
+   *
+   * @generated from field: string cause = 8;
+   */
+  cause: string;
 };
 
 /**
