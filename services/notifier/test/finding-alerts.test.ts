@@ -141,10 +141,10 @@ async function scannedProject() {
 }
 
 /** Vulnerabilities of this run only, reaching left-pad 1.3.0 through an advisory refresh (RecordRefreshMatches). */
-async function refreshAddsTwo() {
+async function refreshAddsTwo(listed: { knownExploited: true; kevDueDate: string } | object = {}) {
   const n = Math.floor(Math.random() * 90000) + 10000;
   const vulns = [
-    { id: `CVE-2096-${n}`, severity: "critical", summary: "new, critical" },
+    { id: `CVE-2096-${n}`, severity: "critical", summary: "new, critical", ...listed },
     { id: `CVE-2095-${n}`, severity: "medium", summary: "new, medium" },
   ];
   await projects.client(VulnerabilityMatchService).recordRefreshMatches(
@@ -220,6 +220,24 @@ describe("vulnerability.kev_listed", () => {
 
     // The same refresh again (already listed), and Kafka delivering the event again: nothing more.
     await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner);
+    await redeliver(VulnerabilitiesKevListedSchema.typeName, p.projectId);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await listOf(p.dev)).filter((n) => n.kind === "vulnerability.kev_listed")).toHaveLength(1);
+  });
+
+  it("reaches the team when an advisory update finds a vulnerability that is listed already, once", async () => {
+    const p = await scannedProject();
+    const [listed, unlisted] = await refreshAddsTwo({ knownExploited: true, kevDueDate: "2027-01-05" });
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "vulnerability.kev_listed"),
+    );
+    const alert = mine.find((n) => n.kind === "vulnerability.kev_listed")!;
+    expect(alert).toMatchObject({ severity: "critical", projectId: p.projectId, teamId: p.teamId });
+    expect(alert.title).toBe("1 open finding is now known to be exploited");
+    expect(alert.body).toContain(`${listed!.id} (critical) in left-pad 1.3.0`);
+    expect(alert.body).not.toContain(unlisted!.id);
+    expect(await listOf(p.viewer)).toHaveLength(0);
     await redeliver(VulnerabilitiesKevListedSchema.typeName, p.projectId);
     await new Promise((r) => setTimeout(r, 2_000));
     expect((await listOf(p.dev)).filter((n) => n.kind === "vulnerability.kev_listed")).toHaveLength(1);

@@ -1,7 +1,8 @@
 // VulnerabilitiesKevListed: one event per project whose open findings a KEV listing reached, written to the outbox
 // in the transaction of the enrichment update (RecordVulnerabilityUpdates) that put the vulnerabilities on the
-// catalog. Only the newly listed count: a vulnerability already listed, or a refresh that changes nothing, emits
-// nothing, so the notifier's vulnerability.kev_listed fires once per listing.
+// catalog, or of the re-match (RecordRefreshMatches) that gave a project new findings of vulnerabilities listed
+// already. Only the newly listed (or newly found) count: a vulnerability already listed, or a refresh that changes
+// nothing, emits nothing, so the notifier's vulnerability.kev_listed fires once per listing of a finding.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -16,7 +17,21 @@ export const KEV_EVENT_LIST_MAX = 500;
 
 /** Emits the events for the newly listed vulnerabilities; answers how many projects they reached. */
 export async function emitKevListings(em: EntityManager, newlyListed: readonly string[], at: Date): Promise<number> {
-  const rows = await openFindingsKevListed(em, newlyListed, KEV_EVENT_LIST_MAX);
+  return emitFor(em, await openFindingsKevListed(em, newlyListed, KEV_EVENT_LIST_MAX), at);
+}
+
+/** Emits the events for findings a re-match added whose vulnerability is listed already. */
+export async function emitKevListingsOfNewFindings(
+  em: EntityManager,
+  added: readonly { findingId: string; vulnerabilityId: string }[],
+  at: Date,
+): Promise<number> {
+  const vulnerabilityIds = [...new Set(added.map((f) => f.vulnerabilityId))];
+  const findingIds = added.map((f) => f.findingId);
+  return emitFor(em, await openFindingsKevListed(em, vulnerabilityIds, KEV_EVENT_LIST_MAX, findingIds), at);
+}
+
+function emitFor(em: EntityManager, rows: KevTouchedFinding[], at: Date): number {
   const byProject = new Map<string, KevTouchedFinding[]>();
   for (const r of rows) {
     const list = byProject.get(r.projectId) ?? [];

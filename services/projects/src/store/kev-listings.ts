@@ -1,6 +1,7 @@
 // What a KEV listing touches (docs/findings.md, "KEV listings"): the open findings of each project's newest snapshot
-// whose vulnerability the refresh just put on the known-exploited catalog. Bounded per project in one statement:
-// each project's first `perProject` findings (most severe first) and its whole count, never every row.
+// whose vulnerability the refresh just put on the known-exploited catalog, or (`onlyFindings`) the findings a
+// re-match just added whose vulnerability is listed already. Bounded per project in one statement: each project's
+// first `perProject` findings (most severe first) and its whole count, never every row.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
 import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
@@ -25,8 +26,9 @@ export async function openFindingsKevListed(
   em: EntityManager,
   vulnerabilityIds: readonly string[],
   perProject: number,
+  onlyFindings?: readonly string[],
 ): Promise<KevTouchedFinding[]> {
-  if (vulnerabilityIds.length === 0) return [];
+  if (vulnerabilityIds.length === 0 || onlyFindings?.length === 0) return [];
   return rawQuery(
     em,
     `select * from (
@@ -41,12 +43,19 @@ export async function openFindingsKevListed(
        join inventory_components c on c.id = f.component_row_id
        join projects p on p.id = f.project_id and p.archived_at is null
        where f.vulnerability_id in (select jsonb_array_elements_text(?::jsonb)) and f.removed_at is null
+         and v.known_exploited
+         ${onlyFindings ? "and f.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))" : ""}
          and f.scan_id in (${LATEST_SNAPSHOTS})
          and t.status in (select jsonb_array_elements_text(?::jsonb))
      ) touched
      where n <= ?
      order by project_id, n`,
-    [JSON.stringify(vulnerabilityIds), JSON.stringify(OPEN_STATES), perProject],
+    [
+      JSON.stringify(vulnerabilityIds),
+      ...(onlyFindings ? [JSON.stringify(onlyFindings)] : []),
+      JSON.stringify(OPEN_STATES),
+      perProject,
+    ],
     {
       projectId: column.text,
       teamId: column.text,
