@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService, type Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
 import { LICENSE_SOURCE_PROPERTY } from "../src/domain/licenses/fetched-licenses.ts";
 import { service } from "../src/service.ts";
 import { startRegistryServer, type RegistryServer } from "./support/registry-server.ts";
@@ -74,7 +74,6 @@ let registry: RegistryServer;
 let identity: TestService;
 let projects: TestService;
 let events: EventReader | undefined;
-let reader: CallOptions;
 
 const registryEnv = () => ({
   PACKAGE_REGISTRY_NPM_URL: `${registry.url}/npm`,
@@ -91,7 +90,6 @@ beforeAll(async () => {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
   });
   projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, ARTEFACT_DIR: artefacts.dir } });
-  reader = await callAs.superAdmin("00000000-0000-4000-8000-00000000c0de");
 }, 120_000);
 
 afterAll(async () => {
@@ -122,6 +120,8 @@ async function scanWith(env: Record<string, string>) {
       await publishJobs(runner.kafka!, "manual", [job]);
       const [finished] = await events!.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 90_000);
       expect(finished).toMatchObject({ outcome: "succeeded", componentCount: COMPONENTS.length });
+      // A caller token of its own per scan: the file runs longer than one lives.
+      const reader = await callAs.superAdmin("00000000-0000-4000-8000-00000000c0de");
       const inventory = projects.client(InventoryService);
       const page = await inventory.listComponents({ projectId, limit: 50 }, reader);
       // The list leaves raw_data out: each component's detail carries it.
@@ -213,6 +213,27 @@ describe("LICENSE_FETCH_ENABLED", () => {
     // The same releases again within the hour: answered from the cache, nothing is asked of the license documents.
     expect(askedAgain.filter((p) => !p.endsWith("maven-metadata.xml") && !p.endsWith("/@latest"))).toEqual([]);
     expect(licenseOf(second.components, "commons-io", "2.11.0")).toMatchObject({ license: "Apache-2.0" });
+  }, 240_000);
+
+  it("stops at LICENSE_FETCH_STAGE_SECONDS: a registry that never answers leaves its releases unfilled", async () => {
+    registry.requests.length = 0;
+    const pomPath = "/maven2/junit/junit/4.13.2/junit-4.13.2.pom";
+    registry.hang.add(pomPath);
+    try {
+      const started = Date.now();
+      const { first } = await scanWith({
+        LICENSE_FETCH_ENABLED: "true",
+        LICENSE_FETCH_STAGE_SECONDS: "2",
+        LICENSE_FETCH_TIMEOUT_SECONDS: "3",
+      });
+      expect(Date.now() - started).toBeLessThan(120_000);
+      expect(licenseOf(first.components, "junit", "4.13.2")).toMatchObject({ license: null, source: null });
+      expect(licenseOf(first.components, "left-pad", "1.3.0")).toMatchObject({ license: "WTFPL" });
+      expect(first.lines.join("\n")).toMatch(/, 1 not reached within LICENSE_FETCH_STAGE_SECONDS \(2 s\)\.$/m);
+      expect(registry.requests).toContain(pomPath);
+    } finally {
+      registry.hang.delete(pomPath);
+    }
   }, 240_000);
 
   it("leaves missing licenses empty when LICENSE_FETCH_ENABLED=false, asking no registry", async () => {
