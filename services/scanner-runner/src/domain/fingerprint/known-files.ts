@@ -5,6 +5,7 @@
 // adds `purl` (and optionally `name`, `version`, `license`) to a known entry: those files become components of the
 // inventory (vendored OSS); known files without a purl are only counted and named in the scan's log.
 import type { SbomComponent, SbomInventory } from "../sbom/inventory.ts";
+import { canonicalPurl } from "../sbom/component-fields.ts";
 import { createLicenseNormaliser } from "../sbom/license-expression.ts";
 
 /** Software Heritage's /known/ endpoint takes at most this many SWHIDs per request. */
@@ -44,10 +45,11 @@ export function knownFilesOf(answer: unknown, asked: readonly string[]): Map<str
   for (const swhid of asked) {
     const entry = record(doc[swhid]);
     if (entry.known !== true) continue;
+    // Canonical, as the SBOM reader keys components: a purl cdxgen also found is then recognised as the same.
     const purl = text(entry.purl);
     out.set(swhid, {
       known: true,
-      purl: purl?.startsWith("pkg:") ? purl : null,
+      purl: purl ? canonicalPurl(purl) : null,
       name: text(entry.name),
       version: text(entry.version),
       license: text(entry.license),
