@@ -147,7 +147,7 @@ async function sourceScan(files: Record<string, string>) {
     zipOf(Object.entries(files).map(([name, data]) => ({ name, data }))),
   );
   await publishJobs(runner.kafka!, "manual", [job]);
-  const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 60_000);
+  const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 150_000);
   const lines = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stage === "fingerprint", 0);
   const progress = await events.waitFor(ScanProgressSchema, (p) => p.scanId === job.scanId && !p.heartbeat, 0);
   return { job, projectId, finished: finished!, lines, progress };
@@ -195,18 +195,18 @@ describe("the fingerprint stage", () => {
       "Vendored pkg:npm/lodash@4.17.21: 1 files, e.g. vendor/lodash/lodash.min.js.",
       "Known to the knowledge base: vendor/readme-from-somewhere.txt",
     ]);
-  }, 120_000);
+  }, 240_000);
 
   it("skips the stage at FINGERPRINT_TIMEOUT_SECONDS with a log line, and the scan goes on", async () => {
     const started = Date.now();
     const { finished, lines } = await sourceScan({ ...FILES, ...HANG_FILE });
     expect(finished).toMatchObject({ outcome: "succeeded", componentCount: 1 });
-    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(Date.now() - started).toBeLessThan(100_000);
     expect(lines.map((l) => [l.stream, l.line])).toEqual([
       [
         "stderr",
         "The fingerprint stage was skipped: it did not finish within FINGERPRINT_TIMEOUT_SECONDS (3 s); the scan goes on without it.",
       ],
     ]);
-  }, 120_000);
+  }, 240_000);
 });
