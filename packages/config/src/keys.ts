@@ -260,6 +260,22 @@ export const keys = {
   TASK_WORKER_AUTOMATIC_CONCURRENCY: key(p.int(1, { min: 0, max: 64 })),
   /** The spec's scope filter: components an SBOM marks as non-runtime (excluded) are dropped before persist. */
   SCAN_SCOPE_FILTER_ENABLED: key(p.bool(true)),
+  /** The spec's refinements per ecosystem: false keeps Maven's (npm's) non-runtime components while the filter is on. */
+  SCAN_SCOPE_FILTER_MAVEN_ENABLED: key(p.bool(true)),
+  SCAN_SCOPE_FILTER_NODE_ENABLED: key(p.bool(true)),
+  /** The spec's license lookup (docs/license-fetch.md): components without a license get their registry's. */
+  LICENSE_FETCH_ENABLED: key(p.bool(true)),
+  /** Ours: per registry request, the requests in flight, and the whole lookup of one scan. */
+  LICENSE_FETCH_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 120, clamp: true })),
+  LICENSE_FETCH_CONCURRENCY: key(p.int(4, { min: 1, max: 32, clamp: true })),
+  LICENSE_FETCH_STAGE_SECONDS: key(p.int(60, { min: 1, max: 600, clamp: true })),
+  /** The spec's vendored-OSS stage of source scans (docs/fingerprint.md): sends file hashes, never source. */
+  FINGERPRINT_ENABLED: key(p.bool(false)),
+  /** A Software Heritage style /known/ endpoint; the default is the public archive's. */
+  FINGERPRINT_API_URL: key(p.httpUrl("https://archive.softwareheritage.org/api/1/known/")),
+  /** Sent as a bearer token when set. */
+  FINGERPRINT_API_KEY: key(p.text(""), true),
+  FINGERPRINT_TIMEOUT_SECONDS: key(p.int(300, { min: 1, max: 3600 })),
   // Source scans (docs/source-scans.md): the hostile-code sandbox's limits, all ours.
   /**
    * Hosts a clone may reach although they are loopback, link-local or private: names (exact), addresses or CIDR

@@ -247,6 +247,33 @@ describe("configuration keys", () => {
     expect(() => load(["KEV_FEED_URL"], { KEV_FEED_URL: "ftp://example.com/kev.json" })).toThrow(/http\(s\) URL/);
   });
 
+  it("reads the scan scope, license lookup and fingerprint keys with the spec's defaults", () => {
+    expect(
+      load(
+        [
+          "SCAN_SCOPE_FILTER_ENABLED",
+          "SCAN_SCOPE_FILTER_MAVEN_ENABLED",
+          "SCAN_SCOPE_FILTER_NODE_ENABLED",
+          "LICENSE_FETCH_ENABLED",
+          "FINGERPRINT_ENABLED",
+          "FINGERPRINT_API_KEY",
+          "FINGERPRINT_TIMEOUT_SECONDS",
+        ],
+        {},
+      ),
+    ).toEqual({
+      SCAN_SCOPE_FILTER_ENABLED: true,
+      SCAN_SCOPE_FILTER_MAVEN_ENABLED: true,
+      SCAN_SCOPE_FILTER_NODE_ENABLED: true,
+      LICENSE_FETCH_ENABLED: true,
+      FINGERPRINT_ENABLED: false,
+      FINGERPRINT_API_KEY: "",
+      FINGERPRINT_TIMEOUT_SECONDS: 300,
+    });
+    expect(load(["FINGERPRINT_API_URL"], {}).FINGERPRINT_API_URL).toMatch(/^https:\/\//);
+    expect(() => load(["FINGERPRINT_API_URL"], { FINGERPRINT_API_URL: "file:///etc/passwd" })).toThrow(/http\(s\) URL/);
+  });
+
   it("reads the vulnerability SLA keys as the spec states them", () => {
     const days = (v: string) => load(["VULN_SLA_DAYS_HIGH"], { VULN_SLA_DAYS_HIGH: v }).VULN_SLA_DAYS_HIGH;
     // An invalid window falls back to the default rather than stopping the process.

@@ -80,6 +80,7 @@ export async function startService(
       CDXGEN_BIN: cdxgenBin(),
       // The scanner-runner asks no public package registry in tests; a test serving one turns it on.
       CURRENCY_ENABLED: "false",
+      LICENSE_FETCH_ENABLED: "false",
       ...overrides.env,
     },
   });

@@ -49,6 +49,16 @@ export const service = defineService({
     SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     SCAN_SCOPE_FILTER_ENABLED: keys.SCAN_SCOPE_FILTER_ENABLED,
+    SCAN_SCOPE_FILTER_MAVEN_ENABLED: keys.SCAN_SCOPE_FILTER_MAVEN_ENABLED,
+    SCAN_SCOPE_FILTER_NODE_ENABLED: keys.SCAN_SCOPE_FILTER_NODE_ENABLED,
+    LICENSE_FETCH_ENABLED: keys.LICENSE_FETCH_ENABLED,
+    LICENSE_FETCH_TIMEOUT_SECONDS: keys.LICENSE_FETCH_TIMEOUT_SECONDS,
+    LICENSE_FETCH_CONCURRENCY: keys.LICENSE_FETCH_CONCURRENCY,
+    LICENSE_FETCH_STAGE_SECONDS: keys.LICENSE_FETCH_STAGE_SECONDS,
+    FINGERPRINT_ENABLED: keys.FINGERPRINT_ENABLED,
+    FINGERPRINT_API_URL: keys.FINGERPRINT_API_URL,
+    FINGERPRINT_API_KEY: keys.FINGERPRINT_API_KEY,
+    FINGERPRINT_TIMEOUT_SECONDS: keys.FINGERPRINT_TIMEOUT_SECONDS,
     SCAN_GIT_ALLOWED_HOSTS: keys.SCAN_GIT_ALLOWED_HOSTS,
     SCAN_CLONE_TIMEOUT_SECONDS: keys.SCAN_CLONE_TIMEOUT_SECONDS,
     SCAN_CLONE_MAX_BYTES: keys.SCAN_CLONE_MAX_BYTES,
@@ -132,6 +142,23 @@ export const service = defineService({
     // the components' states, without a scan (and a stopped instance's
     // unfinished propagation is resumed here).
     const componentStates = projectsComponentStates(config.PROJECTS_RPC_URL, secretKey);
+    // One registry client for the license lookup and the currency lookup: a document both read is asked once.
+    const registries =
+      config.CURRENCY_ENABLED || config.LICENSE_FETCH_ENABLED
+        ? new PackageRegistries({
+            bases: {
+              npm: config.PACKAGE_REGISTRY_NPM_URL,
+              pypi: config.PACKAGE_REGISTRY_PYPI_URL,
+              crates: config.PACKAGE_REGISTRY_CRATES_URL,
+              go: config.PACKAGE_REGISTRY_GO_URL,
+              nuget: config.PACKAGE_REGISTRY_NUGET_URL,
+              rubygems: config.PACKAGE_REGISTRY_RUBYGEMS_URL,
+              maven: config.PACKAGE_REGISTRY_MAVEN_URL,
+            },
+            timeoutMs: config.CURRENCY_LOOKUP_TIMEOUT_SECONDS * 1000,
+            concurrency: config.CURRENCY_LOOKUP_CONCURRENCY,
+          })
+        : null;
     const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
     ctx.addCloser("refresh propagation", () => propagation.stop());
@@ -145,6 +172,18 @@ export const service = defineService({
       leaseSeconds: config.SCAN_LEASE_SECONDS,
       rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
       scopeFilter: config.SCAN_SCOPE_FILTER_ENABLED,
+      scopeRefinements: {
+        maven: config.SCAN_SCOPE_FILTER_MAVEN_ENABLED,
+        node: config.SCAN_SCOPE_FILTER_NODE_ENABLED,
+      },
+      licenseFetch: {
+        registries: config.LICENSE_FETCH_ENABLED ? registries : null,
+        limits: {
+          timeoutMs: config.LICENSE_FETCH_TIMEOUT_SECONDS * 1000,
+          concurrency: config.LICENSE_FETCH_CONCURRENCY,
+        },
+        stageMs: config.LICENSE_FETCH_STAGE_SECONDS * 1000,
+      },
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
       source: {
         cloneSources: projectsCloneSources(config.PROJECTS_RPC_URL, secretKey),
@@ -172,6 +211,12 @@ export const service = defineService({
           { identity: config.IDENTITY_RPC_URL, admin: config.ADMIN_RPC_URL },
           secretKey,
         ),
+        fingerprint: {
+          enabled: config.FINGERPRINT_ENABLED,
+          apiUrl: config.FINGERPRINT_API_URL,
+          apiKey: config.FINGERPRINT_API_KEY,
+          timeoutMs: config.FINGERPRINT_TIMEOUT_SECONDS * 1000,
+        },
         image: {
           allowList: new CloneAllowList(config.SCAN_REGISTRY_ALLOWED_HOSTS),
           plainHttpHosts: config.SCAN_REGISTRY_PLAIN_HTTP_HOSTS,
@@ -188,21 +233,7 @@ export const service = defineService({
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
       states: {
         enrichment,
-        registries: config.CURRENCY_ENABLED
-          ? new PackageRegistries({
-              bases: {
-                npm: config.PACKAGE_REGISTRY_NPM_URL,
-                pypi: config.PACKAGE_REGISTRY_PYPI_URL,
-                crates: config.PACKAGE_REGISTRY_CRATES_URL,
-                go: config.PACKAGE_REGISTRY_GO_URL,
-                nuget: config.PACKAGE_REGISTRY_NUGET_URL,
-                rubygems: config.PACKAGE_REGISTRY_RUBYGEMS_URL,
-                maven: config.PACKAGE_REGISTRY_MAVEN_URL,
-              },
-              timeoutMs: config.CURRENCY_LOOKUP_TIMEOUT_SECONDS * 1000,
-              concurrency: config.CURRENCY_LOOKUP_CONCURRENCY,
-            })
-          : null,
+        registries: config.CURRENCY_ENABLED ? registries : null,
         currencyStageMs: config.CURRENCY_LOOKUP_STAGE_SECONDS * 1000,
         componentStates,
       },

@@ -113,6 +113,30 @@ secretKeyRef:
 - name: SCAN_IMAGE_PLATFORM
   value: {{ .platform | quote }}
 {{- end }}
+{{- with .Values.scanInventory }}
+- name: SCAN_SCOPE_FILTER_ENABLED
+  value: {{ .scopeFilter | quote }}
+- name: SCAN_SCOPE_FILTER_MAVEN_ENABLED
+  value: {{ .scopeFilterMaven | quote }}
+- name: SCAN_SCOPE_FILTER_NODE_ENABLED
+  value: {{ .scopeFilterNode | quote }}
+- name: LICENSE_FETCH_ENABLED
+  value: {{ .licenseFetch | quote }}
+- name: LICENSE_FETCH_TIMEOUT_SECONDS
+  value: {{ .licenseFetchTimeoutSeconds | quote }}
+- name: LICENSE_FETCH_CONCURRENCY
+  value: {{ .licenseFetchConcurrency | quote }}
+- name: LICENSE_FETCH_STAGE_SECONDS
+  value: {{ .licenseFetchStageSeconds | quote }}
+- name: FINGERPRINT_ENABLED
+  value: {{ .fingerprint | quote }}
+{{- with .fingerprintApiUrl }}
+- name: FINGERPRINT_API_URL
+  value: {{ . | quote }}
+{{- end }}
+- name: FINGERPRINT_TIMEOUT_SECONDS
+  value: {{ .fingerprintTimeoutSeconds | quote }}
+{{- end }}
 {{- range $name, $service := omit .Values.services "gateway" }}
 - name: {{ printf "%s_RPC_URL" ($name | upper | replace "-" "_") }}
   value: {{ printf "http://%s:%v" (include "sca-portal.serviceName" (list $ $name)) $service.port | quote }}

@@ -15,6 +15,10 @@ import type { CloneSources } from "../clients/clone-source.ts";
 import type { RegistryLogins } from "../clients/registry-logins.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
+import { fetchMissingLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
+import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
+import { fingerprintStage, type FingerprintDeps } from "./fingerprint-stage.ts";
+import { addVendoredComponents, type FingerprintFindings } from "../domain/fingerprint/known-files.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
@@ -61,6 +65,8 @@ export interface SourceScanDeps {
   image: ImageLimits;
   /** Container scans: the organization's login for the image's registry. */
   registryLogins: RegistryLogins;
+  /** The vendored-OSS fingerprint stage (FINGERPRINT_*, docs/fingerprint.md). */
+  fingerprint: FingerprintDeps;
 }
 
 export interface ScanJobDeps {
@@ -76,6 +82,10 @@ export interface ScanJobDeps {
   rawDataMaxBytes: number;
   /** SCAN_SCOPE_FILTER_ENABLED */
   scopeFilter: boolean;
+  /** SCAN_SCOPE_FILTER_MAVEN_ENABLED, SCAN_SCOPE_FILTER_NODE_ENABLED */
+  scopeRefinements: ScopeRefinements;
+  /** LICENSE_FETCH_ENABLED and its limits (docs/license-fetch.md). */
+  licenseFetch: LicenseFetchDeps;
   inventory: InventoryIngestion;
   source: SourceScanDeps;
   /** The local vulnerability database's matcher at its current version (docs/vulnerability-database.md). */
@@ -154,8 +164,9 @@ async function runStages(
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
     let bytes: Buffer;
+    const found: { fingerprints?: FingerprintFindings | null } = {};
     if (job.kind === "source" || job.kind === "container") {
-      bytes = await buildSourceSbom(job, deps, reporter, boundary, signal);
+      bytes = await buildSourceSbom(job, deps, reporter, boundary, signal, found);
     } else {
       bytes = await fetchUploadedSbom(deps.store, job.sbom, SBOM_MAX_BYTES, signal);
       await boundary();
@@ -163,10 +174,17 @@ async function runStages(
       await reporter.log("sbom", "stdout", [`Fetched the uploaded SBOM: ${bytes.length} bytes, SHA-256 verified.`]);
     }
 
-    const inventory = readSbom(bytes, { rawDataMaxBytes: deps.rawDataMaxBytes });
+    const inventory = refineScopes(
+      readSbom(bytes, { rawDataMaxBytes: deps.rawDataMaxBytes }),
+      deps.scopeFilter,
+      deps.scopeRefinements,
+    );
+    if (found.fingerprints) addVendoredComponents(inventory, found.fingerprints);
     await boundary();
     await reach("read");
     await reporter.log("sbom", "stdout", readingLines(inventory));
+    await fetchMissingLicenses(inventory, deps.licenseFetch, deps.scopeFilter, reporter, signal);
+    await boundary();
 
     const artefact = encodeInventoryArtefact(inventory, { scopeFilter: deps.scopeFilter });
     const stored = await deps.store.put(inventoryArtefactKey(job.scanId), bytesSource(artefact.bytes), {
@@ -224,6 +242,7 @@ async function buildSourceSbom(
   reporter: AttemptReporter,
   boundary: () => Promise<void>,
   signal: AbortSignal,
+  found: { fingerprints?: FingerprintFindings | null },
 ): Promise<Buffer> {
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
@@ -290,6 +309,8 @@ async function buildSourceSbom(
     await boundary();
     await reach("built");
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
+    if (job.kind === "source") found.fingerprints = await fingerprintStage(ws, source.fingerprint, reporter, signal);
+    await boundary();
     return sbom;
   } finally {
     await ws.remove();
