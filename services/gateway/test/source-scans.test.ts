@@ -4,7 +4,7 @@
 // SBOM. What each scan stored is checked against the lockfile, parsed here on its own. Bad inputs each fail the scan
 // with a clear error_message and leave no components and no inventory artefact behind.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -424,6 +424,23 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
     expect(stored).toHaveLength(expected.size);
     expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
     expect(stored.filter((c) => c.license)).toEqual([]);
+  }, 240_000);
+
+  it("never runs a repository's own Maven wrapper (project code), and still reads its pom.xml", async () => {
+    // Where the wrapper would leave its mark: a directory anyone (the sandbox user too) may write to.
+    const marks = await mkdtemp(join(tmpdir(), "sca-mvnw-"));
+    await chmod(marks, 0o1777);
+    const mark = join(marks, "mvnw-ran");
+    const wrapper = `#!/bin/sh\ntouch ${mark}\nexit 1\n`;
+    const pom = (await manifests("spring-petclinic"))["pom.xml"]!;
+    await git.repo("wrapped", { "pom.xml": pom, mvnw: wrapper }, { executable: ["mvnw"] });
+    try {
+      const stored = await scanned("wrapped");
+      expect(stored).toHaveLength(pomPurls(await readFile(join(MANIFESTS, "spring-petclinic/pom.xml"), "utf8")).size);
+      await expect(stat(mark)).rejects.toThrow();
+    } finally {
+      await rm(marks, { recursive: true, force: true });
+    }
   }, 240_000);
 
   it("succeeds with no components for dvna, whose package.json pins no version and has no lockfile", async () => {
