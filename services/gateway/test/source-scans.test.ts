@@ -4,7 +4,7 @@
 // SBOM. What each scan stored is checked against the lockfile, parsed here on its own. Bad inputs each fail the scan
 // with a clear error_message and leave no components and no inventory artefact behind.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -55,7 +55,19 @@ async function call(method: string, path: string, body?: unknown) {
 
 async function manifests(name: string): Promise<Record<string, Buffer>> {
   const files: Record<string, Buffer> = {};
-  for (const file of ["package.json", "package-lock.json", "requirements.txt", "Cargo.toml", "Cargo.lock"]) {
+  for (const file of [
+    "package.json",
+    "package-lock.json",
+    "requirements.txt",
+    "Cargo.toml",
+    "Cargo.lock",
+    "go.mod",
+    "go.sum",
+    "pom.xml",
+    "build.gradle",
+    "pyproject.toml",
+    "uv.lock",
+  ]) {
     const body = await readFile(join(MANIFESTS, name, file)).catch(() => undefined);
     if (body) files[file] = body;
   }
@@ -129,6 +141,56 @@ function requirementPurls(text: string): Set<string> {
   return purls;
 }
 
+/** The Go modules a go.mod requires (require blocks and lines), and the modules its replace directives put instead. */
+function goModPurls(text: string): Set<string> {
+  const purls = new Set<string>();
+  let inRequire = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/\/\/.*$/, "").trim();
+    if (line === "require (") inRequire = true;
+    else if (inRequire && line === ")") inRequire = false;
+    else {
+      const required = inRequire ? /^(\S+)\s+(v\S+)$/.exec(line) : /^require\s+(\S+)\s+(v\S+)$/.exec(line);
+      const replaced = /^replace\s+\S+(?:\s+v\S+)?\s+=>\s+(\S+)\s+(v\S+)$/.exec(line);
+      const [, path, version] = required ?? replaced ?? [];
+      if (path && version) purls.add(`pkg:golang/${path}@${version}`);
+    }
+  }
+  return purls;
+}
+
+/**
+ * The Maven dependencies a pom.xml's project-level <dependencies> names (not its plugins'), as purls: with the version
+ * the pom itself gives (a literal or one of its <properties>), without one where a parent's dependencyManagement would
+ * give it.
+ */
+function pomPurls(text: string): Set<string> {
+  const properties = new Map<string, string>();
+  for (const [, key, value] of text
+    .slice(text.indexOf("<properties>"), text.indexOf("</properties>"))
+    .matchAll(/<([\w.-]+)>([^<]*)<\/\1>/g))
+    properties.set(key!, value!.trim());
+  const block = text.slice(text.indexOf("\n  <dependencies>"), text.indexOf("\n  </dependencies>"));
+  const purls = new Set<string>();
+  for (const [, body] of block.matchAll(/<dependency>([\s\S]*?)<\/dependency>/g)) {
+    const field = (name: string) => new RegExp(`<${name}>([^<]+)</${name}>`).exec(body!)?.[1]?.trim();
+    const version = field("version")?.replace(/^\$\{(.+)\}$/, (_, key: string) => properties.get(key) ?? "");
+    purls.add(`pkg:maven/${field("groupId")}/${field("artifactId")}${version ? `@${version}` : ""}`);
+  }
+  return purls;
+}
+
+/** The PyPI purls of every [[package]] a uv.lock pins (the project's own editable package included). */
+function uvLockPurls(text: string): Set<string> {
+  const purls = new Set<string>();
+  for (const [, name, version] of text.matchAll(/\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"/g))
+    purls.add(`pkg:pypi/${name!.toLowerCase().replace(/[._-]+/g, "-")}@${version}`);
+  return purls;
+}
+
+/** A stored purl as the manifests spell it: percent-decoded (Go's +incompatible), without qualifiers (?type=jar). */
+const plainPurl = (purl: string) => decodeURIComponent(purl.split("?")[0]!);
+
 async function expectNothingStored(projectId: string, scan: Record<string, unknown>) {
   expect((await call("GET", `/v1/projects/${projectId}/components`)).json).toMatchObject({ total: 0 });
   await expect(stat(join(artefactDir, `scans/${scan.id as string}/inventory.binpb`))).rejects.toThrow();
@@ -142,6 +204,7 @@ beforeAll(async () => {
   await git.repo("pygoat", await manifests("pygoat"), { tags: ["v1.0"] });
   await privateGit.repo("pygoat", await manifests("pygoat"));
   await git.repo("ripgrep", await manifests("ripgrep"));
+  for (const name of ["gh-cli", "spring-petclinic", "flask", "dvna"]) await git.repo(name, await manifests(name));
 
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("source_scan")}.`;
@@ -303,6 +366,91 @@ describe("source scans of real projects", () => {
     expect(scan).toMatchObject({ status: "succeeded", error_message: null });
     const expected = requirementPurls(files["requirements.txt"]!.toString("utf8"));
     expect(new Set((await componentsOf(id)).map((c) => c.purl))).toEqual(expected);
+  }, 240_000);
+});
+
+describe("source scans of the Go, Maven, uv and bare package.json projects, from their manifests alone", () => {
+  type Stored = { purl: string; version: string | null; name: string; license: string | null };
+  async function scanned(repo: string): Promise<Stored[]> {
+    const id = await project({ git_url: `http://localhost:${git.port}/${repo}.git` });
+    const scan = await scanOf(id);
+    expect(scan).toMatchObject({ status: "succeeded", error_message: null });
+    return (await componentsOf(id)) as Stored[];
+  }
+
+  it("stores every module gh-cli's go.mod requires, at the version it requires, without running go", async () => {
+    const gomod = await readFile(join(MANIFESTS, "gh-cli/go.mod"), "utf8");
+    const expected = goModPurls(gomod);
+    expect(expected.size).toBeGreaterThan(150);
+    const stored = await scanned("gh-cli");
+    expect(stored).toHaveLength(expected.size);
+    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
+    // Versions as go.mod spells them, +incompatible and pseudo-versions included; go.sum holds the checksum of each
+    // but the one module the replace directive swaps for cli's fork (which go.sum holds instead).
+    const gosum = await readFile(join(MANIFESTS, "gh-cli/go.sum"), "utf8");
+    const notInGoSum = stored.filter((c) => {
+      const purl = plainPurl(c.purl);
+      expect(purl.endsWith(`@${c.version}`)).toBe(true);
+      return !gosum.includes(`\n${purl.slice("pkg:golang/".length, purl.lastIndexOf("@"))} ${c.version}/go.mod `);
+    });
+    expect(notInGoSum.map((c) => plainPurl(c.purl))).toEqual(["pkg:golang/github.com/rogpeppe/go-internal@v1.13.1"]);
+    expect(stored.find((c) => c.purl.includes("docker/cli"))?.version).toBe("v27.1.1+incompatible");
+    // go.mod and go.sum name no license.
+    expect(stored.filter((c) => c.license)).toEqual([]);
+  }, 240_000);
+
+  it("stores spring-petclinic's pom.xml dependencies without running mvn, versions where the pom gives them", async () => {
+    const pom = await readFile(join(MANIFESTS, "spring-petclinic/pom.xml"), "utf8");
+    const expected = pomPurls(pom);
+    expect(expected.size).toBeGreaterThan(20);
+    const stored = await scanned("spring-petclinic");
+    expect(stored).toHaveLength(expected.size);
+    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
+    // The pom's own properties give the webjars' versions; the parent's dependencyManagement (not read without mvn)
+    // gives the others', so those have none rather than a guessed one.
+    expect(stored.find((c) => c.purl.startsWith("pkg:maven/org.webjars.npm/bootstrap@"))?.version).toBe(
+      /<webjars-bootstrap.version>([^<]+)</.exec(pom)![1],
+    );
+    const unversioned = stored.filter((c) => !plainPurl(c.purl).includes("@"));
+    expect(unversioned.length).toBeGreaterThan(15);
+    expect(unversioned.every((c) => !c.version)).toBe(true);
+    expect(stored.filter((c) => c.license)).toEqual([]);
+  }, 240_000);
+
+  it("stores every package of flask's uv.lock, flask itself (editable) included", async () => {
+    const expected = uvLockPurls(await readFile(join(MANIFESTS, "flask/uv.lock"), "utf8"));
+    expect(expected.size).toBeGreaterThan(80);
+    const stored = await scanned("flask");
+    expect(stored).toHaveLength(expected.size);
+    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
+    expect(stored.filter((c) => c.license)).toEqual([]);
+  }, 240_000);
+
+  it("never runs a repository's own Maven wrapper (project code), and still reads its pom.xml", async () => {
+    // Where the wrapper would leave its mark: a directory anyone (the sandbox user too) may write to.
+    const marks = await mkdtemp(join(tmpdir(), "sca-mvnw-"));
+    await chmod(marks, 0o1777);
+    const mark = join(marks, "mvnw-ran");
+    const wrapper = `#!/bin/sh\ntouch ${mark}\nexit 1\n`;
+    const pom = (await manifests("spring-petclinic"))["pom.xml"]!;
+    await git.repo("wrapped", { "pom.xml": pom, mvnw: wrapper }, { executable: ["mvnw"] });
+    try {
+      const stored = await scanned("wrapped");
+      expect(stored).toHaveLength(pomPurls(await readFile(join(MANIFESTS, "spring-petclinic/pom.xml"), "utf8")).size);
+      await expect(stat(mark)).rejects.toThrow();
+    } finally {
+      await rm(marks, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it("succeeds with no components for dvna, whose package.json pins no version and has no lockfile", async () => {
+    const pkg = JSON.parse(await readFile(join(MANIFESTS, "dvna/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // Every dependency is a range (^x, or 0.0.x, which npm reads as a version but cdxgen does not resolve without
+    // a lockfile or node_modules): nothing the file alone pins.
+    expect(Object.keys(pkg.dependencies).length).toBe(19);
+    expect(await scanned("dvna")).toEqual([]);
   }, 240_000);
 });
 

@@ -5,7 +5,9 @@
 // nor a submodule can take it elsewhere. The credential travels in an Authorization header set through git's
 // environment (never the command line or the URL) and is never logged.
 import { lookup } from "node:dns/promises";
+import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
+import { join } from "node:path";
 import type { CloneAllowList } from "../domain/clone-target.ts";
 import { cloneTargetOf, isPublicAddress, unreachableHostMessage, type CloneTarget } from "../domain/clone-target.ts";
 import { JobInputError, TransientJobError } from "../domain/scan-job.ts";
@@ -125,7 +127,7 @@ export async function cloneRepository(
     );
   }, 500);
   const stopped = AbortSignal.any([signal, tooLarge.signal]);
-  let commit = "";
+  let commit: string;
   const said: string[] = [];
   const git = (args: string[], capture?: (line: string) => void) =>
     runTool({
@@ -161,7 +163,8 @@ export async function cloneRepository(
     ]);
     checkRan(fetched, "fetch", limits, wanted, said);
     checkRan(await git(["checkout", "-q", "--detach", "FETCH_HEAD"]), "check out", limits);
-    checkRan(await git(["rev-parse", "HEAD"], (line) => (commit = line.trim())), "read the commit", limits);
+    // A detached HEAD is the commit id itself: read it from the file rather than start one more git.
+    commit = /^[0-9a-f]{40,64}$/.exec((await readFile(join(ws.tree, ".git", "HEAD"), "utf8")).trim())?.[0] ?? "";
   } catch (err) {
     if (tooLarge.signal.aborted && !signal.aborted) throw tooLargeError(limits);
     throw err;

@@ -27,6 +27,9 @@ export interface CdxgenOptions {
   projectType?: "oci-dir";
 }
 
+/** cdxgen's CDXGEN_ALLOWED_COMMANDS is a comma-separated list of exact names; this one names no executable. */
+const NO_COMMAND = "(none)";
+
 /**
  * The cdxgen entry script: CDXGEN_BIN (a path to the `cdxgen` command or its cdxgen.js) or, when empty, the `cdxgen`
  * on the runner's PATH (set-up links .tools/bin/cdxgen), followed to the script it links to.
@@ -66,6 +69,9 @@ export async function runCdxgen(
       "--allow-child-process",
       entry,
       "--no-install-deps",
+      // A source tree is inventoried from its manifests alone (below): when cdxgen's preferred way (go list, mvn)
+      // is refused, it falls back to parsing go.mod / pom.xml instead of exiting, as its secure mode would.
+      ...(opts.projectType ? [] : ["--no-fail-on-error"]),
       "--spec-version",
       "1.6",
       ...(opts.projectType ? ["-t", opts.projectType] : []),
@@ -80,6 +86,10 @@ export async function runCdxgen(
       CDXGEN_TEMP_DIR: ws.tmp,
       NODE_OPTIONS: `--max-old-space-size=${opts.memoryMb}`,
       CI: "true",
+      // No build tool of a source tree runs (docs/source-scans.md): a repository's mvnw or gradlew is project code,
+      // and go list / mvn would fetch from the network; an allow-list naming no command refuses them all. Image
+      // scans keep theirs (the OS package readers cdxgen runs for an oci-dir).
+      ...(opts.projectType ? {} : { CDXGEN_ALLOWED_COMMANDS: NO_COMMAND }),
     }),
     runAs: ws.runAs,
     signal,

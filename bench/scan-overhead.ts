@@ -1,0 +1,201 @@
+// A source scan's wall time through the portal against cdxgen alone on the same repository (issue 7: portal overhead
+// at most 20 %), without a portal (real PostgreSQL, Kafka and Redis, as the tests use them; run as
+// `node bench/scan-overhead.ts` with scripts/env.sh's environment, or through bench/run.sh):
+// - portal: identity, projects, the scan-orchestrator and the scanner-runner run in this process; each real project
+//   of shared/data/manifests is served by a git server on loopback (git http-backend). The clock runs from the
+//   scan's creation (ScanService.CreateScan, what the gateway's POST /v1/projects/{id}/scans calls) until GetScan,
+//   polled every 20 ms, says succeeded: queued, job through Kafka, clone, cdxgen, SBOM read, inventory artefact,
+//   ingest, matching.
+// - cdxgen alone: the same files in a fresh workspace, cdxgen started by runCdxgen with the flags, sandbox and
+//   environment a scan uses, until its SBOM is read back.
+// Runs alternate (portal, alone) so load drift on a shared machine hits both; one warm-up pair per project is not
+// counted; medians of BENCH_RUNS (default 5).
+import { randomUUID } from "node:crypto";
+import { chown, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import { TOPICS } from "@sca/kafka";
+import { ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { callAs, EventReader, sharedDir, startGitServer, startService, uniqueName } from "@sca/testkit";
+import { runCdxgen } from "../services/scanner-runner/src/tools/cdxgen.ts";
+import { openWorkspace } from "../services/scanner-runner/src/sandbox/workspace.ts";
+import { printTable } from "./table.ts";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PROJECTS = (process.env.BENCH_SCAN_PROJECTS ?? "nodegoat,gh-cli,flask,pygoat,ripgrep,spring-petclinic").split(
+  ",",
+);
+const TARGET_OVERHEAD = 0.2;
+const MANIFESTS = join(sharedDir(), "data/manifests");
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const dir = await mkdtemp(join(tmpdir(), "sca-bench-scan-overhead-"));
+const store = { ARTEFACT_DIR: dir };
+const KAFKA_TOPIC_PREFIX = `${uniqueName("bench_scan")}.`;
+const git = await startGitServer();
+const identity = await startService("identity", {
+  env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+});
+const projects = await startService("projects", {
+  env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store },
+});
+const scans = await startService("scan-orchestrator", {
+  env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
+});
+const runner = await startService("scanner-runner", {
+  env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_GIT_ALLOWED_HOSTS: "localhost" },
+});
+
+const events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+const slug = `bench-${randomUUID().slice(0, 8)}`;
+const { team } = await identity
+  .client(DirectoryService)
+  .createTeam({ name: slug, slug }, await callAs.superAdmin(randomUUID()));
+const developer = () =>
+  callAs.user(randomUUID(), {
+    memberships: [{ team_id: team!.id, organization_id: team!.organizationId!, role: "developer" }],
+  });
+
+async function files(name: string): Promise<Record<string, Buffer>> {
+  const out: Record<string, Buffer> = {};
+  for (const file of await readdir(join(MANIFESTS, name))) out[file] = await readFile(join(MANIFESTS, name, file));
+  return out;
+}
+
+/** Where a portal run's time went, from the scan's progress frames (their occurred_at: when the worker got there). */
+type Stages = Record<string, number>;
+const stageRuns: Record<string, Stages[]> = {};
+
+async function stagesOf(scanId: string, started: number, ended: number): Promise<Stages> {
+  const frames = (await events.waitFor(ScanProgressSchema, (p) => p.scanId === scanId && !p.heartbeat, 1)).map((p) => ({
+    step: `${p.step} ${p.percent}`,
+    at: timestampMs(p.occurredAt!) - performance.timeOrigin,
+  }));
+  if (process.env.BENCH_FRAMES)
+    console.error(
+      frames.map((f) => `${f.step} +${Math.round(f.at - started)}`).join(", "),
+      `seen +${Math.round(ended - started)}`,
+    );
+  const at = (step: string) => frames.find((f) => f.step.startsWith(step))?.at ?? NaN;
+  const last = Math.max(...frames.map((f) => f.at));
+  return {
+    queued: at("sbom 0") - started,
+    clone: at("cdxgen") - at("clone"),
+    cdxgen: at("sbom 50") - at("cdxgen"),
+    "read+ingest+match": last - at("sbom 50"),
+    "last frame to seen": ended - last,
+  };
+}
+
+/** One scan through the portal: ms from CreateScan to succeeded. */
+async function portalRun(projectId: string, name: string): Promise<number> {
+  const client = scans.client(ScanService);
+  const started = performance.now();
+  const { scan } = await client.createScan({ projectId, kind: "source" }, await developer());
+  for (;;) {
+    const { scan: now } = await client.getScan({ scanId: scan!.id }, await developer());
+    if (now!.status === "succeeded") {
+      const ended = performance.now();
+      (stageRuns[name] ??= []).push(await stagesOf(scan!.id, started, ended));
+      return ended - started;
+    }
+    if (now!.status === "failed" || now!.status === "cancelled")
+      throw new Error(`scan ${now!.status}: ${now!.errorMessage}`);
+    await delay(20);
+  }
+}
+
+/** cdxgen alone, as a scan starts it, on the same files: ms until its SBOM is read back. */
+async function aloneRun(name: string): Promise<number> {
+  const ws = await openWorkspace("", 65534);
+  try {
+    for (const [file, data] of Object.entries(await files(name))) {
+      await writeFile(join(ws.tree, file), data);
+      if (ws.runAs) await chown(join(ws.tree, file), ws.runAs.uid, ws.runAs.gid);
+    }
+    const started = performance.now();
+    await runCdxgen(
+      ws,
+      {
+        bin: process.env.CDXGEN_BIN ?? "",
+        timeoutMs: 600_000,
+        memoryMb: 2048,
+        outputMaxBytes: 4 << 20,
+        sbomMaxBytes: 50 << 20,
+      },
+      () => {},
+      new AbortController().signal,
+    );
+    return performance.now() - started;
+  } finally {
+    await ws.remove();
+  }
+}
+
+const rows: Record<string, string | number>[] = [];
+try {
+  for (const name of PROJECTS) {
+    await git.repo(name, await files(name));
+    const { project } = await projects.client(ProjectService).createProject(
+      {
+        project: {
+          teamId: team!.id,
+          name: `Overhead ${name}`,
+          slug: `${slug}-${name}`,
+          gitUrl: `http://localhost:${git.port}/${name}.git`,
+        },
+      },
+      await developer(),
+    );
+    const portal: number[] = [];
+    const alone: number[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const p = await portalRun(project!.id, name);
+      const a = await aloneRun(name);
+      if (i === 0) {
+        stageRuns[name] = []; // the warm-up's stages are not counted either
+        continue;
+      }
+      portal.push(p);
+      alone.push(a);
+    }
+    const mp = median(portal);
+    const ma = median(alone);
+    const overhead = (mp - ma) / ma;
+    rows.push({
+      project: name,
+      runs: RUNS,
+      "cdxgen alone ms (median)": Math.round(ma),
+      "portal ms (median)": Math.round(mp),
+      "overhead ms": Math.round(mp - ma),
+      overhead: `${(overhead * 100).toFixed(1)} %`,
+      "≤ 20 %": overhead <= TARGET_OVERHEAD ? "yes" : "NO",
+    });
+    console.error(`${name}: portal ${portal.map(Math.round).join(", ")}; alone ${alone.map(Math.round).join(", ")}`);
+  }
+  printTable("Source scan wall time through the portal against cdxgen alone (same repository, same flags)", rows);
+  printTable(
+    "Where the portal's time goes (ms, medians of the counted runs; from the scan's progress frames)",
+    Object.entries(stageRuns).map(([project, runs]) => ({
+      project,
+      ...Object.fromEntries(Object.keys(runs[0] ?? {}).map((k) => [k, Math.round(median(runs.map((r) => r[k]!)))])),
+    })),
+  );
+} finally {
+  await events.stop();
+  await runner.close();
+  await scans.close();
+  await projects.close();
+  await identity.close();
+  await git.stop();
+  await rm(dir, { recursive: true, force: true });
+}
