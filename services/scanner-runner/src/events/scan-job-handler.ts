@@ -25,6 +25,7 @@ import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
+import { recordFirstPartyLicenses, type FirstPartyLicenseDeps } from "./first-party-licenses-stage.ts";
 import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
@@ -61,6 +62,8 @@ export interface SourceScanDeps {
   image: ImageLimits;
   /** Container scans: the organization's login for the image's registry. */
   registryLogins: RegistryLogins;
+  /** Source scans: the scancode first-party license stage (docs/scancode.md). */
+  licenses: FirstPartyLicenseDeps;
 }
 
 export interface ScanJobDeps {
@@ -290,6 +293,11 @@ async function buildSourceSbom(
     await boundary();
     await reach("built");
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
+    if (job.kind === "source") {
+      await reach("licensing");
+      await recordFirstPartyLicenses(job, deps.orm, source.licenses, ws, reporter, signal);
+      await boundary();
+    }
     return sbom;
   } finally {
     await ws.remove();
