@@ -8,7 +8,7 @@
 // a log line and the stage status projects keeps.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, link, mkdir, opendir } from "node:fs/promises";
+import { copyFile, link, mkdir, opendir, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -139,7 +139,9 @@ export async function treeLicenses(
       `${paths.length} files, ${hashes.length} distinct contents, ${known.size} from the cache; scancode reads ` +
         `${toScan.size}.`,
     );
+    // Fresh each run: scancode reads everything in it (a workspace serves one scan, but the stage may run twice).
     const input = join(ws.root, "scancode-in");
+    await rm(input, { recursive: true, force: true });
     const hashOfInput = new Map<string, string>();
     for (const [sha256, path] of toScan) {
       const target = join(input, path);
@@ -147,7 +149,9 @@ export async function treeLicenses(
       await link(join(ws.tree, path), target).catch(() => copyFile(join(ws.tree, path), target));
       hashOfInput.set(path.split(sep).join("/"), sha256);
     }
-    const run = await runScancode(ws, input, deps.scancode, onLine, signal);
+    const run = await runScancode(ws, input, deps.scancode, onLine, signal).finally(() =>
+      rm(input, { recursive: true, force: true }),
+    );
     const seconds = Math.round(deps.scancode.timeoutMs / 1000);
     if (run.kind === "timed-out")
       return outcome(
