@@ -2,7 +2,7 @@
 // detections per scan (docs/scancode.md). A scan's detections are replaced whole (a later attempt records again),
 // in one transaction, the rows streamed in with COPY.
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { bulkTransaction, column, containsPattern, rawQuery } from "@sca/db";
+import { bulkTransaction, column, containsPattern, rawQuery, rawStatement } from "@sca/db";
 
 export interface FileLicenseStageRow {
   status: string;
@@ -114,4 +114,24 @@ export async function fileLicensePage(
     },
   );
   return { items, total: count?.total ?? 0 };
+}
+
+/** Drops the project's detections of these (deleted) scans, inside the caller's transaction; another project's stay. */
+export async function deleteFileLicenses(
+  em: EntityManager,
+  projectId: string,
+  scanIds: readonly string[],
+): Promise<void> {
+  if (scanIds.length === 0) return;
+  const ids = `{${scanIds.join(",")}}`;
+  await rawStatement(
+    em,
+    `delete from file_license_detections where scan_id in
+       (select scan_id from file_license_scans where project_id = ? and scan_id = any(?::uuid[]))`,
+    [projectId, ids],
+  );
+  await rawStatement(em, "delete from file_license_scans where project_id = ? and scan_id = any(?::uuid[])", [
+    projectId,
+    ids,
+  ]);
 }
