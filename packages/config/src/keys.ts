@@ -302,6 +302,17 @@ export const keys = {
   SCAN_WORK_DIR: key(p.text("")),
   /** When the runner runs as root, tools run as this user and group id instead (nobody). */
   SCAN_SANDBOX_UID: key(p.int(65534, { min: 1, max: 2 ** 31 - 1 })),
+  // The scancode first-party license stage (docs/scancode.md).
+  /** The scancode command; empty: the scancode on PATH (set-up links .tools/bin/scancode). */
+  SCANCODE_BIN: key(p.text("")),
+  /** scancode is stopped after this long; the scan then keeps the declared licenses only. */
+  SCANCODE_TIMEOUT_SECONDS: key(p.int(600, { min: 1, max: 7200 })),
+  /** A tree with more files than this skips the stage. */
+  SCANCODE_MAX_FILES: key(p.int(20_000, { min: 1, max: 10_000_000 })),
+  /** The most license detections persisted per scan. */
+  SCANCODE_MAX_DETECTIONS: key(p.int(5000, { min: 1, max: 1_000_000 })),
+  /** The largest output scancode may write; past it the stage's result is dropped. */
+  SCANCODE_MAX_RESULT_BYTES: key(p.int(268_435_456, { min: 1024, max: 16 * 1024 ** 3 })),
   // Container scans (docs/container-scans.md): the image pull and the layers' unpacking, all ours.
   /** Registry hosts an image pull may reach although non-public: names (exact), addresses or CIDR ranges. */
   SCAN_REGISTRY_ALLOWED_HOSTS: key(p.list([])),

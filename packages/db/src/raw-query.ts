@@ -34,6 +34,12 @@ export const column = {
     return n;
   }),
   boolean: columnType((v) => (typeof v === "boolean" ? v : v === "t" || v === "true")),
+  /** double precision and real (numbers from the driver), numeric (text from the driver). */
+  number: columnType((v) => {
+    const n = typeof v === "number" ? v : Number(v);
+    if (!Number.isFinite(n)) throw new TypeError(`not a finite number: ${String(v)}`);
+    return n;
+  }),
   timestamp: columnType((v) => (v instanceof Date ? v : new Date(String(v)))),
   /** bytea. */
   bytes: columnType((v) => (Buffer.isBuffer(v) ? v : Buffer.from(v as Uint8Array))),

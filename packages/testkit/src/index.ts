@@ -28,7 +28,7 @@ export { dockerSaveOf, ociLayoutFromRegistry } from "./image-archives.ts";
 export type { GitServerRequest, TestGitServer } from "./git-server.ts";
 export { zipOf } from "./zip-writer.ts";
 export type { ZipEntry } from "./zip-writer.ts";
-export { cdxgenBin } from "./tools.ts";
+export { cdxgenBin, scancodeBin } from "./tools.ts";
 export { osvScannerBinary, osvScannerFindings } from "./osv-scanner.ts";
 export type {
   OsvScannerFinding,

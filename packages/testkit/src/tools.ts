@@ -28,3 +28,8 @@ function pinned(variable: string): string {
 export function cdxgenBin(): string {
   return join(ROOT, ".tools", `cdxgen-${pinned("CDXGEN_VERSION")}`, "node_modules", ".bin", "cdxgen");
 }
+
+/** The scancode command of scripts/setup/scancode.sh (its virtualenv), for the scanner-runner's SCANCODE_BIN. */
+export function scancodeBin(): string {
+  return join(ROOT, ".tools", `scancode-${pinned("SCANCODE_VERSION")}-pluggy16-system-python`, "bin", "scancode");
+}

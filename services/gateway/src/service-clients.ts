@@ -21,6 +21,7 @@ import { GovernanceService } from "@sca/proto/sca/policy/v1/governance_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { ObligationService } from "@sca/proto/sca/policy/v1/obligations_pb.ts";
 import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organization_verdicts_pb.ts";
+import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.ts";
 import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_facts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
@@ -48,6 +49,7 @@ export const SERVICE_CLIENTS = {
     findings: VulnerabilityFindingService,
     assignees: ProjectAssigneeService,
     governance: GovernanceFactsService,
+    fileLicenses: FileLicenseService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

@@ -20,6 +20,7 @@ import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerFileLicenseService } from "./rpc/file-licenses.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
@@ -74,6 +75,7 @@ export const service = defineService({
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
       registerLicenseInventoryService(router, inventory);
+      registerFileLicenseService(router, { orm });
       const wakeRelay = () => kafka.wakeRelay();
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
       registerComponentStateService(router, { orm, wakeRelay });

@@ -13,6 +13,7 @@ import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { rawQuery, column } from "@sca/db";
 import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { ScanArtefactSchema, ScansDeletedSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import type { Project } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, fixturesOf, type CallOptions } from "@sca/testkit";
@@ -148,6 +149,19 @@ async function ingest(projectId: string, scanId: string, release?: string) {
     );
 }
 
+/** One first-party license detection of the scan, as the scanner-runner's scancode stage records it. */
+async function recordFileLicenses(projectId: string, scanId: string) {
+  await h.projects.client(FileLicenseService).recordFileLicenses(
+    {
+      projectId,
+      scanId,
+      stage: { status: "completed", message: "scancode: 1 detection", fileCount: 1, scannedFileCount: 1 },
+      detections: [{ path: "LICENSE", license: "MIT", score: 100, startLine: 1, endLine: 21, matcher: "2-aho" }],
+    },
+    await callAs.service("scanner-runner"),
+  );
+}
+
 const at = (base: number, seconds: number) => new Date(base + seconds * 1000);
 
 describe("scan state news", () => {
@@ -254,6 +268,7 @@ describe("scans deleted", () => {
     const gone = { scanId: uuidv7(), projectId, createdAt: at(t0, 10) };
     await ingest(projectId, kept.scanId, "1.0");
     await ingest(projectId, gone.scanId, "2.0");
+    for (const scanId of [kept.scanId, gone.scanId]) await recordFileLicenses(projectId, scanId);
     const ids = [
       await news({ ...kept, status: "succeeded", occurredAt: at(t0, 5), release: "1.0" }),
       await news({ ...gone, status: "succeeded", occurredAt: at(t0, 15), release: "2.0" }),
@@ -265,6 +280,7 @@ describe("scans deleted", () => {
     const otherProject = await newProject();
     const foreign = uuidv7();
     await ingest(otherProject, foreign);
+    await recordFileLicenses(otherProject, foreign);
 
     const deleted = await publish(
       ScansDeletedSchema,
@@ -289,8 +305,17 @@ describe("scans deleted", () => {
           n: column.integer,
         })
       )[0]!.n;
-    for (const table of ["inventory_snapshots", "inventory_components", "inventory_edges"])
+    for (const table of [
+      "inventory_snapshots",
+      "inventory_components",
+      "inventory_edges",
+      "file_license_scans",
+      "file_license_detections",
+    ])
       expect({ table, rows: await count(table, gone.scanId) }).toEqual({ table, rows: 0 });
+    // First-party license detections (docs/scancode.md) go with the scan, not another scan's or project's.
+    expect(await count("file_license_detections", kept.scanId)).toBe(1);
+    expect(await count("file_license_detections", foreign)).toBe(1);
     expect(await count("inventory_components", kept.scanId)).toBeGreaterThan(100);
     expect(await count("inventory_components", foreign)).toBeGreaterThan(100);
     // The summary now counts the snapshot left.

@@ -9,6 +9,7 @@ import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsComponentStates } from "./clients/component-states.ts";
+import { projectsFileLicenses } from "./clients/file-licenses.ts";
 import { PackageRegistries } from "./clients/package-registries.ts";
 import { projectsInventory } from "./clients/inventory.ts";
 import { adminRegistryLogins } from "./clients/registry-logins.ts";
@@ -71,6 +72,11 @@ export const service = defineService({
     SCAN_TOOL_OUTPUT_MAX_BYTES: keys.SCAN_TOOL_OUTPUT_MAX_BYTES,
     SCAN_WORK_DIR: keys.SCAN_WORK_DIR,
     SCAN_SANDBOX_UID: keys.SCAN_SANDBOX_UID,
+    SCANCODE_BIN: keys.SCANCODE_BIN,
+    SCANCODE_TIMEOUT_SECONDS: keys.SCANCODE_TIMEOUT_SECONDS,
+    SCANCODE_MAX_FILES: keys.SCANCODE_MAX_FILES,
+    SCANCODE_MAX_DETECTIONS: keys.SCANCODE_MAX_DETECTIONS,
+    SCANCODE_MAX_RESULT_BYTES: keys.SCANCODE_MAX_RESULT_BYTES,
     SCAN_REGISTRY_ALLOWED_HOSTS: keys.SCAN_REGISTRY_ALLOWED_HOSTS,
     SCAN_REGISTRY_PLAIN_HTTP_HOSTS: keys.SCAN_REGISTRY_PLAIN_HTTP_HOSTS,
     SCAN_IMAGE_PULL_TIMEOUT_SECONDS: keys.SCAN_IMAGE_PULL_TIMEOUT_SECONDS,
@@ -207,6 +213,18 @@ export const service = defineService({
         },
         workDir: config.SCAN_WORK_DIR,
         sandboxUid: config.SCAN_SANDBOX_UID,
+        licenses: {
+          scancode: {
+            bin: config.SCANCODE_BIN,
+            timeoutMs: config.SCANCODE_TIMEOUT_SECONDS * 1000,
+            memoryMb: config.SCAN_TOOL_MEMORY_MB,
+            outputMaxBytes: config.SCAN_TOOL_OUTPUT_MAX_BYTES,
+            resultMaxBytes: config.SCANCODE_MAX_RESULT_BYTES,
+          },
+          maxFiles: config.SCANCODE_MAX_FILES,
+          maxDetections: config.SCANCODE_MAX_DETECTIONS,
+          fileLicenses: projectsFileLicenses(config.PROJECTS_RPC_URL, secretKey),
+        },
         registryLogins: adminRegistryLogins(
           { identity: config.IDENTITY_RPC_URL, admin: config.ADMIN_RPC_URL },
           secretKey,

@@ -97,6 +97,16 @@ secretKeyRef:
 - name: SCAN_WORK_DIR
   value: {{ .workDir | quote }}
 {{- end }}
+{{- with .Values.scancode }}
+- name: SCANCODE_TIMEOUT_SECONDS
+  value: {{ .timeoutSeconds | quote }}
+- name: SCANCODE_MAX_FILES
+  value: {{ .maxFiles | int64 | quote }}
+- name: SCANCODE_MAX_DETECTIONS
+  value: {{ .maxDetections | int64 | quote }}
+- name: SCANCODE_MAX_RESULT_BYTES
+  value: {{ .maxResultBytes | int64 | quote }}
+{{- end }}
 {{- with .Values.containerScans }}
 - name: SCAN_REGISTRY_ALLOWED_HOSTS
   value: {{ .registryAllowedHosts | default list | join "," | quote }}

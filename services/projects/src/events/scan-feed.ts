@@ -15,6 +15,7 @@ import { isUuid } from "../domain/project-fields.ts";
 import { isScanStatus, stateNewsApplies } from "../domain/scan-feed.ts";
 import { recountInventorySummary } from "../store/inventory-summary.ts";
 import { deleteSnapshots, labelSnapshot, lockProjectInventory } from "../store/inventory-writes.ts";
+import { deleteFileLicenses } from "../store/file-licenses.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
 import { lockProject, setScanFigures } from "../store/projects.ts";
 
@@ -95,6 +96,7 @@ async function applyScansDeleted(
   await lockProject(em, projectId);
   await markScansDeleted(em, projectId, scanIds, dateOf(e.occurredAt, meta.timestamp));
   const snapshots = await deleteSnapshots(em, projectId, scanIds, signal);
+  await deleteFileLicenses(em, projectId, scanIds);
   await refreshFigures(em, projectId);
   if (snapshots > 0) await recountInventorySummary(em, projectId);
   logger.info({ projectId, scans: scanIds.length, snapshots }, "deleted scans' inventory dropped");

@@ -10,6 +10,7 @@ import {
   VulnerabilityAlias,
   VulnerabilityFinding,
 } from "./entities/findings.ts";
+import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { Project } from "./entities/project.ts";
 
@@ -28,4 +29,6 @@ export const entities: DatabaseOptions["entities"] = [
   VulnerabilityFinding,
   FindingTriage,
   ApprovalRequiredStatuses,
+  FileLicenseScan,
+  FileLicenseDetectionRecord,
 ];

@@ -56,6 +56,8 @@ export const SOURCE_STAGES = {
   pulling: { step: "pull", percent: 0 },
   fetched: { step: "cdxgen", percent: 20 },
   built: { step: "sbom", percent: 50 },
+  /** A source tree's own files read by scancode for first-party licenses (docs/scancode.md). */
+  licensing: { step: "scancode", percent: 50 },
 } as const;
 
 export type SourceStage = keyof typeof SOURCE_STAGES;

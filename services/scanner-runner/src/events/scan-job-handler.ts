@@ -29,6 +29,7 @@ import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
+import { recordFirstPartyLicenses, type FirstPartyLicenseDeps } from "./first-party-licenses-stage.ts";
 import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
@@ -67,6 +68,8 @@ export interface SourceScanDeps {
   registryLogins: RegistryLogins;
   /** The vendored-OSS fingerprint stage (FINGERPRINT_*, docs/fingerprint.md). */
   fingerprint: FingerprintDeps;
+  /** Source scans: the scancode first-party license stage (docs/scancode.md). */
+  licenses: FirstPartyLicenseDeps;
 }
 
 export interface ScanJobDeps {
@@ -311,6 +314,11 @@ async function buildSourceSbom(
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
     if (job.kind === "source") found.fingerprints = await fingerprintStage(ws, source.fingerprint, reporter, signal);
     await boundary();
+    if (job.kind === "source") {
+      await reach("licensing");
+      await recordFirstPartyLicenses(job, deps.orm, source.licenses, ws, reporter, signal);
+      await boundary();
+    }
     return sbom;
   } finally {
     await ws.remove();

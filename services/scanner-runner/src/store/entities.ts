@@ -7,6 +7,7 @@ import {
   MaliciousPackageRecord,
 } from "./entities/enrichment-feeds.ts";
 import { KnownScanState } from "./entities/known-scan-state.ts";
+import { ScancodeFileResult } from "./entities/scancode-file-result.ts";
 import { VulndbAdvisory } from "./entities/vulndb-advisory.ts";
 import { VulndbImport } from "./entities/vulndb-import.ts";
 import { VulndbPendingEnrichmentUpdate, VulndbRematchPackage } from "./entities/vulndb-pending-refresh.ts";
@@ -25,4 +26,5 @@ export const entities: DatabaseOptions["entities"] = [
   EpssScoreRecord,
   EolProductRecord,
   MaliciousPackageRecord,
+  ScancodeFileResult,
 ];

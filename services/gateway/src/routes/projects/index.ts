@@ -6,6 +6,7 @@ import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
 import { projectExportRoutes } from "./export.ts";
 import { externalLookupRoutes } from "./external-lookups.ts";
+import { fileLicenseRoutes } from "./file-licenses.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { licenseRoutes } from "./licenses.ts";
 import { projectOverviewRoutes } from "./overview.ts";
@@ -25,6 +26,7 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...projectOverviewRoutes(ctx),
     ...vulnerabilityRoutes(ctx),
     ...licenseRoutes(ctx),
+    ...fileLicenseRoutes(ctx),
     ...vexRoutes(ctx),
     ...externalLookupRoutes(ctx),
     ...projectAssigneeRoutes(ctx),

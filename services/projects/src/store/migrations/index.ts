@@ -7,6 +7,7 @@ import { Migration20261124140000_Findings } from "./Migration20261124140000_Find
 import { Migration20261124150000_DropLicenseCategoryIndex } from "./Migration20261124150000_DropLicenseCategoryIndex.ts";
 import { Migration20261125140000_ComponentStates } from "./Migration20261125140000_ComponentStates.ts";
 import { Migration20261125170000_FindingSlaBreaches } from "./Migration20261125170000_FindingSlaBreaches.ts";
+import { Migration20261126100000_FileLicenses } from "./Migration20261126100000_FileLicenses.ts";
 import { Migration20261125200000_TriageConfirmations } from "./Migration20261125200000_TriageConfirmations.ts";
 import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140000_GateFlaggedIndex.ts";
 
@@ -27,6 +28,8 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261125170000_FindingSlaBreaches,
   // Statuses a second person confirms (docs/findings.md).
   Migration20261125200000_TriageConfirmations,
+  // First-party license detections of the scancode stage (docs/scancode.md).
+  Migration20261126100000_FileLicenses,
   // The gate's forbidden and malicious components (docs/gate.md).
   Migration20261126140000_GateFlaggedIndex,
 ];

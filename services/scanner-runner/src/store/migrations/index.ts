@@ -4,6 +4,7 @@ import { Migration20261124110000_KnownScanStates } from "./Migration202611241100
 import { Migration20261124133000_VulnerabilityDatabase } from "./Migration20261124133000_VulnerabilityDatabase.ts";
 import { Migration20261124210000_EnrichmentFeeds } from "./Migration20261124210000_EnrichmentFeeds.ts";
 import { Migration20261125130000_PendingRefreshes } from "./Migration20261125130000_PendingRefreshes.ts";
+import { Migration20261126100000_ScancodeFileResults } from "./Migration20261126100000_ScancodeFileResults.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -15,4 +16,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124133000_VulnerabilityDatabase,
   Migration20261124210000_EnrichmentFeeds,
   Migration20261125130000_PendingRefreshes,
+  Migration20261126100000_ScancodeFileResults,
 ];
