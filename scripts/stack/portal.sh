@@ -16,11 +16,20 @@ export APP_ENV="${APP_ENV:-dev}"
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
 export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http://localhost:8080}"
 
+# Per service on top of NODE_OPTIONS, as the chart's services.<name>.nodeOptions: the scanner-runner's old generation
+# is capped so it stays under 300 MB resident through imports and 50,000-component scans (docs/benchmarks.md).
+node_options_of() { # name
+  case $1 in
+    scanner-runner) echo "$NODE_OPTIONS --max-old-space-size=192" ;;
+    *) echo "$NODE_OPTIONS" ;;
+  esac
+}
+
 start_one() { # name dir
   local name=$1 dir=$2
   if [ -f "$RUN/$name.pid" ] && kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then return; fi
   # exec: the recorded pid is node's own; the redirections keep the caller's terminal or pipe free.
-  (cd "$dir" && exec nohup node src/main.ts) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
+  (cd "$dir" && NODE_OPTIONS="$(node_options_of "$name")" exec nohup node src/main.ts) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"
 }
 
