@@ -22,7 +22,7 @@ import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { PackageURL } from "packageurl-js";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { openDatabase } from "@sca/db";
-import { createKafka, TOPICS } from "@sca/kafka";
+import { createKafka, ensureTopics, TOPICS } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
@@ -189,7 +189,7 @@ const schema = uniqueName("scanner_runner_bench");
 const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", import.meta.url).pathname], {
   env: {
     ...process.env,
-    NODE_OPTIONS: process.env.NODE_OPTIONS ?? RUNNER_NODE_OPTIONS,
+    NODE_OPTIONS: process.env.BENCH_RUNNER_NODE_OPTIONS ?? RUNNER_NODE_OPTIONS,
     BENCH_RUNNER_SCHEMA: schema,
     BENCH_ARTEFACT_DIR: dir,
     BENCH_PROJECTS_URL: projects.url!,
@@ -197,6 +197,9 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
   stdio: ["pipe", "pipe", "inherit"],
 });
 const lines = createInterface({ input: child.stdout });
+child.once("exit", (code, signal) => {
+  if (code !== 0) console.error(`the runner exited: code ${code}, signal ${signal}`);
+});
 const waiting: { event: string; resolve: (o: Record<string, unknown>) => void }[] = [];
 const seen: Record<string, unknown>[] = [];
 lines.on("line", (line) => {
@@ -204,11 +207,19 @@ lines.on("line", (line) => {
   try {
     o = JSON.parse(line) as Record<string, unknown>;
   } catch {
+    // Not the runner's report: V8's own output (its last GCs before running out of heap, for one).
+    console.error(`runner: ${line}`);
     return;
   }
-  seen.push(o);
+  // The runner's own log lines (warnings and errors) go to stderr; its reports have an event.
+  if (o.event === undefined) {
+    console.error(`runner: ${line.slice(0, 2000)}`);
+    return;
+  }
+  // Each report goes to one waiter, or waits in `seen` for the next() that asks for it.
   const w = waiting.findIndex((x) => x.event === o.event);
   if (w >= 0) waiting.splice(w, 1)[0]!.resolve(o);
+  else seen.push(o);
 });
 const next = (event: string) =>
   new Promise<Record<string, unknown>>((resolve) => {
@@ -221,15 +232,15 @@ const next = (event: string) =>
 
 const started0 = await next("started");
 // The runner's scan events (progress frames carry when each stage was reached): where a scan's time goes.
-const scanEvents = await EventReader.start(
-  createKafka({
-    brokers: testServers().kafkaBrokers,
-    clientId: "bench-rematch",
-    logger: createLogger("bench-rematch", "ERROR"),
-    topicPrefix: `${schema}.`,
-  }),
-  TOPICS.scanEvents,
-);
+const runnerKafka = createKafka({
+  brokers: testServers().kafkaBrokers,
+  clientId: "bench-rematch",
+  logger: createLogger("bench-rematch", "ERROR"),
+  topicPrefix: `${schema}.`,
+});
+// Made before subscribing: a consumer that joins before its topic exists sees it only at a metadata refresh.
+await ensureTopics(runnerKafka, [TOPICS.scanEvents]);
+const scanEvents = await EventReader.start(runnerKafka, TOPICS.scanEvents);
 const queued = await next("queued");
 const drained = await next("drained");
 const rematchMs = Number(drained.at) - Number(queued.at);
@@ -302,6 +313,8 @@ async function stagesOf(scanId: string, started: number, listed: number): Promis
     ? Number(finished.occurredAt.seconds) * 1000 + Math.round(finished.occurredAt.nanos / 1e6)
     : NaN;
   // The SBOM stages of docs/scanner-runner.md: started 0, fetched 20, read 50, stored 70, ingested 95, matched 99.
+  if (finished?.outcome !== "succeeded")
+    console.error(`scan ${scanId}: ${finished?.outcome ?? "no outcome"} ${finished?.errorMessage ?? ""}`);
   return {
     "to started": at(0) - started,
     fetch: at(20) - at(0),
