@@ -51,7 +51,9 @@ export const keys = {
   RPC_PORT: key(p.int(-1, { min: 0, max: 65535 })),
   /** The address a domain service's Connect server binds (0.0.0.0 in a pod; loopback on one machine). */
   RPC_HOST: key(p.text("127.0.0.1")),
-  RPC_READ_MAX_BYTES: key(p.int(4 * 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 })),
+  // The largest request a service reads. 64 MiB: RecordScanMatches carries one verdict per distinct package version
+  // of an inventory, and an SBOM at SBOM_MAX_BYTES (50 MiB, ~60,000 components) made 5 MB at 50,000 (4 MiB refused it).
+  RPC_READ_MAX_BYTES: key(p.int(64 * 1024 * 1024, { min: 1024, max: 256 * 1024 * 1024 })),
   SERVICE_VERSION: key(p.text("unknown")),
   SERVICE_COMMIT: key(p.text("unknown")),
   SERVICE_BUILT_AT: key(p.text("unknown")),

@@ -63,12 +63,16 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** Every project this file made: the KEV count spans them all. */
+const madeProjects: string[] = [];
+
 async function newProject(): Promise<string> {
   const slug = `f-${randomUUID().slice(0, 8)}`;
   const created = await h.client.createProject(
     { project: { name: `Findings ${slug}`, slug, teamId: team.id } },
     await h.superAdmin(),
   );
+  madeProjects.push(created.project!.id);
   return created.project!.id;
 }
 
@@ -400,7 +404,17 @@ describe("re-matching after an advisory refresh", () => {
       { ...open, knownExploited: true, kevDueDate: "2026-12-01" },
       { ...closed, knownExploited: true, kevDueDate: "2026-12-02" },
     ];
-    expect((await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner)).updated).toBe(2);
+    const listed = await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner);
+    expect(listed.updated).toBe(2);
+    // The KEV panel's count: the open findings on a listed vulnerability over every project's list, the resolved one
+    // not among them.
+    let openKev = 0;
+    for (const id of madeProjects)
+      openKev += (await allFindings(id)).filter(
+        (f) => f.knownExploited && ["in_triage", "exploitable"].includes(f.status),
+      ).length;
+    expect(openKev).toBeGreaterThanOrEqual(1);
+    expect(listed.knownExploitedFindings).toBe(BigInt(openKev));
     const [event] = await h.domainEvents.waitFor(VulnerabilitiesKevListedSchema, (e) => e.projectId === projectId);
     expect(event).toMatchObject({ teamId: team.id, scanId, listedCount: 1 });
     expect(event!.findings.map((x) => [x.vulnerabilityId, x.componentName, x.severity, x.kevDueDate])).toEqual([
@@ -408,7 +422,11 @@ describe("re-matching after an advisory refresh", () => {
     ]);
     // The same listing again, or only a new EPSS score of a listed vulnerability: nothing more is published.
     await matches.recordVulnerabilityUpdates({ vulnerabilities: listing }, runner);
-    await matches.recordVulnerabilityUpdates({ vulnerabilities: [{ ...listing[0]!, epssScore: 0.77 }] }, runner);
+    const rescored = await matches.recordVulnerabilityUpdates(
+      { vulnerabilities: [{ ...listing[0]!, epssScore: 0.77 }] },
+      runner,
+    );
+    expect(rescored.knownExploitedFindings).toBe(BigInt(openKev));
     await new Promise((r) => setTimeout(r, 1_500));
     const kevEvents = h.domainEvents.seen.filter(
       (x) => x.type === VulnerabilitiesKevListedSchema.typeName && x.key === projectId,

@@ -144,7 +144,7 @@ describe("a fetched license on a component", () => {
     expect(a!.rawData.properties).toEqual([{ name: LICENSE_SOURCE_PROPERTY, value: "registry:npm" }]);
     expect(b).toMatchObject({ declaredLicense: "ISC", licenseIds: ["ISC"] });
     // The artefact carries both as declared licenses: the property is what tells them apart.
-    const records = inventoryRecords(inventory, { scopeFilter: true });
+    const records = [...inventoryRecords(inventory, { scopeFilter: true })];
     expect(records.filter((r) => r.record.case === "component").map((r) => r.record.value)).toMatchObject([
       { declaredLicense: "MIT" },
       { declaredLicense: "ISC" },
@@ -198,7 +198,7 @@ describe("SCAN_SCOPE_FILTER_MAVEN_ENABLED / _NODE_ENABLED", () => {
     );
   const kept = (scopeFilter: boolean, maven: boolean, node: boolean) => {
     const inventory = refineScopes(sbom(), scopeFilter, { maven, node });
-    return inventoryRecords(inventory, { scopeFilter })
+    return [...inventoryRecords(inventory, { scopeFilter })]
       .filter((r) => r.record.case === "component")
       .map((r) => {
         const c = r.record.value as { name: string; dependencyScope?: string };

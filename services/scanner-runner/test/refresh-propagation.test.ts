@@ -19,7 +19,7 @@ import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
 import { refreshKev } from "../src/feeds/kev-feed.ts";
 import { rematchPendingCount } from "../src/store/pending-refreshes.ts";
 import { importAdvisories } from "../src/vulndb/import-advisories.ts";
-import { kevCatalogWithoutFirstThree } from "./support/feed-server.ts";
+import { kevCatalog, kevCatalogWithoutFirstThree } from "./support/feed-server.ts";
 import {
   artefactDirectory,
   eventually,
@@ -111,6 +111,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   served.set("/osv.zip", await zipOf([LODASH]));
   served.set("/kev-delisted.json", kevCatalogWithoutFirstThree());
+  served.set("/kev-full.json", kevCatalog());
   artefacts = await artefactDirectory();
   identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
@@ -144,8 +145,12 @@ async function openFindings(projectId: string) {
 
 const ids = async (projectId: string) => (await openFindings(projectId)).map((f) => f.vulnerabilityId).sort();
 
+/** Every project this file scanned: the KEV panel counts their open known-exploited findings. */
+const scannedProjects: string[] = [];
+
 async function scanned(): Promise<string> {
   const projectId = await makeProject(identity, projects);
+  scannedProjects.push(projectId);
   const job = scanJob({
     lane: "manual",
     projectId,
@@ -227,33 +232,59 @@ describe("re-matching after an advisory refresh", () => {
   }, 120_000);
 });
 
+/** The KEV panel's kev_flagged_total as the runner recorded it (null before the first record). */
+async function kevFlaggedTotal(): Promise<number | null> {
+  const [row] = await rawQuery(
+    runner.orm.em.fork(),
+    `select (counts->>'kev_flagged_total')::int as total from "${runnerSchema}".feed_status where feed = 'kev'`,
+    [],
+    { total: column.integer.nullable },
+  );
+  return row?.total ?? null;
+}
+
+/** Open findings on a known-exploited vulnerability over every project of this file, as the finding lists show. */
+async function openKevFindings(): Promise<number> {
+  let total = 0;
+  for (const id of scannedProjects) total += (await openFindings(id)).filter((f) => f.knownExploited).length;
+  return total;
+}
+
 describe("an enrichment refresh", () => {
-  it("carries a KEV delisting to the existing findings", async () => {
+  it("carries a KEV delisting to the existing findings, and the panel counts the flagged findings", async () => {
     const projectId = await scanned();
     const before = (await openFindings(projectId)).find((f) => f.vulnerabilityId === KEV_CVE)!;
     expect(before.knownExploited).toBe(true);
-    const settings = feedSettingsOf({
-      KEV_FEED_URL: `${base}/kev-delisted.json`,
-      KEV_REFRESH_ENABLED: true,
-      KEV_REFRESH_TIMEOUT_SECONDS: 10,
-      EPSS_FEED_URL: `${base}/epss-missing.csv.gz`,
-      EPSS_REFRESH_ENABLED: false,
-      EPSS_REFRESH_TIMEOUT_SECONDS: 10,
-      EOL_ENABLED: true,
-      EOL_SNAPSHOT_PATH: "",
-      EOL_REFRESH_ENABLED: false,
-      EOL_FEED_URL_TEMPLATE: `${base}/eol/{product}.json`,
-      EOL_REFRESH_TIMEOUT_SECONDS: 5,
-      MALICIOUS_ENABLED: true,
-      MALICIOUS_REFRESH_ENABLED: false,
-      MALICIOUS_SNAPSHOT_PATH: "",
-      MALICIOUS_SNAPSHOT_STALE_DAYS: 60,
-    });
-    expect(await refreshKev(runner.orm, settings, logger, signal, true)).toBe("synced");
+    const kevSettings = (url: string) =>
+      feedSettingsOf({
+        KEV_FEED_URL: url,
+        KEV_REFRESH_ENABLED: true,
+        KEV_REFRESH_TIMEOUT_SECONDS: 10,
+        EPSS_FEED_URL: `${base}/epss-missing.csv.gz`,
+        EPSS_REFRESH_ENABLED: false,
+        EPSS_REFRESH_TIMEOUT_SECONDS: 10,
+        EOL_ENABLED: true,
+        EOL_SNAPSHOT_PATH: "",
+        EOL_REFRESH_ENABLED: false,
+        EOL_FEED_URL_TEMPLATE: `${base}/eol/{product}.json`,
+        EOL_REFRESH_TIMEOUT_SECONDS: 5,
+        MALICIOUS_ENABLED: true,
+        MALICIOUS_REFRESH_ENABLED: false,
+        MALICIOUS_SNAPSHOT_PATH: "",
+        MALICIOUS_SNAPSHOT_STALE_DAYS: 60,
+      });
+    // The whole catalog synced: the panel counts the open findings on KEV_CVE over the scanned projects.
+    expect(await refreshKev(runner.orm, kevSettings(`${base}/kev-full.json`), logger, signal, true)).toBe("synced");
+    const flagged = await openKevFindings();
+    expect(flagged).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await kevFlaggedTotal()) === flagged, "kev_flagged_total counting them", 30_000);
+    expect(await refreshKev(runner.orm, kevSettings(`${base}/kev-delisted.json`), logger, signal, true)).toBe("synced");
     await eventually(
       async () => (await openFindings(projectId)).find((f) => f.vulnerabilityId === KEV_CVE)?.knownExploited === false,
       "the delisted flag on the finding",
       30_000,
     );
+    await eventually(async () => (await kevFlaggedTotal()) === 0, "kev_flagged_total back to 0", 30_000);
+    expect(await openKevFindings()).toBe(0);
   }, 90_000);
 });

@@ -71,3 +71,25 @@ export async function openFindingsKevListed(
     },
   );
 }
+
+/**
+ * The open findings of every active project's newest snapshot on a known-exploited vulnerability: the KEV panel's
+ * kev_flagged_total. One count over the newest snapshots' findings (the same rows the finding lists show).
+ */
+export async function countOpenKevFindings(em: EntityManager): Promise<number> {
+  const [row] = await rawQuery(
+    em,
+    `select count(*) as total
+       from vulnerability_findings f
+       join vulnerabilities v on v.id = f.vulnerability_id and v.known_exploited
+       join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
+         and t.vulnerability_id = f.vulnerability_id
+       join projects p on p.id = f.project_id and p.archived_at is null
+      where f.removed_at is null
+        and f.scan_id in (${LATEST_SNAPSHOTS})
+        and t.status in (select jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(OPEN_STATES)],
+    { total: column.integer },
+  );
+  return row?.total ?? 0;
+}

@@ -64,48 +64,87 @@ function createdAtOf(text: string | null) {
   return Number.isNaN(at.getTime()) ? undefined : timestampFromDate(at);
 }
 
-/** The records of the artefact, in their order. */
-export function inventoryRecords(inventory: SbomInventory, opts: InventoryArtefactOptions): InventoryRecord[] {
-  const { document } = inventory;
+/** The components and edges the artefact keeps (the scope filter applied), before anything is encoded. */
+function keptOf(inventory: SbomInventory, opts: InventoryArtefactOptions) {
   const components = opts.scopeFilter
     ? inventory.components.filter((c) => c.scope !== "excluded")
     : inventory.components;
   const kept = new Set(components.map((c) => c.key));
   const edges = inventory.dependencies.filter((e) => kept.has(e.to) && (e.from === null || kept.has(e.from)));
-  const record = (r: InventoryRecord["record"]) => create(InventoryRecordSchema, { record: r });
-  return [
-    record({
-      case: "document",
-      value: create(InventoryDocumentSchema, {
-        format: document.format,
-        specVersion: document.specVersion,
-        serialNumber: orAbsent(document.serialNumber),
-        bomVersion: orAbsent(document.bomVersion),
-        name: orAbsent(document.name),
-        createdAt: createdAtOf(document.createdAt),
-        tools: document.tools,
-        primaryComponent: document.primaryComponent ? componentOf(document.primaryComponent) : undefined,
-        release: orAbsent(document.release),
-        declaredComponentCount: inventory.declaredComponentCount,
-        graphRooted: inventory.graph.rooted,
-        warnings: inventory.warnings.map((w) => ({ ...w })),
-      }),
-    }),
-    ...components.map((c) => record({ case: "component", value: componentOf(c) })),
-    ...edges.map((e) =>
-      record({
-        case: "edge",
-        value: create(InventoryEdgeSchema, { from: orAbsent(e.from), to: e.to, scope: specScope(e.scope) }),
-      }),
-    ),
-  ];
+  return { components, edges };
 }
 
-/** The artefact's bytes, with the counts it holds. */
+/** The records of the artefact, in their order, one at a time. */
+export function* inventoryRecords(
+  inventory: SbomInventory,
+  opts: InventoryArtefactOptions,
+): Generator<InventoryRecord> {
+  const { document } = inventory;
+  const { components, edges } = keptOf(inventory, opts);
+  const record = (r: InventoryRecord["record"]) => create(InventoryRecordSchema, { record: r });
+  yield record({
+    case: "document",
+    value: create(InventoryDocumentSchema, {
+      format: document.format,
+      specVersion: document.specVersion,
+      serialNumber: orAbsent(document.serialNumber),
+      bomVersion: orAbsent(document.bomVersion),
+      name: orAbsent(document.name),
+      createdAt: createdAtOf(document.createdAt),
+      tools: document.tools,
+      primaryComponent: document.primaryComponent ? componentOf(document.primaryComponent) : undefined,
+      release: orAbsent(document.release),
+      declaredComponentCount: inventory.declaredComponentCount,
+      graphRooted: inventory.graph.rooted,
+      warnings: inventory.warnings.map((w) => ({ ...w })),
+    }),
+  });
+  for (const c of components) yield record({ case: "component", value: componentOf(c) });
+  for (const e of edges)
+    yield record({
+      case: "edge",
+      value: create(InventoryEdgeSchema, { from: orAbsent(e.from), to: e.to, scope: specScope(e.scope) }),
+    });
+}
+
+/** Records encoded per chunk: written to the store as they are made, so the artefact is never whole in memory. */
+const RECORDS_PER_CHUNK = 512;
+
+export interface InventoryArtefactStream {
+  componentCount: number;
+  edgeCount: number;
+  /** The artefact's bytes, a chunk of encoded records at a time (each call starts over). */
+  chunks(): Generator<Uint8Array>;
+}
+
+export function inventoryArtefactStream(
+  inventory: SbomInventory,
+  opts: InventoryArtefactOptions,
+): InventoryArtefactStream {
+  const { components, edges } = keptOf(inventory, opts);
+  return {
+    componentCount: components.length,
+    edgeCount: edges.length,
+    *chunks() {
+      let parts: Uint8Array[] = [];
+      for (const r of inventoryRecords(inventory, opts)) {
+        parts.push(sizeDelimitedEncode(InventoryRecordSchema, r));
+        if (parts.length === RECORDS_PER_CHUNK) {
+          yield Buffer.concat(parts);
+          parts = [];
+        }
+      }
+      if (parts.length > 0) yield Buffer.concat(parts);
+    },
+  };
+}
+
+/** The artefact's bytes whole, with the counts it holds (tests and fixtures; the worker streams it). */
 export function encodeInventoryArtefact(inventory: SbomInventory, opts: InventoryArtefactOptions): InventoryArtefact {
-  const records = inventoryRecords(inventory, opts);
-  const parts = records.map((r) => sizeDelimitedEncode(InventoryRecordSchema, r));
-  const bytes = Buffer.concat(parts);
-  const count = (kind: "component" | "edge") => records.filter((r) => r.record.case === kind).length;
-  return { bytes, componentCount: count("component"), edgeCount: count("edge") };
+  const artefact = inventoryArtefactStream(inventory, opts);
+  return {
+    bytes: Buffer.concat([...artefact.chunks()]),
+    componentCount: artefact.componentCount,
+    edgeCount: artefact.edgeCount,
+  };
 }

@@ -4,8 +4,9 @@
 // boundary checks the two signals a job has: the consumer stopping (the instance shuts down: the job's transaction
 // rolls back and the record goes to the partition's next owner) and the scan being over for this run (an admin
 // cancel or a later attempt: the job ends quietly, recorded as applied).
+import { Readable } from "node:stream";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { bytesSource, type ArtefactStore } from "@sca/artefacts";
+import type { ArtefactStore } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -30,7 +31,7 @@ import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
 import { recordFirstPartyLicenses, type FirstPartyLicenseDeps } from "./first-party-licenses-stage.ts";
-import { encodeInventoryArtefact } from "../domain/inventory-artefact.ts";
+import { inventoryArtefactStream } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
   jobStanding,
@@ -189,8 +190,9 @@ async function runStages(
     await fetchMissingLicenses(inventory, deps.licenseFetch, deps.scopeFilter, reporter, signal);
     await boundary();
 
-    const artefact = encodeInventoryArtefact(inventory, { scopeFilter: deps.scopeFilter });
-    const stored = await deps.store.put(inventoryArtefactKey(job.scanId), bytesSource(artefact.bytes), {
+    // Encoded as it is written: the artefact is never whole in memory.
+    const artefact = inventoryArtefactStream(inventory, { scopeFilter: deps.scopeFilter });
+    const stored = await deps.store.put(inventoryArtefactKey(job.scanId), Readable.from(artefact.chunks()), {
       maxBytes: INVENTORY_ARTEFACT_MAX_BYTES,
       signal,
     });

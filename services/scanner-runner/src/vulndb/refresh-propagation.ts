@@ -192,6 +192,7 @@ export class RefreshPropagation {
       const { index } = await this.deps.vulndb.index();
       const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
       const withCves = [...index.vulnerabilities.values()].filter((v) => cveIdsOf(v).length > 0);
+      let knownExploitedFindings: bigint | null = null;
       for (let i = 0; i < withCves.length; i += UPDATES_PER_CALL) {
         const slice = withCves.slice(i, i + UPDATES_PER_CALL);
         const cves = slice.flatMap(cveIdsOf);
@@ -204,7 +205,11 @@ export class RefreshPropagation {
           signal,
         );
         totals.vulnerabilitiesUpdated += r.updated;
+        knownExploitedFindings = r.knownExploitedFindings;
       }
+      // The KEV panel's count as projects answered it after the last update (every flag is in place by then).
+      if (knownExploitedFindings !== null)
+        await recordFeedCounts(em, "kev", { kev_flagged_total: Number(knownExploitedFindings) });
       await forgetEnrichmentUpdates(em, feeds);
     });
   }

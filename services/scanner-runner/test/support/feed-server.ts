@@ -19,6 +19,11 @@ export interface FeedServer {
 const data = (...p: string[]) => join(sharedDir(), "data", ...p);
 
 /** The real catalog without its first three entries: a sync over the full vendored one delists three. */
+/** The vendored catalog as CISA publishes it. */
+export function kevCatalog(): Buffer {
+  return readFileSync(data("kev", "known_exploited_vulnerabilities.json"));
+}
+
 export function kevCatalogWithoutFirstThree(): Buffer {
   const doc = JSON.parse(readFileSync(data("kev", "known_exploited_vulnerabilities.json"), "utf8")) as {
     count: number;

@@ -96,72 +96,108 @@ function toolNames(metadata: Record<string, unknown> | null): string[] {
     .filter((t): t is string => t !== null);
 }
 
-/** Reads a CycloneDX document already parsed into the JSON shape. */
+/**
+ * Builds a CycloneDX draft from the document's parts as they come: the streaming JSON reader hands each top-level
+ * component and dependency as it reads it (metadata may come before or after them), readCycloneDx a whole document.
+ */
+export class CycloneDxDraftBuilder {
+  readonly #context: ReadContext;
+  readonly #components: ComponentDraft[] = [];
+  /** Containment (nesting) edges, then the `dependencies` edges, whichever the document lists first. */
+  readonly #edges: EdgeDraft[] = [];
+  readonly #dependencyEdges: EdgeDraft[] = [];
+  #metadata: Record<string, unknown> | null | undefined;
+  #primary: ComponentDraft | null = null;
+
+  constructor(context: ReadContext) {
+    this.#context = context;
+  }
+
+  /** The document's metadata (drafted when it comes, so its license notes come first as the document lists them). */
+  setMetadata(value: unknown): void {
+    this.#metadata = asRecord(value);
+    const primaryRecord = asRecord(this.#metadata?.component);
+    this.#primary = primaryRecord ? draftOf(primaryRecord, -1, this.#context) : null;
+  }
+
+  /** One entry of `components`, its nested components included (depth first, each contained by its parent). */
+  addComponent(entry: unknown): void {
+    const pending: Array<{ record: Record<string, unknown>; parentRef: string | null }> = [];
+    const pushChildren = (list: unknown, parentRef: string | null): void => {
+      const children = asArray(list);
+      for (let i = children.length - 1; i >= 0; i -= 1) {
+        const record = asRecord(children[i]);
+        if (record) pending.push({ record, parentRef });
+      }
+    };
+    pushChildren([entry], null);
+    while (pending.length > 0) {
+      const { record, parentRef } = pending.pop()!;
+      const draft = draftOf(record, this.#components.length, this.#context);
+      this.#components.push(draft);
+      if (parentRef !== null) this.#edges.push({ from: parentRef, to: draft.ref, scope: null });
+      pushChildren(record.components, draft.ref);
+    }
+  }
+
+  /** One entry of `dependencies`. */
+  addDependency(entry: unknown): void {
+    const dependency = asRecord(entry);
+    const from = text(dependency?.ref);
+    if (!dependency || !from) return;
+    for (const target of asArray(dependency.dependsOn)) {
+      // JSON lists refs as strings; the XML reader hands nested <dependency ref=".."/> as records.
+      const to = typeof target === "string" ? text(target) : text(asRecord(target)?.ref);
+      if (to) this.#dependencyEdges.push({ from, to, scope: null });
+    }
+  }
+
+  /** The draft, once every part was added; `header` holds the document's top-level fields (metadata included). */
+  finish(header: Record<string, unknown>, format: SbomFormat, specVersion: string): DocumentDraft {
+    if (this.#metadata === undefined) this.setMetadata(header.metadata);
+    const metadata = this.#metadata ?? null;
+    const primary = this.#primary;
+    const primaryRecord = asRecord(metadata?.component);
+    // Sub-components of the primary component are the described thing itself (cyclonedx-gomod lists the module's
+    // own packages there): not inventory, and edges from them are edges from the root.
+    const rootRefs = primary ? [primary.ref] : [];
+    const ownParts = primaryRecord ? asArray(primaryRecord.components).map(asRecord) : [];
+    while (ownParts.length > 0) {
+      const part = ownParts.pop();
+      if (!part) continue;
+      const ref = text(part["bom-ref"]);
+      if (ref) rootRefs.push(ref);
+      ownParts.push(...asArray(part.components).map(asRecord));
+    }
+    const serialNumber = text(header.serialNumber);
+    const bomVersion =
+      typeof header.version === "number" ? header.version : Number.parseInt(text(header.version) ?? "", 10);
+    return {
+      format,
+      specVersion,
+      serialNumber,
+      bomVersion: Number.isInteger(bomVersion) ? bomVersion : null,
+      name: primary?.name ?? null,
+      createdAt: text(metadata?.timestamp),
+      tools: toolNames(metadata),
+      primary,
+      rootRefs,
+      components: this.#components,
+      edges: [...this.#edges, ...this.#dependencyEdges],
+    };
+  }
+}
+
+/** Reads a CycloneDX document already parsed into the JSON shape (the XML reader's output). */
 export function readCycloneDx(
   bom: Record<string, unknown>,
   format: SbomFormat,
   specVersion: string,
   context: ReadContext,
 ): DocumentDraft {
-  const metadata = asRecord(bom.metadata);
-  const components: ComponentDraft[] = [];
-  const edges: EdgeDraft[] = [];
-  const primaryRecord = asRecord(metadata?.component);
-  const primary = primaryRecord ? draftOf(primaryRecord, -1, context) : null;
-
-  // Depth-first with an explicit stack: nested components become inventory entries, each contained by its parent.
-  const pending: Array<{ record: Record<string, unknown>; parentRef: string | null }> = [];
-  const pushChildren = (list: unknown, parentRef: string | null): void => {
-    const children = asArray(list);
-    for (let i = children.length - 1; i >= 0; i -= 1) {
-      const record = asRecord(children[i]);
-      if (record) pending.push({ record, parentRef });
-    }
-  };
-  pushChildren(bom.components, null);
-  // Sub-components of the primary component are the described thing itself (cyclonedx-gomod lists the module's
-  // own packages there): not inventory, and edges from them are edges from the root.
-  const rootRefs = primary ? [primary.ref] : [];
-  const ownParts = primaryRecord ? asArray(primaryRecord.components).map(asRecord) : [];
-  while (ownParts.length > 0) {
-    const part = ownParts.pop();
-    if (!part) continue;
-    const ref = text(part["bom-ref"]);
-    if (ref) rootRefs.push(ref);
-    ownParts.push(...asArray(part.components).map(asRecord));
-  }
-  while (pending.length > 0) {
-    const { record, parentRef } = pending.pop()!;
-    const draft = draftOf(record, components.length, context);
-    components.push(draft);
-    if (parentRef !== null) edges.push({ from: parentRef, to: draft.ref, scope: null });
-    pushChildren(record.components, draft.ref);
-  }
-
-  for (const entry of asArray(bom.dependencies)) {
-    const dependency = asRecord(entry);
-    const from = text(dependency?.ref);
-    if (!dependency || !from) continue;
-    for (const target of asArray(dependency.dependsOn)) {
-      // JSON lists refs as strings; the XML reader hands nested <dependency ref=".."/> as records.
-      const to = typeof target === "string" ? text(target) : text(asRecord(target)?.ref);
-      if (to) edges.push({ from, to, scope: null });
-    }
-  }
-
-  const serialNumber = text(bom.serialNumber);
-  const bomVersion = typeof bom.version === "number" ? bom.version : Number.parseInt(text(bom.version) ?? "", 10);
-  return {
-    format,
-    specVersion,
-    serialNumber,
-    bomVersion: Number.isInteger(bomVersion) ? bomVersion : null,
-    name: primary?.name ?? null,
-    createdAt: text(metadata?.timestamp),
-    tools: toolNames(metadata),
-    primary,
-    rootRefs,
-    components,
-    edges,
-  };
+  const builder = new CycloneDxDraftBuilder(context);
+  builder.setMetadata(bom.metadata);
+  for (const entry of asArray(bom.components)) builder.addComponent(entry);
+  for (const entry of asArray(bom.dependencies)) builder.addDependency(entry);
+  return builder.finish(bom, format, specVersion);
 }

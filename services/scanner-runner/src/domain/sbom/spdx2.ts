@@ -65,87 +65,122 @@ function draftOf(pkg: Record<string, unknown>, context: ReadContext): ComponentD
   };
 }
 
-/** Reads an SPDX 2 document already parsed into the JSON shape. */
-export function readSpdx2(
-  doc: Record<string, unknown>,
-  format: SbomFormat,
-  specVersion: string,
-  context: ReadContext,
-): DocumentDraft {
-  const documentId = text(doc.SPDXID) ?? "SPDXRef-DOCUMENT";
-  const packages: ComponentDraft[] = [];
-  for (const entry of asArray(doc.packages)) {
+interface RelationshipDraft {
+  element: string;
+  related: string;
+  type: string;
+}
+
+/**
+ * Builds an SPDX 2 draft from the document's parts as they come: the streaming JSON reader hands each package,
+ * file, snippet and relationship as it reads it, readSpdx2 a whole document. Relationships are kept as three
+ * strings until the end, because whether an end is a file may only be known from a later `files` entry.
+ */
+export class Spdx2DraftBuilder {
+  readonly #context: ReadContext;
+  readonly #packages: ComponentDraft[] = [];
+  readonly #notPackages = new Set<string>();
+  readonly #relationships: RelationshipDraft[] = [];
+
+  constructor(context: ReadContext) {
+    this.#context = context;
+  }
+
+  addPackage(entry: unknown): void {
     const record = asRecord(entry);
-    const draft = record ? draftOf(record, context) : null;
-    if (draft) packages.push(draft);
+    const draft = record ? draftOf(record, this.#context) : null;
+    if (draft) this.#packages.push(draft);
     else
-      context.warnings.add(
+      this.#context.warnings.add(
         "package_without_spdxid",
         "A package without an SPDXID was skipped.",
         text(record?.name) ?? "(unnamed)",
       );
   }
 
-  // Files and snippets take part in relationships too; they are not components, so edges to them are not graph.
-  const notPackages = new Set<string>();
-  for (const entry of [...asArray(doc.files), ...asArray(doc.snippets)]) {
+  /** A file or snippet: they take part in relationships too; they are not components, so edges to them are not graph. */
+  addNotPackage(entry: unknown): void {
     const id = text(asRecord(entry)?.SPDXID);
-    if (id) notPackages.add(id);
+    if (id) this.#notPackages.add(id);
   }
-  const described = new Set<string>(
-    asArray(doc.documentDescribes)
-      .map(text)
-      .filter((t): t is string => t !== null),
-  );
-  const edges: EdgeDraft[] = [];
-  for (const entry of asArray(doc.relationships)) {
+
+  addRelationship(entry: unknown): void {
     const relationship = asRecord(entry);
     const element = text(relationship?.spdxElementId);
     const related = text(relationship?.relatedSpdxElement);
     const type = text(relationship?.relationshipType)?.toUpperCase();
-    if (!element || !related || !type) continue;
-    if (type === "DESCRIBES" && element === documentId) described.add(related);
-    else if (type === "DESCRIBED_BY" && related === documentId) described.add(element);
-    const meaning = RELATIONSHIPS.get(type);
-    if (meaning && !notPackages.has(element) && !notPackages.has(related))
-      edges.push(
-        meaning.forward
-          ? { from: element, to: related, scope: meaning.scope }
-          : { from: related, to: element, scope: meaning.scope },
-      );
+    if (element && related && type) this.#relationships.push({ element, related, type });
   }
 
-  // One described package is what the SBOM is about (the primary component, like CycloneDX metadata.component);
-  // several are the document's top-level entries, each a direct child of the document.
-  const packageIds = new Set(packages.map((p) => p.ref));
-  const describedPackages = [...described].filter((id) => packageIds.has(id));
-  let primary: ComponentDraft | null = null;
-  let components = packages;
-  let rootRefs = [documentId];
-  if (describedPackages.length === 1) {
-    primary = packages.find((p) => p.ref === describedPackages[0])!;
-    components = packages.filter((p) => p !== primary);
-    rootRefs = [documentId, primary.ref];
-  } else {
-    for (const id of describedPackages) edges.push({ from: documentId, to: id, scope: null });
-  }
+  /** The draft, once every part was added; `header` holds the document's other top-level fields. */
+  finish(header: Record<string, unknown>, format: SbomFormat, specVersion: string): DocumentDraft {
+    const documentId = text(header.SPDXID) ?? "SPDXRef-DOCUMENT";
+    const packages = this.#packages;
+    const notPackages = this.#notPackages;
+    const described = new Set<string>(
+      asArray(header.documentDescribes)
+        .map(text)
+        .filter((t): t is string => t !== null),
+    );
+    const edges: EdgeDraft[] = [];
+    for (const { element, related, type } of this.#relationships) {
+      if (type === "DESCRIBES" && element === documentId) described.add(related);
+      else if (type === "DESCRIBED_BY" && related === documentId) described.add(element);
+      const meaning = RELATIONSHIPS.get(type);
+      if (meaning && !notPackages.has(element) && !notPackages.has(related))
+        edges.push(
+          meaning.forward
+            ? { from: element, to: related, scope: meaning.scope }
+            : { from: related, to: element, scope: meaning.scope },
+        );
+    }
 
-  const creationInfo = asRecord(doc.creationInfo);
-  const tools = asArray(creationInfo?.creators)
-    .map(text)
-    .filter((c): c is string => c !== null && /^Tool\s*:/i.test(c))
-    .map((c) => c.replace(/^Tool\s*:\s*/i, ""));
-  return {
-    format,
-    specVersion,
-    serialNumber: text(doc.documentNamespace),
-    bomVersion: null,
-    name: text(doc.name),
-    createdAt: text(creationInfo?.created),
-    tools,
-    primary,
-    rootRefs,
-    components,
-    edges,
-  };
+    // One described package is what the SBOM is about (the primary component, like CycloneDX metadata.component);
+    // several are the document's top-level entries, each a direct child of the document.
+    const packageIds = new Set(packages.map((p) => p.ref));
+    const describedPackages = [...described].filter((id) => packageIds.has(id));
+    let primary: ComponentDraft | null = null;
+    let components = packages;
+    let rootRefs = [documentId];
+    if (describedPackages.length === 1) {
+      primary = packages.find((p) => p.ref === describedPackages[0])!;
+      components = packages.filter((p) => p !== primary);
+      rootRefs = [documentId, primary.ref];
+    } else {
+      for (const id of describedPackages) edges.push({ from: documentId, to: id, scope: null });
+    }
+
+    const creationInfo = asRecord(header.creationInfo);
+    const tools = asArray(creationInfo?.creators)
+      .map(text)
+      .filter((c): c is string => c !== null && /^Tool\s*:/i.test(c))
+      .map((c) => c.replace(/^Tool\s*:\s*/i, ""));
+    return {
+      format,
+      specVersion,
+      serialNumber: text(header.documentNamespace),
+      bomVersion: null,
+      name: text(header.name),
+      createdAt: text(creationInfo?.created),
+      tools,
+      primary,
+      rootRefs,
+      components,
+      edges,
+    };
+  }
+}
+
+/** Reads an SPDX 2 document already parsed into the JSON shape (the tag-value reader's output). */
+export function readSpdx2(
+  doc: Record<string, unknown>,
+  format: SbomFormat,
+  specVersion: string,
+  context: ReadContext,
+): DocumentDraft {
+  const builder = new Spdx2DraftBuilder(context);
+  for (const entry of asArray(doc.packages)) builder.addPackage(entry);
+  for (const entry of [...asArray(doc.files), ...asArray(doc.snippets)]) builder.addNotPackage(entry);
+  for (const entry of asArray(doc.relationships)) builder.addRelationship(entry);
+  return builder.finish(doc, format, specVersion);
 }
