@@ -2,7 +2,6 @@
 // internal token. Services read it from the handler context and authorize their own resources with it.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { createContextKey, type HandlerContext } from "@connectrpc/connect";
-import { SignJWT } from "jose";
 import { ProblemError } from "@sca/problem";
 
 export const CALLER_HEADER = "x-sca-caller";
@@ -69,14 +68,20 @@ function internalKey(secretKey: string): KeyObject {
   return key;
 }
 
-export async function signCallerToken(caller: Caller, secretKey: string): Promise<string> {
-  return new SignJWT({ caller })
-    .setProtectedHeader({ alg: "HS256", typ: "sca-caller+jwt" })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${TTL_SECONDS}s`)
-    .sign(internalKey(secretKey));
+const TOKEN_HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "sca-caller+jwt" })).toString("base64url");
+
+/**
+ * A caller token: a compact HS256 JWT (header typ sca-caller+jwt, claims caller, iss, aud, iat, exp), signed with
+ * node:crypto. jose's SignJWT signs through WebCrypto, an asynchronous job per token that showed in every request's
+ * profile (the gateway signs one per request, policy and projects one per onward call); the token is the same, and
+ * jose's jwtVerify accepts it (packages/rpc/test/server.test.ts).
+ */
+export function signCallerToken(caller: Caller, secretKey: string): Promise<string> {
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { caller, iss: ISSUER, aud: AUDIENCE, iat, exp: iat + TTL_SECONDS };
+  const input = `${TOKEN_HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
+  const signature = createHmac("sha256", internalKey(secretKey)).update(input).digest("base64url");
+  return Promise.resolve(`${input}.${signature}`);
 }
 
 /**

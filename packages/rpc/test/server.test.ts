@@ -95,6 +95,24 @@ describe("caller token", () => {
     expect(await verifyCallerToken(await signCallerToken(caller, TEST_SECRET), TEST_SECRET)).toEqual(caller);
   });
 
+  it("is a standard HS256 JWT: jose verifies ours with the derived key, its type, issuer, audience and lifetime", async () => {
+    const { createHmac } = await import("node:crypto");
+    const { jwtVerify } = await import("jose");
+    const key = createHmac("sha256", TEST_SECRET).update("sca/internal-caller-token/v1").digest();
+    const { payload, protectedHeader } = await jwtVerify(await signCallerToken(caller, TEST_SECRET), key, {
+      issuer: "sca-gateway",
+      audience: "sca-services",
+      typ: "sca-caller+jwt",
+      algorithms: ["HS256"],
+    });
+    expect(protectedHeader).toEqual({ alg: "HS256", typ: "sca-caller+jwt" });
+    expect(payload.caller).toEqual(caller);
+    expect(payload.exp! - payload.iat!).toBe(60);
+    await expect(
+      jwtVerify(await signCallerToken(caller, "another-secret-key-that-is-at-least-32-chars"), key),
+    ).rejects.toThrow();
+  });
+
   it("is refused when tampered with", async () => {
     const token = await signCallerToken(caller, TEST_SECRET);
     const [h, p, s] = token.split(".");
