@@ -6,15 +6,9 @@ import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
+import type { Reply } from "./support/gateway-request.ts";
 
-export interface Reply {
-  status: number;
-  contentType: string;
-  text: string;
-  json: Record<string, unknown>;
-  /** The response's headers (absent in replies of stacks that do not keep them). */
-  headers?: Headers;
-}
+export type { Reply } from "./support/gateway-request.ts";
 
 export interface ProjectsStack {
   identity: TestService;
