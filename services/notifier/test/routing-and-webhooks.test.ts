@@ -25,6 +25,7 @@ import {
   type TestService,
   type TestSmtpServer,
   type TestWebhookReceiver,
+  eventually,
 } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { Delivery } from "../src/store/entities/delivery.ts";
@@ -98,15 +99,6 @@ async function publish(eventId: string, fields: MessageInitShape<typeof ScanStat
       },
     ],
   });
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 interface TeamOf {

@@ -11,7 +11,7 @@ import { createLogger } from "@sca/log";
 import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, startService, uniqueName, type TestService, eventually } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { Delivery } from "../src/store/entities/delivery.ts";
 
@@ -56,15 +56,6 @@ async function publish(eventId: string, fields: MessageInitShape<typeof ScanStat
       },
     ],
   });
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe("scan.succeeded", () => {
