@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ensureTopics, TOPICS } from "@sca/kafka";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService, eventually } from "@sca/testkit";
+import { callAs, eventually, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { QueueBacklogBreach } from "../src/store/entities/queue-backlog-breach.ts";
 
