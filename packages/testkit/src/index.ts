@@ -1,6 +1,7 @@
 export { testServers } from "./servers.ts";
 export type { TestServers } from "./servers.ts";
 export { uniqueName } from "./names.ts";
+export { eventually } from "./eventually.ts";
 export { schemaDrift } from "./schema-drift.ts";
 export { TEST_SECRET, callAs } from "./callers.ts";
 export type { CallOptions } from "./callers.ts";

@@ -5,13 +5,13 @@ import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
-import type { Reply } from "./projects-stack.ts";
+import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
 export interface AuditStack {
   identity: TestService;
   admin: TestService;
   gateway: TestGateway;
-  request(method: string, path: string, opts?: { bearer?: string; headers?: Record<string, string> }): Promise<Reply>;
+  request: GatewayRequest;
   team(): Promise<{ id: string }>;
   /** A person holding `role` on each team, and their bearer token. */
   person(roles: [string, string][]): Promise<{ id: string; token: string }>;
@@ -38,19 +38,7 @@ export async function startAuditStack(): Promise<AuditStack> {
     identity,
     admin,
     gateway,
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-      const res = await fetch(`${gateway.origin}${path}`, { method, headers });
-      const text = await res.text();
-      const contentType = res.headers.get("content-type") ?? "";
-      return {
-        status: res.status,
-        contentType,
-        text,
-        json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-      };
-    },
+    request: gatewayRequest(gateway.origin),
     async team() {
       const slug = `team-${randomUUID().slice(0, 8)}`;
       const { team } = await directory.createTeam({ name: `Team ${slug}`, slug }, root);

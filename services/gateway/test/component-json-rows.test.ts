@@ -2,56 +2,26 @@
 // leave the gateway as they are: they must equal, field by field and in order, what componentJson makes of the
 // Connect message of the same row. Half of a real snapshot's rows get a value in every column that was null (so a
 // column the message carries but the JSON form forgets shows), the other half keep their nulls.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf } from "@sca/testkit";
+import { callAs } from "@sca/testkit";
 import { componentJson } from "../src/routes/projects/components.ts";
-import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
+import type { ProjectsStack } from "./projects-stack.ts";
+import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
 
-const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
-
+let juice: JuiceShopProject;
 let s: ProjectsStack;
-let dir: string;
 let member: string;
-let admin: CallOptions;
 let projectId: string;
 let scanId: string;
+let admin: CallOptions;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "sca-component-rows-"));
-  s = await startProjectsStack({ ARTEFACT_DIR: dir });
-  const team = await s.team();
-  member = (await s.person([[team.id, "viewer"]])).token;
+  juice = await startJuiceShopProject({ name: "Juice rows", slug: "juice-rows" });
+  ({ stack: s, member, projectId, scanId } = juice);
   admin = await callAs.superAdmin(randomUUID());
-  const created = await s.request("POST", "/v1/projects", {
-    bearer: await s.superAdminToken(),
-    body: { name: "Juice rows", slug: `juice-rows-${randomUUID().slice(0, 6)}`, team_id: team.id },
-  });
-  projectId = created.json.id as string;
-  const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(await readFile(SBOM));
-  await mkdir(join(dir, "inventory"));
-  await writeFile(join(dir, "inventory", "juice.pb"), artefact);
-  scanId = randomUUID();
-  await s.projects.client(InventoryService).ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      inventory: create(ScanArtefactSchema, {
-        key: "inventory/juice.pb",
-        sizeBytes: BigInt(artefact.byteLength),
-        sha256: createHash("sha256").update(artefact).digest("hex"),
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
   // Every null text, number, boolean, date and timestamp column of half the rows gets a value (the filters' and later stages'
   // columns included; a column a check constraint limits gets the first value it names), so both forms are
   // compared with and without nulls.
@@ -88,8 +58,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await s?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await juice?.close();
 });
 
 describe("the component list's JSON rows", () => {

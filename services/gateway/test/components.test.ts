@@ -1,66 +1,24 @@
 // The component routes through a real gateway, projects and identity: an inventory ingested as the scanner-runner
 // hands it over, then read as JSON (list, detail) and CSV, with the query's rules and 404 hiding.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf } from "@sca/testkit";
-import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
+import type { ProjectsStack } from "./projects-stack.ts";
+import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
 
-const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
-
+let juice: JuiceShopProject;
 let s: ProjectsStack;
-let dir: string;
 let member: string;
 let outsider: string;
 let projectId: string;
 let scanId: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "sca-components-"));
-  s = await startProjectsStack({ ARTEFACT_DIR: dir });
-  const team = await s.team();
-  const other = await s.team();
-  member = (await s.person([[team.id, "viewer"]])).token;
-  outsider = (await s.person([[other.id, "team_admin"]])).token;
-  const created = await s.request("POST", "/v1/projects", {
-    bearer: await s.superAdminToken(),
-    body: { name: "Juice", slug: `juice-${randomUUID().slice(0, 6)}`, team_id: team.id },
-  });
-  projectId = created.json.id as string;
-  const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(await readFile(SBOM));
-  // The directory artefact store's layout: the key is the path under ARTEFACT_DIR.
-  await mkdir(join(dir, "inventory"));
-  await writeFile(join(dir, "inventory", "juice.pb"), artefact);
-  const stored = {
-    key: "inventory/juice.pb",
-    sizeBytes: artefact.byteLength,
-    sha256: createHash("sha256").update(artefact).digest("hex"),
-  };
-  scanId = randomUUID();
-  await s.projects.client(InventoryService).ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      release: "17.0",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
+  juice = await startJuiceShopProject({ name: "Juice", slug: "juice", release: "17.0" });
+  ({ stack: s, member, outsider, projectId, scanId } = juice);
 }, 60_000);
 
 afterAll(async () => {
-  await s?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await juice?.close();
 });
 
 const path = (query = "") => `/v1/projects/${projectId}/components${query}`;

@@ -13,7 +13,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type ServiceFixtures, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
-import type { Reply } from "./projects-stack.ts";
+import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
 export interface GateStack {
   identity: TestService;
@@ -21,11 +21,7 @@ export interface GateStack {
   policy: TestService;
   gateway: TestGateway;
   dir: string;
-  request(
-    method: string,
-    path: string,
-    opts?: { bearer?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<Reply>;
+  request: GatewayRequest;
   team(): Promise<{ id: string; organizationId: string }>;
   person(roles: [string, string][], superAdmin?: boolean): Promise<{ id: string; token: string }>;
   /** A project of the team with the findings fixture ingested and matched (Log4Shell critical, EPSS 0.97, ...). */
@@ -92,25 +88,7 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
     policy,
     gateway,
     dir,
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-      if (opts.body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(`${gateway.origin}${path}`, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      });
-      const text = await res.text();
-      const contentType = res.headers.get("content-type") ?? "";
-      return {
-        status: res.status,
-        headers: res.headers,
-        contentType,
-        text,
-        json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-      };
-    },
+    request: gatewayRequest(gateway.origin),
     async team() {
       const slug = `team-${randomUUID().slice(0, 8)}`;
       const { team } = await directory.createTeam({ name: `Team ${slug}`, slug }, root);

@@ -2,81 +2,24 @@
 // Kafka): who may list, add and remove an organization's and a team's rules, the rule's fields, and the bounds.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
-import { startTestGateway, type TestGateway } from "./harness.ts";
+import { startNotifierStack, type NotifierStack } from "./notifier-stack.ts";
 
-let identity: TestService;
-let notifier: TestService;
-let gateway: TestGateway;
+let stack: NotifierStack;
 
 beforeAll(async () => {
-  const answerNamespace = `${uniqueName("identity_answers")}:`;
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("rules_stack")}.`;
-  identity = await startService("identity", {
-    env: { KAFKA_TOPIC_PREFIX },
-    seams: { apiKeyAnswerNamespace: answerNamespace },
-  });
-  notifier = await startService("notifier", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
-  gateway = await startTestGateway({
-    identity: { url: identity.url!, answerNamespace },
-    services: { notifier: notifier.url! },
-  });
+  stack = await startNotifierStack();
 }, 90_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await notifier?.close();
-  await identity?.close();
+  await stack?.close();
 }, 120_000);
-
-interface Reply {
-  status: number;
-  contentType: string;
-  json: Record<string, unknown>;
-}
-
-async function request(method: string, path: string, opts: { bearer?: string; body?: unknown } = {}): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${gateway.origin}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  const contentType = res.headers.get("content-type") ?? "";
-  return {
-    status: res.status,
-    contentType,
-    json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
-
-async function team(): Promise<{ id: string; organizationId: string }> {
-  const { team: t } = await identity
-    .client(DirectoryService)
-    .createTeam({ name: "Rules", slug: `rules-${randomUUID().slice(0, 8)}` }, await callAs.superAdmin(randomUUID()));
-  return { id: t!.id, organizationId: t!.organizationId! };
-}
-
-async function person(teamId: string | null, role: string, superAdmin = false): Promise<string> {
-  const fixtures = await fixturesOf("identity");
-  const id = await fixtures.user(identity.orm, { superAdmin });
-  if (teamId)
-    await identity
-      .client(DirectoryService)
-      .addTeamMember({ teamId, userId: id, role }, await callAs.superAdmin(randomUUID()));
-  return fixtures.accessToken(id);
-}
 
 describe("a team's rules", () => {
   it("team_admin adds them (201, the spec's fields), members list them with the organization's, others get 404", async () => {
-    const t = await team();
-    const lead = await person(t.id, "team_admin");
-    const dev = await person(t.id, "developer");
-    const outsider = await person((await team()).id, "team_admin");
+    const t = await stack.team();
+    const lead = await stack.person(t.id, "team_admin");
+    const dev = await stack.person(t.id, "developer");
+    const outsider = await stack.person((await stack.team()).id, "team_admin");
     const path = `/v1/notification-rules/teams/${t.id}`;
     const body = {
       name: "Security on call",
@@ -86,7 +29,7 @@ describe("a team's rules", () => {
       email_recipients: ["OnCall@Example.com"],
     };
 
-    const created = await request("POST", path, { bearer: lead, body });
+    const created = await stack.request("POST", path, { bearer: lead, body });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
       id: expect.any(String),
@@ -103,15 +46,17 @@ describe("a team's rules", () => {
       updated_at: expect.any(String),
     });
 
-    const forbidden = await request("POST", path, { bearer: dev, body });
+    const forbidden = await stack.request("POST", path, { bearer: dev, body });
     expect(forbidden.status).toBe(403);
     expect(forbidden.contentType).toMatch(/application\/problem\+json/);
-    expect((await request("POST", path, { bearer: outsider, body })).status).toBe(404);
-    expect((await request("GET", path, { bearer: outsider })).status).toBe(404);
-    expect((await request("GET", `/v1/notification-rules/teams/${randomUUID()}`, { bearer: lead })).status).toBe(404);
-    expect((await request("GET", path)).status).toBe(401);
+    expect((await stack.request("POST", path, { bearer: outsider, body })).status).toBe(404);
+    expect((await stack.request("GET", path, { bearer: outsider })).status).toBe(404);
+    expect((await stack.request("GET", `/v1/notification-rules/teams/${randomUUID()}`, { bearer: lead })).status).toBe(
+      404,
+    );
+    expect((await stack.request("GET", path)).status).toBe(401);
 
-    const listed = await request("GET", path, { bearer: dev });
+    const listed = await stack.request("GET", path, { bearer: dev });
     expect(listed.status).toBe(200);
     const items = listed.json.items as Record<string, unknown>[];
     expect(listed.json.total).toBe(items.length);
@@ -120,18 +65,18 @@ describe("a team's rules", () => {
     expect(items.slice(0, -1).every((r) => r.team_id === null && r.organization_id === t.organizationId)).toBe(true);
 
     const id = created.json.id as string;
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: dev })).status).toBe(403);
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: outsider })).status).toBe(404);
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: lead })).status).toBe(204);
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: lead })).status).toBe(404);
-    expect(((await request("GET", path, { bearer: dev })).json.items as unknown[]).length).toBe(items.length - 1);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: dev })).status).toBe(403);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: outsider })).status).toBe(404);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: lead })).status).toBe(204);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: lead })).status).toBe(404);
+    expect(((await stack.request("GET", path, { bearer: dev })).json.items as unknown[]).length).toBe(items.length - 1);
   });
 
   it("refuses more than 50 recipients, unknown kinds, severities and channels, and a missing name (422)", async () => {
-    const t = await team();
-    const lead = await person(t.id, "team_admin");
+    const t = await stack.team();
+    const lead = await stack.person(t.id, "team_admin");
     const path = `/v1/notification-rules/teams/${t.id}`;
-    const post = (body: unknown) => request("POST", path, { bearer: lead, body });
+    const post = (body: unknown) => stack.request("POST", path, { bearer: lead, body });
     const fifty = Array.from({ length: 50 }, (_, i) => `p${i}@example.com`);
     for (const bad of [
       { name: "x", email_recipients: [...fifty, "one-more@example.com"] },
@@ -151,15 +96,15 @@ describe("a team's rules", () => {
     const most = await post({ name: "fifty", email_recipients: fifty });
     expect(most.status).toBe(201);
     expect(most.json).toMatchObject({ kinds: [], min_severity: null, channels: [], is_active: true });
-    await request("DELETE", `/v1/notification-rules/${most.json.id as string}`, { bearer: lead });
+    await stack.request("DELETE", `/v1/notification-rules/${most.json.id as string}`, { bearer: lead });
   });
 });
 
 describe("an organization's rules", () => {
   it("super_admin adds and removes them; a member reads them but may not add (403); an outsider gets 404", async () => {
-    const t = await team();
-    const admin = await person(null, "", true);
-    const member = await person(t.id, "team_admin");
+    const t = await stack.team();
+    const admin = await stack.person(null, "", true);
+    const member = await stack.person(t.id, "team_admin");
     const path = `/v1/notification-rules/org/${t.organizationId}`;
     const body = {
       name: "Everything critical",
@@ -168,7 +113,7 @@ describe("an organization's rules", () => {
       project_id: randomUUID(),
     };
 
-    const created = await request("POST", path, { bearer: admin, body });
+    const created = await stack.request("POST", path, { bearer: admin, body });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
       organization_id: t.organizationId,
@@ -177,24 +122,24 @@ describe("an organization's rules", () => {
       min_severity: "critical",
       channels: ["teams"],
     });
-    expect((await request("POST", path, { bearer: member, body })).status).toBe(403);
-    const listed = await request("GET", path, { bearer: member });
+    expect((await stack.request("POST", path, { bearer: member, body })).status).toBe(403);
+    const listed = await stack.request("GET", path, { bearer: member });
     expect(listed.status).toBe(200);
     expect((listed.json.items as { id: string }[]).map((r) => r.id)).toContain(created.json.id);
     expect(
       (
-        (await request("GET", `/v1/notification-rules/teams/${t.id}`, { bearer: member })).json.items as {
+        (await stack.request("GET", `/v1/notification-rules/teams/${t.id}`, { bearer: member })).json.items as {
           id: string;
         }[]
       ).map((r) => r.id),
     ).toContain(created.json.id);
-    const stranger = await person(null, "");
-    expect((await request("GET", path, { bearer: stranger })).status).toBe(404);
-    expect((await request("POST", path, { bearer: stranger, body })).status).toBe(404);
+    const stranger = await stack.person(null, "");
+    expect((await stack.request("GET", path, { bearer: stranger })).status).toBe(404);
+    expect((await stack.request("POST", path, { bearer: stranger, body })).status).toBe(404);
 
     const id = created.json.id as string;
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: member })).status).toBe(403);
-    expect((await request("DELETE", `/v1/notification-rules/${id}`, { bearer: admin })).status).toBe(204);
-    expect((await request("DELETE", `/v1/notification-rules/not-a-uuid`, { bearer: admin })).status).toBe(422);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: member })).status).toBe(403);
+    expect((await stack.request("DELETE", `/v1/notification-rules/${id}`, { bearer: admin })).status).toBe(204);
+    expect((await stack.request("DELETE", `/v1/notification-rules/not-a-uuid`, { bearer: admin })).status).toBe(422);
   });
 });

@@ -8,6 +8,7 @@ import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
   callAs,
+  eventually,
   fixturesOf,
   startService,
   startTestSmtpServer,
@@ -17,6 +18,7 @@ import {
   type TestSmtpServer,
 } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
+import { gatewayRequest, type GatewayRequest, type Reply } from "./support/gateway-request.ts";
 
 const RESET_BASE = "https://portal.example.com/reset-password";
 const SMTP_USER = "notifier";
@@ -40,29 +42,7 @@ function capture(service: string) {
   return createLogger(service, "DEBUG", sink);
 }
 
-interface Reply {
-  status: number;
-  contentType: string;
-  json: Record<string, unknown>;
-}
-
-async function request(method: string, path: string, opts: { bearer?: string; body?: unknown } = {}): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${gateway.origin}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  const contentType = res.headers.get("content-type") ?? "";
-  return {
-    status: res.status,
-    contentType,
-    json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
+let request: GatewayRequest;
 
 async function team(): Promise<string> {
   const slug = `team-${randomUUID().slice(0, 8)}`;
@@ -103,15 +83,6 @@ async function failedScan(teamId: string, dev: TestPerson): Promise<{ projectId:
   return { projectId, scanId: scan.json.id as string };
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const list = (p: TestPerson, query = "") => request("GET", `/v1/notifications${query}`, { bearer: p.bearer });
 const itemsOf = (r: Reply) => r.json.items as Record<string, unknown>[];
 const mailTo = (address: string, subject: RegExp) => (m: ReceivedMail) =>
@@ -149,6 +120,7 @@ beforeAll(async () => {
     services: { projects: projects.url!, "scan-orchestrator": scans.url!, notifier: notifier.url! },
     logger: capture("gateway"),
   });
+  request = gatewayRequest(gateway.origin);
 }, 120_000);
 
 afterAll(async () => {

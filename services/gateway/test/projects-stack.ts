@@ -6,25 +6,13 @@ import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
-
-export interface Reply {
-  status: number;
-  contentType: string;
-  text: string;
-  json: Record<string, unknown>;
-  /** The response's headers (absent in replies of stacks that do not keep them). */
-  headers?: Headers;
-}
+import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
 export interface ProjectsStack {
   identity: TestService;
   projects: TestService;
   gateway: TestGateway;
-  request(
-    method: string,
-    path: string,
-    opts?: { bearer?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<Reply>;
+  request: GatewayRequest;
   /** A team in identity's directory. */
   team(): Promise<{ id: string; name: string }>;
   /** A person (full name `name`) holding `role` on each team, and their bearer token. */
@@ -58,25 +46,7 @@ export async function startProjectsStack(projectsEnv: Record<string, string> = {
     identity,
     projects,
     gateway,
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-      if (opts.body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(`${gateway.origin}${path}`, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      });
-      const text = await res.text();
-      const contentType = res.headers.get("content-type") ?? "";
-      return {
-        status: res.status,
-        headers: res.headers,
-        contentType,
-        text,
-        json: /json/.test(contentType) && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-      };
-    },
+    request: gatewayRequest(gateway.origin),
     async team() {
       const slug = `team-${randomUUID().slice(0, 8)}`;
       const { team } = await directory.createTeam({ name: `Team ${slug}`, slug }, admin);

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { csvLine } from "../src/http/csv.ts";
 import { CSV_COLUMNS } from "../src/routes/projects/views.ts";
-import { startProjectsStack, type ProjectsStack, type Reply } from "./projects-stack.ts";
+import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
+import type { Reply } from "./support/gateway-request.ts";
 
 let s: ProjectsStack;
 let team: { id: string; name: string };

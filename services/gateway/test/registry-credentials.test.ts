@@ -4,6 +4,7 @@
 // for a registry replaces its login; every change reaches the audit log without the password.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
+import { eventually } from "@sca/testkit";
 import { startAuditStack, type AuditStack } from "./audit-stack.ts";
 
 let stack: AuditStack;
@@ -16,33 +17,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function call(method: string, path: string, bearer: string, body?: unknown) {
-  const res = await fetch(`${stack.gateway.origin}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    contentType: res.headers.get("content-type") ?? "",
-    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe("registry credentials", () => {
   it("are created and replaced per registry, listed without their password, stored sealed, removed, and audited", async () => {
     const admin = await stack.superAdmin();
@@ -51,10 +25,13 @@ describe("registry credentials", () => {
     const first = `first-password-${randomUUID()}`;
     const second = `second-password-${randomUUID()}`;
 
-    const created = await call("PUT", path, admin.token, {
-      registry_host: "https://Registry.Example.com:5000/v2/team/app/manifests/1.0",
-      username: "puller",
-      password: first,
+    const created = await stack.request("PUT", path, {
+      bearer: admin.token,
+      body: {
+        registry_host: "https://Registry.Example.com:5000/v2/team/app/manifests/1.0",
+        username: "puller",
+        password: first,
+      },
     });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
@@ -69,11 +46,14 @@ describe("registry credentials", () => {
     const id = created.json.id as string;
 
     // The same registry typed by hand: replaced (same id), not doubled.
-    const replaced = await call("PUT", path, admin.token, {
-      registry_host: "registry.example.com:5000",
-      username: "puller-2",
-      password: second,
-      allowed: false,
+    const replaced = await stack.request("PUT", path, {
+      bearer: admin.token,
+      body: {
+        registry_host: "registry.example.com:5000",
+        username: "puller-2",
+        password: second,
+        allowed: false,
+      },
     });
     expect(replaced.status).toBe(200);
     expect(replaced.json).toMatchObject({
@@ -83,7 +63,7 @@ describe("registry credentials", () => {
       allowed: false,
     });
 
-    const listed = await call("GET", path, admin.token);
+    const listed = await stack.request("GET", path, { bearer: admin.token });
     expect(listed.status).toBe(200);
     expect(listed.json).toMatchObject({ total: 1, items: [{ id, username: "puller-2" }] });
     for (const text of [created.text, replaced.text, listed.text]) {
@@ -99,15 +79,17 @@ describe("registry credentials", () => {
     expect(row!.password_sealed).not.toContain(second);
     expect(row!.password_sealed.length).toBeGreaterThan(second.length);
 
-    const elsewhere = await call("GET", `/v1/admin/organizations/${randomUUID()}/registry-credentials`, admin.token);
+    const elsewhere = await stack.request("GET", `/v1/admin/organizations/${randomUUID()}/registry-credentials`, {
+      bearer: admin.token,
+    });
     expect(elsewhere.json).toEqual({ items: [], total: 0 });
 
-    expect((await call("DELETE", `${path}/${id}`, admin.token)).status).toBe(204);
-    expect((await call("DELETE", `${path}/${id}`, admin.token)).status).toBe(404);
-    expect((await call("GET", path, admin.token)).json).toEqual({ items: [], total: 0 });
+    expect((await stack.request("DELETE", `${path}/${id}`, { bearer: admin.token })).status).toBe(204);
+    expect((await stack.request("DELETE", `${path}/${id}`, { bearer: admin.token })).status).toBe(404);
+    expect((await stack.request("GET", path, { bearer: admin.token })).json).toEqual({ items: [], total: 0 });
 
     const audited = await eventually(
-      () => call("GET", `/v1/admin/audit?target_table=registry_credentials&q=${id}`, admin.token),
+      () => stack.request("GET", `/v1/admin/audit?target_table=registry_credentials&q=${id}`, { bearer: admin.token }),
       (r) => (r.json.items as unknown[] | undefined)?.length === 3,
     );
     expect((audited.json.items as { action: string; source: string }[]).map((e) => [e.source, e.action])).toEqual([
@@ -125,9 +107,9 @@ describe("registry credentials", () => {
     const lead = await stack.person([[t.id, "team_admin"]]);
     const path = `/v1/admin/organizations/${randomUUID()}/registry-credentials`;
     const good = { registry_host: "ghcr.io", username: "bot", password: "s3cret" };
-    expect((await call("GET", path, lead.token)).status).toBe(404);
-    expect((await call("PUT", path, lead.token, good)).status).toBe(404);
-    expect((await call("DELETE", `${path}/${randomUUID()}`, lead.token)).status).toBe(404);
+    expect((await stack.request("GET", path, { bearer: lead.token })).status).toBe(404);
+    expect((await stack.request("PUT", path, { bearer: lead.token, body: good })).status).toBe(404);
+    expect((await stack.request("DELETE", `${path}/${randomUUID()}`, { bearer: lead.token })).status).toBe(404);
     for (const bad of [
       { ...good, username: undefined },
       { ...good, password: undefined },
@@ -136,11 +118,11 @@ describe("registry credentials", () => {
       { ...good, registry_host: "" },
       { ...good, allowed: "yes" },
     ]) {
-      const reply = await call("PUT", path, admin.token, bad);
+      const reply = await stack.request("PUT", path, { bearer: admin.token, body: bad });
       expect([reply.status, bad]).toEqual([422, bad]);
       expect(reply.contentType).toMatch(/application\/problem\+json/);
       expect(reply.text).not.toContain("s3cret");
     }
-    expect((await call("GET", path, admin.token)).json).toEqual({ items: [], total: 0 });
+    expect((await stack.request("GET", path, { bearer: admin.token })).json).toEqual({ items: [], total: 0 });
   });
 });

@@ -3,6 +3,7 @@
 // for a host replaces its login; every change reaches the audit log without the token.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
+import { eventually } from "@sca/testkit";
 import { startAuditStack, type AuditStack } from "./audit-stack.ts";
 
 let stack: AuditStack;
@@ -15,33 +16,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function call(method: string, path: string, bearer: string, body?: unknown) {
-  const res = await fetch(`${stack.gateway.origin}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    contentType: res.headers.get("content-type") ?? "",
-    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe("tracker credentials", () => {
   it("are created and replaced per host, listed without their token, stored sealed, removed, and audited", async () => {
     const admin = await stack.superAdmin();
@@ -50,10 +24,13 @@ describe("tracker credentials", () => {
     const firstToken = `first-token-${randomUUID()}`;
     const secondToken = `second-token-${randomUUID()}`;
 
-    const created = await call("PUT", path, admin.token, {
-      host: "https://Tracker.Example.com:8443/browse/ABC-1",
-      api_token: firstToken,
-      username: "sca-bot",
+    const created = await stack.request("PUT", path, {
+      bearer: admin.token,
+      body: {
+        host: "https://Tracker.Example.com:8443/browse/ABC-1",
+        api_token: firstToken,
+        username: "sca-bot",
+      },
     });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
@@ -68,16 +45,19 @@ describe("tracker credentials", () => {
     const id = created.json.id as string;
 
     // The same host, typed bare: the login is replaced (same id), not doubled.
-    const replaced = await call("PUT", path, admin.token, {
-      host: "tracker.example.com",
-      api_token: secondToken,
-      auth_scheme: "tracker_basic",
-      username: "sca-bot-2",
+    const replaced = await stack.request("PUT", path, {
+      bearer: admin.token,
+      body: {
+        host: "tracker.example.com",
+        api_token: secondToken,
+        auth_scheme: "tracker_basic",
+        username: "sca-bot-2",
+      },
     });
     expect(replaced.status).toBe(200);
     expect(replaced.json).toMatchObject({ id, host: "tracker.example.com", username: "sca-bot-2" });
 
-    const listed = await call("GET", path, admin.token);
+    const listed = await stack.request("GET", path, { bearer: admin.token });
     expect(listed.status).toBe(200);
     expect(listed.json).toMatchObject({ total: 1, items: [{ id, username: "sca-bot-2" }] });
     for (const text of [created.text, replaced.text, listed.text]) {
@@ -96,17 +76,19 @@ describe("tracker credentials", () => {
     expect(row!.api_token_sealed.length).toBeGreaterThan(secondToken.length);
 
     // Another organization's list is its own.
-    const elsewhere = await call("GET", `/v1/admin/organizations/${randomUUID()}/tracker-credentials`, admin.token);
+    const elsewhere = await stack.request("GET", `/v1/admin/organizations/${randomUUID()}/tracker-credentials`, {
+      bearer: admin.token,
+    });
     expect(elsewhere.json).toEqual({ items: [], total: 0 });
 
     // Removed once; then 404.
-    expect((await call("DELETE", `${path}/${id}`, admin.token)).status).toBe(204);
-    expect((await call("DELETE", `${path}/${id}`, admin.token)).status).toBe(404);
-    expect((await call("GET", path, admin.token)).json).toEqual({ items: [], total: 0 });
+    expect((await stack.request("DELETE", `${path}/${id}`, { bearer: admin.token })).status).toBe(204);
+    expect((await stack.request("DELETE", `${path}/${id}`, { bearer: admin.token })).status).toBe(404);
+    expect((await stack.request("GET", path, { bearer: admin.token })).json).toEqual({ items: [], total: 0 });
 
     // Every change is in the audit log, by the admin service, without the token.
     const audited = await eventually(
-      () => call("GET", `/v1/admin/audit?target_table=tracker_credentials&q=${id}`, admin.token),
+      () => stack.request("GET", `/v1/admin/audit?target_table=tracker_credentials&q=${id}`, { bearer: admin.token }),
       (r) => (r.json.items as unknown[] | undefined)?.length === 3,
     );
     expect((audited.json.items as { action: string; source: string }[]).map((e) => [e.source, e.action])).toEqual([
@@ -124,9 +106,9 @@ describe("tracker credentials", () => {
     const lead = await stack.person([[t.id, "team_admin"]]);
     const path = `/v1/admin/organizations/${randomUUID()}/tracker-credentials`;
     const good = { host: "jira.example.com", api_token: "t0ken", username: "bot" };
-    expect((await call("GET", path, lead.token)).status).toBe(404);
-    expect((await call("PUT", path, lead.token, good)).status).toBe(404);
-    expect((await call("DELETE", `${path}/${randomUUID()}`, lead.token)).status).toBe(404);
+    expect((await stack.request("GET", path, { bearer: lead.token })).status).toBe(404);
+    expect((await stack.request("PUT", path, { bearer: lead.token, body: good })).status).toBe(404);
+    expect((await stack.request("DELETE", `${path}/${randomUUID()}`, { bearer: lead.token })).status).toBe(404);
     for (const bad of [
       { ...good, username: undefined },
       { ...good, api_token: undefined },
@@ -135,11 +117,11 @@ describe("tracker credentials", () => {
       { ...good, host: "not a host!" },
       { ...good, host: "" },
     ]) {
-      const reply = await call("PUT", path, admin.token, bad);
+      const reply = await stack.request("PUT", path, { bearer: admin.token, body: bad });
       expect([reply.status, bad]).toEqual([422, bad]);
       expect(reply.contentType).toMatch(/application\/problem\+json/);
       expect(reply.text).not.toContain("t0ken");
     }
-    expect((await call("GET", path, admin.token)).json).toEqual({ items: [], total: 0 });
+    expect((await stack.request("GET", path, { bearer: admin.token })).json).toEqual({ items: [], total: 0 });
   });
 });

@@ -31,6 +31,7 @@ import {
   uniqueName,
   type CallOptions,
   type TestService,
+  eventually,
 } from "@sca/testkit";
 import { service } from "../src/service.ts";
 
@@ -69,15 +70,6 @@ afterAll(async () => {
   await identity?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const listOf = async (userId: string) =>
   (
@@ -174,6 +166,7 @@ describe("findings.new", () => {
     const mine = await eventually(
       () => listOf(p.dev),
       (items) => items.some((n) => n.kind === "findings.new"),
+      30_000,
     );
     const alert = mine.find((n) => n.kind === "findings.new")!;
     expect(alert.severity).toBeUndefined();
@@ -205,6 +198,7 @@ describe("vulnerability.kev_listed", () => {
     const mine = await eventually(
       () => listOf(p.dev),
       (items) => items.some((n) => n.kind === "vulnerability.kev_listed"),
+      30_000,
     );
     const alert = mine.find((n) => n.kind === "vulnerability.kev_listed")!;
     expect(alert).toMatchObject({
@@ -280,6 +274,7 @@ describe("gate.failed", () => {
     const mine = await eventually(
       () => listOf(p.dev),
       (items) => items.some((n) => n.kind === "gate.failed"),
+      30_000,
     );
     const alert = mine.find((n) => n.kind === "gate.failed")!;
     expect(alert).toMatchObject({
@@ -318,6 +313,7 @@ describe("gate.failed", () => {
     await eventually(
       () => listOf(q.dev),
       (all) => all.some((n) => n.kind === "gate.failed"),
+      30_000,
     );
     expect(events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId)).toHaveLength(0);
     expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(0);

@@ -5,9 +5,6 @@
 // rescan of a component already flagged, a redelivered event add nothing).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { EVENT_ID, EVENT_TYPE, TOPICS } from "@sca/kafka";
@@ -16,43 +13,27 @@ import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
-import { service } from "../src/service.ts";
+import { callAs, eventually, EventReader, fixturesOf, type TestService } from "@sca/testkit";
+import { startProjectsAndNotifier, type ProjectsAndNotifier } from "./support/projects-and-notifier.ts";
 import { teamWithProject } from "./support/team-project.ts";
 
+let stack: ProjectsAndNotifier;
 let identity: TestService;
 let projects: TestService;
 let notifier: TestService;
-let events: EventReader;
 let dir: string;
+let events: EventReader;
 
 beforeAll(async () => {
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_malicious")}.`;
-  dir = await mkdtemp(join(tmpdir(), "sca-malicious-alerts-"));
-  identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
-  projects = await startService("projects", {
-    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ARTEFACT_DIR: dir },
-  });
-  notifier = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  stack = await startProjectsAndNotifier("malicious");
+  ({ identity, projects, notifier, dir } = stack);
   events = await EventReader.start(projects.kafka!, TOPICS.domainEvents);
 }, 90_000);
 
 afterAll(async () => {
   await events?.stop();
-  await notifier?.close();
-  await projects?.close();
-  await identity?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await stack?.close();
 }, 120_000);
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const flagged = (purl: string, id: string) => ({
   purl,
@@ -147,6 +128,7 @@ describe("package.malicious", () => {
     const mine = await eventually(
       () => listOf(dev),
       (items) => items.length >= 2,
+      30_000,
     );
     expect(mine.map((n) => [n.kind, n.severity, n.projectId, n.title]).sort()).toEqual([
       ["package.malicious", "critical", projectId, "1 known-malicious package is in the project"],

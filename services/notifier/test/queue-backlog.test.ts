@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ensureTopics, TOPICS } from "@sca/kafka";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, eventually, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { QueueBacklogBreach } from "../src/store/entities/queue-backlog-breach.ts";
 
@@ -34,15 +34,6 @@ afterAll(async () => {
   await notifier?.close();
   await identity?.close();
 });
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function enqueueScanJobs(n: number): Promise<void> {
   const producer = notifier.kafka!.producer();

@@ -4,11 +4,7 @@
 // the notifier's timeout. ScanStateChanged is published as the scan-orchestrator publishes it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
-import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
-import { createLogger } from "@sca/log";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { uuidv7 } from "@sca/kafka";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { NotificationRuleService } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
@@ -16,18 +12,17 @@ import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import {
   callAs,
   fixturesOf,
-  startService,
   startTestSmtpServer,
   startTestWebhookReceiver,
-  uniqueName,
   type ReceivedMail,
   type ReceivedRequest,
   type TestService,
   type TestSmtpServer,
   type TestWebhookReceiver,
+  eventually,
 } from "@sca/testkit";
-import { service } from "../src/service.ts";
 import { Delivery } from "../src/store/entities/delivery.ts";
+import { startNotifierWithIdentity, type NotifierWithIdentity } from "./support/notifier-with-identity.ts";
 
 const SLACK_SECRET_PATH = "/services/T0000/B0000/slack-url-secret-part";
 const TEAMS_SECRET_PATH = "/workflows/teams-url-secret-part/triggers/manual/run";
@@ -39,26 +34,16 @@ let smtp: TestSmtpServer;
 let slack: TestWebhookReceiver;
 let teams: TestWebhookReceiver;
 let tickets: TestWebhookReceiver;
-let producer: ReturnType<NonNullable<TestService["kafka"]>["producer"]>;
-const logLines: string[] = [];
+let stack: NotifierWithIdentity;
+let logLines: string[];
 
 beforeAll(async () => {
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_routes")}.`;
   smtp = await startTestSmtpServer();
   slack = await startTestWebhookReceiver();
   teams = await startTestWebhookReceiver();
   tickets = await startTestWebhookReceiver();
-  identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
-  notifier = await startService(service, {
+  stack = await startNotifierWithIdentity("routes", {
     env: {
-      IDENTITY_RPC_URL: identity.url!,
-      KAFKA_TOPIC_PREFIX,
       PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password",
       SMTP_HOST: smtp.host,
       SMTP_PORT: String(smtp.port),
@@ -72,42 +57,14 @@ beforeAll(async () => {
       TICKET_WEBHOOK_TOKEN: TICKET_TOKEN,
     },
     seams: { deliveryEveryMs: 200, deliveryRetryBaseMs: 300, smtpTrust: { ca: smtp.caPem } },
-    logger: createLogger("notifier", "DEBUG", sink),
   });
-  producer = notifier.kafka!.producer();
-  await producer.connect();
+  ({ identity, notifier, logLines } = stack);
 }, 90_000);
 
 afterAll(async () => {
-  await producer?.disconnect();
-  await notifier?.close();
-  await identity?.close();
+  await stack?.close();
   await Promise.all([smtp?.close(), slack?.close(), teams?.close(), tickets?.close()]);
 }, 120_000);
-
-async function publish(eventId: string, fields: MessageInitShape<typeof ScanStateChangedSchema>) {
-  const message = create(ScanStateChangedSchema, { eventId, ...fields });
-  await producer.send({
-    topic: notifier.kafka!.topicName(TOPICS.domainEvents),
-    acks: -1,
-    messages: [
-      {
-        key: message.scanId,
-        value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
-        headers: { [EVENT_ID]: eventId, [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-      },
-    ],
-  });
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 interface TeamOf {
   id: string;
@@ -206,7 +163,7 @@ describe("routing rules", () => {
 
     try {
       const ref = `routes-${tag}`;
-      await publish(uuidv7(), scanEvent(t, projectId, "succeeded", ref));
+      await stack.publishScanState(uuidv7(), scanEvent(t, projectId, "succeeded", ref));
 
       // E-mail: the developer and lead by the rule's added channel (default off for scan.succeeded), and both
       // addresses; Slack by the team's rule, Teams by the organization's; no ticket (TICKET_WEBHOOK_EVENTS).
@@ -244,7 +201,7 @@ describe("routing rules", () => {
 
       // Without the team's rule a scan.succeeded goes in-app only again (and to the organization's rule).
       const quiet = `quiet-${tag}`;
-      await publish(uuidv7(), scanEvent(t, projectId, "succeeded", quiet));
+      await stack.publishScanState(uuidv7(), scanEvent(t, projectId, "succeeded", quiet));
       await teams.waitFor((r) => teamsTitle(r).includes(quiet));
       await new Promise((r) => setTimeout(r, 1_000));
       expect(smtp.received.filter(mailTo(onCall))).toHaveLength(1);
@@ -265,8 +222,8 @@ describe("the webhooks", () => {
     teams.answerNext("hang");
     const eventId = uuidv7();
     const fields = scanEvent(t, randomUUID(), "failed", ref);
-    await publish(eventId, fields);
-    await publish(eventId, fields); // redelivered: adds nothing
+    await stack.publishScanState(eventId, fields);
+    await stack.publishScanState(eventId, fields); // redelivered: adds nothing
 
     const delivered = (r: TestWebhookReceiver, match: (r: ReceivedRequest) => boolean) =>
       eventually(

@@ -3,69 +3,27 @@
 // is skipped (said once at start), the in-app channel still works, and a redelivered event adds nothing.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
-import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
-import { createLogger } from "@sca/log";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { uuidv7 } from "@sca/kafka";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
-import { service } from "../src/service.ts";
+import { callAs, eventually, fixturesOf, type TestService } from "@sca/testkit";
 import { Delivery } from "../src/store/entities/delivery.ts";
+import { startNotifierWithIdentity, type NotifierWithIdentity } from "./support/notifier-with-identity.ts";
 
 let identity: TestService;
 let notifier: TestService;
-let producer: ReturnType<NonNullable<TestService["kafka"]>["producer"]>;
-const logLines: string[] = [];
+let stack: NotifierWithIdentity;
+let logLines: string[];
 
 beforeAll(async () => {
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_outcomes")}.`;
-  identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
-  notifier = await startService(service, {
-    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX },
-    logger: createLogger("notifier", "DEBUG", sink),
-  });
-  producer = notifier.kafka!.producer();
-  await producer.connect();
+  stack = await startNotifierWithIdentity("outcomes");
+  ({ identity, notifier, logLines } = stack);
 }, 90_000);
 
 afterAll(async () => {
-  await producer?.disconnect();
-  await notifier?.close();
-  await identity?.close();
+  await stack?.close();
 });
-
-async function publish(eventId: string, fields: MessageInitShape<typeof ScanStateChangedSchema>) {
-  const message = create(ScanStateChangedSchema, { eventId, ...fields });
-  await producer.send({
-    topic: notifier.kafka!.topicName(TOPICS.domainEvents),
-    acks: -1,
-    messages: [
-      {
-        key: message.scanId,
-        value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
-        headers: { [EVENT_ID]: eventId, [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-      },
-    ],
-  });
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("scan.succeeded", () => {
   it("reaches the team's developers and the requester once, however often the event comes, with no e-mail queued", async () => {
@@ -91,10 +49,15 @@ describe("scan.succeeded", () => {
       attempt: 1,
       requestedByUserId: requester,
     };
-    await publish(eventId, fields);
-    await publish(eventId, fields); // redelivered
+    await stack.publishScanState(eventId, fields);
+    await stack.publishScanState(eventId, fields); // redelivered
     // A later, unrelated move (queued -> running) raises nothing.
-    await publish(uuidv7(), { ...fields, scanId: randomUUID(), status: "running", previousStatus: "queued" });
+    await stack.publishScanState(uuidv7(), {
+      ...fields,
+      scanId: randomUUID(),
+      status: "running",
+      previousStatus: "queued",
+    });
 
     const notifications = notifier.client(NotificationService);
     const listOf = async (userId: string) =>

@@ -4,50 +4,30 @@
 // developers and admins, not its viewers.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
-import { service } from "../src/service.ts";
+import { callAs, eventually, fixturesOf, type TestService } from "@sca/testkit";
+import { startProjectsAndNotifier, type ProjectsAndNotifier } from "./support/projects-and-notifier.ts";
 import { teamWithProject } from "./support/team-project.ts";
 
+let stack: ProjectsAndNotifier;
 let identity: TestService;
 let projects: TestService;
 let notifier: TestService;
 let dir: string;
 
 beforeAll(async () => {
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_sla")}.`;
-  dir = await mkdtemp(join(tmpdir(), "sca-sla-alerts-"));
-  identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
-  projects = await startService("projects", {
-    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ARTEFACT_DIR: dir },
-    seams: { slaSweepEveryMs: 300 },
-  });
-  notifier = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
+  stack = await startProjectsAndNotifier("sla", { slaSweepEveryMs: 300 });
+  ({ identity, projects, notifier, dir } = stack);
 }, 90_000);
 
 afterAll(async () => {
-  await notifier?.close();
-  await projects?.close();
-  await identity?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await stack?.close();
 }, 120_000);
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("vulnerability.sla_breached", () => {
   it("reaches the team's developers once per breach, with the most severe finding's severity", async () => {
@@ -86,6 +66,7 @@ describe("vulnerability.sla_breached", () => {
     const mine = await eventually(
       () => listOf(dev),
       (items) => items.length > 0,
+      30_000,
     );
     expect(mine.map((n) => [n.kind, n.severity, n.projectId])).toEqual([
       ["vulnerability.sla_breached", "critical", projectId],

@@ -5,27 +5,22 @@
 // publishes it) reach the team's URLs as well as the organization's, in the same formats, retried the same way.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { Writable } from "node:stream";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
-import { createLogger } from "@sca/log";
+import { TOPICS, uuidv7 } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { DirectoryLookupService } from "@sca/proto/sca/identity/v1/directory_lookup_pb.ts";
 import { TeamChatWebhookService } from "@sca/proto/sca/notifier/v1/team_chat_webhooks_pb.ts";
 import {
   callAs,
   EventReader,
-  startService,
   startTestWebhookReceiver,
-  uniqueName,
   type ReceivedRequest,
   type TestService,
   type TestWebhookReceiver,
 } from "@sca/testkit";
-import { service } from "../src/service.ts";
+import { startNotifierWithIdentity, type NotifierWithIdentity } from "./support/notifier-with-identity.ts";
 
 const TEAM_SLACK_SECRET = "/services/T1111/B1111/team-slack-secret-part";
 const TEAM_TEAMS_SECRET = "/workflows/team-teams-secret-part/triggers/manual/run";
@@ -36,42 +31,28 @@ let orgSlack: TestWebhookReceiver;
 let teamSlack: TestWebhookReceiver;
 let teamTeams: TestWebhookReceiver;
 let audit: EventReader;
-let producer: ReturnType<NonNullable<TestService["kafka"]>["producer"]>;
-const logLines: string[] = [];
+let stack: NotifierWithIdentity;
+let logLines: string[];
 
 beforeAll(async () => {
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_team_chat")}.`;
   orgSlack = await startTestWebhookReceiver();
   teamSlack = await startTestWebhookReceiver();
   teamTeams = await startTestWebhookReceiver();
-  identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
-  notifier = await startService(service, {
+  stack = await startNotifierWithIdentity("team_chat", {
     env: {
-      IDENTITY_RPC_URL: identity.url!,
-      KAFKA_TOPIC_PREFIX,
       NOTIFICATION_HTTP_TIMEOUT_SECONDS: "1",
       SLACK_WEBHOOK_URL: `${orgSlack.origin}/services/org`,
       TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
     },
     seams: { deliveryEveryMs: 200, deliveryRetryBaseMs: 300 },
-    logger: createLogger("notifier", "DEBUG", sink),
   });
+  ({ identity, notifier, logLines } = stack);
   audit = await EventReader.start(notifier.kafka!, TOPICS.auditEvents);
-  producer = notifier.kafka!.producer();
-  await producer.connect();
 }, 90_000);
 
 afterAll(async () => {
-  await producer?.disconnect();
   await audit?.stop();
-  await notifier?.close();
-  await identity?.close();
+  await stack?.close();
   await Promise.all([orgSlack?.close(), teamSlack?.close(), teamTeams?.close()]);
 }, 120_000);
 
@@ -103,9 +84,7 @@ async function code(call: Promise<unknown>): Promise<Code | undefined> {
 }
 
 async function scanFailed(t: TeamOf, ref: string) {
-  const eventId = uuidv7();
-  const message = create(ScanStateChangedSchema, {
-    eventId,
+  await stack.publishScanState(uuidv7(), {
     scanId: randomUUID(),
     projectId: randomUUID(),
     teamId: t.id,
@@ -115,17 +94,6 @@ async function scanFailed(t: TeamOf, ref: string) {
     ref,
     attempt: 1,
     errorMessage: "No SBOM was uploaded.",
-  });
-  await producer.send({
-    topic: notifier.kafka!.topicName(TOPICS.domainEvents),
-    acks: -1,
-    messages: [
-      {
-        key: message.scanId,
-        value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
-        headers: { [EVENT_ID]: eventId, [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-      },
-    ],
   });
 }
 

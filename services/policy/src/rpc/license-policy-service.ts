@@ -1,13 +1,9 @@
 // LicensePolicyService: the upserts, reads, delete and list of license policies (docs/license-policies.md). A change
 // runs in one transaction on the locked row with its audit event and a LicensePolicyChanged event; an upsert that
 // changes nothing writes and emits nothing.
-import { randomUUID } from "node:crypto";
-import { isDeepStrictEqual } from "node:util";
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { callerActor } from "@sca/audit";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { NUMBERED_PAGE_SIZE, pageInfo, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
@@ -21,7 +17,7 @@ import {
   PutTeamLicensePolicyResponseSchema,
   type LicensePolicyFields,
 } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
-import { requirePerson, requireService, requireSuperAdmin, type Person } from "@sca/rpc";
+import { requirePerson, requireService, requireSuperAdmin } from "@sca/rpc";
 import type { Directory, TeamPlacement } from "../clients/directory.ts";
 import { categoriseComponents } from "../domain/license-categorisation.ts";
 import {
@@ -36,8 +32,9 @@ import {
   planLicensePolicy,
   type LicensePolicyFields as PlannedFields,
 } from "../domain/license-policy.ts";
-import { mayReadTeamPolicy, mayWriteTeamPolicy, policyListScope, type TeamDecision } from "../domain/policy-access.ts";
-import { emitAudit, emitLicensePolicyChanged } from "../events/policy-events.ts";
+import { mayReadTeamPolicy, mayWriteTeamPolicy, policyListScope } from "../domain/policy-access.ts";
+import { changedFieldNames } from "../domain/policy-changes.ts";
+import { emitLicensePolicyChanged } from "../events/policy-events.ts";
 import type { StoredLicenseException } from "../store/entities/license-policy.ts";
 import {
   deletePolicy,
@@ -48,39 +45,20 @@ import {
   updatePolicy,
   type LicensePolicyRow,
   type PolicyColumns,
-  type PolicyScope,
 } from "../store/license-policies.ts";
 import { licensePolicyView, policyInputOf, rulesOf } from "./license-policy-views.ts";
+import {
+  deleteTeamPolicy,
+  noSuchTeam,
+  teamFor,
+  upsertScopedPolicy,
+  UUID,
+  type ScopedPolicyDeps,
+  type ScopedPolicyKind,
+} from "./scoped-policy-writes.ts";
 
-export interface LicensePolicyDeps {
-  orm: MikroORM;
+export interface LicensePolicyDeps extends ScopedPolicyDeps {
   directory: Directory;
-  /** Publishes the events a change just committed without waiting for the relay's next poll. */
-  wakeRelay(): void;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const noSuchTeam = () => ProblemError.notFound("No such team, or you are not a member of it.");
-
-function enforce(decision: TeamDecision, refusal: string): void {
-  if (decision === "not_found") throw noSuchTeam();
-  if (decision === "forbidden") throw ProblemError.forbidden(refusal);
-}
-
-/** The team the request names, after the caller's right to it: 404 for a malformed id, an unknown team, a stranger. */
-async function teamFor(
-  deps: LicensePolicyDeps,
-  caller: Person,
-  teamId: string,
-  decide: (c: Person, teamId: string) => TeamDecision,
-  refusal: string,
-): Promise<TeamPlacement> {
-  if (!UUID.test(teamId)) throw noSuchTeam();
-  const id = teamId.toLowerCase();
-  enforce(decide(caller, id), refusal);
-  const team = await deps.directory.team(caller, id);
-  if (!team) throw noSuchTeam();
-  return team;
 }
 
 function columnsOf(fields: PlannedFields): PolicyColumns {
@@ -99,6 +77,12 @@ function columnsOf(fields: PlannedFields): PolicyColumns {
   };
 }
 
+function planned(fields: LicensePolicyFields | undefined): PolicyColumns {
+  const plan = planLicensePolicy(policyInputOf(fields));
+  if (!plan.ok) throw ProblemError.validation(plan.violations);
+  return columnsOf(plan.fields);
+}
+
 const COLUMN_NAMES: Record<keyof PolicyColumns, string> = {
   name: "name",
   categoryOverrides: "category_overrides",
@@ -108,80 +92,19 @@ const COLUMN_NAMES: Record<keyof PolicyColumns, string> = {
   enabled: "enabled",
 };
 
-/** The API names of the fields whose value differs (jsonb keeps no key order, so objects compare by content). */
-function changedFields(row: LicensePolicyRow, columns: PolicyColumns): string[] {
-  return (Object.keys(COLUMN_NAMES) as (keyof PolicyColumns)[])
-    .filter((k) => !isDeepStrictEqual(row[k], columns[k]))
-    .map((k) => COLUMN_NAMES[k]);
-}
-
-function planned(fields: LicensePolicyFields | undefined): PolicyColumns {
-  const plan = planLicensePolicy(policyInputOf(fields));
-  if (!plan.ok) throw ProblemError.validation(plan.violations);
-  return columnsOf(plan.fields);
-}
-
-/** Inserts or updates the policy of `scope`; a race between two first upserts is retried once as an update. */
-async function upsert(
-  deps: LicensePolicyDeps,
-  caller: Person,
-  scope: PolicyScope,
-  organizationId: string | null,
-  columns: PolicyColumns,
-): Promise<{ row: LicensePolicyRow; created: boolean }> {
-  const attempt = () =>
-    deps.orm.em.fork().transactional(async (em: EntityManager) => {
-      const now = new Date();
-      const current = await lockPolicy(em, scope);
-      const teamId = scope.kind === "team" ? scope.teamId : null;
-      const audit = (action: string, details: Record<string, string>, targetId: string) =>
-        emitAudit(em, {
-          action,
-          actor: callerActor(caller),
-          targetId,
-          teamId,
-          organizationId,
-          outcome: "success",
-          at: now,
-          details: { scope: scope.kind, ...details },
-        });
-      if (!current) {
-        const row = await insertPolicy(em, {
-          id: randomUUID(),
-          organizationId,
-          teamId,
-          ...columns,
-          createdByUserId: caller.user_id,
-          updatedByUserId: caller.user_id,
-          createdAt: now,
-        });
-        audit("license_policy.created", { enabled: String(row.enabled) }, row.id);
-        emitLicensePolicyChanged(em, { organizationId, teamId }, now);
-        return { row, created: true };
-      }
-      const fields = changedFields(current, columns);
-      if (fields.length === 0 && current.organizationId === organizationId) return { row: current, created: false };
-      const row = await updatePolicy(em, current, {
-        ...columns,
-        organizationId,
-        updatedByUserId: caller.user_id,
-        updatedAt: now,
-      });
-      // Which fields changed, never their values (an exception's reason may be sensitive).
-      audit("license_policy.updated", { fields: fields.join(","), enabled: String(row.enabled) }, row.id);
-      emitLicensePolicyChanged(em, { organizationId, teamId }, now);
-      return { row, created: false };
-    });
-  let answer;
-  try {
-    answer = await attempt();
-  } catch (err) {
-    if (!(err instanceof UniqueConstraintViolationException)) throw err;
-    answer = await attempt();
-  }
-  deps.wakeRelay();
-  return answer;
-}
+const LICENSE_POLICIES: ScopedPolicyKind<LicensePolicyRow, PolicyColumns, string | null> = {
+  targetTable: "license_policies",
+  action: "license_policy",
+  lock: lockPolicy,
+  insert: insertPolicy,
+  update: updatePolicy,
+  remove: deletePolicy,
+  changedFields: (current, columns) => changedFieldNames(current, columns, COLUMN_NAMES),
+  createdDetails: (row) => ({ enabled: String(row.enabled) }),
+  // Which fields changed, never their values (an exception's reason may be sensitive).
+  updatedDetails: (row, fields) => ({ fields: fields.join(","), enabled: String(row.enabled) }),
+  emitChanged: (em, _row, scope, at) => emitLicensePolicyChanged(em, scope, at),
+};
 
 /** The team's enabled policy, else its organization's enabled default, else null (the catalog alone). */
 export async function policyInForce(em: EntityManager, team: TeamPlacement): Promise<LicensePolicyRow | null> {
@@ -208,15 +131,16 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
     async putTeamLicensePolicy(req, ctx: HandlerContext) {
       const caller = requirePerson(ctx);
       const team = await teamFor(
-        deps,
+        deps.directory,
         caller,
         req.teamId,
         mayWriteTeamPolicy,
         "Changing a team's license policy needs the team_admin role on the team.",
       );
       const columns = planned(req.policy);
-      const { row, created } = await upsert(
+      const { row, created } = await upsertScopedPolicy(
         deps,
+        LICENSE_POLICIES,
         caller,
         { kind: "team", teamId: team.id },
         team.organizationId,
@@ -227,7 +151,7 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
 
     async getTeamLicensePolicy(req, ctx) {
       const caller = requirePerson(ctx);
-      const team = await teamFor(deps, caller, req.teamId, mayReadTeamPolicy, "");
+      const team = await teamFor(deps.directory, caller, req.teamId, mayReadTeamPolicy, "");
       const inForce = await policyInForce(deps.orm.em.fork(), team);
       if (!inForce)
         throw ProblemError.notFound("No license policy is in force for this team: the built-in catalog applies.");
@@ -240,31 +164,13 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
     async deleteTeamLicensePolicy(req, ctx) {
       const caller = requirePerson(ctx);
       const team = await teamFor(
-        deps,
+        deps.directory,
         caller,
         req.teamId,
         mayWriteTeamPolicy,
         "Deleting a team's license policy needs the team_admin role on the team.",
       );
-      const deleted = await deps.orm.em.fork().transactional(async (em) => {
-        const current = await lockPolicy(em, { kind: "team", teamId: team.id });
-        if (!current) return false;
-        const now = new Date();
-        await deletePolicy(em, current.id);
-        emitAudit(em, {
-          action: "license_policy.deleted",
-          actor: callerActor(caller),
-          targetId: current.id,
-          teamId: team.id,
-          organizationId: team.organizationId,
-          outcome: "success",
-          at: now,
-          details: { scope: "team" },
-        });
-        emitLicensePolicyChanged(em, { organizationId: team.organizationId, teamId: team.id }, now);
-        return true;
-      });
-      if (deleted) deps.wakeRelay();
+      const deleted = await deleteTeamPolicy(deps, LICENSE_POLICIES, caller, team);
       return create(DeleteTeamLicensePolicyResponseSchema, { deleted });
     },
 
@@ -272,8 +178,9 @@ export function registerLicensePolicyService(router: ConnectRouter, deps: Licens
       const caller = requireSuperAdmin(ctx);
       if (!UUID.test(req.organizationId)) throw ProblemError.notFound();
       const organizationId = req.organizationId.toLowerCase();
-      const { row, created } = await upsert(
+      const { row, created } = await upsertScopedPolicy(
         deps,
+        LICENSE_POLICIES,
         caller,
         { kind: "organization", organizationId },
         organizationId,

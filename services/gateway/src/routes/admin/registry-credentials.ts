@@ -1,14 +1,10 @@
 // /v1/admin/organizations/{organization_id}/registry-credentials (RegistryCredentialService of admin): an
 // organization's container-registry logins, super_admin only (everyone else 404). The password is write-only.
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { RegistryCredential } from "@sca/proto/sca/admin/v1/registry_credentials_pb.ts";
 import { z } from "zod";
-import { problemResponse } from "../../api/problem-schema.ts";
-import { defineRoute, type Route } from "../../api/route.ts";
+import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-
-const TAGS = ["admin: registry credentials"];
-const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : "");
+import { credentialTimestamp, organizationCredentialRoutes } from "./organization-credentials.ts";
 
 const credentialSchema = z
   .object({
@@ -28,8 +24,8 @@ const credentialJson = (c: RegistryCredential): z.input<typeof credentialSchema>
   registry_host: c.registryHost,
   username: c.username,
   allowed: c.allowed,
-  created_at: iso(c.createdAt),
-  updated_at: iso(c.updatedAt),
+  created_at: credentialTimestamp(c.createdAt),
+  updated_at: credentialTimestamp(c.updatedAt),
 });
 
 const putBody = z
@@ -46,82 +42,37 @@ const putBody = z
   .strict()
   .meta({ id: "RegistryCredentialPut" });
 
-const organizationParams = z.object({ organization_id: z.uuid() });
-const notFound = problemResponse("Not a super_admin, or no such login of the organization");
-
 export function registryCredentialRoutes(ctx: GatewayContext): Route[] {
   const credentials = ctx.clients.admin.registryCredentials;
-  const auth = ctx.auth.route("super_admin");
-  const path = "/v1/admin/organizations/{organization_id}/registry-credentials";
-  return [
-    defineRoute({
-      method: "get",
-      path,
-      summary: "List an organization's container-registry logins (never their passwords)",
-      tags: TAGS,
-      operationId: "adminListRegistryCredentials",
-      auth,
-      request: { params: organizationParams },
-      responses: {
-        200: {
-          description: "The logins, by registry host",
-          schema: z
-            .object({ items: z.array(credentialSchema), total: z.number().int().min(0) })
-            .meta({ id: "RegistryCredentialList" }),
+  return organizationCredentialRoutes(ctx.auth.route("super_admin"), {
+    segment: "registry-credentials",
+    tag: "admin: registry credentials",
+    name: "RegistryCredential",
+    schema: credentialSchema,
+    json: credentialJson,
+    putBody,
+    summaries: {
+      list: "List an organization's container-registry logins (never their passwords)",
+      put: "Create or replace the organization's login for a registry",
+      delete: "Remove one of the organization's container-registry logins",
+    },
+    listedDescription: "The logins, by registry host",
+    putDescription:
+      "One login per (organization, registry host): a second PUT for the host replaces its username and password.",
+    malformedDescription: "A malformed registry host, username or password",
+    list: async (organizationId, call) => (await credentials.listRegistryCredentials({ organizationId }, call)).items,
+    put: (organizationId, body, call) =>
+      credentials.putRegistryCredential(
+        {
+          organizationId,
+          registryHost: body.registry_host,
+          username: body.username,
+          password: body.password,
+          ...(body.allowed === undefined ? {} : { allowed: body.allowed }),
         },
-        404: notFound,
-      },
-      handler: async ({ params, call }) => {
-        const { items } = await credentials.listRegistryCredentials({ organizationId: params.organization_id }, call);
-        return { status: 200, body: { items: items.map(credentialJson), total: items.length } };
-      },
-    }),
-    defineRoute({
-      method: "put",
-      path,
-      summary: "Create or replace the organization's login for a registry",
-      description:
-        "One login per (organization, registry host): a second PUT for the host replaces its username and password.",
-      tags: TAGS,
-      operationId: "adminPutRegistryCredential",
-      auth,
-      request: { params: organizationParams, body: putBody },
-      responses: {
-        200: { description: "The login, replaced", schema: credentialSchema },
-        201: { description: "The login, created", schema: credentialSchema },
-        404: notFound,
-        422: problemResponse("A malformed registry host, username or password"),
-      },
-      handler: async ({ params, body, call }) => {
-        const { credential, created } = await credentials.putRegistryCredential(
-          {
-            organizationId: params.organization_id,
-            registryHost: body.registry_host,
-            username: body.username,
-            password: body.password,
-            ...(body.allowed === undefined ? {} : { allowed: body.allowed }),
-          },
-          call,
-        );
-        return { status: created ? 201 : 200, body: credentialJson(credential!) };
-      },
-    }),
-    defineRoute({
-      method: "delete",
-      path: `${path}/{credential_id}`,
-      summary: "Remove one of the organization's container-registry logins",
-      tags: TAGS,
-      operationId: "adminDeleteRegistryCredential",
-      auth,
-      request: { params: organizationParams.extend({ credential_id: z.uuid() }) },
-      responses: { 204: { description: "Removed" }, 404: notFound },
-      handler: async ({ params, call }) => {
-        await credentials.deleteRegistryCredential(
-          { organizationId: params.organization_id, credentialId: params.credential_id },
-          call,
-        );
-        return { status: 204 };
-      },
-    }),
-  ];
+        call,
+      ),
+    remove: (organizationId, credentialId, call) =>
+      credentials.deleteRegistryCredential({ organizationId, credentialId }, call),
+  });
 }

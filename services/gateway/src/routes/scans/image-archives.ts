@@ -4,12 +4,10 @@
 // answer's archive_id (image_archive_id) instead of pulling; the archive is read by the scan, not here.
 import { z } from "zod";
 import { openArtefactStore, type ArtefactStore } from "@sca/artefacts";
-import { ProblemError } from "@sca/problem";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { multipartFile } from "../../http/multipart.ts";
-import { binary, iso, mediaTypeOf, projectParams, receive, registered } from "./uploads.ts";
+import { binary, projectParams, receiveArchive } from "./uploads.ts";
 
 const imageArchiveSchema = z
   .object({
@@ -54,34 +52,12 @@ export function imageArchiveRoutes(ctx: GatewayContext, store?: ArtefactStore): 
         415: problemResponse("Not multipart/form-data"),
         422: problemResponse("No `upload` part"),
       },
-      handler: async ({ params, req, call }) => {
-        if (mediaTypeOf(req) !== "multipart/form-data")
-          throw new ProblemError({
-            status: 415,
-            code: "unsupported_media_type",
-            detail: "Send the image archive as multipart/form-data (field upload).",
-          });
-        const got = await receive(artefacts, req, params.id, maxBytes, () => multipartFile(req, "upload", maxBytes));
-        const answer = await registered(artefacts, got.key, () =>
-          scans.registerImageArchive(
-            {
-              projectId: params.id,
-              artefact: { key: got.key, sizeBytes: BigInt(got.sizeBytes), sha256: got.sha256 },
-              fileName: got.fileName,
-            },
-            call,
-          ),
-        );
-        return {
-          status: 201,
-          body: {
-            archive_id: answer.archiveId,
-            expires_at: iso(answer.expiresAt),
-            size_bytes: got.sizeBytes,
-            sha256: got.sha256,
-          },
-        };
-      },
+      handler: async ({ params, req, call }) => ({
+        status: 201,
+        body: await receiveArchive(artefacts, req, params.id, maxBytes, "image archive", (artefact, fileName) =>
+          scans.registerImageArchive({ projectId: params.id, artefact, fileName }, call),
+        ),
+      }),
     }),
   ];
 }

@@ -30,7 +30,7 @@ const tooLarge = (maxBytes: number) =>
     extensions: { max_bytes: maxBytes },
   });
 
-export const mediaTypeOf = (req: Request) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+const mediaTypeOf = (req: Request) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 interface Received {
   key: string;
@@ -40,7 +40,7 @@ interface Received {
   fileName: string;
 }
 
-export async function receive(
+async function receive(
   store: ArtefactStore,
   req: Request,
   projectId: string,
@@ -65,13 +65,49 @@ export async function receive(
 }
 
 /** Registers what was stored; the bytes go when the registration is refused. */
-export async function registered<T>(store: ArtefactStore, key: string, register: () => Promise<T>): Promise<T> {
+async function registered<T>(store: ArtefactStore, key: string, register: () => Promise<T>): Promise<T> {
   try {
     return await register();
   } catch (err) {
     await store.delete(key).catch(() => undefined);
     throw err;
   }
+}
+
+const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : new Date(0).toISOString());
+
+/** A stored artefact as a registration names it. */
+type StoredArtefact = { key: string; sizeBytes: bigint; sha256: string };
+
+/**
+ * An archive upload (multipart field `upload`: a source archive, an image archive): received into the store up to
+ * `maxBytes`, then registered by `register` (its bytes deleted when refused); the 201 body. `what` names the archive
+ * in the 415 answer.
+ */
+export async function receiveArchive(
+  store: ArtefactStore,
+  req: Request,
+  projectId: string,
+  maxBytes: number,
+  what: string,
+  register: (artefact: StoredArtefact, fileName: string) => Promise<{ archiveId: string; expiresAt?: Timestamp }>,
+) {
+  if (mediaTypeOf(req) !== "multipart/form-data")
+    throw new ProblemError({
+      status: 415,
+      code: "unsupported_media_type",
+      detail: `Send the ${what} as multipart/form-data (field upload).`,
+    });
+  const got = await receive(store, req, projectId, maxBytes, () => multipartFile(req, "upload", maxBytes));
+  const answer = await registered(store, got.key, () =>
+    register({ key: got.key, sizeBytes: BigInt(got.sizeBytes), sha256: got.sha256 }, got.fileName),
+  );
+  return {
+    archive_id: answer.archiveId,
+    expires_at: iso(answer.expiresAt),
+    size_bytes: got.sizeBytes,
+    sha256: got.sha256,
+  };
 }
 
 export const projectParams = z.object({ id: z.uuid() });
@@ -96,8 +132,6 @@ const archiveSchema = z
     sha256: z.string(),
   })
   .meta({ id: "SourceArchive" });
-
-export const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : new Date(0).toISOString());
 
 export function uploadRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[] {
   const artefacts = store ?? openArtefactStore(ctx.config);
@@ -203,36 +237,12 @@ export function uploadRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[
         413: problemResponse("Larger than SOURCE_ARCHIVE_MAX_BYTES"),
         415: problemResponse("Not multipart/form-data"),
       },
-      handler: async ({ params, req, call }) => {
-        if (mediaTypeOf(req) !== "multipart/form-data")
-          throw new ProblemError({
-            status: 415,
-            code: "unsupported_media_type",
-            detail: "Send the archive as multipart/form-data (field upload).",
-          });
-        const got = await receive(artefacts, req, params.id, archiveMax, () =>
-          multipartFile(req, "upload", archiveMax),
-        );
-        const answer = await registered(artefacts, got.key, () =>
-          scans.registerSourceArchive(
-            {
-              projectId: params.id,
-              artefact: { key: got.key, sizeBytes: BigInt(got.sizeBytes), sha256: got.sha256 },
-              fileName: got.fileName,
-            },
-            call,
-          ),
-        );
-        return {
-          status: 201,
-          body: {
-            archive_id: answer.archiveId,
-            expires_at: iso(answer.expiresAt),
-            size_bytes: got.sizeBytes,
-            sha256: got.sha256,
-          },
-        };
-      },
+      handler: async ({ params, req, call }) => ({
+        status: 201,
+        body: await receiveArchive(artefacts, req, params.id, archiveMax, "archive", (artefact, fileName) =>
+          scans.registerSourceArchive({ projectId: params.id, artefact, fileName }, call),
+        ),
+      }),
     }),
   ];
 }
