@@ -42,7 +42,9 @@ case "${1:-}" in
     done
     for s in "${SERVICES[@]}"; do start_one "$s" "$ROOT/services/$s"; done
     start_one gateway "$ROOT/services/gateway"
-    for _ in $(seq 150); do
+    # Up to 120 s: after a restart the scanner-runner joins its consumer groups before it serves, and Kafka may hold a
+    # join until the previous run's members time out.
+    for _ in $(seq 600); do
       curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" 2>/dev/null && break; sleep 0.2
     done
     curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" || die "the portal did not become ready; see ./dev logs"
