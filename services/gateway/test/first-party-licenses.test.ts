@@ -4,26 +4,12 @@
 // their paths and match scores. The same tree scanned again does not run scancode: its log says every content came
 // from the content cache and the stage records no file read.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { TOPICS } from "@sca/kafka";
 import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import {
-  callAs,
-  EventReader,
-  fixturesOf,
-  scancodeBin,
-  startGitServer,
-  startService,
-  uniqueName,
-  type TestGitServer,
-  type TestService,
-} from "@sca/testkit";
-import { startTestGateway, type TestGateway } from "./harness.ts";
+import { scancodeBin, startGitServer, type EventReader, type TestGitServer } from "@sca/testkit";
+import type { TestGateway } from "./harness.ts";
+import { startSourceScanStack, type SourceScanStack } from "./support/source-scan-stack.ts";
 
 const MIT = `MIT License
 
@@ -67,12 +53,8 @@ const TREE = {
   }),
 };
 
-let artefactDir: string;
+let stack: SourceScanStack;
 let git: TestGitServer;
-let identity: TestService;
-let projects: TestService;
-let scans: TestService;
-let runner: TestService;
 let gateway: TestGateway;
 let events: EventReader;
 let dev: string;
@@ -101,55 +83,19 @@ async function scanOf(projectId: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  artefactDir = await mkdtemp(join(tmpdir(), "sca-first-party-"));
   git = await startGitServer();
   await git.repo("licensed", TREE);
-  const answerNamespace = `${uniqueName("identity_answers")}:`;
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("first_party")}.`;
-  const store = { ARTEFACT_DIR: artefactDir };
-  identity = await startService("identity", {
-    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
-    seams: { apiKeyAnswerNamespace: answerNamespace },
+  stack = await startSourceScanStack({
+    name: "first-party",
+    personName: "License Person",
+    runnerEnv: { SCANCODE_BIN: scancodeBin(), CURRENCY_ENABLED: "false" },
   });
-  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store } });
-  scans = await startService("scan-orchestrator", {
-    env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
-  });
-  runner = await startService("scanner-runner", {
-    env: {
-      PROJECTS_RPC_URL: projects.url!,
-      KAFKA_TOPIC_PREFIX,
-      ...store,
-      SCAN_GIT_ALLOWED_HOSTS: "localhost",
-      SCANCODE_BIN: scancodeBin(),
-      CURRENCY_ENABLED: "false",
-    },
-  });
-  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
-  gateway = await startTestGateway({
-    identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
-    env: store,
-  });
-  const fixtures = await fixturesOf("identity");
-  const admin = await callAs.superAdmin(randomUUID());
-  const slug = `team-${randomUUID().slice(0, 8)}`;
-  const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
-  teamId = team!.id;
-  const userId = await fixtures.user(identity.orm, { fullName: "License Person" });
-  await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
-  dev = await fixtures.accessToken(userId);
+  ({ events, gateway, teamId, dev } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  await events?.stop();
-  await gateway?.close();
-  await runner?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await stack?.close();
   await git?.stop();
-  await rm(artefactDir, { recursive: true, force: true });
 }, 120_000);
 
 describe("first-party licenses of a source scan", () => {

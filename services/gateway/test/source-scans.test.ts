@@ -10,23 +10,10 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { TOPICS } from "@sca/kafka";
 import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import {
-  callAs,
-  EventReader,
-  fixturesOf,
-  sharedDir,
-  startGitServer,
-  startService,
-  tarOf,
-  uniqueName,
-  zipOf,
-  type TestGitServer,
-  type TestService,
-} from "@sca/testkit";
-import { startTestGateway, type TestGateway } from "./harness.ts";
+import { sharedDir, startGitServer, tarOf, zipOf, type EventReader, type TestGitServer } from "@sca/testkit";
+import type { TestGateway } from "./harness.ts";
+import { startSourceScanStack, type SourceScanStack } from "./support/source-scan-stack.ts";
 
 const MANIFESTS = join(sharedDir(), "data/manifests");
 const CREDENTIAL = { user: "scanner", password: `tok-${randomUUID()}` };
@@ -34,10 +21,7 @@ const CREDENTIAL = { user: "scanner", password: `tok-${randomUUID()}` };
 let artefactDir: string;
 let git: TestGitServer;
 let privateGit: TestGitServer;
-let identity: TestService;
-let projects: TestService;
-let scans: TestService;
-let runner: TestService;
+let stack: SourceScanStack;
 let gateway: TestGateway;
 let events: EventReader;
 let dev: string;
@@ -197,7 +181,6 @@ async function expectNothingStored(projectId: string, scan: Record<string, unkno
 }
 
 beforeAll(async () => {
-  artefactDir = await mkdtemp(join(tmpdir(), "sca-source-scans-"));
   git = await startGitServer();
   privateGit = await startGitServer({ credential: CREDENTIAL });
   await git.repo("nodegoat", await manifests("nodegoat"));
@@ -206,24 +189,10 @@ beforeAll(async () => {
   await git.repo("ripgrep", await manifests("ripgrep"));
   for (const name of ["gh-cli", "spring-petclinic", "flask", "dvna"]) await git.repo(name, await manifests(name));
 
-  const answerNamespace = `${uniqueName("identity_answers")}:`;
-  const KAFKA_TOPIC_PREFIX = `${uniqueName("source_scan")}.`;
-  const store = { ARTEFACT_DIR: artefactDir };
-  identity = await startService("identity", {
-    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
-    seams: { apiKeyAnswerNamespace: answerNamespace },
-  });
-  projects = await startService("projects", { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store } });
-  scans = await startService("scan-orchestrator", {
-    // One attempt: a failure is the answer at once, not after the back-off of retries.
-    env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
-  });
-  runner = await startService("scanner-runner", {
-    env: {
-      PROJECTS_RPC_URL: projects.url!,
-      KAFKA_TOPIC_PREFIX,
-      ...store,
-      SCAN_GIT_ALLOWED_HOSTS: "localhost",
+  stack = await startSourceScanStack({
+    name: "source-scan",
+    personName: "Source Person",
+    runnerEnv: {
       // Every component the lockfile pins, dev dependencies included, so the count is the lockfile's.
       SCAN_SCOPE_FILTER_ENABLED: "false",
       SOURCE_ARCHIVE_MAX_ENTRIES: "40",
@@ -231,32 +200,13 @@ beforeAll(async () => {
       TASK_WORKER_CONCURRENCY: "2",
     },
   });
-  events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
-  gateway = await startTestGateway({
-    identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
-    env: store,
-  });
-  const fixtures = await fixturesOf("identity");
-  const admin = await callAs.superAdmin(randomUUID());
-  const slug = `team-${randomUUID().slice(0, 8)}`;
-  const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
-  teamId = team!.id;
-  const userId = await fixtures.user(identity.orm, { fullName: "Source Person" });
-  await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
-  dev = await fixtures.accessToken(userId);
+  ({ artefactDir, events, gateway, teamId, dev } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  await events?.stop();
-  await gateway?.close();
-  await runner?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await stack?.close();
   await git?.stop();
   await privateGit?.stop();
-  await rm(artefactDir, { recursive: true, force: true });
 }, 120_000);
 
 describe("source scans of real projects", () => {

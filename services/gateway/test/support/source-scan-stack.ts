@@ -1,0 +1,91 @@
+// The services a source scan passes through, started for a gateway test on one topic prefix and artefact directory:
+// identity, projects, the scan-orchestrator (one attempt: a failure is the answer at once), a scanner-runner that may
+// clone from localhost, an EventReader on the scan events and the gateway; and a team_admin with an access token.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TOPICS } from "@sca/kafka";
+import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
+import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { startTestGateway, type TestGateway } from "../harness.ts";
+
+export interface SourceScanStack {
+  artefactDir: string;
+  identity: TestService;
+  projects: TestService;
+  scans: TestService;
+  runner: TestService;
+  events: EventReader;
+  gateway: TestGateway;
+  teamId: string;
+  /** The team_admin's access token. */
+  dev: string;
+  close(): Promise<void>;
+}
+
+export async function startSourceScanStack(opts: {
+  /** Names the topic prefix and the artefact directory. */
+  name: string;
+  personName: string;
+  /** The scanner-runner's keys beyond the stack's own. */
+  runnerEnv?: Record<string, string>;
+}): Promise<SourceScanStack> {
+  const artefactDir = await mkdtemp(join(tmpdir(), `sca-${opts.name}-`));
+  const answerNamespace = `${uniqueName("identity_answers")}:`;
+  const KAFKA_TOPIC_PREFIX = `${uniqueName(opts.name.replaceAll("-", "_"))}.`;
+  const store = { ARTEFACT_DIR: artefactDir };
+  const identity = await startService("identity", {
+    env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
+    seams: { apiKeyAnswerNamespace: answerNamespace },
+  });
+  const projects = await startService("projects", {
+    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store },
+  });
+  const scans = await startService("scan-orchestrator", {
+    env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
+  });
+  const runner = await startService("scanner-runner", {
+    env: {
+      PROJECTS_RPC_URL: projects.url!,
+      KAFKA_TOPIC_PREFIX,
+      ...store,
+      SCAN_GIT_ALLOWED_HOSTS: "localhost",
+      ...opts.runnerEnv,
+    },
+  });
+  const events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+  const gateway = await startTestGateway({
+    identity: { url: identity.url!, answerNamespace },
+    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    env: store,
+  });
+  const fixtures = await fixturesOf("identity");
+  const admin = await callAs.superAdmin(randomUUID());
+  const slug = `team-${randomUUID().slice(0, 8)}`;
+  const { team } = await identity.client(DirectoryService).createTeam({ name: `Team ${slug}`, slug }, admin);
+  const teamId = team!.id;
+  const userId = await fixtures.user(identity.orm, { fullName: opts.personName });
+  await identity.client(DirectoryService).addTeamMember({ teamId, userId, role: "team_admin" }, admin);
+  const dev = await fixtures.accessToken(userId);
+  return {
+    artefactDir,
+    identity,
+    projects,
+    scans,
+    runner,
+    events,
+    gateway,
+    teamId,
+    dev,
+    async close() {
+      await events.stop();
+      await gateway.close();
+      await runner.close();
+      await scans.close();
+      await projects.close();
+      await identity.close();
+      await rm(artefactDir, { recursive: true, force: true });
+    },
+  };
+}
