@@ -262,11 +262,15 @@ export const service = defineService({
       manual: config.TASK_WORKER_CONCURRENCY,
       automatic: config.TASK_WORKER_AUTOMATIC_CONCURRENCY,
     };
-    for (const lane of ["manual", "automatic"] as const) {
+    // The slots join together: joined one after another, each join is a rebalance the members already in the group
+    // learn of only at their next heartbeat (seconds per slot at start).
+    const joins = (["manual", "automatic"] as const).flatMap((lane) => {
       const handle = scanJobHandler(lane, deps);
-      for (let slot = 0; slot < slots[lane]; slot++)
-        await kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
-    }
+      return Array.from({ length: slots[lane] }, () =>
+        kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle }),
+      );
+    });
+    await Promise.all(joins);
     return (router) => registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
   },
   jobs: ({ orm, config, logger, seams }) => [
