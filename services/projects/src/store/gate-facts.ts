@@ -114,11 +114,3 @@ export async function gateFactsOf(
   );
   return row!;
 }
-
-/** When the snapshot was ingested (the scan's success, as projects knows it). */
-export async function snapshotIngestedAt(em: EntityManager, scanId: string): Promise<Date | null> {
-  const [row] = await rawQuery(em, `select ingested_at from inventory_snapshots where scan_id = ?`, [scanId], {
-    ingestedAt: column.timestamp,
-  });
-  return row?.ingestedAt ?? null;
-}

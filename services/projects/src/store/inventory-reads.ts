@@ -26,7 +26,8 @@ export interface SnapshotRef {
 
 export interface ProjectAndSnapshot {
   project: { id: string; teamId: string; organizationId: string | null; visibility: "team" | "organization" };
-  snapshot: SnapshotRef | null;
+  /** With when it was ingested (the scan's success as projects knows it): the gate's `scanned_at`. */
+  snapshot: (SnapshotRef & { ingestedAt: Date }) | null;
 }
 
 /** The project's access scope and its newest snapshot, in one query; null when there is no such project. */
@@ -42,12 +43,13 @@ export async function projectWithNewestSnapshot(
       visibility: "team" | "organization";
       scan_id: string | null;
       component_count: number | null;
+      ingested_at: Date | string | null;
     }[]
   >(
-    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count
+    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count, s.ingested_at
        from projects p
        left join lateral (
-         select scan_id, component_count from inventory_snapshots
+         select scan_id, component_count, ingested_at from inventory_snapshots
           where project_id = p.id order by ingested_at desc, scan_id desc limit 1
        ) s on true
       where p.id = ?`,
@@ -57,7 +59,10 @@ export async function projectWithNewestSnapshot(
   if (!row) return null;
   return {
     project: { id: row.id, teamId: row.team_id, organizationId: row.organization_id, visibility: row.visibility },
-    snapshot: row.scan_id === null ? null : { scanId: row.scan_id, componentCount: row.component_count ?? 0 },
+    snapshot:
+      row.scan_id === null
+        ? null
+        : { scanId: row.scan_id, componentCount: row.component_count ?? 0, ingestedAt: new Date(row.ingested_at!) },
   };
 }
 
