@@ -75,7 +75,8 @@ export async function rawQuery<C extends Columns = Record<never, never>>(
  * per name) on whichever pool connection takes it, outside any transaction. PostgreSQL then plans it once per
  * connection (after five custom plans it keeps the generic one when that is no dearer) instead of on every call:
  * for hot reads whose planning costs more than their run (the gate's facts: 2 to 3 ms of planning for 0.2 to 0.5 ms
- * of execution on a 10,000-component snapshot).
+ * of execution on a 10,000-component snapshot). Named statements live in the server session: a connection pooler
+ * put in front of PostgreSQL must keep sessions (or, PgBouncer 1.21+, track prepared statements).
  */
 export async function preparedQuery<C extends Columns = Record<never, never>>(
   em: EntityManager,
