@@ -4,8 +4,11 @@
 // GET /api/v1/projects/{id}/gate-result at a fixed BENCH_RATE (default 50) requests/s for BENCH_SECONDS (default 20)
 // after a 3 s warm-up, with the super_admin's bearer access token (a project key of the super_admin reaches no
 // project: its memberships are empty; the CI recipe's key is a team member's, tested in readme-gate-ci). CPU columns as component-list's, when BENCH_RUN_DIR has the pid files.
+// Two loads per run (BENCH_LOAD=paced|autocannon|both): an even open-loop rate, latency from each request's due
+// time (bench/paced-load.ts), and autocannon's overallRate as before (bursts at each second's start).
 import autocannon from "autocannon";
 import { generateCycloneDxBom } from "@sca/testkit";
+import { loadsToRun, pacedLoad } from "./paced-load.ts";
 import { BASE, cpuMsOf, pidOf, Portal } from "./portal.ts";
 import { printTable } from "./table.ts";
 
@@ -28,10 +31,19 @@ async function send(method: string, path: string, token: string, body?: unknown)
 }
 
 const portal = await Portal.signIn();
-const team = await portal.team();
-const project = await portal.project(team);
-await portal.ingest(project, Buffer.from(JSON.stringify(generateCycloneDxBom({ components: COMPONENTS }))), COMPONENTS);
-await send("PUT", `/v1/gate-policies/teams/${team}`, portal.token, { epss_threshold: 0.5 });
+// BENCH_PROJECT_ID reuses a project an earlier run made (its id is printed), for before/after pairs on one snapshot.
+let project = process.env.BENCH_PROJECT_ID ?? "";
+if (!project) {
+  const team = await portal.team();
+  project = await portal.project(team);
+  await portal.ingest(
+    project,
+    Buffer.from(JSON.stringify(generateCycloneDxBom({ components: COMPONENTS }))),
+    COMPONENTS,
+  );
+  await send("PUT", `/v1/gate-policies/teams/${team}`, portal.token, { epss_threshold: 0.5 });
+  console.log(`project ${project} (BENCH_PROJECT_ID to reuse it)`);
+}
 const path = `/v1/projects/${project}/gate-result`;
 const sample = await send("GET", path, portal.token);
 if (typeof sample.passed !== "boolean") throw new Error(`not a gate result: ${JSON.stringify(sample)}`);
@@ -44,20 +56,30 @@ const pids = ["gateway", "identity", "policy", "projects"].map((name) => {
   }
 });
 const rows: Record<string, string | number>[] = [];
-for (const [caller, token] of [["bearer access token (super_admin)", portal.token]] as const) {
+for (const load of loadsToRun()) {
+  const token = portal.token;
   const run = (duration: number) =>
-    autocannon({
-      url: `${BASE}/api${path}`,
-      connections: CONNECTIONS,
-      overallRate: RATE,
-      duration,
-      headers: { authorization: `Bearer ${token}` },
-    });
+    load === "paced"
+      ? pacedLoad({
+          url: `${BASE}/api${path}`,
+          connections: CONNECTIONS,
+          rate: RATE,
+          seconds: duration,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      : autocannon({
+          url: `${BASE}/api${path}`,
+          connections: CONNECTIONS,
+          overallRate: RATE,
+          duration,
+          headers: { authorization: `Bearer ${token}` },
+        });
   await run(3); // warm-up
   const before = pids.map((p) => (p.pid ? cpuMsOf(p.pid) : 0));
   const r = await run(DURATION);
   rows.push({
-    caller,
+    load: load === "paced" ? "paced, open loop" : "autocannon overallRate",
+    caller: "bearer access token (super_admin)",
     components: COMPONENTS,
     "req/s": r.requests.average,
     "p50 ms": r.latency.p50,

@@ -3,7 +3,7 @@ export type { DatabaseOptions } from "./database.ts";
 export { Migration } from "@mikro-orm/migrations";
 export { runMigrateCommand } from "./migrate-command.ts";
 export { PostgresNamingStrategy } from "./naming-strategy.ts";
-export { column, rawQuery, rawStatement } from "./raw-query.ts";
+export { column, preparedQuery, rawQuery, rawStatement } from "./raw-query.ts";
 export type { Column, Columns, RowOf } from "./raw-query.ts";
 export { SNAPSHOT } from "./snapshot.ts";
 export { containsPattern } from "./like-pattern.ts";

@@ -2,6 +2,7 @@
 // docs/adr/0005. The caller declares each answered column with its type, which converts the driver's value
 // (PostgreSQL answers timestamptz and bigint as text here) and types the row.
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Pool } from "pg";
 
 export interface Column<T> {
   convert(value: unknown): T;
@@ -66,6 +67,30 @@ export async function rawQuery<C extends Columns = Record<never, never>>(
   const rows = await em
     .getConnection()
     .execute<Record<string, unknown>[]>(sql, [...params], "all", em.getTransactionContext());
+  return rowsOf(rows, columns);
+}
+
+/**
+ * A read as rawQuery answers it, run as the named prepared statement `name` (`sql` with $1.. placeholders; one text
+ * per name) on whichever pool connection takes it, outside any transaction. PostgreSQL then plans it once per
+ * connection (after five custom plans it keeps the generic one when that is no dearer) instead of on every call:
+ * for hot reads whose planning costs more than their run (the gate's facts: 2 to 3 ms of planning for 0.2 to 0.5 ms
+ * of execution on a 10,000-component snapshot). Named statements live in the server session: a connection pooler
+ * put in front of PostgreSQL must keep sessions (or, PgBouncer 1.21+, track prepared statements).
+ */
+export async function preparedQuery<C extends Columns = Record<never, never>>(
+  em: EntityManager,
+  name: string,
+  sql: string,
+  params: readonly unknown[] = [],
+  columns: C = {} as C,
+): Promise<RowOf<C>[]> {
+  const pool: Pool = await em.getConnection().getNativeClient();
+  const result = await pool.query<Record<string, unknown>>({ name, text: sql, values: [...params] });
+  return rowsOf(result.rows, columns);
+}
+
+function rowsOf<C extends Columns>(rows: readonly Record<string, unknown>[], columns: C): RowOf<C>[] {
   const names = Object.keys(columns);
   return rows.map((row) => {
     const out: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { column, Migration, migrateToHead, openDatabase, rawQuery } from "@sca/db";
+import { column, Migration, migrateToHead, openDatabase, preparedQuery, rawQuery } from "@sca/db";
 import { testServers, uniqueName } from "@sca/testkit";
 
 class Migration1_CreateEvents extends Migration {
@@ -60,5 +60,49 @@ describe("rawQuery", () => {
     await expect(rawQuery(orm.em.fork(), "select null as note", [], { note: column.text })).rejects.toThrow(
       "answered null",
     );
+  });
+});
+
+describe("preparedQuery", () => {
+  const schema = uniqueName("t_prepared");
+  let orm: MikroORM;
+
+  beforeAll(async () => {
+    // One connection, so the statement this test prepares is the session's the next query looks at.
+    orm = await openDatabase({
+      url: testServers().databaseUrl,
+      schema,
+      entities: [],
+      migrations: [Migration1_CreateEvents],
+      poolMax: 1,
+    });
+    await migrateToHead(orm);
+    await rawQuery(
+      orm.em.fork(),
+      "insert into events select n, now(), 'n' || n, n % 2 = 0 from generate_series(1, 20) n",
+    );
+  });
+
+  afterAll(async () => {
+    await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
+    await orm.close();
+  });
+
+  const columns = { id: column.integer, note: column.text.nullable, seen: column.boolean };
+  const byId = "select id, note, seen from events where id = $1::bigint";
+
+  it("answers the declared columns as rawQuery does, from a statement prepared on the connection", async () => {
+    // Past PostgreSQL's five custom plans, so the generic plan answers too.
+    for (let id = 1; id <= 8; id++) {
+      expect(await preparedQuery(orm.em.fork(), "test.events-by-id", byId, [id], columns)).toEqual([
+        { id, note: `n${id}`, seen: id % 2 === 0 },
+      ]);
+    }
+    const prepared = await rawQuery(orm.em.fork(), "select name, statement from pg_prepared_statements", [], {
+      name: column.text,
+      statement: column.text,
+    });
+    expect(prepared).toContainEqual({ name: "test.events-by-id", statement: byId });
+    expect(await preparedQuery(orm.em.fork(), "test.events-by-id", byId, [21], columns)).toEqual([]);
   });
 });

@@ -299,3 +299,37 @@ describe("gate policies and the gate flipping", () => {
     expect(deleted.actor?.userId).toBe(teamAdmin.id);
   });
 });
+
+describe("the policy of the project's team now", () => {
+  // Policy reads the policies of the team it last saw the project in before its one projects call; the facts come
+  // back with the project's team now, and a project found elsewhere is judged again by that team's policy.
+  it("a project that moved to another team is judged by the new team's policy on the next read", async () => {
+    const from = await s.team();
+    const to = await s.team();
+    const moved = await s.projectWithFindings(from.id, root.token);
+    const read = async () => {
+      const r = await s.request("GET", `/v1/projects/${moved}/gate-result`, { bearer: root.token });
+      expect(r.status).toBe(200);
+      return r.json as Result;
+    };
+    for (const [teamId, epss_threshold] of [
+      [from.id, null],
+      [to.id, 0.5],
+    ] as const) {
+      const put = await s.request("PUT", `/v1/gate-policies/teams/${teamId}`, {
+        bearer: root.token,
+        body: { epss_threshold },
+      });
+      expect(put.status).toBe(201);
+    }
+    expect(await read()).toMatchObject({ epss_threshold: null, epss_outcome: "off" });
+    await s.projects.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update projects set team_id = ?, organization_id = ? where id = ?`, [to.id, to.organizationId, moved]);
+    const r = await read();
+    expect(r).toMatchObject({ epss_threshold: 0.5, epss_gate_count: 1, epss_outcome: "fail" });
+    expect((r.sources as Record<string, string>).epss_threshold).toBe("team");
+    expect(codes(r)).toEqual(["critical_vulnerabilities", "epss_threshold"]);
+  });
+});

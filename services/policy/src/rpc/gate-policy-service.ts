@@ -16,8 +16,14 @@ import {
 } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import { requireCaller, requirePerson, requireSuperAdmin, type Caller, type Person } from "@sca/rpc";
 import type { Directory } from "../clients/directory.ts";
-import type { GateSubject, ProjectGateFacts } from "../clients/gate-facts.ts";
-import { effectiveGateValues, planGatePolicy, type GateDeployment } from "../domain/gate-policy.ts";
+import { subjectOfFacts, type GateFactsQuery, type GateSubject, type ProjectGateFacts } from "../clients/gate-facts.ts";
+import { sameSubject } from "../clients/gate-subject-hints.ts";
+import {
+  effectiveGateValues,
+  planGatePolicy,
+  type EffectiveGateValues,
+  type GateDeployment,
+} from "../domain/gate-policy.ts";
 import { gateVerdict } from "../domain/gate-verdict.ts";
 import { mayReadTeamPolicy, mayWriteTeamPolicy, type TeamDecision } from "../domain/policy-access.ts";
 import { changedFieldNames } from "../domain/policy-changes.ts";
@@ -107,7 +113,11 @@ const GATE_POLICIES: ScopedPolicyKind<GatePolicyRow, GatePolicyColumns, string> 
 /** The project (as the caller may read it), its team's and organization's policies, and the values in effect. */
 async function effectiveFor(deps: GatePolicyDeps, caller: Caller, projectId: string) {
   if (!UUID.test(projectId)) throw noSuchProject();
-  const subject: GateSubject = await deps.projects.subject(caller, projectId.toLowerCase());
+  return effectiveOf(deps, await deps.projects.subject(caller, projectId.toLowerCase()));
+}
+
+/** The subject's team and organization policies and the values in effect. */
+async function effectiveOf(deps: GatePolicyDeps, subject: GateSubject) {
   const { team, organization } = await gatePoliciesFor(deps.orm.em.fork(), subject.teamId, subject.organizationId);
   const values = effectiveGateValues(
     team && settingsOf(team),
@@ -116,6 +126,14 @@ async function effectiveFor(deps: GatePolicyDeps, caller: Caller, projectId: str
   );
   const view = effectiveGatePolicyView(subject, team ?? organization, values, deps.deployment);
   return { subject, values, view };
+}
+
+function factsQueryOf(values: EffectiveGateValues): GateFactsQuery {
+  return {
+    epssThreshold: values.epss_threshold,
+    reachableCriticalOnly: values.reachable_critical_only,
+    itemLimit: GATE_ITEM_LIMIT,
+  };
 }
 
 export function registerGatePolicyService(router: ConnectRouter, deps: GatePolicyDeps): void {
@@ -184,12 +202,24 @@ export function registerGatePolicyService(router: ConnectRouter, deps: GatePolic
 
     async getGateResult(req, ctx) {
       const caller = requireCaller(ctx);
-      const { subject, values, view } = await effectiveFor(deps, caller, req.projectId);
-      const answer = await deps.projects.facts(caller, subject.projectId, {
-        epssThreshold: values.epss_threshold,
-        reachableCriticalOnly: values.reachable_critical_only,
-        itemLimit: GATE_ITEM_LIMIT,
-      });
+      if (!UUID.test(req.projectId)) throw noSuchProject();
+      const projectId = req.projectId.toLowerCase();
+      // One projects call when the project's team is known from an earlier answer: its policies are read first
+      // and the facts answer with the project's subject now. Projects still decides who may read the project.
+      const hinted = deps.projects.hintedSubject(projectId);
+      let effective = await effectiveOf(deps, hinted ?? (await deps.projects.subject(caller, projectId)));
+      let answer = await deps.projects.facts(caller, projectId, factsQueryOf(effective.values));
+      const actual = subjectOfFacts(projectId, answer);
+      if (actual && !sameSubject(actual, effective.subject)) {
+        // The project moved to another team or organization meanwhile: its policies now, and the facts again when
+        // they ask for another threshold.
+        const asked = factsQueryOf(effective.values);
+        effective = await effectiveOf(deps, actual);
+        const query = factsQueryOf(effective.values);
+        if (query.epssThreshold !== asked.epssThreshold || query.reachableCriticalOnly !== asked.reachableCriticalOnly)
+          answer = await deps.projects.facts(caller, projectId, query);
+      }
+      const { values, view } = effective;
       const facts = gateFactsOf(answer);
       const verdict = gateVerdict(facts, values, deps.deployment);
       return create(GetGateResultResponseSchema, {

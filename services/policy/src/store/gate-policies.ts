@@ -1,6 +1,6 @@
 // The gate_policies table: a team's policy and an organization's default, with the settings they set.
 import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
-import { SNAPSHOT } from "@sca/db";
+import { column, preparedQuery, SNAPSHOT } from "@sca/db";
 import type { FindingStatus, GateSettings } from "../domain/gate-policy.ts";
 import { GatePolicy, type GatePolicyRow } from "./entities/gate-policy.ts";
 import type { PolicyScope } from "./license-policies.ts";
@@ -49,20 +49,47 @@ export function findGatePolicy(em: EntityManager, scope: PolicyScope): Promise<G
   return em.findOne(GatePolicy, whereScope(scope), SNAPSHOT);
 }
 
-/** The team's policy and its organization's default, in one query. */
+const GATE_POLICY_COLUMNS = {
+  id: column.text,
+  organizationId: column.text,
+  teamId: column.text.nullable,
+  name: column.text.nullable,
+  approvalRequiredStatuses: column.json<string[]>().nullable,
+  epssThreshold: column.number.nullable,
+  epssThresholdSet: column.boolean,
+  maliciousBlocks: column.boolean.nullable,
+  reachableCriticalOnly: column.boolean.nullable,
+  version: column.integer,
+  createdByUserId: column.text.nullable,
+  updatedByUserId: column.text.nullable,
+  createdAt: column.timestamp,
+  updatedAt: column.timestamp,
+};
+
+/**
+ * The team's policy and its organization's default, in one query. Prepared and outside any transaction (a read of
+ * committed rows, as a statement in one sees them): every gate verdict asks it, and the ORM's find cost policy a
+ * tenth of its time per verdict.
+ */
 export async function gatePoliciesFor(
   em: EntityManager,
   teamId: string,
   organizationId: string | null,
 ): Promise<{ team: GatePolicyRow | null; organization: GatePolicyRow | null }> {
-  const rows = await em.find(
-    GatePolicy,
-    organizationId ? { $or: [{ teamId }, { organizationId, teamId: null }] } : { teamId },
-    SNAPSHOT,
+  const rows: GatePolicyRow[] = await preparedQuery(
+    em,
+    "policy.gate-policies-for.v1",
+    `select id, organization_id, team_id, name, approval_required_statuses, epss_threshold, epss_threshold_set,
+            malicious_blocks, reachable_critical_only, version, created_by_user_id, updated_by_user_id, created_at,
+            updated_at
+       from gate_policies
+      where team_id = $1::uuid or (organization_id = $2::uuid and team_id is null)`,
+    [teamId, organizationId],
+    GATE_POLICY_COLUMNS,
   );
   return {
     team: rows.find((r) => r.teamId === teamId) ?? null,
-    organization: rows.find((r) => r.teamId === null) ?? null,
+    organization: (organizationId && rows.find((r) => r.teamId === null)) || null,
   };
 }
 

@@ -15,12 +15,7 @@ import { rejectViolations } from "../domain/component-list.ts";
 import { epssThresholdViolations, gateItemLimitOf } from "../domain/gate-facts.ts";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import {
-  gateFactsOf,
-  snapshotIngestedAt,
-  type GateFactComponentRow,
-  type GateFactFindingRow,
-} from "../store/gate-facts.ts";
+import { gateFactsOf, type GateFactComponentRow, type GateFactFindingRow } from "../store/gate-facts.ts";
 import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory-reads.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
@@ -78,16 +73,18 @@ export function registerGateFactsService(router: ConnectRouter, deps: GateFactsD
       const itemLimit = gateItemLimitOf(req.itemLimit, v);
       epssThresholdViolations(req.epssThreshold, v);
       rejectViolations(v);
-      const { snapshot } = await readable(deps, ctx, req.projectId);
-      if (!snapshot) return create(GetGateFactsResponseSchema, {});
-      const em = deps.orm.em.fork();
-      const [facts, scannedAt] = await Promise.all([
-        gateFactsOf(em, snapshot.scanId, req.epssThreshold ?? null, itemLimit),
-        snapshotIngestedAt(deps.orm.em.fork(), snapshot.scanId),
-      ]);
+      const { project, snapshot } = await readable(deps, ctx, req.projectId);
+      // The subject travels with the facts, so the gate needs no GetGateSubject call when it knew the project.
+      const subject = {
+        teamId: project.teamId,
+        ...(project.organizationId ? { organizationId: project.organizationId } : {}),
+      };
+      if (!snapshot) return create(GetGateFactsResponseSchema, subject);
+      const facts = await gateFactsOf(deps.orm.em.fork(), snapshot.scanId, req.epssThreshold ?? null, itemLimit);
       return create(GetGateFactsResponseSchema, {
+        ...subject,
         scanId: snapshot.scanId,
-        ...(scannedAt ? { scannedAt: timestampFromDate(scannedAt) } : {}),
+        scannedAt: timestampFromDate(snapshot.ingestedAt),
         // No scan carries reachability analysis yet: reachable_critical_only cannot narrow the count.
         reachabilityAnalysed: false,
         openFindingCount: facts.openFindingCount,

@@ -3,7 +3,7 @@
 // findings are read once (a materialised CTE over the (scan_id, vulnerability_id) index); the component checks
 // walk the snapshot's rows once.
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery } from "@sca/db";
+import { column, preparedQuery } from "@sca/db";
 import { CLOSING_STATES } from "../domain/gate-facts.ts";
 
 export interface GateFactFindingRow {
@@ -59,23 +59,25 @@ export async function gateFactsOf(
   itemLimit: number,
 ): Promise<GateFactsRow> {
   const closing = JSON.stringify(CLOSING_STATES);
-  const [row] = await rawQuery(
+  // Prepared: PostgreSQL planned this statement in 2 to 3 ms on every call, for 0.2 to 0.5 ms of execution.
+  const [row] = await preparedQuery(
     em,
+    "projects.gate-facts.v1",
     `with findings as materialized (
        select f.id, f.vulnerability_id, f.component_id, v.severity, v.epss_score, t.status,
-              t.status in (select jsonb_array_elements_text(?::jsonb)) as closed,
+              t.status in (select jsonb_array_elements_text($1::jsonb)) as closed,
               c.name as component_name, c.version as component_version, c.purl
          from vulnerability_findings f
          join vulnerabilities v on v.id = f.vulnerability_id
          join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
            and t.vulnerability_id = f.vulnerability_id
          join inventory_components c on c.id = f.component_row_id
-        where f.scan_id = ? and f.removed_at is null
+        where f.scan_id = $2::uuid and f.removed_at is null
      ), open_findings as materialized (select * from findings where not closed),
      components as materialized (
        select component_id, name, version, purl, license, license_category, malicious_state
          from inventory_components
-        where scan_id = ? and (license_category = 'forbidden' or malicious_state = 'flagged')
+        where scan_id = $2::uuid and (license_category = 'forbidden' or malicious_state = 'flagged')
      )
      select
        (select count(*) from open_findings) as open_finding_count,
@@ -83,21 +85,21 @@ export async function gateFactsOf(
        (select count(*) from open_findings where severity = 'critical') as critical_count,
        (select coalesce(json_agg(${FINDING_JSON}), '[]') from (
           select * from open_findings where severity = 'critical'
-           order by epss_score desc nulls last, vulnerability_id, component_name, id limit ?) o) as critical_findings,
+           order by epss_score desc nulls last, vulnerability_id, component_name, id limit $3::int) o) as critical_findings,
        (select count(*) from open_findings where epss_score is not null) as epss_scored_count,
-       (select count(*) from open_findings where epss_score >= ?::double precision) as epss_at_or_above_count,
+       (select count(*) from open_findings where epss_score >= $4::double precision) as epss_at_or_above_count,
        (select coalesce(json_agg(${FINDING_JSON}), '[]') from (
-          select * from open_findings where epss_score >= ?::double precision
-           order by epss_score desc, vulnerability_id, component_name, id limit ?) o) as epss_findings,
+          select * from open_findings where epss_score >= $4::double precision
+           order by epss_score desc, vulnerability_id, component_name, id limit $3::int) o) as epss_findings,
        (select count(*) from components where license_category = 'forbidden') as forbidden_license_count,
        (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
           select * from components where license_category = 'forbidden'
-           order by name, version nulls first, component_id limit ?) c) as forbidden_components,
+           order by name, version nulls first, component_id limit $3::int) c) as forbidden_components,
        (select count(*) from components where malicious_state = 'flagged') as malicious_count,
        (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
           select * from components where malicious_state = 'flagged'
-           order by name, version nulls first, component_id limit ?) c) as malicious_components`,
-    [closing, scanId, scanId, itemLimit, epssThreshold, epssThreshold, itemLimit, itemLimit, itemLimit],
+           order by name, version nulls first, component_id limit $3::int) c) as malicious_components`,
+    [closing, scanId, itemLimit, epssThreshold],
     {
       openFindingCount: column.integer,
       triagedFindingCount: column.integer,
@@ -113,12 +115,4 @@ export async function gateFactsOf(
     },
   );
   return row!;
-}
-
-/** When the snapshot was ingested (the scan's success, as projects knows it). */
-export async function snapshotIngestedAt(em: EntityManager, scanId: string): Promise<Date | null> {
-  const [row] = await rawQuery(em, `select ingested_at from inventory_snapshots where scan_id = ?`, [scanId], {
-    ingestedAt: column.timestamp,
-  });
-  return row?.ingestedAt ?? null;
 }

@@ -1,7 +1,7 @@
 // Reading the inventory: the one module that reads inventory_snapshots and inventory_components for the API.
 // Which snapshot (the anchor) and which rows (filter, sort, window) were decided in domain/component-list.ts.
 import { QueryOrder, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
-import { column, containsPattern, rawQuery, SNAPSHOT, type Column } from "@sca/db";
+import { column, containsPattern, preparedQuery, rawQuery, SNAPSHOT, type Column } from "@sca/db";
 import type { ComponentFilter, ComponentWindow, SortKey } from "../domain/component-list.ts";
 import { COMPONENT_JSON_SQL } from "./component-json.ts";
 import type { GraphEdgeRow } from "../domain/dependency-graph.ts";
@@ -26,38 +26,51 @@ export interface SnapshotRef {
 
 export interface ProjectAndSnapshot {
   project: { id: string; teamId: string; organizationId: string | null; visibility: "team" | "organization" };
-  snapshot: SnapshotRef | null;
+  /** With when it was ingested (the scan's success as projects knows it): the gate's `scanned_at`. */
+  snapshot: (SnapshotRef & { ingestedAt: Date }) | null;
 }
 
-/** The project's access scope and its newest snapshot, in one query; null when there is no such project. */
+/**
+ * The project's access scope and its newest snapshot, in one query; null when there is no such project. Prepared:
+ * every component list and gate verdict starts with it.
+ */
 export async function projectWithNewestSnapshot(
   em: EntityManager,
   projectId: string,
 ): Promise<ProjectAndSnapshot | null> {
-  const rows = await em.execute<
-    {
-      id: string;
-      team_id: string;
-      organization_id: string | null;
-      visibility: "team" | "organization";
-      scan_id: string | null;
-      component_count: number | null;
-    }[]
-  >(
-    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count
+  const [row] = await preparedQuery(
+    em,
+    "projects.project-with-newest-snapshot.v1",
+    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count, s.ingested_at
        from projects p
        left join lateral (
-         select scan_id, component_count from inventory_snapshots
+         select scan_id, component_count, ingested_at from inventory_snapshots
           where project_id = p.id order by ingested_at desc, scan_id desc limit 1
        ) s on true
-      where p.id = ?`,
+      where p.id = $1::uuid`,
     [projectId],
+    {
+      id: column.text,
+      teamId: column.text,
+      organizationId: column.text.nullable,
+      visibility: column.text,
+      scanId: column.text.nullable,
+      componentCount: column.integer.nullable,
+      ingestedAt: column.timestamp.nullable,
+    },
   );
-  const row = rows[0];
   if (!row) return null;
   return {
-    project: { id: row.id, teamId: row.team_id, organizationId: row.organization_id, visibility: row.visibility },
-    snapshot: row.scan_id === null ? null : { scanId: row.scan_id, componentCount: row.component_count ?? 0 },
+    project: {
+      id: row.id,
+      teamId: row.teamId,
+      organizationId: row.organizationId,
+      visibility: row.visibility as ProjectAndSnapshot["project"]["visibility"],
+    },
+    snapshot:
+      row.scanId === null
+        ? null
+        : { scanId: row.scanId, componentCount: row.componentCount ?? 0, ingestedAt: row.ingestedAt! },
   };
 }
 
