@@ -43,6 +43,7 @@ import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matc
 import { scanVerdictsOf } from "../services/scanner-runner/src/domain/vulndb/scan-verdicts.ts";
 import { VENDORED_SNAPSHOT } from "../services/scanner-runner/src/vulndb/advisory-database.ts";
 import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";
+import { startSlowRegistry } from "./offline/slow-registry.ts";
 import { printTable } from "./table.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
@@ -192,6 +193,9 @@ for (let i = 0; i < PROJECTS; i++) {
   olderFindings += recorded.findingCount;
 }
 
+// The runner's registry lookups (license, currency; on unless LICENSE_FETCH_ENABLED / CURRENCY_ENABLED say false)
+// ask a local registry that answers each release after BENCH_REGISTRY_DELAY_MS (30): no public registry is asked.
+const registry = await startSlowRegistry(Number(process.env.BENCH_REGISTRY_DELAY_MS ?? 30));
 const schema = uniqueName("scanner_runner_bench");
 const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", import.meta.url).pathname], {
   env: {
@@ -200,6 +204,7 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
     BENCH_RUNNER_SCHEMA: schema,
     BENCH_ARTEFACT_DIR: dir,
     BENCH_PROJECTS_URL: projects.url!,
+    ...registry.env,
   },
   stdio: ["pipe", "pipe", "inherit"],
 });
@@ -403,6 +408,7 @@ printTable(`scanner-runner resident memory (MiB; target ≤ ${TARGET_RSS_MIB})`,
 const db = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [] });
 await db.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
 await db.close();
+await registry.close();
 await projects.close();
 await policy.close();
 await identity.close();

@@ -14,7 +14,7 @@ import { publishJobs, scanJob } from "../../services/scanner-runner/test/support
 
 /** The named keys of this process's environment that are set. */
 const passedThrough = (keys: string[]) =>
-  Object.fromEntries(keys.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]!]])));
+  Object.fromEntries(keys.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
 const say = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: Date.now(), ...o })}\n`);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
@@ -48,6 +48,8 @@ const instance = await startServiceInstance(service, {
       "LICENSE_FETCH_STAGE_SECONDS",
       "CURRENCY_ENABLED",
       "CURRENCY_LOOKUP_STAGE_SECONDS",
+      // bench/rematch.ts's local registry (offline/slow-registry.ts).
+      ...["NPM", "PYPI", "CRATES", "GO", "NUGET", "RUBYGEMS", "MAVEN"].map((r) => `PACKAGE_REGISTRY_${r}_URL`),
     ]),
   },
 });

@@ -11,6 +11,7 @@ import type { ArtefactStore } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { Vulnerability } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
@@ -349,11 +350,12 @@ function unpackedLine(t: UnpackTally): string {
   );
 }
 
-/** A scan's verdicts at one database version, with the EPSS and KEV data of what they name. */
+/** A scan's verdicts at one database version, and the vulnerabilities they name as projects takes them. */
 interface MatchedInventory {
   version: string;
   result: ScanVerdicts;
-  enrichment: CveEnrichment;
+  /** With their EPSS and KEV data. */
+  vulnerabilities: Vulnerability[];
 }
 
 /** Runs `work` under the matching stage's ceiling (`timeout`: VULNDB_TIMEOUT_SECONDS) besides the job's signal. */
@@ -397,8 +399,11 @@ async function matchInventory(
     );
     signal.throwIfAborted();
     const cves = result.vulnerabilities.flatMap(cveIdsOf);
-    const enrichment = { epss: await deps.enrichment.epssOf(cves), kev: await deps.enrichment.kevEntriesOf(cves) };
-    return { version, result, enrichment };
+    const enrichment: CveEnrichment = {
+      epss: await deps.enrichment.epssOf(cves),
+      kev: await deps.enrichment.kevEntriesOf(cves),
+    };
+    return { version, result, vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)) };
   });
 }
 
@@ -410,7 +415,7 @@ async function recordMatches(
   job: ScanJob,
   deps: ScanJobDeps,
   reporter: AttemptReporter,
-  { version, result, enrichment }: MatchedInventory,
+  { version, result, vulnerabilities }: MatchedInventory,
   jobSignal: AbortSignal,
   timeout: AbortSignal,
 ): Promise<void> {
@@ -431,7 +436,7 @@ async function recordMatches(
         projectId: job.projectId,
         scanId: job.scanId,
         databaseVersion: version,
-        vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
+        vulnerabilities,
         verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
       },
       signal,
