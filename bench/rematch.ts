@@ -209,9 +209,13 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
   stdio: ["pipe", "pipe", "inherit"],
 });
 const lines = createInterface({ input: child.stdout });
-child.once("exit", (code, signal) => {
-  if (code !== 0) console.error(`the runner exited: code ${code}, signal ${signal}`);
-});
+// Listened for from the start: the runner may exit while the bench is still stopping its event reader.
+const exited = new Promise<void>((resolve) =>
+  child.once("exit", (code, signal) => {
+    if (code !== 0) console.error(`the runner exited: code ${code}, signal ${signal}`);
+    resolve();
+  }),
+);
 const waiting: { event: string; resolve: (o: Record<string, unknown>) => void }[] = [];
 const seen: Record<string, unknown>[] = [];
 lines.on("line", (line) => {
@@ -355,7 +359,7 @@ child.stdin.write("memory\n");
 const memory = await next("memory");
 child.stdin.write("stop\n");
 await scanEvents.stop();
-await new Promise((r) => child.once("exit", r));
+await exited;
 
 printTable(
   `Full re-match after an advisory refresh (${PROJECTS} projects × ${COMPONENTS} components; target ≤ ${TARGET_REMATCH_MS / 1000} s)`,
