@@ -12,6 +12,9 @@ import { service } from "../../services/scanner-runner/src/service.ts";
 import { rematchPendingCount } from "../../services/scanner-runner/src/store/pending-refreshes.ts";
 import { publishJobs, scanJob } from "../../services/scanner-runner/test/support/scan-jobs.ts";
 
+/** The named keys of this process's environment that are set. */
+const passedThrough = (keys: string[]) =>
+  Object.fromEntries(keys.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
 const say = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: Date.now(), ...o })}\n`);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
@@ -38,6 +41,16 @@ const instance = await startServiceInstance(service, {
     EPSS_REFRESH_ENABLED: "false",
     EOL_REFRESH_ENABLED: "false",
     MALICIOUS_REFRESH_ENABLED: "false",
+    // The registry lookups as the shell sets them (on by default, against the public registries): the service's
+    // configuration reads only this env, not the process's.
+    ...passedThrough([
+      "LICENSE_FETCH_ENABLED",
+      "LICENSE_FETCH_STAGE_SECONDS",
+      "CURRENCY_ENABLED",
+      "CURRENCY_LOOKUP_STAGE_SECONDS",
+      // bench/rematch.ts's local registry (offline/slow-registry.ts).
+      ...["NPM", "PYPI", "CRATES", "GO", "NUGET", "RUBYGEMS", "MAVEN"].map((r) => `PACKAGE_REGISTRY_${r}_URL`),
+    ]),
   },
 });
 say({ event: "started", rssMiB: process.memoryUsage().rss / 2 ** 20 });

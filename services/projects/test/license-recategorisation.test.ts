@@ -13,8 +13,10 @@ import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
+import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { callAs, fixturesOf, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
@@ -84,14 +86,15 @@ async function newProject(distributionModel?: string, service = projects): Promi
   return project!.id;
 }
 
-/** Hands the inventory artefact `bytes` over as the scanner-runner does, as a new scan of the project. */
-async function ingest(projectId: string, bytes: Uint8Array, service = projects): Promise<void> {
+/** Hands the inventory artefact `bytes` over as the scanner-runner does, as a new scan of the project; its scan id. */
+async function ingest(projectId: string, bytes: Uint8Array, service = projects): Promise<string> {
+  const scanId = randomUUID();
   const stored = await new DirectoryArtefactStore(dir).put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), {
     maxBytes: 1024 ** 3,
   });
   await service.client(InventoryService).ingestInventory(
     {
-      scanId: randomUUID(),
+      scanId,
       projectId,
       attempt: 1,
       inventory: create(ScanArtefactSchema, {
@@ -103,6 +106,7 @@ async function ingest(projectId: string, bytes: Uint8Array, service = projects):
     },
     await callAs.service("scanner-runner"),
   );
+  return scanId;
 }
 
 /** A project of the team, shipped as `distributionModel`, with one scan of `count` components. */
@@ -222,6 +226,139 @@ describe("license_category following the policy in force", () => {
     expect(mit).toEqual([{ category: "conditional" }]);
     expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
     await client.deleteTeamLicensePolicy({ teamId }, root);
+  }, 90_000);
+
+  it("fills the registry lookup's licenses after ingestion and categorises those components again", async () => {
+    // As the scanner-runner records them after the findings (docs/license-fetch.md): by purl, set-based.
+    const projectId = await newProject("binary");
+    const component = (name: string, declaredLicense?: string) => {
+      const purl = `pkg:npm/${name}@1.0.0`;
+      return record({
+        case: "component",
+        value: {
+          key: purl,
+          name,
+          version: "1.0.0",
+          purl,
+          ...(declaredLicense ? { declaredLicense, licenseIds: [declaredLicense] } : {}),
+          rawData: Buffer.from(JSON.stringify({ name, properties: [{ name: "cdx:npm:package:path", value: name }] })),
+        },
+      });
+    };
+    const scanId = await ingest(
+      projectId,
+      Buffer.concat([
+        record({ case: "document", value: { format: "cyclonedx-json", specVersion: "1.6" } }),
+        component("gpl-less"),
+        component("apache-less"),
+        component("still-less"),
+        component("declared", "MIT"),
+      ]),
+    );
+    await waitForNoUncategorised(projectId);
+    const rows = async () =>
+      Object.fromEntries(
+        (
+          await projects.orm.em.fork().getConnection().execute<
+            {
+              name: string;
+              declared_license: string | null;
+              license: string | null;
+              license_ids: string[];
+              license_category: string | null;
+              raw_data: { properties?: { name: string; value: string }[] };
+            }[]
+          >("select name, declared_license, license, license_ids, license_category, raw_data from inventory_components where scan_id = ?", [scanId])
+        ).map((r) => [r.name, r]),
+      );
+    const before = await rows();
+    // Shipped as binaries, GPL-3.0-only is forbidden: what the license-less row is now is something else.
+    expect(before["gpl-less"]!.license_category).not.toBe("forbidden");
+    const unlicensedCategory = before["gpl-less"]!.license_category;
+
+    const states = projects.client(ComponentStateService);
+    const fill = async () =>
+      states.recordFetchedLicenses(
+        {
+          projectId,
+          scanId,
+          licenses: [
+            {
+              purl: "pkg:npm/gpl-less@1.0.0",
+              expression: "GPL-3.0-only",
+              licenseIds: ["GPL-3.0-only"],
+              registry: "npm",
+            },
+            {
+              purl: "pkg:npm/apache-less@1.0.0",
+              expression: "Apache-2.0",
+              licenseIds: ["Apache-2.0"],
+              registry: "maven",
+            },
+            // A declared license is never replaced; a purl the snapshot does not hold changes nothing.
+            {
+              purl: "pkg:npm/declared@1.0.0",
+              expression: "GPL-3.0-only",
+              licenseIds: ["GPL-3.0-only"],
+              registry: "npm",
+            },
+            { purl: "pkg:npm/elsewhere@1.0.0", expression: "MIT", licenseIds: ["MIT"], registry: "npm" },
+          ],
+        },
+        await callAs.service("scanner-runner"),
+      );
+    expect((await fill()).updated).toBe(2);
+    // A repeat (a retried scan job) changes nothing: no second raw_data mark, no second event.
+    expect((await fill()).updated).toBe(0);
+
+    const deadline = Date.now() + 30_000;
+    let after = await rows();
+    while (after["gpl-less"]!.license_category !== "forbidden" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      after = await rows();
+    }
+    expect(after["gpl-less"]).toMatchObject({
+      declared_license: "GPL-3.0-only",
+      license: "GPL-3.0-only",
+      license_ids: ["GPL-3.0-only"],
+      license_category: "forbidden",
+      raw_data: {
+        name: "gpl-less",
+        properties: [
+          { name: "cdx:npm:package:path", value: "gpl-less" },
+          { name: "sca:license:source", value: "registry:npm" },
+        ],
+      },
+    });
+    expect(after["apache-less"]).toMatchObject({ license: "Apache-2.0", license_category: "allowed" });
+    expect(after["apache-less"]!.raw_data.properties).toContainEqual({
+      name: "sca:license:source",
+      value: "registry:maven",
+    });
+    expect(after["still-less"]).toMatchObject({ license: null, license_category: unlicensedCategory });
+    expect(after.declared).toMatchObject({
+      declared_license: "MIT",
+      license: "MIT",
+      license_ids: ["MIT"],
+      license_category: before.declared!.license_category,
+      raw_data: { properties: [{ name: "cdx:npm:package:path", value: "declared" }] },
+    });
+    // The project's summary follows the rows.
+    const counts = await categoryCounts(projectId);
+    expect(await summaryOnceItHas(projectId, counts)).toEqual(counts);
+
+    // Another project's scan, or a bad entry: refused.
+    const other = await newProject("binary");
+    await expect(
+      states.recordFetchedLicenses({ projectId: other, scanId, licenses: [] }, await callAs.service("scanner-runner")),
+    ).rejects.toMatchObject({ code: Code.NotFound });
+    const refused = await states
+      .recordFetchedLicenses(
+        { projectId, scanId, licenses: [{ purl: "pkg:npm/x@1", expression: "MIT", licenseIds: [], registry: "go" }] },
+        await callAs.service("scanner-runner"),
+      )
+      .catch((err: unknown) => ConnectError.from(err));
+    expect(refused).toMatchObject({ code: Code.InvalidArgument });
   }, 90_000);
 
   it("ingests while policy is down, and categorises the snapshot once policy answers", async () => {

@@ -189,6 +189,7 @@ export const service = defineService({
           concurrency: config.LICENSE_FETCH_CONCURRENCY,
         },
         stageMs: config.LICENSE_FETCH_STAGE_SECONDS * 1000,
+        componentStates,
       },
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
       source: {

@@ -4,11 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
-import {
-  fillFetchedLicense,
-  LICENSE_SOURCE_PROPERTY,
-  normalisedRegistryLicense,
-} from "../src/domain/licenses/fetched-licenses.ts";
+import { licenseFillsOf, normalisedRegistryLicense } from "../src/domain/licenses/fetched-licenses.ts";
 import { licenseReadingOf, licenseUrlsOf, pomUrlOf } from "../src/domain/licenses/registry-licenses.ts";
 import { encodeInventoryArtefact, inventoryRecords } from "../src/domain/inventory-artefact.ts";
 import { readSbom } from "../src/domain/sbom/read-sbom.ts";
@@ -126,7 +122,7 @@ describe("a fetched license on a component", () => {
     expect(normalisedRegistryLicense({ texts: ["NOASSERTION"], kind: "expression" }, normaliser)).toBeNull();
   });
 
-  it("fills only a component without one, and says in raw_data it came from the registry", () => {
+  it("fills only components without one, counting them by registry", () => {
     const inventory = readSbom(
       json({
         bomFormat: "CycloneDX",
@@ -134,21 +130,29 @@ describe("a fetched license on a component", () => {
         components: [
           { type: "library", name: "a", version: "1", purl: "pkg:npm/a@1" },
           { type: "library", name: "b", version: "1", purl: "pkg:npm/b@1", licenses: [{ license: { id: "ISC" } }] },
+          { type: "library", name: "c", version: "1", purl: "pkg:pypi/c@1" },
+          { type: "library", name: "d", version: "1", purl: "pkg:maven/g/d@1" },
+          { type: "library", name: "e", version: "1", purl: "pkg:npm/e@1" },
         ],
       }),
     );
-    const [a, b] = inventory.components;
-    expect(fillFetchedLicense(a!, { expression: "MIT", ids: ["MIT"] }, "npm")).toBe(true);
-    expect(fillFetchedLicense(b!, { expression: "MIT", ids: ["MIT"] }, "npm")).toBe(false);
-    expect(a).toMatchObject({ declaredLicense: "MIT", licenseIds: ["MIT"] });
-    expect(a!.rawData.properties).toEqual([{ name: LICENSE_SOURCE_PROPERTY, value: "registry:npm" }]);
-    expect(b).toMatchObject({ declaredLicense: "ISC", licenseIds: ["ISC"] });
-    // The artefact carries both as declared licenses: the property is what tells them apart.
-    const records = [...inventoryRecords(inventory, { scopeFilter: true })];
-    expect(records.filter((r) => r.record.case === "component").map((r) => r.record.value)).toMatchObject([
-      { declaredLicense: "MIT" },
-      { declaredLicense: "ISC" },
+    const wanting = inventory.components.map((component) => ({ component }));
+    const answers = new Map([
+      ["pkg:npm/a@1", { texts: ["MIT"], kind: "expression" as const, registry: "npm" }],
+      ["pkg:npm/b@1", { texts: ["MIT"], kind: "expression" as const, registry: "npm" }],
+      ["pkg:pypi/c@1", { texts: ["Apache License, Version 2.0"], kind: "name" as const, registry: "pypi" }],
+      ["pkg:maven/g/d@1", null],
     ]);
+    const fills = licenseFillsOf(wanting, answers, (w) => w.component.purl!, createLicenseNormaliser());
+    // b declares ISC: never filled; d: the registry states none; e: not reached.
+    expect(fills.licenses).toEqual([
+      { purl: "pkg:npm/a@1", expression: "MIT", licenseIds: ["MIT"], registry: "npm" },
+      { purl: "pkg:pypi/c@1", expression: "Apache-2.0", licenseIds: ["Apache-2.0"], registry: "pypi" },
+    ]);
+    expect(Object.fromEntries(fills.filled)).toEqual({ npm: 1, pypi: 1 });
+    expect(fills).toMatchObject({ unstated: 1, unreached: 1 });
+    // The inventory itself is not changed: the artefact carries the document's licenses only.
+    expect(inventory.components.find((c) => c.name === "a")).toMatchObject({ declaredLicense: null });
   });
 });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService, type Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
 import { LICENSE_SOURCE_PROPERTY } from "../src/domain/licenses/fetched-licenses.ts";
 import { service } from "../src/service.ts";
@@ -48,6 +49,8 @@ const COMPONENTS: [string, string, string, string?][] = [
   ["declared", "1.0.0", "pkg:npm/declared@1.0.0", "ISC"],
   ["gone", "1.0.0", "pkg:npm/gone@1.0.0"],
   ["uuid", "v1.6.0", "pkg:golang/github.com/google/uuid@v1.6.0"],
+  // Vulnerable in the vendored advisories (CVE-2019-10744 and others): the findings of the scan.
+  ["lodash", "4.17.11", "pkg:npm/lodash@4.17.11", "MIT"],
 ];
 
 function sbom(): Buffer {
@@ -100,18 +103,32 @@ afterAll(async () => {
   await artefacts?.remove();
 }, 60_000);
 
+/** The project's stored components, each with its raw_data. */
+async function storedComponents(projectId: string): Promise<Component[]> {
+  // A caller token of its own per call: the file runs longer than one lives.
+  const reader = await callAs.superAdmin("00000000-0000-4000-8000-00000000c0de");
+  const inventory = projects.client(InventoryService);
+  const page = await inventory.listComponents({ projectId, limit: 50 }, reader);
+  // The list leaves raw_data out: each component's detail carries it.
+  return Promise.all(
+    page.items.map(
+      async (c) => (await inventory.getComponent({ projectId, componentId: c.componentId }, reader)).component!,
+    ),
+  );
+}
+
+const runnerEnv = (env: Record<string, string>) => ({
+  ARTEFACT_DIR: artefacts.dir,
+  PROJECTS_RPC_URL: projects.url!,
+  KEV_REFRESH_ENABLED: "false",
+  EPSS_REFRESH_ENABLED: "false",
+  ...registryEnv(),
+  ...env,
+});
+
 /** Runs one scan of the SBOM on a runner started with `env`; answers its stored components and its log lines. */
 async function scanWith(env: Record<string, string>) {
-  const runner = await startService(service, {
-    env: {
-      ARTEFACT_DIR: artefacts.dir,
-      PROJECTS_RPC_URL: projects.url!,
-      KEV_REFRESH_ENABLED: "false",
-      EPSS_REFRESH_ENABLED: "false",
-      ...registryEnv(),
-      ...env,
-    },
-  });
+  const runner = await startService(service, { env: runnerEnv(env) });
   try {
     events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
     const scanOnce = async () => {
@@ -120,16 +137,7 @@ async function scanWith(env: Record<string, string>) {
       await publishJobs(runner.kafka!, "manual", [job]);
       const [finished] = await events!.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 90_000);
       expect(finished).toMatchObject({ outcome: "succeeded", componentCount: COMPONENTS.length });
-      // A caller token of its own per scan: the file runs longer than one lives.
-      const reader = await callAs.superAdmin("00000000-0000-4000-8000-00000000c0de");
-      const inventory = projects.client(InventoryService);
-      const page = await inventory.listComponents({ projectId, limit: 50 }, reader);
-      // The list leaves raw_data out: each component's detail carries it.
-      const components = await Promise.all(
-        page.items.map(
-          async (c) => (await inventory.getComponent({ projectId, componentId: c.componentId }, reader)).component!,
-        ),
-      );
+      const components = await storedComponents(projectId);
       // Written before the outcome, on the scan's partition: already read.
       const lines = (
         await events!.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stage === "licenses", 0)
@@ -208,7 +216,7 @@ describe("LICENSE_FETCH_ENABLED", () => {
     expect(asked.filter((p) => p === "/maven2/org/apache/apache/23/apache-23.pom")).toHaveLength(1);
 
     expect(first.lines.join("\n")).toMatch(
-      /^License lookup: 9 components without a license; 7 filled from their registries \(npm 3, pypi 1, maven 3\), 1 the registry states none for \(or could not be asked\), 1 of Go, NuGet or RubyGems \(whose registries state no license\)\.$/m,
+      /^License lookup: 9 components without a license; 7 filled from their registries \(npm 3, pypi 1, maven 3\), 1 the registry states none for \(or could not be asked\), 1 of Go, NuGet or RubyGems \(whose registries state no license\)\. 7 component rows of the snapshot updated\.$/m,
     );
     // The same releases again within the hour: answered from the cache, nothing is asked of the license documents.
     expect(askedAgain.filter((p) => !p.endsWith("maven-metadata.xml") && !p.endsWith("/@latest"))).toEqual([]);
@@ -229,10 +237,81 @@ describe("LICENSE_FETCH_ENABLED", () => {
       expect(Date.now() - started).toBeLessThan(120_000);
       expect(licenseOf(first.components, "junit", "4.13.2")).toMatchObject({ license: null, source: null });
       expect(licenseOf(first.components, "left-pad", "1.3.0")).toMatchObject({ license: "WTFPL" });
-      expect(first.lines.join("\n")).toMatch(/, 1 not reached within LICENSE_FETCH_STAGE_SECONDS \(2 s\)\.$/m);
+      expect(first.lines.join("\n")).toMatch(
+        /, 1 not reached within LICENSE_FETCH_STAGE_SECONDS \(2 s\)\. 6 component rows of the snapshot updated\.$/m,
+      );
       expect(registry.requests).toContain(pomPath);
     } finally {
       registry.hang.delete(pomPath);
+    }
+  }, 240_000);
+
+  it("records the findings before the lookup ends; the fetched licenses land on the stored components after", async () => {
+    registry.requests.length = 0;
+    // left-pad's packument never answers: the lookup waits for it until LICENSE_FETCH_STAGE_SECONDS.
+    const packument = "/npm/left-pad";
+    registry.hang.add(packument);
+    const runner = await startService(service, {
+      env: runnerEnv({
+        LICENSE_FETCH_ENABLED: "true",
+        CURRENCY_ENABLED: "false",
+        LICENSE_FETCH_STAGE_SECONDS: "6",
+        LICENSE_FETCH_TIMEOUT_SECONDS: "10",
+      }),
+    });
+    try {
+      events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
+      const projectId = await makeProject(identity, projects);
+      const job = scanJob({ lane: "manual", projectId, sbom: await upload(artefacts.store, projectId, sbom()) });
+      await publishJobs(runner.kafka!, "manual", [job]);
+      const findingTotal = async () =>
+        (
+          await projects
+            .client(VulnerabilityFindingService)
+            .listVulnerabilityFindings(
+              { projectId, anchor: {}, limit: 1 },
+              await callAs.superAdmin("00000000-0000-4000-8000-00000000c0de"),
+            )
+        ).total;
+      const deadline = Date.now() + 90_000;
+      let total = 0;
+      while (total === 0 && Date.now() < deadline) {
+        total = await findingTotal();
+        if (total === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      // lodash 4.17.11's findings are listed while the lookup still waits: the scan has not finished, and no
+      // license the registries state is on a stored component yet.
+      expect(total).toBeGreaterThan(0);
+      const early = await storedComponents(projectId);
+      expect(await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 0)).toEqual([]);
+      for (const [name, version, , declared] of COMPONENTS)
+        expect(licenseOf(early, name, version)).toMatchObject({ license: declared ?? null, source: null });
+
+      const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 90_000);
+      expect(finished).toMatchObject({ outcome: "succeeded", componentCount: COMPONENTS.length });
+      // Then the releases the registries answered for took their licenses on the stored rows; left-pad's did not.
+      const late = await storedComponents(projectId);
+      expect(licenseOf(late, "commons-io", "2.11.0")).toMatchObject({
+        license: "Apache-2.0",
+        source: "registry:maven",
+      });
+      expect(licenseOf(late, "@tootallnate/once", "2.0.0")).toMatchObject({ license: "MIT", source: "registry:npm" });
+      expect(licenseOf(late, "six", "1.16.0")).toMatchObject({ license: "MIT", source: "registry:pypi" });
+      expect(licenseOf(late, "left-pad", "1.3.0")).toMatchObject({ license: null, source: null });
+      expect(licenseOf(late, "lodash", "4.17.11")).toMatchObject({ license: "MIT", source: null });
+      expect(await findingTotal()).toBe(total);
+      expect(registry.requests).toContain(packument);
+      const lines = (
+        await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stage === "licenses", 0)
+      ).map((l) => l.line);
+      expect(lines.join("\n")).toMatch(
+        /, 2 not reached within LICENSE_FETCH_STAGE_SECONDS \(6 s\)\. 5 component rows of the snapshot updated\.$/m,
+      );
+    } finally {
+      registry.hang.delete(packument);
+      await events?.stop();
+      events = undefined;
+      await runner.close();
     }
   }, 240_000);
 

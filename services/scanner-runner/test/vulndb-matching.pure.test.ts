@@ -229,7 +229,7 @@ describe("the vendored snapshot", () => {
 
 describe("a scan's verdicts", () => {
   it("matches each distinct package version once, names each vulnerability once, counts what it cannot assess", async () => {
-    const { scanVerdictsOf } = await import("../src/domain/vulndb/scan-verdicts.ts");
+    const { scanVerdictsOf, scanVerdictsYielding } = await import("../src/domain/vulndb/scan-verdicts.ts");
     const index = indexOf(
       osv("GHSA-aaaa", "npm", "lodash", [{ introduced: "0" }, { fixed: "4.17.21" }], { aliases: ["CVE-2021-23337"] }),
       osv("GHSA-bbbb", "npm", "minimist", [{ introduced: "0" }, { fixed: "1.2.6" }]),
@@ -258,6 +258,22 @@ describe("a scan's verdicts", () => {
       ["CVE-2021-23337", ["GHSA-aaaa"]],
       ["GHSA-bbbb", []],
     ]);
+    // Matched while an ingestion runs (a turn for the event loop after every package version): the same verdicts.
+    expect(
+      await scanVerdictsYielding(
+        index,
+        [
+          "pkg:npm/lodash@4.17.20",
+          "pkg:npm/lodash@4.17.20",
+          "pkg:npm/lodash@4.17.21",
+          "pkg:npm/minimist@1.2.5",
+          "pkg:composer/laravel/framework@7.12.0",
+          "pkg:npm/no-version",
+          null,
+        ],
+        1,
+      ),
+    ).toEqual(result);
     expect([...result.unknownEcosystems]).toEqual([["composer", 1]]);
     expect(result.unnamed).toBe(2);
   });

@@ -1,7 +1,8 @@
 // Projects' consumer of policy's LicensePolicyChanged on sca.domain.events (group projects.license-policy-feed, each
 // event applied once), of its own ProjectUpdated when a project's use changed, and of its own InventoryIngested (a new
 // snapshot, categorised after its ingestion committed: ingestion never waits on policy, and the consumer retries
-// while policy is unreachable). The components of the snapshots concerned take the license_category the policy now
+// while policy is unreachable) and InventoryLicensesFetched (the registry lookup's licenses landed on a snapshot after
+// its findings: categorised again the same way). The components of the snapshots concerned take the license_category the policy now
 // in force gives them, and the project's license_category_summary is recounted. Per snapshot: one read, one
 // CategoriseLicenses call per 10000 components, one UPDATE per category that changed.
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -10,8 +11,10 @@ import type { Logger } from "@sca/log";
 import { LicensePolicyChangedSchema, type LicensePolicyChanged } from "@sca/proto/sca/events/v1/policy_pb.ts";
 import {
   InventoryIngestedSchema,
+  InventoryLicensesFetchedSchema,
   ProjectUpdatedSchema,
   type InventoryIngested,
+  type InventoryLicensesFetched,
   type ProjectUpdated,
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { LicenseCategories } from "../clients/license-categories.ts";
@@ -33,6 +36,7 @@ export const licensePolicyNews = topicContract(
   LicensePolicyChangedSchema,
   ProjectUpdatedSchema,
   InventoryIngestedSchema,
+  InventoryLicensesFetchedSchema,
 );
 
 const USE_FIELDS = ["distribution_model", "ai_usage_context"];
@@ -83,10 +87,13 @@ async function recategoriseSnapshot(
 export function licensePolicyFeedHandler(categories: LicenseCategories, logger: Logger) {
   return async (
     em: EntityManager,
-    event: LicensePolicyChanged | ProjectUpdated | InventoryIngested,
+    event: LicensePolicyChanged | ProjectUpdated | InventoryIngested | InventoryLicensesFetched,
     meta: EventMeta,
   ): Promise<void> => {
-    if (event.$typeName === "sca.events.v1.InventoryIngested") {
+    if (
+      event.$typeName === "sca.events.v1.InventoryIngested" ||
+      event.$typeName === "sca.events.v1.InventoryLicensesFetched"
+    ) {
       if (!isUuid(event.projectId) || !isUuid(event.scanId)) return;
       const project = await projectById(em, event.projectId.toLowerCase());
       if (project) await recategoriseProject(em, categories, project, event.scanId.toLowerCase());

@@ -8,6 +8,7 @@ import { enqueue, outboxInsert, topicContract, TOPICS } from "@sca/kafka";
 import {
   FindingsChangedSchema,
   InventoryIngestedSchema,
+  InventoryLicensesFetchedSchema,
   MaliciousComponentsFlaggedSchema,
   ProjectArchivedSchema,
   ProjectCreatedSchema,
@@ -25,6 +26,7 @@ export const projectDomainEvents = topicContract(
   ProjectArchivedSchema,
   FindingsChangedSchema,
   InventoryIngestedSchema,
+  InventoryLicensesFetchedSchema,
   VulnerabilitySlaBreachedSchema,
   MaliciousComponentsFlaggedSchema,
 );
@@ -85,5 +87,21 @@ export function inventoryIngestedInsert(
     projectDomainEvents,
     projectId,
     create(InventoryIngestedSchema, { occurredAt: timestampFromDate(at), projectId, scanId }),
+  );
+}
+
+/** InventoryLicensesFetched, in the transaction of the write that filled the snapshot's fetched licenses. */
+export function emitInventoryLicensesFetched(
+  em: EntityManager,
+  projectId: string,
+  scanId: string,
+  updated: number,
+  at: Date,
+): void {
+  enqueue(
+    em,
+    projectDomainEvents,
+    projectId,
+    create(InventoryLicensesFetchedSchema, { occurredAt: timestampFromDate(at), projectId, scanId, updated }),
   );
 }

@@ -2,6 +2,7 @@
 // ingested scan's components in one write (docs/inventory.md, "Component states"), and re-stamped on every
 // project's newest snapshot when the end-of-life dataset or the malicious snapshot changes (docs/enrichment-feeds.md,
 // "Re-stamping after a snapshot refresh"). Components becoming flagged are published (MaliciousComponentsFlagged).
+// The registry license lookup's licenses land here too, after the findings (docs/license-fetch.md).
 // Only the scanner-runner calls it.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
@@ -12,12 +13,15 @@ import {
   CountComponentStatesResponseSchema,
   ListHeldPurlsResponseSchema,
   RecordComponentStatesResponseSchema,
+  RecordFetchedLicensesResponseSchema,
   RestampComponentStatesResponseSchema,
 } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { requireService } from "@sca/rpc";
 import { checkedComponentStates } from "../domain/component-states.ts";
+import { checkedFetchedLicenses } from "../domain/fetched-licenses.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { emitMaliciousFlagged } from "../events/malicious-flags.ts";
+import { emitInventoryLicensesFetched } from "../events/project-events.ts";
 import {
   componentStateCounts,
   flaggedComponents,
@@ -28,6 +32,7 @@ import {
   writeComponentStates,
   type RestampFeed,
 } from "../store/component-states.ts";
+import { writeFetchedLicenses } from "../store/fetched-licenses.ts";
 import { snapshotProject } from "../store/vulnerability-matches.ts";
 import { MATCH_CALLER } from "./vulnerability-matches.ts";
 
@@ -65,6 +70,27 @@ export function registerComponentStateService(router: ConnectRouter, deps: Compo
       });
       if (events) deps.wakeRelay();
       return create(RecordComponentStatesResponseSchema, { updated });
+    },
+
+    async recordFetchedLicenses(req, ctx: HandlerContext) {
+      requireService(ctx, MATCH_CALLER);
+      const v: FieldViolation[] = [];
+      if (!isUuid(req.scanId)) v.push({ path: "scan_id", message: "must be a UUID" });
+      if (!isUuid(req.projectId)) v.push({ path: "project_id", message: "must be a UUID" });
+      const licenses = checkedFetchedLicenses(req.licenses, v);
+      if (v.length) throw ProblemError.validation(v);
+      const scanId = req.scanId.toLowerCase();
+      const projectId = req.projectId.toLowerCase();
+      const updated = await deps.orm.em.fork().transactional(async (em) => {
+        if ((await snapshotProject(em, scanId)) !== projectId)
+          throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
+        const filled = await writeFetchedLicenses(em, scanId, licenses);
+        // Categorised again by projects' own license-policy consumer, as an ingestion is (never waiting on policy).
+        if (filled > 0) emitInventoryLicensesFetched(em, projectId, scanId, filled, new Date());
+        return filled;
+      });
+      if (updated > 0) deps.wakeRelay();
+      return create(RecordFetchedLicensesResponseSchema, { updated });
     },
 
     async *listHeldPurls(_req, ctx: HandlerContext) {

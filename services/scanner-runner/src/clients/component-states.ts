@@ -1,5 +1,5 @@
 // projects' ComponentStateService, as the runner calls it on its own behalf (a `service` caller signed per call):
-// RecordComponentStates for a scan's job, and after an end-of-life or malicious snapshot refresh ListHeldPurls,
+// RecordComponentStates and RecordFetchedLicenses (docs/license-fetch.md) for a scan's job, and after an end-of-life or malicious snapshot refresh ListHeldPurls,
 // RestampComponentStates and CountComponentStates (docs/enrichment-feeds.md, "Re-stamping after a snapshot refresh").
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createContextValues, type Client } from "@connectrpc/connect";
@@ -7,6 +7,7 @@ import {
   ComponentStateService,
   type CountComponentStatesResponse,
   type RecordComponentStatesRequestSchema,
+  type RecordFetchedLicensesRequestSchema,
   type RestampComponentStatesRequestSchema,
   type RestampComponentStatesResponse,
 } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
@@ -15,6 +16,10 @@ import { callerTokenKey, createServiceClient, serviceCallerToken } from "@sca/rp
 export interface ComponentStates {
   record(
     request: MessageInitShape<typeof RecordComponentStatesRequestSchema>,
+    signal: AbortSignal,
+  ): Promise<{ updated: number }>;
+  recordFetchedLicenses(
+    request: MessageInitShape<typeof RecordFetchedLicensesRequestSchema>,
     signal: AbortSignal,
   ): Promise<{ updated: number }>;
   listHeldPurls(signal: AbortSignal): AsyncIterable<string[]>;
@@ -38,6 +43,9 @@ export function projectsComponentStates(url: string, secretKey: string): Compone
   return {
     async record(request, signal) {
       return await client.recordComponentStates(request, await options(signal));
+    },
+    async recordFetchedLicenses(request, signal) {
+      return await client.recordFetchedLicenses(request, await options(signal));
     },
     async *listHeldPurls(signal) {
       for await (const chunk of client.listHeldPurls({}, await options(signal))) yield chunk.purls;

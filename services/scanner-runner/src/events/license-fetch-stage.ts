@@ -1,13 +1,17 @@
-// The license lookup of a scan (docs/license-fetch.md): after the SBOM is read, whatever its kind, each component
-// with a purl and no license (declared nor concluded) gets the one its package registry states for that release,
-// a few requests at a time, each bounded, the whole stage capped (LICENSE_FETCH_STAGE_SECONDS: releases not reached
-// by then stay without one). Filled licenses are marked in raw_data as the registry's. One log line with the counts.
+// The license lookup of a scan (docs/license-fetch.md): each component with a purl and no license (declared nor
+// concluded) gets the one its package registry states for that release, a few requests at a time, each bounded, the
+// whole stage capped (LICENSE_FETCH_STAGE_SECONDS: releases not reached by then stay without one). It runs after the
+// findings are recorded, so it never delays them: the licenses go to projects by purl (RecordFetchedLicenses, one
+// statement per 5,000 purls), which fills the snapshot's license-less rows, marks them as the registry's and has
+// them categorised again. One log line with the counts.
+import type { ScanJob } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { ComponentStates } from "../clients/component-states.ts";
 import type { PackageRegistries, LookupLimits } from "../clients/package-registries.ts";
 import { packageReleaseKey } from "../clients/package-registries.ts";
 import { languagePackageOf } from "../domain/component-states.ts";
 import { registryOf } from "../domain/currency/registries.ts";
 import { LICENSE_REGISTRIES } from "../domain/licenses/registry-licenses.ts";
-import { fillFetchedLicense, lacksLicense, normalisedRegistryLicense } from "../domain/licenses/fetched-licenses.ts";
+import { lacksLicense, licenseFillsOf } from "../domain/licenses/fetched-licenses.ts";
 import { createLicenseNormaliser } from "../domain/sbom/license-expression.ts";
 import type { SbomInventory } from "../domain/sbom/inventory.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
@@ -19,16 +23,22 @@ export interface LicenseFetchDeps {
   limits: LookupLimits;
   /** LICENSE_FETCH_STAGE_SECONDS, in ms. */
   stageMs: number;
+  /** Where the licenses found are recorded on the ingested snapshot. */
+  componentStates: Pick<ComponentStates, "recordFetchedLicenses">;
 }
 
 /** The log stage of the lookup's line (a free word of the spec's stage vocabulary). */
 export const LICENSE_FETCH_STAGE = "licenses";
 
+/** Purls per RecordFetchedLicenses call (projects' FETCHED_LICENSES_MAX). */
+const RECORD_CHUNK = 5000;
+
 /**
- * Fills the inventory's missing licenses from the registries, in place. `scopeFilter`: components about to be
- * dropped as non-runtime are not looked up.
+ * Looks up the missing licenses of the ingested scan's components and has projects record them on its snapshot.
+ * `scopeFilter`: components dropped as non-runtime (not in the snapshot) are not looked up.
  */
-export async function fetchMissingLicenses(
+export async function recordFetchedLicenses(
+  job: ScanJob,
   inventory: SbomInventory,
   deps: LicenseFetchDeps,
   scopeFilter: boolean,
@@ -64,33 +74,25 @@ export async function fetchMissingLicenses(
   );
   signal.throwIfAborted();
 
-  const normaliser = createLicenseNormaliser();
-  const filled = new Map<string, number>();
-  let unstated = 0;
-  let unreached = 0;
-  for (const { component, release } of wanting) {
-    const key = packageReleaseKey(release);
-    if (!fetched.has(key)) {
-      unreached++;
-      continue;
-    }
-    const license = fetched.get(key);
-    const normalised = license ? normalisedRegistryLicense(license, normaliser) : null;
-    if (!license || !normalised) {
-      unstated++;
-      continue;
-    }
-    if (fillFetchedLicense(component, normalised, license.registry))
-      filled.set(license.registry, (filled.get(license.registry) ?? 0) + 1);
-  }
-  const total = [...filled.values()].reduce((a, b) => a + b, 0);
-  const byRegistry = [...filled].map(([r, n]) => `${r} ${n}`).join(", ");
+  const fills = licenseFillsOf(wanting, fetched, (w) => packageReleaseKey(w.release), createLicenseNormaliser());
+  let updated = 0;
+  for (let i = 0; i < fills.licenses.length; i += RECORD_CHUNK)
+    updated += (
+      await deps.componentStates.recordFetchedLicenses(
+        { projectId: job.projectId, scanId: job.scanId, licenses: fills.licenses.slice(i, i + RECORD_CHUNK) },
+        signal,
+      )
+    ).updated;
+  const total = [...fills.filled.values()].reduce((a, b) => a + b, 0);
+  const byRegistry = [...fills.filled].map(([r, n]) => `${r} ${n}`).join(", ");
   await reporter.log(LICENSE_FETCH_STAGE, "stdout", [
     `License lookup: ${unlicensed} components without a license; ${total} filled from their registries` +
       (byRegistry ? ` (${byRegistry})` : "") +
-      `, ${unstated} the registry states none for (or could not be asked)` +
+      `, ${fills.unstated} the registry states none for (or could not be asked)` +
       (unpublished ? `, ${unpublished} of Go, NuGet or RubyGems (whose registries state no license)` : "") +
-      (unreached ? `, ${unreached} not reached within LICENSE_FETCH_STAGE_SECONDS (${deps.stageMs / 1000} s)` : "") +
-      ".",
+      (fills.unreached
+        ? `, ${fills.unreached} not reached within LICENSE_FETCH_STAGE_SECONDS (${deps.stageMs / 1000} s)`
+        : "") +
+      `. ${updated} component rows of the snapshot updated.`,
   ]);
 }

@@ -1,6 +1,7 @@
 // Runs one scan job from a lane (docs/scanner-runner.md): checks the job is still the scan's current attempt,
-// fetches the uploaded SBOM, reads it, writes the inventory artefact, has projects ingest it, and reports progress,
-// log lines and the attempt's outcome. Every stage
+// fetches the uploaded SBOM, reads it, writes the inventory artefact, has projects ingest it while matching it,
+// records the findings, then looks up missing licenses (docs/license-fetch.md) and the component states, and reports
+// progress, log lines and the attempt's outcome. Every stage
 // boundary checks the two signals a job has: the consumer stopping (the instance shuts down: the job's transaction
 // rolls back and the record goes to the partition's next owner) and the scan being over for this run (an admin
 // cancel or a later attempt: the job ends quietly, recorded as applied).
@@ -10,17 +11,23 @@ import type { ArtefactStore } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { Vulnerability } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
 import type { RegistryLogins } from "../clients/registry-logins.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
-import { fetchMissingLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
+import { recordFetchedLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
 import { fingerprintStage, type FingerprintDeps } from "./fingerprint-stage.ts";
 import { addVendoredComponents, type FingerprintFindings } from "../domain/fingerprint/known-files.ts";
-import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
+import {
+  cveIdsOf,
+  vulnerabilityMessage,
+  type CveEnrichment,
+  type VulnerabilityMatches,
+} from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
@@ -46,7 +53,7 @@ import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
 import type { SbomInventory } from "../domain/sbom/inventory.ts";
 import type { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
-import { scanVerdictsOf } from "../domain/vulndb/scan-verdicts.ts";
+import { scanVerdictsYielding, type ScanVerdicts } from "../domain/vulndb/scan-verdicts.ts";
 import { knownState } from "../store/known-scan-states.ts";
 import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
 import type { Lane } from "./topics.ts";
@@ -187,8 +194,6 @@ async function runStages(
     await boundary();
     await reach("read");
     await reporter.log("sbom", "stdout", readingLines(inventory));
-    await fetchMissingLicenses(inventory, deps.licenseFetch, deps.scopeFilter, reporter, signal);
-    await boundary();
 
     // Encoded as it is written: the artefact is never whole in memory.
     const artefact = inventoryArtefactStream(inventory, { scopeFilter: deps.scopeFilter });
@@ -202,7 +207,7 @@ async function runStages(
       `Wrote the inventory: ${artefact.componentCount} components, ${artefact.edgeCount} edges, ${stored.sizeBytes} bytes.`,
     ]);
 
-    const ingested = await deps.inventory.ingest(
+    const ingesting = deps.inventory.ingest(
       {
         scanId: job.scanId,
         projectId: job.projectId,
@@ -212,6 +217,12 @@ async function runStages(
       },
       signal,
     );
+    // The verdicts need only the SBOM: matched while projects ingests (recorded only once it has).
+    const matchingTimeout = AbortSignal.timeout(deps.matchingTimeoutSeconds * 1000);
+    const matching = matchInventory(deps, inventory, signal, matchingTimeout);
+    const [ingestion, matched] = await Promise.allSettled([ingesting, matching]);
+    if (ingestion.status === "rejected") throw ingestion.reason;
+    const ingested = ingestion.value;
     await boundary();
     await reach("ingested");
     await reporter.log("ingest", "stdout", [
@@ -220,7 +231,11 @@ async function runStages(
         : `Stored ${ingested.componentCount} components and ${ingested.edgeCount} dependency edges.`,
     ]);
 
-    await matchVulnerabilities(job, deps, reporter, inventory, signal);
+    if (matched.status === "rejected") throw matched.reason;
+    await recordMatches(job, deps, reporter, matched.value, signal, matchingTimeout);
+    await boundary();
+    // The findings are recorded (and listed) before the registry license lookup, however long it takes.
+    await recordFetchedLicenses(job, inventory, deps.licenseFetch, deps.scopeFilter, reporter, signal);
     await boundary();
     await recordComponentStates(job, deps.states, reporter, inventory, deps.scopeFilter, signal);
     await boundary();
@@ -335,52 +350,23 @@ function unpackedLine(t: UnpackTally): string {
   );
 }
 
-/**
- * The matching stage: the ingested components' distinct package versions matched against the local database, the
- * verdicts recorded by projects (RecordScanMatches, idempotent per scan and database version).
- */
-async function matchVulnerabilities(
-  job: ScanJob,
+/** A scan's verdicts at one database version, and the vulnerabilities they name as projects takes them. */
+interface MatchedInventory {
+  version: string;
+  result: ScanVerdicts;
+  /** With their EPSS and KEV data. */
+  vulnerabilities: Vulnerability[];
+}
+
+/** Runs `work` under the matching stage's ceiling (`timeout`: VULNDB_TIMEOUT_SECONDS) besides the job's signal. */
+async function withinMatchingTime<T>(
   deps: ScanJobDeps,
-  reporter: AttemptReporter,
-  inventory: SbomInventory,
   jobSignal: AbortSignal,
-): Promise<void> {
-  const timeout = AbortSignal.timeout(deps.matchingTimeoutSeconds * 1000);
-  const signal = AbortSignal.any([jobSignal, timeout]);
+  timeout: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   try {
-    const { version, index } = await deps.vulndb.index();
-    const components = deps.scopeFilter
-      ? inventory.components.filter((c) => c.scope !== "excluded")
-      : inventory.components;
-    const result = scanVerdictsOf(
-      index,
-      components.map((c) => c.purl),
-    );
-    const affected = result.verdicts.filter((v) => v.vulnerabilities.length > 0).length;
-    const lines = [
-      `Matched ${result.verdicts.length} distinct package versions against the vulnerability database (version ${version}): ` +
-        `${affected} affected, ${result.vulnerabilities.length} vulnerabilities.`,
-    ];
-    if (result.unknownEcosystems.size > 0)
-      lines.push(
-        `Not assessed (ecosystem unknown to the matcher): ${[...result.unknownEcosystems].map(([t, n]) => `${t} ${n}`).join(", ")}.`,
-      );
-    if (result.unnamed > 0) lines.push(`Not assessed (no purl with a version): ${result.unnamed} components.`);
-    await reporter.log("matching", "stdout", lines);
-    const cves = result.vulnerabilities.flatMap(cveIdsOf);
-    const enrichment = { epss: await deps.enrichment.epssOf(cves), kev: await deps.enrichment.kevEntriesOf(cves) };
-    const recorded = await deps.matches.recordScanMatches(
-      {
-        projectId: job.projectId,
-        scanId: job.scanId,
-        databaseVersion: version,
-        vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
-        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
-      },
-      signal,
-    );
-    await reporter.log("matching", "stdout", [`Recorded ${recorded.findingCount} vulnerability findings.`]);
+    return await work(AbortSignal.any([jobSignal, timeout]));
   } catch (err) {
     jobSignal.throwIfAborted();
     if (timeout.aborted)
@@ -390,6 +376,73 @@ async function matchVulnerabilities(
       );
     throw err;
   }
+}
+
+/**
+ * The matching stage's first half, which needs only the SBOM: the components' distinct package versions matched
+ * against the local database, and the EPSS and KEV data of the vulnerabilities named.
+ */
+async function matchInventory(
+  deps: ScanJobDeps,
+  inventory: SbomInventory,
+  jobSignal: AbortSignal,
+  timeout: AbortSignal,
+): Promise<MatchedInventory> {
+  return withinMatchingTime(deps, jobSignal, timeout, async (signal) => {
+    const { version, index } = await deps.vulndb.index();
+    const components = deps.scopeFilter
+      ? inventory.components.filter((c) => c.scope !== "excluded")
+      : inventory.components;
+    const result = await scanVerdictsYielding(
+      index,
+      components.map((c) => c.purl),
+    );
+    signal.throwIfAborted();
+    const cves = result.vulnerabilities.flatMap(cveIdsOf);
+    const enrichment: CveEnrichment = {
+      epss: await deps.enrichment.epssOf(cves),
+      kev: await deps.enrichment.kevEntriesOf(cves),
+    };
+    return { version, result, vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)) };
+  });
+}
+
+/**
+ * The matching stage's second half, once the inventory is ingested: the verdicts recorded by projects
+ * (RecordScanMatches, idempotent per scan and database version).
+ */
+async function recordMatches(
+  job: ScanJob,
+  deps: ScanJobDeps,
+  reporter: AttemptReporter,
+  { version, result, vulnerabilities }: MatchedInventory,
+  jobSignal: AbortSignal,
+  timeout: AbortSignal,
+): Promise<void> {
+  const affected = result.verdicts.filter((v) => v.vulnerabilities.length > 0).length;
+  const lines = [
+    `Matched ${result.verdicts.length} distinct package versions against the vulnerability database (version ${version}): ` +
+      `${affected} affected, ${result.vulnerabilities.length} vulnerabilities.`,
+  ];
+  if (result.unknownEcosystems.size > 0)
+    lines.push(
+      `Not assessed (ecosystem unknown to the matcher): ${[...result.unknownEcosystems].map(([t, n]) => `${t} ${n}`).join(", ")}.`,
+    );
+  if (result.unnamed > 0) lines.push(`Not assessed (no purl with a version): ${result.unnamed} components.`);
+  await reporter.log("matching", "stdout", lines);
+  const recorded = await withinMatchingTime(deps, jobSignal, timeout, (signal) =>
+    deps.matches.recordScanMatches(
+      {
+        projectId: job.projectId,
+        scanId: job.scanId,
+        databaseVersion: version,
+        vulnerabilities,
+        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+      },
+      signal,
+    ),
+  );
+  await reporter.log("matching", "stdout", [`Recorded ${recorded.findingCount} vulnerability findings.`]);
 }
 
 /** What reading found, for the scan's log: the document, the counts, each warning. */

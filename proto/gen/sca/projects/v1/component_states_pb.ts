@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/projects/v1/component_states.proto.
  */
 export const file_sca_projects_v1_component_states: GenFile = /*@__PURE__*/
-  fileDesc("CiZzY2EvcHJvamVjdHMvdjEvY29tcG9uZW50X3N0YXRlcy5wcm90bxIPc2NhLnByb2plY3RzLnYxIqAECg5Db21wb25lbnRTdGF0ZRIMCgRwdXJsGAEgASgJEhYKCWVvbF9zdGF0ZRgCIAEoCUgAiAEBEhYKCWVvbF9jeWNsZRgDIAEoCUgBiAEBEhUKCGVvbF9kYXRlGAQgASgJSAKIAQESGAoLZW9sX3Byb2R1Y3QYBSABKAlIA4gBARIXCgplb2xfc291cmNlGAYgASgJSASIAQESGwoOY3VycmVuY3lfc3RhdGUYByABKAlIBYgBARIcCg9jdXJyZW5jeV9sYXRlc3QYCCABKAlIBogBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGAkgASgJSAeIAQESHAoPbWFsaWNpb3VzX3N0YXRlGAogASgJSAiIAQESGQoMbWFsaWNpb3VzX2lkGAsgASgJSAmIAQESHQoQbWFsaWNpb3VzX3NvdXJjZRgMIAEoCUgKiAEBQgwKCl9lb2xfc3RhdGVCDAoKX2VvbF9jeWNsZUILCglfZW9sX2RhdGVCDgoMX2VvbF9wcm9kdWN0Qg0KC19lb2xfc291cmNlQhEKD19jdXJyZW5jeV9zdGF0ZUISChBfY3VycmVuY3lfbGF0ZXN0Qh8KHV9jdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlQhIKEF9tYWxpY2lvdXNfc3RhdGVCDwoNX21hbGljaW91c19pZEITChFfbWFsaWNpb3VzX3NvdXJjZSJ0ChxSZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHc2Nhbl9pZBgCIAEoCRIvCgZzdGF0ZXMYAyADKAsyHy5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50U3RhdGUiMAodUmVjb3JkQ29tcG9uZW50U3RhdGVzUmVzcG9uc2USDwoHdXBkYXRlZBgBIAEoBSIWChRMaXN0SGVsZFB1cmxzUmVxdWVzdCImChVMaXN0SGVsZFB1cmxzUmVzcG9uc2USDQoFcHVybHMYASADKAkiXwodUmVzdGFtcENvbXBvbmVudFN0YXRlc1JlcXVlc3QSDQoFZmVlZHMYASADKAkSLwoGc3RhdGVzGAIgAygLMh8uc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudFN0YXRlIncKHlJlc3RhbXBDb21wb25lbnRTdGF0ZXNSZXNwb25zZRIPCgd1cGRhdGVkGAEgASgFEhUKDW5ld2x5X2ZsYWdnZWQYAiABKAUSEwoLZW9sX2NsZWFyZWQYAyABKAUSGAoQcHJvamVjdHNfdG91Y2hlZBgEIAEoBSIdChtDb3VudENvbXBvbmVudFN0YXRlc1JlcXVlc3QifgocQ291bnRDb21wb25lbnRTdGF0ZXNSZXNwb25zZRITCgtlb2xfc3RhbXBlZBgBIAEoBRITCgtlb2xfZmxhZ2dlZBgCIAEoBRIZChFtYWxpY2lvdXNfc3RhbXBlZBgDIAEoBRIZChFtYWxpY2lvdXNfZmxhZ2dlZBgEIAEoBTLhAwoVQ29tcG9uZW50U3RhdGVTZXJ2aWNlEnYKFVJlY29yZENvbXBvbmVudFN0YXRlcxItLnNjYS5wcm9qZWN0cy52MS5SZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi4uc2NhLnByb2plY3RzLnYxLlJlY29yZENvbXBvbmVudFN0YXRlc1Jlc3BvbnNlEmAKDUxpc3RIZWxkUHVybHMSJS5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1JlcXVlc3QaJi5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1Jlc3BvbnNlMAESeQoWUmVzdGFtcENvbXBvbmVudFN0YXRlcxIuLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVxdWVzdBovLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVzcG9uc2UScwoUQ291bnRDb21wb25lbnRTdGF0ZXMSLC5zY2EucHJvamVjdHMudjEuQ291bnRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi0uc2NhLnByb2plY3RzLnYxLkNvdW50Q29tcG9uZW50U3RhdGVzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiZzY2EvcHJvamVjdHMvdjEvY29tcG9uZW50X3N0YXRlcy5wcm90bxIPc2NhLnByb2plY3RzLnYxIqAECg5Db21wb25lbnRTdGF0ZRIMCgRwdXJsGAEgASgJEhYKCWVvbF9zdGF0ZRgCIAEoCUgAiAEBEhYKCWVvbF9jeWNsZRgDIAEoCUgBiAEBEhUKCGVvbF9kYXRlGAQgASgJSAKIAQESGAoLZW9sX3Byb2R1Y3QYBSABKAlIA4gBARIXCgplb2xfc291cmNlGAYgASgJSASIAQESGwoOY3VycmVuY3lfc3RhdGUYByABKAlIBYgBARIcCg9jdXJyZW5jeV9sYXRlc3QYCCABKAlIBogBARIpChxjdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlGAkgASgJSAeIAQESHAoPbWFsaWNpb3VzX3N0YXRlGAogASgJSAiIAQESGQoMbWFsaWNpb3VzX2lkGAsgASgJSAmIAQESHQoQbWFsaWNpb3VzX3NvdXJjZRgMIAEoCUgKiAEBQgwKCl9lb2xfc3RhdGVCDAoKX2VvbF9jeWNsZUILCglfZW9sX2RhdGVCDgoMX2VvbF9wcm9kdWN0Qg0KC19lb2xfc291cmNlQhEKD19jdXJyZW5jeV9zdGF0ZUISChBfY3VycmVuY3lfbGF0ZXN0Qh8KHV9jdXJyZW5jeV9sYXRlc3RfcmVsZWFzZV9kYXRlQhIKEF9tYWxpY2lvdXNfc3RhdGVCDwoNX21hbGljaW91c19pZEITChFfbWFsaWNpb3VzX3NvdXJjZSJ0ChxSZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHc2Nhbl9pZBgCIAEoCRIvCgZzdGF0ZXMYAyADKAsyHy5zY2EucHJvamVjdHMudjEuQ29tcG9uZW50U3RhdGUiMAodUmVjb3JkQ29tcG9uZW50U3RhdGVzUmVzcG9uc2USDwoHdXBkYXRlZBgBIAEoBSJZCg5GZXRjaGVkTGljZW5zZRIMCgRwdXJsGAEgASgJEhIKCmV4cHJlc3Npb24YAiABKAkSEwoLbGljZW5zZV9pZHMYAyADKAkSEAoIcmVnaXN0cnkYBCABKAkidgocUmVjb3JkRmV0Y2hlZExpY2Vuc2VzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB3NjYW5faWQYAiABKAkSMQoIbGljZW5zZXMYAyADKAsyHy5zY2EucHJvamVjdHMudjEuRmV0Y2hlZExpY2Vuc2UiMAodUmVjb3JkRmV0Y2hlZExpY2Vuc2VzUmVzcG9uc2USDwoHdXBkYXRlZBgBIAEoBSIWChRMaXN0SGVsZFB1cmxzUmVxdWVzdCImChVMaXN0SGVsZFB1cmxzUmVzcG9uc2USDQoFcHVybHMYASADKAkiXwodUmVzdGFtcENvbXBvbmVudFN0YXRlc1JlcXVlc3QSDQoFZmVlZHMYASADKAkSLwoGc3RhdGVzGAIgAygLMh8uc2NhLnByb2plY3RzLnYxLkNvbXBvbmVudFN0YXRlIncKHlJlc3RhbXBDb21wb25lbnRTdGF0ZXNSZXNwb25zZRIPCgd1cGRhdGVkGAEgASgFEhUKDW5ld2x5X2ZsYWdnZWQYAiABKAUSEwoLZW9sX2NsZWFyZWQYAyABKAUSGAoQcHJvamVjdHNfdG91Y2hlZBgEIAEoBSIdChtDb3VudENvbXBvbmVudFN0YXRlc1JlcXVlc3QifgocQ291bnRDb21wb25lbnRTdGF0ZXNSZXNwb25zZRITCgtlb2xfc3RhbXBlZBgBIAEoBRITCgtlb2xfZmxhZ2dlZBgCIAEoBRIZChFtYWxpY2lvdXNfc3RhbXBlZBgDIAEoBRIZChFtYWxpY2lvdXNfZmxhZ2dlZBgEIAEoBTLZBAoVQ29tcG9uZW50U3RhdGVTZXJ2aWNlEnYKFVJlY29yZENvbXBvbmVudFN0YXRlcxItLnNjYS5wcm9qZWN0cy52MS5SZWNvcmRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi4uc2NhLnByb2plY3RzLnYxLlJlY29yZENvbXBvbmVudFN0YXRlc1Jlc3BvbnNlEnYKFVJlY29yZEZldGNoZWRMaWNlbnNlcxItLnNjYS5wcm9qZWN0cy52MS5SZWNvcmRGZXRjaGVkTGljZW5zZXNSZXF1ZXN0Gi4uc2NhLnByb2plY3RzLnYxLlJlY29yZEZldGNoZWRMaWNlbnNlc1Jlc3BvbnNlEmAKDUxpc3RIZWxkUHVybHMSJS5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1JlcXVlc3QaJi5zY2EucHJvamVjdHMudjEuTGlzdEhlbGRQdXJsc1Jlc3BvbnNlMAESeQoWUmVzdGFtcENvbXBvbmVudFN0YXRlcxIuLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVxdWVzdBovLnNjYS5wcm9qZWN0cy52MS5SZXN0YW1wQ29tcG9uZW50U3RhdGVzUmVzcG9uc2UScwoUQ291bnRDb21wb25lbnRTdGF0ZXMSLC5zY2EucHJvamVjdHMudjEuQ291bnRDb21wb25lbnRTdGF0ZXNSZXF1ZXN0Gi0uc2NhLnByb2plY3RzLnYxLkNvdW50Q29tcG9uZW50U3RhdGVzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * The states of the components carrying one purl (an absent field: not assessed).
@@ -143,6 +143,94 @@ export const RecordComponentStatesResponseSchema: GenMessage<RecordComponentStat
   messageDesc(file_sca_projects_v1_component_states, 2);
 
 /**
+ * A license a package registry states for the release one purl names, normalised as the SBOM reader normalises.
+ *
+ * @generated from message sca.projects.v1.FetchedLicense
+ */
+export type FetchedLicense = Message<"sca.projects.v1.FetchedLicense"> & {
+  /**
+   * @generated from field: string purl = 1;
+   */
+  purl: string;
+
+  /**
+   * The SPDX expression (LicenseRef- for anything else).
+   *
+   * @generated from field: string expression = 2;
+   */
+  expression: string;
+
+  /**
+   * The SPDX ids (and LicenseRef-s) the expression names.
+   *
+   * @generated from field: repeated string license_ids = 3;
+   */
+  licenseIds: string[];
+
+  /**
+   * npm, pypi, crates or maven: the raw_data property sca:license:source says registry:<this>.
+   *
+   * @generated from field: string registry = 4;
+   */
+  registry: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.FetchedLicense.
+ * Use `create(FetchedLicenseSchema)` to create a new message.
+ */
+export const FetchedLicenseSchema: GenMessage<FetchedLicense> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 3);
+
+/**
+ * @generated from message sca.projects.v1.RecordFetchedLicensesRequest
+ */
+export type RecordFetchedLicensesRequest = Message<"sca.projects.v1.RecordFetchedLicensesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string scan_id = 2;
+   */
+  scanId: string;
+
+  /**
+   * At most 5,000 per call.
+   *
+   * @generated from field: repeated sca.projects.v1.FetchedLicense licenses = 3;
+   */
+  licenses: FetchedLicense[];
+};
+
+/**
+ * Describes the message sca.projects.v1.RecordFetchedLicensesRequest.
+ * Use `create(RecordFetchedLicensesRequestSchema)` to create a new message.
+ */
+export const RecordFetchedLicensesRequestSchema: GenMessage<RecordFetchedLicensesRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 4);
+
+/**
+ * @generated from message sca.projects.v1.RecordFetchedLicensesResponse
+ */
+export type RecordFetchedLicensesResponse = Message<"sca.projects.v1.RecordFetchedLicensesResponse"> & {
+  /**
+   * Component rows of the snapshot that took a fetched license.
+   *
+   * @generated from field: int32 updated = 1;
+   */
+  updated: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.RecordFetchedLicensesResponse.
+ * Use `create(RecordFetchedLicensesResponseSchema)` to create a new message.
+ */
+export const RecordFetchedLicensesResponseSchema: GenMessage<RecordFetchedLicensesResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_component_states, 5);
+
+/**
  * @generated from message sca.projects.v1.ListHeldPurlsRequest
  */
 export type ListHeldPurlsRequest = Message<"sca.projects.v1.ListHeldPurlsRequest"> & {
@@ -153,7 +241,7 @@ export type ListHeldPurlsRequest = Message<"sca.projects.v1.ListHeldPurlsRequest
  * Use `create(ListHeldPurlsRequestSchema)` to create a new message.
  */
 export const ListHeldPurlsRequestSchema: GenMessage<ListHeldPurlsRequest> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 3);
+  messageDesc(file_sca_projects_v1_component_states, 6);
 
 /**
  * @generated from message sca.projects.v1.ListHeldPurlsResponse
@@ -170,7 +258,7 @@ export type ListHeldPurlsResponse = Message<"sca.projects.v1.ListHeldPurlsRespon
  * Use `create(ListHeldPurlsResponseSchema)` to create a new message.
  */
 export const ListHeldPurlsResponseSchema: GenMessage<ListHeldPurlsResponse> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 4);
+  messageDesc(file_sca_projects_v1_component_states, 7);
 
 /**
  * @generated from message sca.projects.v1.RestampComponentStatesRequest
@@ -196,7 +284,7 @@ export type RestampComponentStatesRequest = Message<"sca.projects.v1.RestampComp
  * Use `create(RestampComponentStatesRequestSchema)` to create a new message.
  */
 export const RestampComponentStatesRequestSchema: GenMessage<RestampComponentStatesRequest> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 5);
+  messageDesc(file_sca_projects_v1_component_states, 8);
 
 /**
  * @generated from message sca.projects.v1.RestampComponentStatesResponse
@@ -236,7 +324,7 @@ export type RestampComponentStatesResponse = Message<"sca.projects.v1.RestampCom
  * Use `create(RestampComponentStatesResponseSchema)` to create a new message.
  */
 export const RestampComponentStatesResponseSchema: GenMessage<RestampComponentStatesResponse> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 6);
+  messageDesc(file_sca_projects_v1_component_states, 9);
 
 /**
  * @generated from message sca.projects.v1.CountComponentStatesRequest
@@ -249,7 +337,7 @@ export type CountComponentStatesRequest = Message<"sca.projects.v1.CountComponen
  * Use `create(CountComponentStatesRequestSchema)` to create a new message.
  */
 export const CountComponentStatesRequestSchema: GenMessage<CountComponentStatesRequest> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 7);
+  messageDesc(file_sca_projects_v1_component_states, 10);
 
 /**
  * @generated from message sca.projects.v1.CountComponentStatesResponse
@@ -285,7 +373,7 @@ export type CountComponentStatesResponse = Message<"sca.projects.v1.CountCompone
  * Use `create(CountComponentStatesResponseSchema)` to create a new message.
  */
 export const CountComponentStatesResponseSchema: GenMessage<CountComponentStatesResponse> = /*@__PURE__*/
-  messageDesc(file_sca_projects_v1_component_states, 8);
+  messageDesc(file_sca_projects_v1_component_states, 11);
 
 /**
  * What the scanner-runner's enrichment stage learnt of one ingested scan's components: end of life (the end-of-life
@@ -307,6 +395,20 @@ export const ComponentStateService: GenService<{
     methodKind: "unary";
     input: typeof RecordComponentStatesRequestSchema;
     output: typeof RecordComponentStatesResponseSchema;
+  },
+  /**
+   * The licenses the scanner-runner's registry lookup found for an ingested scan's license-less components
+   * (docs/license-fetch.md), by purl: every row of the snapshot carrying a listed purl and no license (declared nor
+   * concluded) takes it as its declared license, its raw_data marked with the registry; rows with a license are left
+   * alone, so a repeat changes nothing. One statement per call; InventoryLicensesFetched is written with it when rows
+   * changed (projects re-categorises the snapshot). NotFound when the scan was not ingested for that project.
+   *
+   * @generated from rpc sca.projects.v1.ComponentStateService.RecordFetchedLicenses
+   */
+  recordFetchedLicenses: {
+    methodKind: "unary";
+    input: typeof RecordFetchedLicensesRequestSchema;
+    output: typeof RecordFetchedLicensesResponseSchema;
   },
   /**
    * After an end-of-life or malicious snapshot refresh: the distinct purls of every project's newest snapshot, in

@@ -22,6 +22,36 @@ export interface ScanVerdicts {
 }
 
 export function scanVerdictsOf(index: AdvisoryIndex, purls: Iterable<string | null>): ScanVerdicts {
+  const steps = verdictSteps(index, purls, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same, giving the event loop a turn after every `every` package versions matched: a scan matches while its
+ * inventory is being ingested (the ingestion's request and answer are I/O of this process), never blocking it.
+ */
+export async function scanVerdictsYielding(
+  index: AdvisoryIndex,
+  purls: Iterable<string | null>,
+  every = 1000,
+): Promise<ScanVerdicts> {
+  const steps = verdictSteps(index, purls, every);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The matching, pausing (a yield) after every `every` package versions. */
+function* verdictSteps(
+  index: AdvisoryIndex,
+  purls: Iterable<string | null>,
+  every: number,
+): Generator<void, ScanVerdicts> {
   const packages: PackageVersion[] = [];
   const unknownEcosystems = new Map<string, number>();
   let unnamed = 0;
@@ -34,7 +64,9 @@ export function scanVerdictsOf(index: AdvisoryIndex, purls: Iterable<string | nu
   }
   const verdicts: PackageVerdict[] = [];
   const named = new Set<string>();
+  let matched = 0;
   for (const pkg of distinctPackages(packages)) {
+    if (++matched % every === 0) yield;
     const verdict = index.match(pkg);
     if (!verdict.assessed) {
       unknownEcosystems.set(pkg.ecosystem, (unknownEcosystems.get(pkg.ecosystem) ?? 0) + 1);
