@@ -51,22 +51,43 @@ export interface TreeLicenses {
 /** The stage's step and stage name in progress and log frames (concepts.md, the WebSocket stage vocabulary). */
 export const SCANCODE_STAGE = "scancode";
 
-/** Runs the stage over the workspace's tree and has projects record the outcome; logs under `scancode`. */
-export async function recordFirstPartyLicenses(
-  job: ScanJob,
+/**
+ * The stage's work over the workspace's tree, begun beside cdxgen (both only read the tree; docs/scancode.md): its
+ * log lines are held until the stage is reported. The workspace stays until `done` settles; it never rejects.
+ */
+export interface TreeLicensesRun {
+  done: Promise<{ found: TreeLicenses } | { err: unknown }>;
+  log: ToolLog;
+}
+
+export function startTreeLicenses(
   orm: MikroORM,
   deps: FirstPartyLicenseDeps,
   ws: Workspace,
   reporter: AttemptReporter,
   signal: AbortSignal,
+): TreeLicensesRun {
+  const log = new ToolLog(reporter, SCANCODE_STAGE, { held: true });
+  const done = treeLicenses(orm, deps, ws, log.line, signal).then(
+    (found) => ({ found }),
+    (err: unknown) => ({ err }),
+  );
+  return { done, log };
+}
+
+/** The stage reported: its lines written as they come, its outcome awaited and recorded by projects. */
+export async function recordFirstPartyLicenses(
+  job: ScanJob,
+  deps: FirstPartyLicenseDeps,
+  run: TreeLicensesRun,
+  reporter: AttemptReporter,
+  signal: AbortSignal,
 ): Promise<TreeLicenses> {
-  const log = new ToolLog(reporter, SCANCODE_STAGE);
-  let found: TreeLicenses;
-  try {
-    found = await treeLicenses(orm, deps, ws, log.line, signal);
-  } finally {
-    await log.close();
-  }
+  run.log.release();
+  const outcome = await run.done;
+  await run.log.close();
+  if ("err" in outcome) throw outcome.err;
+  const found = outcome.found;
   const recorded = await deps.fileLicenses.record(
     {
       projectId: job.projectId,
@@ -116,7 +137,7 @@ export async function treeLicenses(
 
   let scanner: string;
   try {
-    scanner = scannerOf(scancodeCommand(deps.scancode.bin));
+    scanner = await scannerOf(scancodeCommand(deps.scancode.bin));
   } catch (err) {
     return outcome("failed", `scancode could not be started (${(err as Error).message}); declared licenses only.`, 0);
   }

@@ -18,7 +18,12 @@ import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
 import { fetchMissingLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
-import { fingerprintStage, type FingerprintDeps } from "./fingerprint-stage.ts";
+import {
+  fingerprintStage,
+  startFingerprinting,
+  type FingerprintDeps,
+  type FingerprintRun,
+} from "./fingerprint-stage.ts";
 import { addVendoredComponents, type FingerprintFindings } from "../domain/fingerprint/known-files.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
@@ -30,7 +35,12 @@ import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
-import { recordFirstPartyLicenses, type FirstPartyLicenseDeps } from "./first-party-licenses-stage.ts";
+import {
+  recordFirstPartyLicenses,
+  startTreeLicenses,
+  type FirstPartyLicenseDeps,
+  type TreeLicensesRun,
+} from "./first-party-licenses-stage.ts";
 import { inventoryArtefactStream } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
@@ -135,6 +145,7 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       await boundary();
       const outcome = await runStages(job, deps, reporter, boundary, signal);
       await boundary();
+      await reporter.settled(); // the outcome follows every frame of the attempt
       reporter.finish(em, outcome);
       logger.info({ outcome: outcome.outcome }, "scan job finished");
     } catch (err) {
@@ -146,6 +157,7 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       const failure = attemptFailure(err);
       if (failure.retryable) logger.error({ err }, "scan job failed; the attempt may be retried");
       await reporter.log("sbom", "stderr", [failure.message]).catch(() => undefined);
+      await reporter.settled().catch(() => undefined);
       reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
     } finally {
       run.end();
@@ -252,6 +264,9 @@ async function buildSourceSbom(
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
   const ws = await openWorkspace(source.workDir, source.sandboxUid);
+  let beside: AbortController | undefined;
+  let licensing: TreeLicensesRun | undefined;
+  let fingerprinting: FingerprintRun | null | undefined;
   try {
     if (job.kind === "container" && job.imageArchive?.key) {
       await reach("pulling");
@@ -295,6 +310,14 @@ async function buildSourceSbom(
     }
     await boundary();
     await reach("fetched");
+    // A source tree's fingerprint and scancode stages only read the tree cdxgen reads: their work runs beside
+    // cdxgen's, and each stage is reported (frames, then its held log lines) after cdxgen's, as before.
+    beside = new AbortController();
+    const besideSignal = AbortSignal.any([signal, beside.signal]);
+    if (job.kind === "source") {
+      fingerprinting = startFingerprinting(ws, source.fingerprint, besideSignal);
+      licensing = startTreeLicenses(deps.orm, source.licenses, ws, reporter, besideSignal);
+    }
     const log = new ToolLog(reporter, "cdxgen");
     let sbom: Buffer;
     try {
@@ -314,15 +337,19 @@ async function buildSourceSbom(
     await boundary();
     await reach("built");
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
-    if (job.kind === "source") found.fingerprints = await fingerprintStage(ws, source.fingerprint, reporter, signal);
+    found.fingerprints = await fingerprintStage(fingerprinting ?? null, source.fingerprint, reporter, signal);
     await boundary();
-    if (job.kind === "source") {
+    if (licensing) {
       await reach("licensing");
-      await recordFirstPartyLicenses(job, deps.orm, source.licenses, ws, reporter, signal);
+      await recordFirstPartyLicenses(job, source.licenses, licensing, reporter, signal);
       await boundary();
     }
     return sbom;
   } finally {
+    // Work begun beside cdxgen stops (when cdxgen or a stage failed) and lets go of the tree before it is removed.
+    beside?.abort();
+    licensing?.log.discard();
+    await Promise.all([licensing?.done, fingerprinting?.done]);
     await ws.remove();
   }
 }
