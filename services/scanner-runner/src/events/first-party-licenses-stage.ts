@@ -18,7 +18,14 @@ import type { FileLicenseMatch } from "../domain/scancode/file-detections.ts";
 import type { ToolLine } from "../fetch/git-clone.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
 import { cachedFileMatches, rememberFileMatches } from "../store/scancode-cache.ts";
-import { runScancode, scancodeCommand, scannedFiles, scannerOf, type ScancodeOptions } from "../tools/scancode.ts";
+import {
+  runScancode,
+  scancodeCommand,
+  scannedFiles,
+  scannerKnown,
+  scannerOf,
+  type ScancodeOptions,
+} from "../tools/scancode.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
 import { ToolLog } from "./tool-log.ts";
 
@@ -52,8 +59,9 @@ export interface TreeLicenses {
 export const SCANCODE_STAGE = "scancode";
 
 /**
- * The stage's work over the workspace's tree, begun beside cdxgen (both only read the tree; docs/scancode.md): its
- * log lines are held until the stage is reported. The workspace stays until `done` settles; it never rejects.
+ * The stage's work over the workspace's tree, begun beside cdxgen (both only read the tree; docs/scancode.md): the
+ * listing, hashing and cache lookup at once, scancode itself (a cold tree) once `heavyAfter` settles, so it does not
+ * take cdxgen's core; its log lines are held until the stage is reported. The workspace stays until `done` settles; it never rejects.
  */
 export interface TreeLicensesRun {
   done: Promise<{ found: TreeLicenses } | { err: unknown }>;
@@ -66,9 +74,10 @@ export function startTreeLicenses(
   ws: Workspace,
   reporter: AttemptReporter,
   signal: AbortSignal,
+  heavyAfter: Promise<unknown>,
 ): TreeLicensesRun {
   const log = new ToolLog(reporter, SCANCODE_STAGE, { held: true });
-  const done = treeLicenses(orm, deps, ws, log.line, signal).then(
+  const done = treeLicenses(orm, deps, ws, log.line, signal, heavyAfter).then(
     (found) => ({ found }),
     (err: unknown) => ({ err }),
   );
@@ -117,6 +126,8 @@ export async function treeLicenses(
   ws: Workspace,
   onLine: ToolLine,
   signal: AbortSignal,
+  /** What scancode's own run waits for (cdxgen's end, beside which the listing, hashing and cache lookup run). */
+  heavyAfter: Promise<unknown> = Promise.resolve(),
 ): Promise<TreeLicenses> {
   const outcome = (status: StageStatus, message: string, fileCount: number, scannedFileCount = 0): TreeLicenses => ({
     status,
@@ -135,16 +146,21 @@ export async function treeLicenses(
       deps.maxFiles + 1,
     );
 
-  let scanner: string;
-  try {
-    scanner = await scannerOf(scancodeCommand(deps.scancode.bin));
-  } catch (err) {
-    return outcome("failed", `scancode could not be started (${(err as Error).message}); declared licenses only.`, 0);
-  }
   const hashOf = new Map<string, string>();
   for (const path of paths) {
     signal.throwIfAborted();
     hashOf.set(path, await sha256Of(join(ws.tree, path)));
+  }
+  let scanner: string;
+  try {
+    const command = scancodeCommand(deps.scancode.bin);
+    // Starting python (its version, the first time) is heavy: it waits for `heavyAfter`.
+    if (!scannerKnown(command)) await heavyAfter;
+    signal.throwIfAborted();
+    scanner = await scannerOf(command);
+  } catch (err) {
+    signal.throwIfAborted();
+    return outcome("failed", `scancode could not be started (${(err as Error).message}); declared licenses only.`, 0);
   }
   const hashes = [...new Set(hashOf.values())];
   const known = await cachedFileMatches(orm.em.fork(), scanner, hashes);
@@ -160,6 +176,8 @@ export async function treeLicenses(
       `${paths.length} files, ${hashes.length} distinct contents, ${known.size} from the cache; scancode reads ` +
         `${toScan.size}.`,
     );
+    await heavyAfter;
+    signal.throwIfAborted();
     // Fresh each run: scancode reads everything in it (a workspace serves one scan, but the stage may run twice).
     const input = join(ws.root, "scancode-in");
     await rm(input, { recursive: true, force: true });

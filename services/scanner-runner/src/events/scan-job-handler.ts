@@ -121,6 +121,12 @@ export function inventoryArtefactKey(scanId: string): string {
 /** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
 const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
 
+/** What the head of a source scan hands on: the fingerprint stage's findings, the scancode stage's pending record. */
+interface HeadFindings {
+  fingerprints?: FingerprintFindings | null;
+  licensesRecorded?: Promise<unknown>;
+}
+
 /** The scan is over for this run (cancelled, or another attempt owns it): stop without reporting an outcome. */
 class RunEnded extends Error {
   constructor() {
@@ -180,7 +186,7 @@ async function runStages(
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
     let bytes: Buffer;
-    const found: { fingerprints?: FingerprintFindings | null } = {};
+    const found: HeadFindings = {};
     if (job.kind === "source" || job.kind === "container") {
       bytes = await buildSourceSbom(job, deps, reporter, boundary, signal, found);
     } else {
@@ -236,6 +242,7 @@ async function runStages(
     await boundary();
     await recordComponentStates(job, deps.states, reporter, inventory, deps.scopeFilter, signal);
     await boundary();
+    await found.licensesRecorded;
     await reach("matched");
 
     return {
@@ -259,7 +266,7 @@ async function buildSourceSbom(
   reporter: AttemptReporter,
   boundary: () => Promise<void>,
   signal: AbortSignal,
-  found: { fingerprints?: FingerprintFindings | null },
+  found: HeadFindings,
 ): Promise<Buffer> {
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
@@ -314,9 +321,10 @@ async function buildSourceSbom(
     // cdxgen's, and each stage is reported (frames, then its held log lines) after cdxgen's, as before.
     beside = new AbortController();
     const besideSignal = AbortSignal.any([signal, beside.signal]);
+    const cdxgenEnded = Promise.withResolvers<void>();
     if (job.kind === "source") {
       fingerprinting = startFingerprinting(ws, source.fingerprint, besideSignal);
-      licensing = startTreeLicenses(deps.orm, source.licenses, ws, reporter, besideSignal);
+      licensing = startTreeLicenses(deps.orm, source.licenses, ws, reporter, besideSignal, cdxgenEnded.promise);
     }
     const log = new ToolLog(reporter, "cdxgen");
     let sbom: Buffer;
@@ -332,6 +340,7 @@ async function buildSourceSbom(
         signal,
       );
     } finally {
+      cdxgenEnded.resolve();
       await log.close();
     }
     await boundary();
@@ -341,14 +350,20 @@ async function buildSourceSbom(
     await boundary();
     if (licensing) {
       await reach("licensing");
-      await recordFirstPartyLicenses(job, source.licenses, licensing, reporter, signal);
+      // Recorded by projects while the SBOM is read and ingested; the outcome waits for it (found.licensesRecorded).
+      const recording = recordFirstPartyLicenses(job, source.licenses, licensing, reporter, signal);
+      recording.catch(() => undefined); // awaited, and so thrown, before the outcome
+      found.licensesRecorded = recording;
       await boundary();
     }
     return sbom;
-  } finally {
-    // Work begun beside cdxgen stops (when cdxgen or a stage failed) and lets go of the tree before it is removed.
+  } catch (err) {
+    // cdxgen or a stage failed, or the run ended: the work begun beside cdxgen stops, its held lines dropped.
     beside?.abort();
     licensing?.log.discard();
+    throw err;
+  } finally {
+    // That work lets go of the tree before it is removed (a cold scancode run may still be reading it).
     await Promise.all([licensing?.done, fingerprinting?.done]);
     await ws.remove();
   }

@@ -53,6 +53,11 @@ export function scancodeCommand(configured: string): string {
  * and the fingerprint stage's requests.
  */
 const scanners = new Map<string, Promise<string>>();
+/** Whether the scanner of `command` was asked already (its answer is at hand, or on its way). */
+export function scannerKnown(command: string): boolean {
+  return scanners.has(command);
+}
+
 export function scannerOf(command: string): Promise<string> {
   let scanner = scanners.get(command);
   if (!scanner) {
