@@ -92,6 +92,8 @@ async function stagesOf(scanId: string, started: number, ended: number): Promise
     clone: at("cdxgen") - at("clone"),
     cdxgen: at("sbom 50") - at("cdxgen"),
     "read+ingest+match": last - at("sbom 50"),
+    // Its first part: the scancode stage reported (a source scan's "scancode" frame) until the SBOM is read.
+    "of which scancode": (frames.findLast((f) => f.step === "sbom 50")?.at ?? NaN) - at("scancode"),
     "last frame to seen": ended - last,
   };
 }

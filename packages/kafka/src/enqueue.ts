@@ -18,7 +18,16 @@ export function enqueue<Desc extends DescMessage>(
 ): string {
   const row = outboxRow(contract, key, message);
   em.create(OutboxMessage, { ...row, createdAt: new Date(), attempts: 0 });
+  enqueuers.add(em);
   return row.id;
+}
+
+// The entity managers events were enqueued through, so whoever commits one's transaction can wake the relay.
+const enqueuers = new WeakSet<EntityManager>();
+
+/** Whether enqueue() was called with `em`: its commit leaves events for the relay. */
+export function enqueuedThrough(em: EntityManager): boolean {
+  return enqueuers.has(em);
 }
 
 /**

@@ -9,6 +9,7 @@ import { Partitioners, type EachMessagePayload, type Producer } from "kafkajs";
 import { withRequestId, type Logger } from "@sca/log";
 import type { KafkaClient } from "./client.ts";
 import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
+import { enqueuedThrough } from "./enqueue.ts";
 import { recordProcessed } from "./processed-events-table.ts";
 import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
 
@@ -40,6 +41,11 @@ export interface IdempotentConsumerOptions<Desc extends DescMessage> {
    * group keeps it). Records of such a topic must fall due in the order they arrive (one delay per topic).
    */
   notBefore?: (message: MessageShape<Desc>) => Date | undefined;
+  /**
+   * Called once a transaction whose handler enqueued events has committed: the service wakes its outbox relay, so
+   * those events (a scan job's outcome) leave now rather than at the relay's next poll.
+   */
+  afterEnqueued?: () => void;
 }
 
 export interface IdempotentConsumer {
@@ -55,14 +61,17 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
   const deadLetters = deadLetterTopic(contract.topic);
   const stopping = new AbortController();
 
-  const apply = (message: MessageShape<Desc>, meta: EventMeta) =>
-    orm.em.fork().transactional(async (em) => {
+  const apply = async (message: MessageShape<Desc>, meta: EventMeta) => {
+    const enqueued = await orm.em.fork().transactional(async (em) => {
       if (!(await recordProcessed(em, groupId, meta.eventId))) {
         logger.debug({ eventId: meta.eventId }, "event already applied; skipped");
-        return;
+        return false;
       }
       await handle(em, message, meta, stopping.signal);
+      return enqueuedThrough(em);
     });
+    if (enqueued) opts.afterEnqueued?.();
+  };
 
   const settle = async (record: EachMessagePayload, producer: Producer) => {
     // A long handler (a scan job) keeps its partition: the member heartbeats while the record is in hand, so the

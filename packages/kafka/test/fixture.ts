@@ -117,7 +117,9 @@ export class KafkaFixture {
   }
 
   /** An idempotent consumer whose handler records each event in applied_events (and in `seen`). */
-  async startConsumer(opts: { topic?: AuditTopic; handle?: EventHandler<typeof AuditEventSchema> } = {}) {
+  async startConsumer(
+    opts: { topic?: AuditTopic; handle?: EventHandler<typeof AuditEventSchema>; afterEnqueued?: () => void } = {},
+  ) {
     const seen: { message: AuditEvent; meta: EventMeta }[] = [];
     const groupId = uniqueName("kafka_test_group");
     const consumer = await runIdempotentConsumer({
@@ -126,6 +128,7 @@ export class KafkaFixture {
       topic: opts.topic ?? this.topic,
       orm: this.orm,
       logger: this.logger,
+      afterEnqueued: opts.afterEnqueued,
       handle:
         opts.handle ??
         ((em, message, meta) => {

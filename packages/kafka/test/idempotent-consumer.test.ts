@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { toBinary } from "@bufbuild/protobuf";
 import { Partitioners, type Message } from "kafkajs";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { deadLetterTopic, uuidv7 } from "../src/index.ts";
+import { deadLetterTopic, enqueue, OutboxMessage, uuidv7 } from "../src/index.ts";
 import { AppliedEvent, KafkaFixture, auditEvent, waitFor } from "./fixture.ts";
 
 // Records produced by hand, as a relay or another service would send them.
@@ -123,5 +123,31 @@ describe("the idempotent consumer", () => {
         [groupId],
       );
     expect(processed).toEqual([]);
+  }, 60_000);
+  it("calls afterEnqueued once the transaction of a handler that enqueued has committed, and only then", async () => {
+    // What afterEnqueued saw: how many of the handler's outbox rows another connection could read at that moment.
+    const visibleAtCall: number[] = [];
+    const { seen } = await fx.startConsumer({
+      handle: (em, message, meta) => {
+        em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
+        seen.push({ message, meta });
+        if (message.action === "team.renamed") enqueue(em, fx.topic, "reply", auditEvent(`reply.${meta.eventId}`));
+        return Promise.resolve();
+      },
+      afterEnqueued: () => {
+        void fx
+          .em()
+          .count(OutboxMessage, { key: "reply" })
+          .then((n) => visibleAtCall.push(n));
+      },
+    });
+    const quiet = auditRecord("actor-3", "team.archived");
+    const replying = auditRecord("actor-3", "team.renamed");
+    await produce(fx.topic.topic, [quiet, replying]);
+
+    await waitFor("both applied", () => seen.length === 2);
+    await waitFor("the call's look at the outbox", () => visibleAtCall.length === 1);
+    // Called once (the event that enqueued nothing did not wake anyone), after its row was committed.
+    expect(visibleAtCall).toEqual([1]);
   }, 60_000);
 });

@@ -113,6 +113,7 @@ export function openServiceKafka(
         ...opts,
         groupId: `${client.topicPrefix}${opts.groupId}`,
         kafka: client,
+        afterEnqueued: () => relay?.wake(),
         orm,
         logger,
       });

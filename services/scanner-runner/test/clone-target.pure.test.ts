@@ -1,7 +1,7 @@
 // Which repository addresses a source scan clones from (src/domain/clone-target.ts) and which ref it fetches.
 import { describe, expect, it } from "@jest/globals";
 import { CloneAllowList, cloneTargetOf, isPublicAddress } from "../src/domain/clone-target.ts";
-import { refToFetch } from "../src/fetch/git-clone.ts";
+import { clonedBranch, refToFetch } from "../src/fetch/git-clone.ts";
 
 describe("clone targets", () => {
   it("takes http, https and git URLs with their default ports", () => {
@@ -74,5 +74,16 @@ describe("clone targets", () => {
     expect(refToFetch("", "refs/heads/x")).toBe("refs/heads/x");
     expect(refToFetch("", undefined)).toBe("HEAD");
     expect(refToFetch("", " ")).toBe("HEAD");
+  });
+
+  it("clones a branch, a tag or the remote's HEAD in one git; fetches any other ref into an empty repository", () => {
+    expect(clonedBranch("HEAD")).toBe("");
+    expect(clonedBranch("refs/heads/main")).toBe("main");
+    expect(clonedBranch("refs/heads/feature/x")).toBe("feature/x");
+    expect(clonedBranch("refs/tags/v1.2.0")).toBe("v1.2.0");
+    expect(clonedBranch("main")).toBeUndefined(); // a short name may be a tag or a branch: git fetch decides
+    expect(clonedBranch("4b825dc642cb6eb9a060e54bf8d69288fbee4904")).toBeUndefined();
+    expect(clonedBranch("refs/pull/7/head")).toBeUndefined();
+    expect(clonedBranch("refs/heads/-x")).toBeUndefined();
   });
 });

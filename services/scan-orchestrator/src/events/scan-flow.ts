@@ -11,7 +11,6 @@ import type { Logger } from "@sca/log";
 import {
   ScanAttemptFinishedSchema,
   ScanJobSchema,
-  ScanLogLineSchema,
   ScanProgressSchema,
   type ScanAttemptFinished,
   type ScanJob,
@@ -25,12 +24,9 @@ import * as scans from "../store/scans.ts";
 import * as uploads from "../store/uploads.ts";
 import { emitScanJob, emitScanStateChanged, type JobArtefacts, type SupersedeNews } from "./scan-events.ts";
 
-export const scanEventsTopic = topicContract(
-  TOPICS.scanEvents,
-  ScanProgressSchema,
-  ScanLogLineSchema,
-  ScanAttemptFinishedSchema,
-);
+// Log lines are the gateway's (WebSocket frames): left out here, the consumer passes them by without a transaction
+// each, so an attempt's outcome does not wait behind a transaction per line of its log.
+export const scanEventsTopic = topicContract(TOPICS.scanEvents, ScanProgressSchema, ScanAttemptFinishedSchema);
 
 export const retryTopics: Record<RetryTier, ReturnType<typeof retryContract>> = {
   1: retryContract(TOPICS.scanJobsRetry1),
@@ -96,10 +92,7 @@ async function move(
 }
 
 export function scanEventHandler(settings: FlowSettings, logger: Logger) {
-  return async (
-    em: EntityManager,
-    message: ScanProgress | ScanAttemptFinished | { $typeName: "sca.events.v1.ScanLogLine" },
-  ): Promise<void> => {
+  return async (em: EntityManager, message: ScanProgress | ScanAttemptFinished): Promise<void> => {
     const now = new Date();
     switch (message.$typeName) {
       case "sca.events.v1.ScanProgress":
@@ -120,9 +113,6 @@ export function scanEventHandler(settings: FlowSettings, logger: Logger) {
         return;
       case "sca.events.v1.ScanAttemptFinished":
         await attemptFinished(em, message, now, settings, logger);
-        return;
-      default:
-        // Log lines are the gateway's (WebSocket frames); progress frames and heartbeats carry the lease.
         return;
     }
   };

@@ -1,7 +1,9 @@
 // What one attempt of a scan tells the world on sca.scan.events (keyed by scan id), through the outbox: progress
-// frames and log lines each in a transaction of their own, so they leave while the work runs, and heartbeats that
-// renew the attempt's lease during long stages. The outcome is written by the job's own transaction (finishAttempt),
-// with the record that the job was applied: both commit, or the job runs again.
+// frames and log lines committed outside the job's transaction, so they leave while the work runs, and heartbeats
+// that renew the attempt's lease during long stages. Frames are written behind the work, not in its way: each call
+// queues its frames (stamped when called) and returns; one writer commits what has queued, in order, a transaction
+// per batch. A write that fails is thrown by the next call, or by settled(). The outcome is written by the job's own
+// transaction (finish, after settled()), with the record that the job was applied: both commit, or the job runs again.
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
@@ -12,6 +14,7 @@ import {
   ScanLogLineSchema,
   ScanProgressSchema,
   type ScanLogLine,
+  type ScanProgress,
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { nextLogLine, type LogLimits } from "@sca/scan-logs";
 import { scanEvents } from "./topics.ts";
@@ -37,6 +40,10 @@ export class AttemptReporter {
   private readonly attempt: Attempt;
   private last = { step: "", percent: 0 };
   private linesSent = 0;
+  /** Frames queued for the writer, in the order they were reported. */
+  private queued: (ScanProgress | ScanLogLine)[] = [];
+  private writing: Promise<void> | undefined;
+  private failure: Error | undefined;
 
   constructor(deps: ReporterDeps, attempt: Attempt) {
     this.deps = deps;
@@ -44,14 +51,28 @@ export class AttemptReporter {
   }
 
   /** A progress frame; the first of an attempt moves the scan to running. */
-  async progress(step: string, percent: number): Promise<void> {
+  progress(step: string, percent: number): Promise<void> {
     this.last = { step, percent };
-    await this.write((em) => this.enqueueProgress(em, false));
+    return this.queue([this.progressFrame(false)]);
   }
 
-  /** The last frame again, marked as a heartbeat: renews the lease, not forwarded to browsers. */
+  /**
+   * The last frame again, marked as a heartbeat: renews the lease, not forwarded to browsers. Written at once in a
+   * transaction of its own, beside the queue: a heartbeat that fails does not fail the attempt.
+   */
   async heartbeat(): Promise<void> {
-    await this.write((em) => this.enqueueProgress(em, true));
+    const frame = this.progressFrame(true);
+    await this.deps.orm.em.fork().transactional((em) => {
+      enqueue(em, scanEvents, this.attempt.scanId, frame);
+      return Promise.resolve();
+    });
+    this.deps.wakeRelay();
+  }
+
+  /** Resolves once every frame reported so far is committed; rejects with the first write that failed. */
+  async settled(): Promise<void> {
+    await this.writing;
+    if (this.failure) throw this.failure;
   }
 
   /**
@@ -89,10 +110,7 @@ export class AttemptReporter {
         }),
       );
     }
-    if (messages.length === 0) return;
-    await this.write((em) => {
-      for (const m of messages) enqueue(em, scanEvents, this.attempt.scanId, m);
-    });
+    return this.queue(messages);
   }
 
   /** The attempt's outcome, written through the job's transaction (`em`). */
@@ -105,20 +123,35 @@ export class AttemptReporter {
     );
   }
 
-  private enqueueProgress(em: EntityManager, heartbeat: boolean): void {
-    enqueue(
-      em,
-      scanEvents,
-      this.attempt.scanId,
-      create(ScanProgressSchema, { occurredAt: timestampNow(), ...this.attempt, ...this.last, heartbeat }),
-    );
+  private progressFrame(heartbeat: boolean): ScanProgress {
+    return create(ScanProgressSchema, { occurredAt: timestampNow(), ...this.attempt, ...this.last, heartbeat });
   }
 
-  private async write(work: (em: EntityManager) => void): Promise<void> {
-    await this.deps.orm.em.fork().transactional((em) => {
-      work(em);
-      return Promise.resolve();
-    });
-    this.deps.wakeRelay();
+  private queue(frames: (ScanProgress | ScanLogLine)[]): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (frames.length === 0) return Promise.resolve();
+    this.queued.push(...frames);
+    this.writing ??= this.writeQueued();
+    return Promise.resolve();
+  }
+
+  // The one writer: what queued while a batch was committing goes in the next batch, in order.
+  private async writeQueued(): Promise<void> {
+    try {
+      while (this.queued.length > 0) {
+        const batch = this.queued;
+        this.queued = [];
+        await this.deps.orm.em.fork().transactional((em) => {
+          for (const frame of batch) enqueue(em, scanEvents, this.attempt.scanId, frame);
+          return Promise.resolve();
+        });
+        this.deps.wakeRelay();
+      }
+    } catch (err) {
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      this.queued = [];
+    } finally {
+      this.writing = undefined;
+    }
   }
 }

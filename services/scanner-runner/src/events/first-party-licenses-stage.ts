@@ -18,7 +18,14 @@ import type { FileLicenseMatch } from "../domain/scancode/file-detections.ts";
 import type { ToolLine } from "../fetch/git-clone.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
 import { cachedFileMatches, rememberFileMatches } from "../store/scancode-cache.ts";
-import { runScancode, scancodeCommand, scannedFiles, scannerOf, type ScancodeOptions } from "../tools/scancode.ts";
+import {
+  runScancode,
+  scancodeCommand,
+  scannedFiles,
+  scannerKnown,
+  scannerOf,
+  type ScancodeOptions,
+} from "../tools/scancode.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
 import { ToolLog } from "./tool-log.ts";
 
@@ -51,22 +58,45 @@ export interface TreeLicenses {
 /** The stage's step and stage name in progress and log frames (concepts.md, the WebSocket stage vocabulary). */
 export const SCANCODE_STAGE = "scancode";
 
-/** Runs the stage over the workspace's tree and has projects record the outcome; logs under `scancode`. */
-export async function recordFirstPartyLicenses(
-  job: ScanJob,
+/**
+ * The stage's work over the workspace's tree, begun beside cdxgen (both only read the tree; docs/scancode.md): the
+ * listing, hashing and cache lookup at once, scancode itself (a cold tree) once `heavyAfter` settles, so it does not
+ * take cdxgen's core; its log lines are held until the stage is reported. The workspace stays until `done` settles; it never rejects.
+ */
+export interface TreeLicensesRun {
+  done: Promise<{ found: TreeLicenses } | { err: unknown }>;
+  log: ToolLog;
+}
+
+export function startTreeLicenses(
   orm: MikroORM,
   deps: FirstPartyLicenseDeps,
   ws: Workspace,
   reporter: AttemptReporter,
   signal: AbortSignal,
+  heavyAfter: Promise<unknown>,
+): TreeLicensesRun {
+  const log = new ToolLog(reporter, SCANCODE_STAGE, { held: true });
+  const done = treeLicenses(orm, deps, ws, log.line, signal, heavyAfter).then(
+    (found) => ({ found }),
+    (err: unknown) => ({ err }),
+  );
+  return { done, log };
+}
+
+/** The stage reported: its lines written as they come, its outcome awaited and recorded by projects. */
+export async function recordFirstPartyLicenses(
+  job: ScanJob,
+  deps: FirstPartyLicenseDeps,
+  run: TreeLicensesRun,
+  reporter: AttemptReporter,
+  signal: AbortSignal,
 ): Promise<TreeLicenses> {
-  const log = new ToolLog(reporter, SCANCODE_STAGE);
-  let found: TreeLicenses;
-  try {
-    found = await treeLicenses(orm, deps, ws, log.line, signal);
-  } finally {
-    await log.close();
-  }
+  run.log.release();
+  const outcome = await run.done;
+  await run.log.close();
+  if ("err" in outcome) throw outcome.err;
+  const found = outcome.found;
   const recorded = await deps.fileLicenses.record(
     {
       projectId: job.projectId,
@@ -96,6 +126,8 @@ export async function treeLicenses(
   ws: Workspace,
   onLine: ToolLine,
   signal: AbortSignal,
+  /** What scancode's own run waits for (cdxgen's end, beside which the listing, hashing and cache lookup run). */
+  heavyAfter: Promise<unknown> = Promise.resolve(),
 ): Promise<TreeLicenses> {
   const outcome = (status: StageStatus, message: string, fileCount: number, scannedFileCount = 0): TreeLicenses => ({
     status,
@@ -114,16 +146,21 @@ export async function treeLicenses(
       deps.maxFiles + 1,
     );
 
-  let scanner: string;
-  try {
-    scanner = scannerOf(scancodeCommand(deps.scancode.bin));
-  } catch (err) {
-    return outcome("failed", `scancode could not be started (${(err as Error).message}); declared licenses only.`, 0);
-  }
   const hashOf = new Map<string, string>();
   for (const path of paths) {
     signal.throwIfAborted();
     hashOf.set(path, await sha256Of(join(ws.tree, path)));
+  }
+  let scanner: string;
+  try {
+    const command = scancodeCommand(deps.scancode.bin);
+    // Starting python (its version, the first time) is heavy: it waits for `heavyAfter`.
+    if (!scannerKnown(command)) await heavyAfter;
+    signal.throwIfAborted();
+    scanner = await scannerOf(command);
+  } catch (err) {
+    signal.throwIfAborted();
+    return outcome("failed", `scancode could not be started (${(err as Error).message}); declared licenses only.`, 0);
   }
   const hashes = [...new Set(hashOf.values())];
   const known = await cachedFileMatches(orm.em.fork(), scanner, hashes);
@@ -139,6 +176,8 @@ export async function treeLicenses(
       `${paths.length} files, ${hashes.length} distinct contents, ${known.size} from the cache; scancode reads ` +
         `${toScan.size}.`,
     );
+    await heavyAfter;
+    signal.throwIfAborted();
     // Fresh each run: scancode reads everything in it (a workspace serves one scan, but the stage may run twice).
     const input = join(ws.root, "scancode-in");
     await rm(input, { recursive: true, force: true });

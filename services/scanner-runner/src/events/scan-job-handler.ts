@@ -20,7 +20,12 @@ import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
 import { recordFetchedLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
-import { fingerprintStage, type FingerprintDeps } from "./fingerprint-stage.ts";
+import {
+  fingerprintStage,
+  startFingerprinting,
+  type FingerprintDeps,
+  type FingerprintRun,
+} from "./fingerprint-stage.ts";
 import { addVendoredComponents, type FingerprintFindings } from "../domain/fingerprint/known-files.ts";
 import {
   cveIdsOf,
@@ -37,7 +42,12 @@ import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
-import { recordFirstPartyLicenses, type FirstPartyLicenseDeps } from "./first-party-licenses-stage.ts";
+import {
+  recordFirstPartyLicenses,
+  startTreeLicenses,
+  type FirstPartyLicenseDeps,
+  type TreeLicensesRun,
+} from "./first-party-licenses-stage.ts";
 import { inventoryArtefactStream } from "../domain/inventory-artefact.ts";
 import {
   attemptFailure,
@@ -118,6 +128,12 @@ export function inventoryArtefactKey(scanId: string): string {
 /** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
 const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
 
+/** What the head of a source scan hands on: the fingerprint stage's findings, the scancode stage's pending record. */
+interface HeadFindings {
+  fingerprints?: FingerprintFindings | null;
+  licensesRecorded?: Promise<unknown>;
+}
+
 /** The scan is over for this run (cancelled, or another attempt owns it): stop without reporting an outcome. */
 class RunEnded extends Error {
   constructor() {
@@ -142,6 +158,7 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       await boundary();
       const outcome = await runStages(job, deps, reporter, boundary, signal);
       await boundary();
+      await reporter.settled(); // the outcome follows every frame of the attempt
       reporter.finish(em, outcome);
       logger.info({ outcome: outcome.outcome }, "scan job finished");
     } catch (err) {
@@ -153,6 +170,7 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       const failure = attemptFailure(err);
       if (failure.retryable) logger.error({ err }, "scan job failed; the attempt may be retried");
       await reporter.log("sbom", "stderr", [failure.message]).catch(() => undefined);
+      await reporter.settled().catch(() => undefined);
       reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
     } finally {
       run.end();
@@ -175,7 +193,7 @@ async function runStages(
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
     let bytes: Buffer;
-    const found: { fingerprints?: FingerprintFindings | null } = {};
+    const found: HeadFindings = {};
     if (job.kind === "source" || job.kind === "container") {
       bytes = await buildSourceSbom(job, deps, reporter, boundary, signal, found);
     } else {
@@ -239,6 +257,7 @@ async function runStages(
     await boundary();
     await recordComponentStates(job, deps.states, reporter, inventory, deps.scopeFilter, signal);
     await boundary();
+    await found.licensesRecorded;
     await reach("matched");
 
     return {
@@ -262,11 +281,14 @@ async function buildSourceSbom(
   reporter: AttemptReporter,
   boundary: () => Promise<void>,
   signal: AbortSignal,
-  found: { fingerprints?: FingerprintFindings | null },
+  found: HeadFindings,
 ): Promise<Buffer> {
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
   const ws = await openWorkspace(source.workDir, source.sandboxUid);
+  let beside: AbortController | undefined;
+  let licensing: TreeLicensesRun | undefined;
+  let fingerprinting: FingerprintRun | null | undefined;
   try {
     if (job.kind === "container" && job.imageArchive?.key) {
       await reach("pulling");
@@ -310,6 +332,15 @@ async function buildSourceSbom(
     }
     await boundary();
     await reach("fetched");
+    // A source tree's fingerprint and scancode stages only read the tree cdxgen reads: their work runs beside
+    // cdxgen's, and each stage is reported (frames, then its held log lines) after cdxgen's, as before.
+    beside = new AbortController();
+    const besideSignal = AbortSignal.any([signal, beside.signal]);
+    const cdxgenEnded = Promise.withResolvers<void>();
+    if (job.kind === "source") {
+      fingerprinting = startFingerprinting(ws, source.fingerprint, besideSignal);
+      licensing = startTreeLicenses(deps.orm, source.licenses, ws, reporter, besideSignal, cdxgenEnded.promise);
+    }
     const log = new ToolLog(reporter, "cdxgen");
     let sbom: Buffer;
     try {
@@ -324,20 +355,31 @@ async function buildSourceSbom(
         signal,
       );
     } finally {
+      cdxgenEnded.resolve();
       await log.close();
     }
     await boundary();
     await reach("built");
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
-    if (job.kind === "source") found.fingerprints = await fingerprintStage(ws, source.fingerprint, reporter, signal);
+    found.fingerprints = await fingerprintStage(fingerprinting ?? null, source.fingerprint, reporter, signal);
     await boundary();
-    if (job.kind === "source") {
+    if (licensing) {
       await reach("licensing");
-      await recordFirstPartyLicenses(job, deps.orm, source.licenses, ws, reporter, signal);
+      // Recorded by projects while the SBOM is read and ingested; the outcome waits for it (found.licensesRecorded).
+      const recording = recordFirstPartyLicenses(job, source.licenses, licensing, reporter, signal);
+      recording.catch(() => undefined); // awaited, and so thrown, before the outcome
+      found.licensesRecorded = recording;
       await boundary();
     }
     return sbom;
+  } catch (err) {
+    // cdxgen or a stage failed, or the run ended: the work begun beside cdxgen stops, its held lines dropped.
+    beside?.abort();
+    licensing?.log.discard();
+    throw err;
   } finally {
+    // That work lets go of the tree before it is removed (a cold scancode run may still be reading it).
+    await Promise.all([licensing?.done, fingerprinting?.done]);
     await ws.remove();
   }
 }

@@ -117,7 +117,7 @@ export async function cloneRepository(
   }
   const env = sandboxEnv(ws, extra);
 
-  // One deadline over the three steps; the size watcher stops the fetch once the tree passes the cap.
+  // One deadline over the steps; the size watcher stops the fetch once the tree passes the cap.
   const deadline = Date.now() + limits.timeoutMs;
   const tooLarge = new AbortController();
   const watch = setInterval(() => {
@@ -150,21 +150,38 @@ export async function cloneRepository(
       },
     });
   try {
-    checkRan(await git(["init", "-q"]), "prepare the clone", limits);
     onLine("stdout", `Fetching ${wanted} from ${target.url.host} (${address}), depth 1.`);
-    const fetched = await git([
-      "fetch",
-      "--depth=1",
-      "--no-tags",
-      "--no-recurse-submodules",
-      "--end-of-options",
-      url.href,
-      wanted,
-    ]);
-    checkRan(fetched, "fetch", limits, wanted, said);
-    checkRan(await git(["checkout", "-q", "--detach", "FETCH_HEAD"]), "check out", limits);
-    // A detached HEAD is the commit id itself: read it from the file rather than start one more git.
-    commit = /^[0-9a-f]{40,64}$/.exec((await readFile(join(ws.tree, ".git", "HEAD"), "utf8")).trim())?.[0] ?? "";
+    const branch = clonedBranch(wanted);
+    if (branch !== undefined) {
+      // A branch, a tag or the remote's HEAD: one git (clone fetches and checks out), not three.
+      const cloned = await git([
+        "clone",
+        "--quiet",
+        "--depth=1",
+        "--no-tags",
+        "--single-branch",
+        ...(branch ? [`--branch=${branch}`] : []),
+        "--",
+        url.href,
+        ".",
+      ]);
+      checkRan(cloned, "fetch", limits, wanted, said);
+    } else {
+      checkRan(await git(["init", "-q"]), "prepare the clone", limits);
+      const fetched = await git([
+        "fetch",
+        "--depth=1",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--end-of-options",
+        url.href,
+        wanted,
+      ]);
+      checkRan(fetched, "fetch", limits, wanted, said);
+      checkRan(await git(["checkout", "-q", "--detach", "FETCH_HEAD"]), "check out", limits);
+    }
+    // Read from the files rather than start one more git.
+    commit = await headCommit(join(ws.tree, ".git"));
   } catch (err) {
     if (tooLarge.signal.aborted && !signal.aborted) throw tooLargeError(limits);
     throw err;
@@ -177,6 +194,36 @@ export async function cloneRepository(
   if (link) throw new JobInputError(`The repository holds a symbolic link leading outside it (${link.slice(0, 200)}).`);
   onLine("stdout", `Checked out ${commit || "the commit"}: ${bytes} bytes.`);
   return { commit, bytes };
+}
+
+/**
+ * What `git clone --branch` can take for the ref fetched: the branch or tag name ("" for the remote's HEAD), or
+ * undefined for any other ref (a commit id, refs/pull/...), which is fetched into an empty repository instead.
+ */
+export function clonedBranch(wanted: string): string | undefined {
+  if (wanted === "HEAD") return "";
+  const name = /^refs\/(?:heads|tags)\/(.+)$/.exec(wanted)?.[1];
+  return name && !name.startsWith("-") ? name : undefined;
+}
+
+/** The commit checked out: a detached HEAD holds it; a branch's HEAD names the ref (loose, or in packed-refs). */
+async function headCommit(gitDir: string): Promise<string> {
+  const commitId = /^[0-9a-f]{40,64}$/;
+  const head = (await readFile(join(gitDir, "HEAD"), "utf8")).trim();
+  if (commitId.test(head)) return head;
+  const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+  if (!ref || ref.split("/").includes("..")) return "";
+  const loose = await readFile(join(gitDir, ref), "utf8").then(
+    (text) => text.trim(),
+    () => "",
+  );
+  if (commitId.test(loose)) return loose;
+  const packed = await readFile(join(gitDir, "packed-refs"), "utf8").catch(() => "");
+  for (const line of packed.split("\n")) {
+    const [id, name] = line.split(" ");
+    if (name === ref && id && commitId.test(id)) return id;
+  }
+  return "";
 }
 
 function tooLargeError(limits: CloneLimits): JobInputError {
@@ -193,7 +240,10 @@ function checkRan(result: ToolResult, step: string, limits: CloneLimits, ref?: s
     );
   if (result.exitCode === 0) return;
   const words = said.join("\n");
-  if (step === "fetch" && /couldn't find remote ref|not our ref|unadvertised object/i.test(words))
+  if (
+    step === "fetch" &&
+    /couldn't find remote ref|not our ref|unadvertised object|Remote branch .* not found in upstream/i.test(words)
+  )
     throw new JobInputError(
       `The repository has no ${ref ?? "such ref"}; the scan's ref or the default branch is wrong.`,
     );

@@ -2,10 +2,11 @@
 // a directory's files. It runs in the sandbox (runTool: the scrubbed environment, its own process group killed on
 // timeout or cancel, the sandbox user) with RLIMIT_FSIZE just past SCANCODE_MAX_RESULT_BYTES, and writes JSON lines
 // (one file a line), which the stage reads line by line, so memory stays bounded by the largest file's record.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createReadStream, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { createInterface } from "node:readline";
 import { scannedFilesOf, type ScannedFile } from "../domain/scancode/file-detections.ts";
 import type { ToolLine } from "../fetch/git-clone.ts";
@@ -32,6 +33,8 @@ export type ScancodeRun =
 /** The options that decide what scancode finds: part of the cache key with the version. */
 const DETECTION_ARGS = ["--license"] as const;
 
+const execFileAsync = promisify(execFile);
+
 const commands = new Map<string, string>();
 /** The scancode script itself (its shebang names the virtualenv's python), not the .tools/bin link to it. */
 export function scancodeCommand(configured: string): string {
@@ -44,18 +47,35 @@ export function scancodeCommand(configured: string): string {
   return resolved;
 }
 
-/** What names a scanner in the cache: the installed scancode's version and the detection options. */
-const scanners = new Map<string, string>();
-export function scannerOf(command: string): string {
-  const known = scanners.get(command);
-  if (known) return known;
-  const version = /\d+\.\d+\.\d+\S*/.exec(
-    execFileSync(command, ["--version"], { encoding: "utf8", env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } }),
-  )?.[0];
-  if (!version) throw new Error(`${command} --version named no version`);
-  const scanner = `scancode-${version} ${DETECTION_ARGS.join(" ")}`.slice(0, 64);
-  scanners.set(command, scanner);
+/**
+ * What names a scanner in the cache: the installed scancode's version and the detection options. Asked once per
+ * command, without blocking: `scancode --version` loads python for seconds, and the stage now runs beside cdxgen
+ * and the fingerprint stage's requests.
+ */
+const scanners = new Map<string, Promise<string>>();
+/** Whether the scanner of `command` was asked already (its answer is at hand, or on its way). */
+export function scannerKnown(command: string): boolean {
+  return scanners.has(command);
+}
+
+export function scannerOf(command: string): Promise<string> {
+  let scanner = scanners.get(command);
+  if (!scanner) {
+    scanner = askVersion(command);
+    scanners.set(command, scanner);
+    scanner.catch(() => scanners.delete(command)); // a failure is asked again by the next scan
+  }
   return scanner;
+}
+
+async function askVersion(command: string): Promise<string> {
+  const { stdout } = await execFileAsync(command, ["--version"], {
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
+  });
+  const version = /\d+\.\d+\.\d+\S*/.exec(stdout)?.[0];
+  if (!version) throw new Error(`${command} --version named no version`);
+  return `scancode-${version} ${DETECTION_ARGS.join(" ")}`.slice(0, 64);
 }
 
 /** Runs scancode over `input` (a directory of the workspace); the JSON-lines output is in ws.out on success. */
