@@ -198,6 +198,8 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
   },
   stdio: ["pipe", "pipe", "inherit"],
 });
+// Listened for from the start: the runner may exit before the bench waits for it (after "stop").
+const exited = new Promise((r) => child.once("exit", r));
 const lines = createInterface({ input: child.stdout });
 child.once("exit", (code, signal) => {
   if (code !== 0) console.error(`the runner exited: code ${code}, signal ${signal}`);
@@ -352,7 +354,7 @@ child.stdin.write("memory\n");
 const memory = await next("memory");
 child.stdin.write("stop\n");
 await scanEvents.stop();
-await new Promise((r) => child.once("exit", r));
+await exited;
 
 printTable(
   `Full re-match after an advisory refresh (${PROJECTS} projects × ${COMPONENTS} components; target ≤ ${TARGET_REMATCH_MS / 1000} s)`,
