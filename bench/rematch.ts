@@ -36,7 +36,7 @@ import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, EventReader, startService, testServers, uniqueName } from "@sca/testkit";
+import { callAs, EventReader, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { vulnerabilityMessage } from "../services/scanner-runner/src/clients/vulnerability-matches.ts";
 import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
 import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
@@ -44,6 +44,7 @@ import { scanVerdictsOf } from "../services/scanner-runner/src/domain/vulndb/sca
 import { VENDORED_SNAPSHOT } from "../services/scanner-runner/src/vulndb/advisory-database.ts";
 import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";
 import { startSlowRegistry } from "./offline/slow-registry.ts";
+import { publishJobs, scanJob } from "../services/scanner-runner/test/support/scan-jobs.ts";
 import { printTable } from "./table.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
@@ -202,6 +203,7 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
     ...process.env,
     NODE_OPTIONS: process.env.BENCH_RUNNER_NODE_OPTIONS ?? RUNNER_NODE_OPTIONS,
     BENCH_RUNNER_SCHEMA: schema,
+    BENCH_SECRET_KEY: TEST_SECRET,
     BENCH_ARTEFACT_DIR: dir,
     BENCH_PROJECTS_URL: projects.url!,
     ...registry.env,
@@ -258,8 +260,13 @@ const runnerKafka = createKafka({
 await ensureTopics(runnerKafka, [TOPICS.scanEvents]);
 const scanEvents = await EventReader.start(runnerKafka, TOPICS.scanEvents);
 const queued = await next("queued");
+// This process's CPU (identity and projects answering) through the re-match, beside the runner's own.
+const benchCpuBefore = process.cpuUsage();
 const drained = await next("drained");
+const benchCpu = process.cpuUsage(benchCpuBefore);
 const rematchMs = Number(drained.at) - Number(queued.at);
+const rematchRunnerCpuMs = Number(drained.cpuMs) - Number(queued.cpuMs);
+const rematchProjectsCpuMs = (benchCpu.user + benchCpu.system) / 1000;
 const count = async (projectId: string) =>
   Number(
     (
@@ -305,8 +312,19 @@ async function scanToFindings(
   const upload = await store.put(`uploads/${projectId}/${randomUUID()}`, bytesSource(bytes), {
     maxBytes: 64 * 2 ** 20,
   });
-  child.stdin.write(`scan ${projectId} ${upload.key} ${upload.sizeBytes} ${upload.sha256}\n`);
-  const { scanId } = await next("published");
+  // Onto the runner's manual lane, as the scan-orchestrator's relay publishes a job.
+  const job = scanJob({
+    lane: "manual",
+    projectId,
+    sbom: {
+      $typeName: "sca.events.v1.ScanArtefact",
+      key: upload.key,
+      sizeBytes: BigInt(upload.sizeBytes),
+      sha256: upload.sha256,
+    },
+  });
+  await publishJobs(runnerKafka, "manual", [job]);
+  const { scanId } = job;
   let total = 0;
   while (Date.now() - started < 300_000) {
     total = await count(projectId);
@@ -368,6 +386,8 @@ printTable(
       "package names queued": Number(queued.packages),
       "findings before": olderFindings,
       "re-match ms": rematchMs,
+      "runner CPU ms": rematchRunnerCpuMs.toFixed(0),
+      "identity+projects CPU ms": rematchProjectsCpuMs.toFixed(0),
       "runner peak RSS MiB": Number(drained.peakRssMiB).toFixed(0),
       "≤ 30 s": rematchMs <= TARGET_REMATCH_MS ? "met" : "MISSED",
     },

@@ -1,26 +1,35 @@
 // The scanner-runner of bench/rematch.ts in a process of its own (so its memory is its own): a fresh schema, the
 // vendored advisory snapshot imported at start (the "refresh" that changes every advisory), refresh propagation and
-// scan jobs as in production. It reports on stdout, one JSON line each: the re-match queue filling and emptying,
-// its resident memory (sampled every 50 ms, and VmHWM), and on a line "scan <projectId> <key> <bytes> <sha256>" on
-// stdin it publishes that SBOM's scan job onto its manual lane.
+// scan jobs as in production (the bench publishes them onto the runner's lane). It reports on stdout, one JSON line
+// each: the re-match queue filling and emptying, its resident memory (sampled every 50 ms, and VmHWM), and its CPU
+// time. Like the runner of `node src/main.ts`, it loads no test kit (whose modules would count in its memory): the
+// servers and the secret come from the environment.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { setFlagsFromString } from "node:v8";
 import { createLogger } from "@sca/log";
 import { startServiceInstance } from "@sca/runtime";
-import { TEST_SECRET, testServers } from "@sca/testkit";
 import { service } from "../../services/scanner-runner/src/service.ts";
 import { rematchPendingCount } from "../../services/scanner-runner/src/store/pending-refreshes.ts";
-import { publishJobs, scanJob } from "../../services/scanner-runner/test/support/scan-jobs.ts";
 
 /** The named keys of this process's environment that are set. */
 const passedThrough = (keys: string[]) =>
   Object.fromEntries(keys.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
-const say = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: Date.now(), ...o })}\n`);
+// Each report carries the runner's CPU time so far (user + system, ms): what a stage cost it, whatever the load.
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const say = (o: Record<string, unknown>) =>
+  process.stdout.write(`${JSON.stringify({ at: Date.now(), cpuMs: cpuMs(), ...o })}\n`);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
+// The V8 flags runService sets in production (the definition's v8Flags); BENCH_RUNNER_V8_FLAGS replaces them
+// (space-separated, empty for none: the before/after pair).
+for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? service.v8Flags ?? [])
+  setFlagsFromString(flag);
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 2 ** 20)), 50);
-const servers = testServers();
 const schema = process.env.BENCH_RUNNER_SCHEMA!;
 say({ event: "starting", rssMiB: process.memoryUsage().rss / 2 ** 20 });
 const instance = await startServiceInstance(service, {
@@ -29,10 +38,10 @@ const instance = await startServiceInstance(service, {
   schema,
   logger: createLogger("scanner-runner-bench", "WARN"),
   env: {
-    DATABASE_URL: servers.databaseUrl,
-    KAFKA_BROKERS: servers.kafkaBrokers.join(","),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
     KAFKA_TOPIC_PREFIX: `${schema}.`,
-    SECRET_KEY: TEST_SECRET,
+    SECRET_KEY: process.env.BENCH_SECRET_KEY!,
     APP_ENV: "dev",
     RPC_PORT: "0",
     ARTEFACT_DIR: process.env.BENCH_ARTEFACT_DIR!,
@@ -70,16 +79,8 @@ say({ event: "drained", peakRssMiB: peak, hwmMiB: hwm() });
 peak = process.memoryUsage().rss / 2 ** 20;
 
 for await (const line of createInterface({ input: process.stdin })) {
-  const [word, projectId, key, size, sha256] = line.trim().split(" ");
-  if (word === "scan") {
-    const job = scanJob({
-      lane: "manual",
-      projectId: projectId!,
-      sbom: { $typeName: "sca.events.v1.ScanArtefact", key: key!, sizeBytes: BigInt(size!), sha256: sha256! },
-    });
-    await publishJobs(instance.kafka!, "manual", [job]);
-    say({ event: "published", scanId: job.scanId });
-  } else if (word === "memory") say({ event: "memory", peakRssMiB: peak, hwmMiB: hwm() });
+  const word = line.trim();
+  if (word === "memory") say({ event: "memory", peakRssMiB: peak, hwmMiB: hwm() });
   else if (word === "stop") break;
 }
 clearInterval(sampler);

@@ -59,6 +59,11 @@ export interface ServiceDefinition<
   start(ctx: ServiceContext<C, K, S>): Promise<(router: ConnectRouter) => void> | ((router: ConnectRouter) => void);
   /** Its periodic jobs, started after the server and stopped (signal aborted, run awaited) before it closes. */
   jobs?(ctx: ServiceContext<C, K, S>): PeriodicJob[];
+  /**
+   * V8 flags its process sets before it starts (runService): those NODE_OPTIONS refuses, such as the heap-sizing
+   * mode a memory-bound service runs in. Tests starting it in a shared process leave them unset.
+   */
+  v8Flags?: readonly string[];
 }
 
 /** Returns the definition as given; only there so its config, Kafka use and seams type `ctx`. */

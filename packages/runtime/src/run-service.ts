@@ -1,6 +1,7 @@
 // A domain service as a process: `node src/main.ts` starts its definition (start-service.ts) from the environment
 // and drains it on SIGTERM/SIGINT; `node src/main.ts migrate` creates the Kafka topics the service declares,
 // applies the schema's migrations and exits. A bad configuration value stops it with one line naming the key.
+import { setFlagsFromString } from "node:v8";
 import { ConfigError } from "@sca/config";
 import { runMigrateCommand } from "@sca/db";
 import { onShutdown } from "@sca/rpc";
@@ -36,6 +37,7 @@ export async function runService<C extends ConfigKeys, K extends KafkaUse | unde
     await runMigrateCommand(orm, setup.logger);
   }
 
+  for (const flag of def.v8Flags ?? []) setFlagsFromString(flag);
   const { instance, closers } = await openServiceInstance(def).catch(exitOnConfigError);
   onShutdown(instance.logger, closers, () => instance.health.markShuttingDown());
 }

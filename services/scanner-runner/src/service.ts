@@ -123,6 +123,10 @@ export const service = defineService({
     consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
   },
   seams,
+  // V8's memory-saver heap sizing: the old generation grows in small steps over what is live, instead of to several
+  // times it, so the garbage of an import, a large scan or a re-match is collected rather than kept resident (V8
+  // does not give freed heap pages back): docs/benchmarks.md, "runnermem".
+  v8Flags: ["--memory-saver-mode"],
   start: async ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A group of its own per instance: every instance hears every scan's news, whichever runs its job.

@@ -61,7 +61,7 @@ import {
 } from "../domain/scan-job.ts";
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
-import type { SbomInventory } from "../domain/sbom/inventory.ts";
+import { releaseRawData, type SbomInventory } from "../domain/sbom/inventory.ts";
 import type { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
 import { scanVerdictsYielding, type ScanVerdicts } from "../domain/vulndb/scan-verdicts.ts";
 import { knownState } from "../store/known-scan-states.ts";
@@ -192,7 +192,7 @@ async function runStages(
 
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
-    let bytes: Buffer;
+    let bytes: Buffer | null;
     const found: HeadFindings = {};
     if (job.kind === "source" || job.kind === "container") {
       bytes = await buildSourceSbom(job, deps, reporter, boundary, signal, found);
@@ -208,6 +208,8 @@ async function runStages(
       deps.scopeFilter,
       deps.scopeRefinements,
     );
+    // The document is read: its bytes (tens of MB for a large SBOM) are not kept through the stages after.
+    bytes = null;
     if (found.fingerprints) addVendoredComponents(inventory, found.fingerprints);
     await boundary();
     await reach("read");
@@ -219,6 +221,8 @@ async function runStages(
       maxBytes: INVENTORY_ARTEFACT_MAX_BYTES,
       signal,
     });
+    // The artefact holds each component's raw_data now; nothing after needs it in memory.
+    releaseRawData(inventory);
     await boundary();
     await reach("stored");
     await reporter.log("ingest", "stdout", [

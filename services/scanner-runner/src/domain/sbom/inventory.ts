@@ -103,3 +103,17 @@ export interface SbomInventory {
   declaredComponentCount: number;
   warnings: SbomWarning[];
 }
+
+/** What a component's raw_data reads once released: nothing of the document (see releaseRawData). */
+const RELEASED_RAW_DATA: Record<string, unknown> = Object.freeze({});
+
+/**
+ * Drops every component's raw_data from the inventory in memory, once the inventory artefact holding it is written:
+ * what a scan does after (matching, the states, the license lookup by purl) needs the identities only, and raw_data
+ * is about half of a large inventory's heap. Writing the artefact again after this would lose it.
+ */
+export function releaseRawData(inventory: SbomInventory): void {
+  for (const component of inventory.components) component.rawData = RELEASED_RAW_DATA;
+  const primary = inventory.document.primaryComponent;
+  if (primary) primary.rawData = RELEASED_RAW_DATA;
+}
