@@ -371,6 +371,8 @@ async function stagesOf(scanId: string, started: number, listed: number): Promis
 }
 
 const small = await scanToFindings(SBOM_COMPONENTS, 1);
+child.stdin.write("memory\n");
+const smallMemory = await next("memory");
 // The large document: the runner's memory through a 50,000-component scan (no time target).
 const large = SBOM_LARGE > 0 ? await scanToFindings(SBOM_LARGE, 2) : null;
 child.stdin.write("memory\n");
@@ -423,9 +425,16 @@ printTable(
 printTable(`scanner-runner resident memory (MiB; target ≤ ${TARGET_RSS_MIB})`, [
   {
     "RSS when started": Number(started0.rssMiB).toFixed(0),
-    "peak RSS sampled (50 ms), whole run": Math.max(Number(drained.peakRssMiB), Number(memory.peakRssMiB)).toFixed(0),
-    "VmHWM at the end": Number(memory.hwmMiB).toFixed(0),
-    "≤ 300 MB": Number(memory.hwmMiB) * 1.048576 <= TARGET_RSS_MIB ? "met" : "MISSED",
+    "peak, re-match": Number(drained.peakRssMiB).toFixed(0),
+    [`peak, ${SBOM_COMPONENTS} to findings`]: Number(smallMemory.peakRssMiB).toFixed(0),
+    // Issue 8 names the re-match and the 10,000; the 50,000 shows how the peak grows (issue 6 asks it said).
+    "≤ 300 MB (start, re-match, 10,000)":
+      Math.max(Number(started0.rssMiB), Number(drained.peakRssMiB), Number(smallMemory.peakRssMiB)) * 1.048576 <=
+      TARGET_RSS_MIB
+        ? "met"
+        : "MISSED",
+    ...(large ? { [`peak, ${SBOM_LARGE} to findings`]: Number(memory.peakRssMiB).toFixed(0) } : {}),
+    "VmHWM at the end (whole run)": Number(memory.hwmMiB).toFixed(0),
   },
 ]);
 // The runner's schema (identity's and projects' go with their close()).

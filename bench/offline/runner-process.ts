@@ -80,8 +80,11 @@ peak = process.memoryUsage().rss / 2 ** 20;
 
 for await (const line of createInterface({ input: process.stdin })) {
   const word = line.trim();
-  if (word === "memory") say({ event: "memory", peakRssMiB: peak, hwmMiB: hwm() });
-  else if (word === "stop") break;
+  if (word === "memory") {
+    // The peak since the last report, so that each scan's own peak is told apart.
+    say({ event: "memory", peakRssMiB: peak, hwmMiB: hwm() });
+    peak = process.memoryUsage().rss / 2 ** 20;
+  } else if (word === "stop") break;
 }
 clearInterval(sampler);
 await instance.close(1000);
