@@ -422,9 +422,8 @@ describe("license_category following the policy in force", () => {
     await client.deleteTeamLicensePolicy({ teamId }, root);
   }, 90_000);
 
-  // The issue's target is 1 s. On the shared 2-core test machine, every row changing, it measures 0.4-0.9 s
-  // (docs/benchmarks.md, "License re-categorisation"). The bound here catches a regression, not the target.
-  it("re-categorises a 10000-component project in one pass, under 3 s on the shared test machine", async () => {
+  // Its time (issue 9: at most 1 s after a policy change) is bench/recategorise.ts's; here, what it writes.
+  it("re-categorises a 10000-component project in one pass, every row changed", async () => {
     const projectId = await projectWithInventory(10_000, "binary");
     // Ingestion's own categorisation first; then every row is made to change, the worst case measured.
     await waitForNoUncategorised(projectId);
@@ -434,12 +433,10 @@ describe("license_category following the policy in force", () => {
       .execute("update inventory_components set license_category = null where project_id = ?", [projectId]);
     const categories = policyLicenseCategories(policy.url!, TEST_SECRET);
     const project = (await projectById(projects.orm.em.fork(), projectId))!;
-    const started = performance.now();
     const changed = await projects.orm.em.fork().transactional((em) => recategoriseProject(em, categories, project));
-    const elapsedMs = performance.now() - started;
-    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBe(10_000);
     const summary = (await projectById(projects.orm.em.fork(), projectId))!.licenseCategorySummary;
     expect(Object.values(summary).reduce((a, b) => a + b, 0)).toBe(10_000);
-    expect(elapsedMs).toBeLessThan(3000);
+    expect(await categoryCounts(projectId)).toEqual(summary);
   }, 120_000);
 });
