@@ -96,7 +96,7 @@ describe("CategoriseLicenses", () => {
     ).rejects.toMatchObject({ code: 3 });
   });
 
-  it("categorises 10000 components in one call within a second", async () => {
+  it("categorises 10000 components in one call", async () => {
     const client = policy.client(LicensePolicyService);
     const licenses = ["MIT", "Apache-2.0 OR GPL-2.0-only", "(MIT AND BSD-3-Clause)", "LGPL-2.1-or-later", "ISC"];
     const many = Array.from({ length: 10_000 }, (_, i) => ({
@@ -104,13 +104,11 @@ describe("CategoriseLicenses", () => {
       purl: `pkg:npm/pkg-${i}@1.0.${i}`,
     }));
     const projects = await callAs.service("projects");
-    const started = performance.now();
+    // Its time is in bench/recategorise.ts (issue 9's re-categorisation, this call included).
     const answer = await client.categoriseLicenses({ teamId, components: many }, projects);
-    const elapsedMs = performance.now() - started;
     expect(answer.categories).toHaveLength(10_000);
     // Under the team policy of the test before (OR most restrictive, unknown conditional): "MIT AND LicenseRef-x0",
     // "Apache-2.0 OR GPL-2.0-only", "(MIT AND BSD-3-Clause)", "LGPL-2.1-or-later" (shipped every way), "ISC".
     expect(answer.categories.slice(0, 5)).toEqual(["conditional", "forbidden", "allowed", "conditional", "allowed"]);
-    expect(elapsedMs).toBeLessThan(1000);
   });
 });
