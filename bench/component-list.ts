@@ -7,9 +7,8 @@
 // during the run divided by the requests answered (pids from BENCH_RUN_DIR, as ./dev up records them);
 // PostgreSQL's share is not counted. Two loads per query (BENCH_LOAD=paced|autocannon|both): an even open-loop
 // rate, latency from each request's due time (bench/paced-load.ts), and autocannon's overallRate as before.
-import autocannon from "autocannon";
 import { generateCycloneDxBom } from "@sca/testkit";
-import { loadsToRun, pacedLoad } from "./paced-load.ts";
+import { latencyColumns, loadsToRun, p99Verdict, runLoad } from "./paced-load.ts";
 import { BASE, cpuMsOf, pidOf, Portal } from "./portal.ts";
 import { printTable } from "./table.ts";
 
@@ -49,44 +48,23 @@ for (const q of queries) {
   const path = `/api/v1/projects/${project}/components?${q}`;
   const matched = await portal.total(project, `&${q.replace(/(^|&)limit=\d+/, "")}`);
   for (const load of loadsToRun()) {
-    const run = (duration: number) =>
-      load === "paced"
-        ? pacedLoad({
-            url: `${BASE}${path}`,
-            connections: CONNECTIONS,
-            rate: RATE,
-            seconds: duration,
-            headers: { authorization: `Bearer ${portal.token}` },
-          })
-        : autocannon({
-            url: `${BASE}${path}`,
-            connections: CONNECTIONS,
-            overallRate: RATE,
-            duration,
-            headers: { authorization: `Bearer ${portal.token}` },
-          });
+    const run = (seconds: number) =>
+      runLoad(load, { url: `${BASE}${path}`, token: portal.token, rate: RATE, connections: CONNECTIONS, seconds });
     await run(3); // warm-up
     const processes = ["gateway", "identity", "projects"].map((name) => ({ name, pid: pidOf(name) }));
     const cpuBefore = processes.map((p) => cpuMsOf(p.pid));
     const r = await run(DURATION);
     rows.push({
       query: q,
-      load: load === "paced" ? "paced, open loop" : "autocannon overallRate",
       matched,
-      "req/s": r.requests.average,
-      "p50 ms": r.latency.p50,
-      "p99 ms": r.latency.p99,
-      "max ms": r.latency.max,
-      errors: r.errors + r.timeouts,
-      non2xx: r.non2xx,
+      ...latencyColumns(load, r),
       ...Object.fromEntries(
         processes.map((p, i) => [
           `CPU ms/req ${p.name}`,
           (cpuMsOf(p.pid) - cpuBefore[i]!) / Math.max(1, r.requests.total),
         ]),
       ),
-      [`p99 ≤ ${TARGET_P99_MS} ms`]:
-        r.latency.p99 <= TARGET_P99_MS && r.non2xx === 0 && r.errors === 0 ? "met" : "MISSED",
+      ...p99Verdict(r, TARGET_P99_MS),
     });
   }
 }

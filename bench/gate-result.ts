@@ -6,9 +6,8 @@
 // project: its memberships are empty; the CI recipe's key is a team member's, tested in readme-gate-ci). CPU columns as component-list's, when BENCH_RUN_DIR has the pid files.
 // Two loads per run (BENCH_LOAD=paced|autocannon|both): an even open-loop rate, latency from each request's due
 // time (bench/paced-load.ts), and autocannon's overallRate as before (bursts at each second's start).
-import autocannon from "autocannon";
 import { generateCycloneDxBom } from "@sca/testkit";
-import { loadsToRun, pacedLoad } from "./paced-load.ts";
+import { latencyColumns, loadsToRun, p99Verdict, runLoad } from "./paced-load.ts";
 import { BASE, cpuMsOf, pidOf, Portal } from "./portal.ts";
 import { printTable } from "./table.ts";
 
@@ -58,42 +57,21 @@ const pids = ["gateway", "identity", "policy", "projects"].map((name) => {
 const rows: Record<string, string | number>[] = [];
 for (const load of loadsToRun()) {
   const token = portal.token;
-  const run = (duration: number) =>
-    load === "paced"
-      ? pacedLoad({
-          url: `${BASE}/api${path}`,
-          connections: CONNECTIONS,
-          rate: RATE,
-          seconds: duration,
-          headers: { authorization: `Bearer ${token}` },
-        })
-      : autocannon({
-          url: `${BASE}/api${path}`,
-          connections: CONNECTIONS,
-          overallRate: RATE,
-          duration,
-          headers: { authorization: `Bearer ${token}` },
-        });
+  const run = (seconds: number) =>
+    runLoad(load, { url: `${BASE}/api${path}`, token, rate: RATE, connections: CONNECTIONS, seconds });
   await run(3); // warm-up
   const before = pids.map((p) => (p.pid ? cpuMsOf(p.pid) : 0));
   const r = await run(DURATION);
   rows.push({
-    load: load === "paced" ? "paced, open loop" : "autocannon overallRate",
     caller: "bearer access token (super_admin)",
     components: COMPONENTS,
-    "req/s": r.requests.average,
-    "p50 ms": r.latency.p50,
-    "p99 ms": r.latency.p99,
-    "max ms": r.latency.max,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
+    ...latencyColumns(load, r),
     ...Object.fromEntries(
       pids.flatMap((p, i) =>
         p.pid ? [[`CPU ms/req ${p.name}`, (cpuMsOf(p.pid) - before[i]!) / Math.max(1, r.requests.total)]] : [],
       ),
     ),
-    [`p99 ≤ ${TARGET_P99_MS} ms`]:
-      r.latency.p99 <= TARGET_P99_MS && r.non2xx === 0 && r.errors === 0 ? "met" : "MISSED",
+    ...p99Verdict(r, TARGET_P99_MS),
   });
 }
 printTable(

@@ -7,6 +7,7 @@
 // ceil(1 / per-connection rate) = 1 ms, adding a synthetic sample for every millisecond of each answer, which
 // weights the slow answers' milliseconds rather than the answers (docs/benchmarks.md, branch readpath).
 import { Agent, request } from "node:http";
+import autocannon from "autocannon";
 
 export interface PacedResult {
   requests: { total: number; average: number };
@@ -84,7 +85,40 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
 }
 
 /** The loads a bench runs: BENCH_LOAD=paced, autocannon, or both (the default). */
-export function loadsToRun(): ("paced" | "autocannon")[] {
+export function loadsToRun(): Load[] {
   const wanted = process.env.BENCH_LOAD ?? "both";
-  return wanted === "both" ? ["paced", "autocannon"] : [wanted as "paced" | "autocannon"];
+  return wanted === "both" ? ["paced", "autocannon"] : [wanted as Load];
+}
+
+export type Load = "paced" | "autocannon";
+
+/** `url` for `seconds` at `rate` requests a second under `load`, as the benches' tables report it. */
+export async function runLoad(
+  load: Load,
+  opts: { url: string; token: string; rate: number; connections: number; seconds: number },
+): Promise<PacedResult> {
+  const headers = { authorization: `Bearer ${opts.token}` };
+  const { url, connections, rate, seconds } = opts;
+  return load === "paced"
+    ? pacedLoad({ url, connections, rate, seconds, headers })
+    : autocannon({ url, connections, overallRate: rate, duration: seconds, headers });
+}
+
+/** A table row's load and latency columns. */
+export function latencyColumns(load: Load, r: PacedResult): Record<string, string | number> {
+  return {
+    load: load === "paced" ? "paced, open loop" : "autocannon overallRate",
+    "req/s": r.requests.average,
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "max ms": r.latency.max,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+export function p99Verdict(r: PacedResult, targetP99Ms: number): Record<string, string> {
+  return {
+    [`p99 ≤ ${targetP99Ms} ms`]: r.latency.p99 <= targetP99Ms && r.non2xx === 0 && r.errors === 0 ? "met" : "MISSED",
+  };
 }
