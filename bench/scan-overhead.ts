@@ -9,7 +9,9 @@
 // - cdxgen alone: the same files in a fresh workspace, cdxgen started by runCdxgen with the flags, sandbox and
 //   environment a scan uses, until its SBOM is read back.
 // Runs alternate (portal, alone) so load drift on a shared machine hits both; one warm-up pair per project is not
-// counted; medians of BENCH_RUNS (default 5).
+// counted; medians of BENCH_RUNS (default 5). The runner starts the next scan's cdxgen ahead after each source scan
+// (docs/source-scans.md, "cdxgen started ahead"; BENCH_PRESTART=false turns it off): each timed run waits until that
+// process has loaded and gone idle, so its loading never shares the cores with a run being timed.
 import { randomUUID } from "node:crypto";
 import { chown, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -51,9 +53,48 @@ const projects = await startService("projects", {
 const scans = await startService("scan-orchestrator", {
   env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
 });
+const PRESTART = process.env.BENCH_PRESTART !== "false";
 const runner = await startService("scanner-runner", {
-  env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_GIT_ALLOWED_HOSTS: "localhost" },
+  env: {
+    PROJECTS_RPC_URL: projects.url!,
+    KAFKA_TOPIC_PREFIX,
+    ...store,
+    SCAN_GIT_ALLOWED_HOSTS: "localhost",
+    CDXGEN_PRESTART_ENABLED: String(PRESTART),
+  },
 });
+
+/** CPU ticks of the prestarted cdxgen processes (their command line names the gate module), by pid. */
+async function prestartTicks(): Promise<Map<string, number>> {
+  const ticks = new Map<string, number>();
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!(await readFile(`/proc/${pid}/cmdline`, "utf8")).includes("cdxgen-prestart-gate")) continue;
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime + stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks;
+}
+
+/** Until the runner's prestarted cdxgen (if one is coming) has loaded and stopped using the CPU. */
+async function prestartSettled(): Promise<void> {
+  if (!PRESTART) return;
+  await delay(400); // it starts 250 ms after the scan's outcome
+  let before = await prestartTicks();
+  for (let i = 0; i < 100; i++) {
+    await delay(300);
+    const now = await prestartTicks();
+    // None after 2 s: the runner has not run a source scan yet (the warm-up).
+    if (now.size === 0 && i >= 6) return;
+    if (now.size > 0 && [...now].every(([pid, t]) => before.get(pid) === t)) return;
+    before = now;
+  }
+}
 
 const events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
 const slug = `bench-${randomUUID().slice(0, 8)}`;
@@ -161,7 +202,9 @@ try {
     const portal: number[] = [];
     const alone: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
+      await prestartSettled();
       const p = await portalRun(project!.id, name);
+      await prestartSettled();
       const a = await aloneRun(name);
       if (i === 0) {
         stageRuns[name] = []; // the warm-up's stages are not counted either

@@ -253,6 +253,8 @@ export const keys = {
   /** GET /v1/external-packages and /v1/external-advisories/{id}; false answers 404 (docs/findings.md). */
   EXTERNAL_PACKAGE_LOOKUP_ENABLED: key(p.bool(true)),
   /** Per-row JSON ceiling (a component's raw_data) before truncation; bounds of our own: 1 KiB to 16 MiB. */
+  /** Memory for the component list pages projects keeps, per instance (docs/inventory.md); 0 keeps none. */
+  COMPONENT_PAGE_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
   JSONB_ROW_SIZE_LIMIT_BYTES: key(p.int(262144, { min: 1024, max: 16 * 1024 ** 2 })),
 
   // Scanner-runner (docs/scanner-runner.md). Each instance has a slot budget per lane: a slot is one job at a time.
@@ -296,6 +298,8 @@ export const keys = {
   CDXGEN_BIN: key(p.text("")),
   /** cdxgen is stopped after this long. */
   CDXGEN_TIMEOUT_SECONDS: key(p.int(600, { min: 5, max: 7200 })),
+  /** After a source scan, the next scan's cdxgen is started and loaded ahead, in the sandbox (docs/source-scans.md). */
+  CDXGEN_PRESTART_ENABLED: key(p.bool(true)),
   /** A sandboxed tool's memory: V8's heap for node tools, the address space for the others. */
   SCAN_TOOL_MEMORY_MB: key(p.int(2048, { min: 128, max: 65536 })),
   /** A tool's stdout and stderr past this many bytes (each) are read and dropped, not logged. */

@@ -26,6 +26,8 @@ import { feedSettingsOf } from "./feeds/feed-settings.ts";
 import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
+import { SBOM_MAX_BYTES } from "./domain/sbom/limits.ts";
+import { CdxgenPrestart } from "./tools/cdxgen-prestart.ts";
 import { AdvisoryDatabase } from "./vulndb/advisory-database.ts";
 import { RefreshPropagation } from "./vulndb/refresh-propagation.ts";
 
@@ -68,6 +70,7 @@ export const service = defineService({
     SOURCE_ARCHIVE_MAX_EXPANDED_BYTES: keys.SOURCE_ARCHIVE_MAX_EXPANDED_BYTES,
     CDXGEN_BIN: keys.CDXGEN_BIN,
     CDXGEN_TIMEOUT_SECONDS: keys.CDXGEN_TIMEOUT_SECONDS,
+    CDXGEN_PRESTART_ENABLED: keys.CDXGEN_PRESTART_ENABLED,
     SCAN_TOOL_MEMORY_MB: keys.SCAN_TOOL_MEMORY_MB,
     SCAN_TOOL_OUTPUT_MAX_BYTES: keys.SCAN_TOOL_OUTPUT_MAX_BYTES,
     SCAN_WORK_DIR: keys.SCAN_WORK_DIR,
@@ -169,6 +172,21 @@ export const service = defineService({
             concurrency: config.CURRENCY_LOOKUP_CONCURRENCY,
           })
         : null;
+    const cdxgen = {
+      bin: config.CDXGEN_BIN,
+      timeoutMs: config.CDXGEN_TIMEOUT_SECONDS * 1000,
+      memoryMb: config.SCAN_TOOL_MEMORY_MB,
+      outputMaxBytes: config.SCAN_TOOL_OUTPUT_MAX_BYTES,
+    };
+    const prestart = config.CDXGEN_PRESTART_ENABLED
+      ? new CdxgenPrestart({
+          cdxgen: { ...cdxgen, sbomMaxBytes: SBOM_MAX_BYTES },
+          workDir: config.SCAN_WORK_DIR,
+          sandboxUid: config.SCAN_SANDBOX_UID,
+          logger,
+        })
+      : null;
+    if (prestart) ctx.addCloser("prestarted cdxgen", () => prestart.close());
     const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
     ctx.addCloser("refresh propagation", () => propagation.stop());
@@ -210,12 +228,8 @@ export const service = defineService({
           maxEntries: config.SOURCE_ARCHIVE_MAX_ENTRIES,
           maxExpandedBytes: config.SOURCE_ARCHIVE_MAX_EXPANDED_BYTES,
         },
-        cdxgen: {
-          bin: config.CDXGEN_BIN,
-          timeoutMs: config.CDXGEN_TIMEOUT_SECONDS * 1000,
-          memoryMb: config.SCAN_TOOL_MEMORY_MB,
-          outputMaxBytes: config.SCAN_TOOL_OUTPUT_MAX_BYTES,
-        },
+        cdxgen,
+        prestart,
         workDir: config.SCAN_WORK_DIR,
         sandboxUid: config.SCAN_SANDBOX_UID,
         licenses: {

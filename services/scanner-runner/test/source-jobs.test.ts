@@ -69,6 +69,8 @@ beforeAll(async () => {
       PROJECTS_RPC_URL: projects.url!,
       CDXGEN_BIN: join(fakeDir, "cdxgen.cjs"),
       CDXGEN_TIMEOUT_SECONDS: "6",
+      // Each job's own workspace gone is what is checked here; the prestart's are cdxgen-prestart.test.ts's.
+      CDXGEN_PRESTART_ENABLED: "false",
       SCAN_WORK_DIR: workDir,
       SCAN_TOOL_OUTPUT_MAX_BYTES: String(100 * 1024),
     },

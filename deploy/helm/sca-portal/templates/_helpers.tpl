@@ -90,6 +90,8 @@ secretKeyRef:
   value: {{ .archiveMaxExpandedBytes | int64 | quote }}
 - name: CDXGEN_TIMEOUT_SECONDS
   value: {{ .cdxgenTimeoutSeconds | quote }}
+- name: CDXGEN_PRESTART_ENABLED
+  value: {{ .cdxgenPrestart | quote }}
 - name: SCAN_TOOL_MEMORY_MB
   value: {{ .toolMemoryMb | quote }}
 - name: SCAN_TOOL_OUTPUT_MAX_BYTES

@@ -34,7 +34,7 @@ import {
   type VulnerabilityMatches,
 } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
-import { cloneRepository, type CloneLimits } from "../fetch/git-clone.ts";
+import { cloneRepository, type CloneLimits, type ToolLine } from "../fetch/git-clone.ts";
 import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
 import { imageArchiveTree } from "../fetch/image-archive.ts";
@@ -42,6 +42,7 @@ import type { UnpackTally } from "../fetch/image-layers.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
+import type { CdxgenPrestart, PrestartedCdxgen } from "../tools/cdxgen-prestart.ts";
 import {
   recordFirstPartyLicenses,
   startTreeLicenses,
@@ -88,6 +89,8 @@ export interface SourceScanDeps {
   fingerprint: FingerprintDeps;
   /** Source scans: the scancode first-party license stage (docs/scancode.md). */
   licenses: FirstPartyLicenseDeps;
+  /** Source scans: cdxgen started ahead of the next one (CDXGEN_PRESTART_ENABLED; null when off). */
+  prestart: CdxgenPrestart | null;
 }
 
 export interface ScanJobDeps {
@@ -174,6 +177,8 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
     } finally {
       run.end();
+      // The next source scan's cdxgen loads while this runner waits for it (after this outcome has gone out).
+      if (job.kind === "source") deps.source.prestart?.prepareNext();
     }
   };
 }
@@ -289,7 +294,9 @@ async function buildSourceSbom(
 ): Promise<Buffer> {
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
-  const ws = await openWorkspace(source.workDir, source.sandboxUid);
+  // A source tree's cdxgen may be waiting, loaded, in a workspace of its own: the tree is fetched into that one.
+  const ahead = job.kind === "source" ? (source.prestart?.take() ?? null) : null;
+  const ws = ahead?.ws ?? (await openWorkspace(source.workDir, source.sandboxUid));
   let beside: AbortController | undefined;
   let licensing: TreeLicensesRun | undefined;
   let fingerprinting: FingerprintRun | null | undefined;
@@ -348,16 +355,18 @@ async function buildSourceSbom(
     const log = new ToolLog(reporter, "cdxgen");
     let sbom: Buffer;
     try {
-      sbom = await runCdxgen(
-        ws,
-        {
-          ...source.cdxgen,
-          sbomMaxBytes: SBOM_MAX_BYTES,
-          ...(job.kind === "container" ? { projectType: "oci-dir" as const } : {}),
-        },
-        log.line,
-        signal,
-      );
+      sbom = await (ahead
+        ? startedAhead(ahead, log.line, signal)
+        : runCdxgen(
+            ws,
+            {
+              ...source.cdxgen,
+              sbomMaxBytes: SBOM_MAX_BYTES,
+              ...(job.kind === "container" ? { projectType: "oci-dir" as const } : {}),
+            },
+            log.line,
+            signal,
+          ));
     } finally {
       cdxgenEnded.resolve();
       await log.close();
@@ -382,10 +391,17 @@ async function buildSourceSbom(
     licensing?.log.discard();
     throw err;
   } finally {
-    // That work lets go of the tree before it is removed (a cold scancode run may still be reading it).
-    await Promise.all([licensing?.done, fingerprinting?.done]);
+    // That work lets go of the tree before it is removed (a cold scancode run may still be reading it); a cdxgen
+    // started ahead and never released (the fetch failed) goes with it.
+    await Promise.all([licensing?.done, fingerprinting?.done, ahead?.discard()]);
     await ws.remove();
   }
+}
+
+/** cdxgen started ahead of this scan, released over the fetched tree; the log says so. */
+async function startedAhead(ahead: PrestartedCdxgen, line: ToolLine, signal: AbortSignal): Promise<Buffer> {
+  line("stdout", "cdxgen was started ahead of this scan (its modules loaded); running it over the fetched tree.");
+  return ahead.run(line, signal);
 }
 
 /** What stacking an image's layers did, for the scan's log. */

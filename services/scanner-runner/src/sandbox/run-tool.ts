@@ -28,6 +28,12 @@ export interface ToolRun {
   runAs?: { uid: number; gid: number };
   /** Each complete line, as it arrives (lines longer than 64 KiB are split). */
   onLine: (stream: "stdout" | "stderr", line: string) => void;
+  /**
+   * A tool started ahead of its job (tools/cdxgen-prestart.ts): it gets a pipe on stdin that stays open until
+   * `release` resolves, then carries one newline and its end; the timeout runs from then. A line the tool writes on
+   * fd 3 says it has loaded (`onLoaded`).
+   */
+  held?: { release: Promise<void>; onLoaded: () => void };
 }
 
 export interface ToolResult {
@@ -47,11 +53,12 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
   const { limits } = run;
   const prlimits = [`--fsize=${limits.fileMaxBytes}`, "--core=0"];
   if (limits.addressSpaceBytes) prlimits.push(`--as=${limits.addressSpaceBytes}`);
+  const { held } = run;
   const child = spawn("prlimit", [...prlimits, "--", run.command, ...run.args], {
     cwd: run.cwd,
     env: run.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: held ? ["pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
     ...(run.runAs ?? {}),
   });
   const killGroup = () => {
@@ -62,13 +69,26 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
     }
   };
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, limits.timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const startClock = () => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, limits.timeoutMs);
+  };
+  if (held) {
+    child.stdio[3]!.once("data", () => held.onLoaded()).on("error", () => undefined);
+    child.stdin!.on("error", () => undefined); // a tool that died before its release
+    void held.release.then(() => {
+      if (closed) return;
+      startClock();
+      child.stdin!.end("\n");
+    });
+  } else startClock();
   run.signal.addEventListener("abort", killGroup, { once: true });
   const cut: ("stdout" | "stderr")[] = [];
-  const reading = [readLines(child.stdout, "stdout"), readLines(child.stderr, "stderr")];
+  const reading = [readLines(child.stdout!, "stdout"), readLines(child.stderr!, "stderr")];
 
   function readLines(stream: NodeJS.ReadableStream, name: "stdout" | "stderr"): Promise<void> {
     let budget = limits.outputMaxBytes;
@@ -116,6 +136,7 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
     // Whatever the tool left running in the background dies with it (and lets go of the pipes).
     child.on("exit", killGroup);
     child.on("close", (code, killedBy) => {
+      closed = true;
       clearTimeout(timer);
       run.signal.removeEventListener("abort", killGroup);
       void Promise.all(reading).then(() => {

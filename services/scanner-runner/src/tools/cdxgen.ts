@@ -8,7 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { JobInputError, TransientJobError } from "../domain/scan-job.ts";
-import { runTool } from "../sandbox/run-tool.ts";
+import { runTool, type ToolResult, type ToolRun } from "../sandbox/run-tool.ts";
 import { sandboxEnv, type Workspace } from "../sandbox/workspace.ts";
 import type { ToolLine } from "../fetch/git-clone.ts";
 
@@ -51,23 +51,27 @@ function installRoot(entry: string): string {
   return at >= 0 ? entry.slice(0, at) : dirname(dirname(entry));
 }
 
-export async function runCdxgen(
-  ws: Workspace,
-  opts: CdxgenOptions,
-  onLine: ToolLine,
-  signal: AbortSignal,
-): Promise<Buffer> {
-  const output = join(ws.out, "bom.json");
+/** The sandboxed command that builds a tree's SBOM into the workspace: node's permission flags, then cdxgen's own. */
+export interface CdxgenInvocation {
+  /** The node flags before cdxgen's entry (a prestarted run adds its gate here). */
+  nodeFlags: string[];
+  entry: string;
+  cdxgenArgs: string[];
+  run: Omit<ToolRun, "command" | "args" | "signal" | "onLine">;
+}
+
+export function cdxgenInvocation(ws: Workspace, opts: CdxgenOptions): CdxgenInvocation {
   const entry = cdxgenEntry(opts.bin);
-  const result = await runTool({
-    command: process.execPath,
-    args: [
+  return {
+    nodeFlags: [
       "--permission",
       `--allow-fs-read=${installRoot(entry)}/*`,
       `--allow-fs-read=${ws.root}/*`,
       `--allow-fs-write=${ws.root}/*`,
       "--allow-child-process",
-      entry,
+    ],
+    entry,
+    cdxgenArgs: [
       "--no-install-deps",
       // A source tree is inventoried from its manifests alone (below): when cdxgen's preferred way (go list, mvn)
       // is refused, it falls back to parsing go.mod / pom.xml instead of exiting, as its secure mode would.
@@ -76,26 +80,55 @@ export async function runCdxgen(
       "1.6",
       ...(opts.projectType ? ["-t", opts.projectType] : []),
       "-o",
-      output,
+      sbomPath(ws),
       ws.tree,
     ],
-    cwd: ws.tree,
-    env: sandboxEnv(ws, {
-      CDXGEN_SECURE_MODE: "true",
-      FETCH_LICENSE: "false",
-      CDXGEN_TEMP_DIR: ws.tmp,
-      NODE_OPTIONS: `--max-old-space-size=${opts.memoryMb}`,
-      CI: "true",
-      // No build tool of a source tree runs (docs/source-scans.md): a repository's mvnw or gradlew is project code,
-      // and go list / mvn would fetch from the network; an allow-list naming no command refuses them all. Image
-      // scans keep theirs (the OS package readers cdxgen runs for an oci-dir).
-      ...(opts.projectType ? {} : { CDXGEN_ALLOWED_COMMANDS: NO_COMMAND }),
-    }),
-    runAs: ws.runAs,
+    run: {
+      cwd: ws.tree,
+      env: sandboxEnv(ws, {
+        CDXGEN_SECURE_MODE: "true",
+        FETCH_LICENSE: "false",
+        CDXGEN_TEMP_DIR: ws.tmp,
+        NODE_OPTIONS: `--max-old-space-size=${opts.memoryMb}`,
+        CI: "true",
+        // No build tool of a source tree runs (docs/source-scans.md): a repository's mvnw or gradlew is project
+        // code, and go list / mvn would fetch from the network; an allow-list naming no command refuses them all.
+        // Image scans keep theirs (the OS package readers cdxgen runs for an oci-dir).
+        ...(opts.projectType ? {} : { CDXGEN_ALLOWED_COMMANDS: NO_COMMAND }),
+      }),
+      runAs: ws.runAs,
+      limits: { timeoutMs: opts.timeoutMs, outputMaxBytes: opts.outputMaxBytes, fileMaxBytes: opts.sbomMaxBytes * 2 },
+    },
+  };
+}
+
+const sbomPath = (ws: Workspace) => join(ws.out, "bom.json");
+
+export async function runCdxgen(
+  ws: Workspace,
+  opts: CdxgenOptions,
+  onLine: ToolLine,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const cdxgen = cdxgenInvocation(ws, opts);
+  const result = await runTool({
+    ...cdxgen.run,
+    command: process.execPath,
+    args: [...cdxgen.nodeFlags, cdxgen.entry, ...cdxgen.cdxgenArgs],
     signal,
-    limits: { timeoutMs: opts.timeoutMs, outputMaxBytes: opts.outputMaxBytes, fileMaxBytes: opts.sbomMaxBytes * 2 },
     onLine,
   });
+  return cdxgenSbom(result, ws, opts, onLine);
+}
+
+/** What cdxgen's run left: its SBOM, or the error that says why there is none. */
+export async function cdxgenSbom(
+  result: ToolResult,
+  ws: Workspace,
+  opts: Pick<CdxgenOptions, "timeoutMs" | "sbomMaxBytes" | "projectType">,
+  onLine: ToolLine,
+): Promise<Buffer> {
+  const output = sbomPath(ws);
   if (result.cut.length)
     onLine(
       "stderr",
