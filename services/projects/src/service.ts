@@ -26,6 +26,7 @@ import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
+import { ComponentPageCache } from "./store/component-pages.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -42,6 +43,7 @@ export const service = defineService({
     ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
     ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
+    COMPONENT_PAGE_CACHE_MB: keys.COMPONENT_PAGE_CACHE_MB,
     EXTERNAL_PACKAGE_LOOKUP_ENABLED: keys.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
     VULN_SLA_DAYS_CRITICAL: keys.VULN_SLA_DAYS_CRITICAL,
     VULN_SLA_DAYS_HIGH: keys.VULN_SLA_DAYS_HIGH,
@@ -71,7 +73,13 @@ export const service = defineService({
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
-      const inventory = { orm, artefacts, rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES, credentialKey };
+      const inventory = {
+        orm,
+        artefacts,
+        rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
+        credentialKey,
+        componentPages: new ComponentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
+      };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
       registerLicenseInventoryService(router, inventory);

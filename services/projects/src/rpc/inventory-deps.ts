@@ -2,6 +2,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { ArtefactStore } from "@sca/artefacts";
+import type { ComponentPageCache } from "../store/component-pages.ts";
 import type { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 
 export interface InventoryServiceDeps {
@@ -12,6 +13,8 @@ export interface InventoryServiceDeps {
   rawDataMaxBytes: number;
   /** Unseals the project's git credential for the scanner-runner's clone (GetCloneSource). */
   credentialKey: Buffer;
+  /** The list pages of newest snapshots kept (COMPONENT_PAGE_CACHE_MB). */
+  componentPages: ComponentPageCache;
 }
 
 /** Some of the InventoryService's methods, typed as the service declares them. */

@@ -101,14 +101,15 @@ export function inventoryReadHandlers(
       const snapshot = anchored ? await anchoredSnapshot(deps, found.project.id, req.anchor) : found.snapshot;
       if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
       if (req.itemsAsJson) {
-        const page = await listComponentsJson(em, snapshot, filter, sort, window);
-        const itemsJson = Buffer.from(`[${page.rows.join(",")}]`, "utf8");
-        return create(ListComponentsResponseSchema, {
-          itemsJson,
-          total: page.total,
-          ...window,
-          scanId: snapshot.scanId,
-        });
+        const read = async () => {
+          const page = await listComponentsJson(em, snapshot, filter, sort, window);
+          return { itemsJson: Buffer.from(`[${page.rows.join(",")}]`, "utf8"), total: page.total };
+        };
+        // The newest snapshot's pages are kept under its count of writes (anchored ones are read each time).
+        const page = anchored
+          ? await read()
+          : await deps.componentPages.page(found.snapshot!, [filter, sort, window], read);
+        return create(ListComponentsResponseSchema, { ...page, ...window, scanId: snapshot.scanId });
       }
       const { rows, total } = await listComponents(em, snapshot, filter, sort, window);
       return create(ListComponentsResponseSchema, {

@@ -1,5 +1,5 @@
 import type { DatabaseOptions } from "@sca/db";
-import { InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
+import { InventoryChange, InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
 import {
   ApprovalRequiredStatuses,
   FindingTriage,
@@ -20,6 +20,7 @@ export const entities: DatabaseOptions["entities"] = [
   InventorySnapshot,
   InventoryComponent,
   InventoryEdge,
+  InventoryChange,
   KnownScan,
   Vulnerability,
   VulnerabilityAlias,

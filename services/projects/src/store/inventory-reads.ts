@@ -26,8 +26,11 @@ export interface SnapshotRef {
 
 export interface ProjectAndSnapshot {
   project: { id: string; teamId: string; organizationId: string | null; visibility: "team" | "organization" };
-  /** With when it was ingested (the scan's success as projects knows it): the gate's `scanned_at`. */
-  snapshot: (SnapshotRef & { ingestedAt: Date }) | null;
+  /**
+   * With when it was ingested (the scan's success as projects knows it): the gate's `scanned_at`; and how many
+   * writes its components have had (inventory_changes), the version a kept list page is valid for.
+   */
+  snapshot: (SnapshotRef & { ingestedAt: Date; changes: number }) | null;
 }
 
 /**
@@ -40,8 +43,9 @@ export async function projectWithNewestSnapshot(
 ): Promise<ProjectAndSnapshot | null> {
   const [row] = await preparedQuery(
     em,
-    "projects.project-with-newest-snapshot.v1",
-    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count, s.ingested_at
+    "projects.project-with-newest-snapshot.v2",
+    `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count, s.ingested_at,
+            (select count(*) from inventory_changes c where c.scan_id = s.scan_id)::int as changes
        from projects p
        left join lateral (
          select scan_id, component_count, ingested_at from inventory_snapshots
@@ -57,6 +61,7 @@ export async function projectWithNewestSnapshot(
       scanId: column.text.nullable,
       componentCount: column.integer.nullable,
       ingestedAt: column.timestamp.nullable,
+      changes: column.integer,
     },
   );
   if (!row) return null;
@@ -70,7 +75,12 @@ export async function projectWithNewestSnapshot(
     snapshot:
       row.scanId === null
         ? null
-        : { scanId: row.scanId, componentCount: row.componentCount ?? 0, ingestedAt: row.ingestedAt! },
+        : {
+            scanId: row.scanId,
+            componentCount: row.componentCount ?? 0,
+            ingestedAt: row.ingestedAt!,
+            changes: row.changes,
+          },
   };
 }
 

@@ -215,6 +215,7 @@ export async function deleteSnapshots(
     }
   }
   await rawStatement(em, "delete from scan_matches where scan_id = any(?::uuid[])", [owned]);
+  await rawStatement(em, "delete from inventory_changes where scan_id = any(?::uuid[])", [owned]);
   return rawStatement(em, "delete from inventory_snapshots where scan_id = any(?::uuid[])", [owned]);
 }
 

@@ -110,6 +110,18 @@ export const InventoryComponent = defineEntity({
         "where license_category = 'forbidden' or malicious_state = 'flagged'",
     },
   ],
+  // Every statement writing a snapshot's components counts in inventory_changes (migration InventoryChanges); the
+  // triggers are declared for the schema diff as the raw DDL they were made with (transition tables).
+  triggers: (["insert", "update", "delete"] as const).map((event) => ({
+    name: `inventory_components_${event}_changed`,
+    timing: "after" as const,
+    events: [event],
+    forEach: "statement" as const,
+    expression:
+      `create trigger inventory_components_${event}_changed after ${event} on inventory_components ` +
+      `referencing ${event === "delete" ? "old" : "new"} table as changed_components for each statement ` +
+      "execute function inventory_components_changed()",
+  })),
   checks: [
     {
       name: "inventory_components_dependency_scope_check",
@@ -137,3 +149,17 @@ export const InventoryEdge = defineEntity({
 
 export type InventorySnapshotRow = InferEntity<typeof InventorySnapshot>;
 export type InventoryComponentRow = InferEntity<typeof InventoryComponent>;
+
+/**
+ * One statement that wrote a snapshot's components, added by the triggers on inventory_components (migration
+ * InventoryChanges): how many a snapshot has is the version its kept list pages are valid for (component-pages.ts).
+ */
+export const InventoryChange = defineEntity({
+  name: "InventoryChange",
+  tableName: "inventory_changes",
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    scanId: p.uuid(),
+  },
+  indexes: [{ name: "inventory_changes_scan", properties: ["scanId"] }],
+});

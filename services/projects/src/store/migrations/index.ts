@@ -10,6 +10,7 @@ import { Migration20261125170000_FindingSlaBreaches } from "./Migration202611251
 import { Migration20261126100000_FileLicenses } from "./Migration20261126100000_FileLicenses.ts";
 import { Migration20261125200000_TriageConfirmations } from "./Migration20261125200000_TriageConfirmations.ts";
 import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140000_GateFlaggedIndex.ts";
+import { Migration20261127100000_InventoryChanges } from "./Migration20261127100000_InventoryChanges.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -32,4 +33,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261126100000_FileLicenses,
   // The gate's forbidden and malicious components (docs/gate.md).
   Migration20261126140000_GateFlaggedIndex,
+  // Each write of a snapshot's components counted, for the kept list pages (docs/inventory.md).
+  Migration20261127100000_InventoryChanges,
 ];
