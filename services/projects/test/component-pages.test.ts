@@ -6,14 +6,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
-import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { callAs, type CallOptions } from "@sca/testkit";
 import { findingsArtefact, PURLS } from "./support/findings-fixture.ts";
+import { ingestArtefact } from "./support/ingest-artefact.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 
 let h: ProjectsHarness;
@@ -41,27 +40,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function ingest(projectId: string): Promise<string> {
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(findingsArtefact()), {
-    maxBytes: 1024 ** 2,
-  });
-  const scanId = randomUUID();
-  await inventory.ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      ref: "",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    runner,
-  );
-  return scanId;
-}
+const ingest = (projectId: string) => ingestArtefact(inventory, store, projectId, findingsArtefact());
 
 async function newProject(): Promise<string> {
   const slug = `pages-${randomUUID().slice(0, 8)}`;

@@ -6,15 +6,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
-import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, type CallOptions } from "@sca/testkit";
 import { findingsArtefact, PURLS } from "./support/findings-fixture.ts";
+import { ingestArtefact } from "./support/ingest-artefact.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 
 let h: ProjectsHarness;
@@ -49,24 +48,7 @@ async function ingested(): Promise<{ projectId: string; scanId: string }> {
     await h.superAdmin(),
   );
   const projectId = created.project!.id;
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(findingsArtefact()), {
-    maxBytes: 1024 ** 2,
-  });
-  const scanId = randomUUID();
-  await inventory.ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      ref: "",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    runner,
-  );
+  const scanId = await ingestArtefact(inventory, store, projectId, findingsArtefact());
   return { projectId, scanId };
 }
 
@@ -193,24 +175,7 @@ describe("RestampComponentStates", () => {
     await states.recordComponentStates({ ...a, states: STATES }, runner);
     // b's project gets a newer snapshot: its first one is no longer re-stamped.
     const older = b.scanId;
-    const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(findingsArtefact()), {
-      maxBytes: 1024 ** 2,
-    });
-    const newer = randomUUID();
-    await inventory.ingestInventory(
-      {
-        scanId: newer,
-        projectId: b.projectId,
-        attempt: 1,
-        ref: "",
-        inventory: create(ScanArtefactSchema, {
-          key: stored.key,
-          sizeBytes: BigInt(stored.sizeBytes),
-          sha256: stored.sha256,
-        }),
-      },
-      runner,
-    );
+    const newer = await ingestArtefact(inventory, store, b.projectId, findingsArtefact());
     const log4j = STATES.find((x) => x.purl === PURLS.log4j)!;
     const restamped = await states.restampComponentStates(
       { feeds: ["eol"], states: [{ purl: PURLS.log4j, eolState: "supported", eolProduct: "log4j", eolCycle: "2" }] },

@@ -7,14 +7,12 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
 import { FindingsChangedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import {
   VulnerabilityFindingService,
@@ -24,6 +22,7 @@ import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerabil
 import { callAs, startService, type CallOptions } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { findingsArtefact, PURLS, scanMatches, VULNS } from "./support/findings-fixture.ts";
+import { ingestArtefact } from "./support/ingest-artefact.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 import { cyclonedxJsonErrors } from "./support/sbom-validators.ts";
 
@@ -78,23 +77,7 @@ async function newProject(): Promise<string> {
 
 /** Ingests the fixture's inventory as a new scan and records its verdicts; answers the scan id. */
 async function scanned(projectId: string, databaseVersion = "db-1"): Promise<string> {
-  const bytes = findingsArtefact();
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), { maxBytes: 1024 ** 2 });
-  const scanId = randomUUID();
-  await inventory.ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      ref: "",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    runner,
-  );
+  const scanId = await ingestArtefact(inventory, store, projectId, findingsArtefact());
   const r = await matches.recordScanMatches(scanMatches(projectId, scanId, databaseVersion), runner);
   expect(r.findingCount).toBe(5);
   return scanId;

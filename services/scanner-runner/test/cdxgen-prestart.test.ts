@@ -3,9 +3,7 @@
 // sandbox user, the scrubbed environment): after a source scan the next scan's cdxgen waits, loaded, in a workspace of
 // its own; the next scan fetches its tree there and releases it; its clock starts then; a cancel kills it; nothing of
 // it is left when the runner stops.
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -21,6 +19,7 @@ import {
   scanJob,
   upload,
 } from "./support/scan-jobs.ts";
+import { fakeCdxgen, processRunning, type FakeCdxgen } from "./support/fake-cdxgen.ts";
 
 // Says when it was started (before the job: its pid and start time), then acts on the tree's mode.txt.
 const FAKE_CDXGEN = `
@@ -47,8 +46,7 @@ if (mode === "hang") {
 const TIMEOUT_SECONDS = 5;
 
 let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
-let fakeDir: string;
-let workDir: string;
+let fake: FakeCdxgen;
 let identity: TestService;
 let projects: TestService;
 let runner: TestService | undefined;
@@ -56,11 +54,7 @@ let events: EventReader;
 
 beforeAll(async () => {
   artefacts = await artefactDirectory();
-  fakeDir = await mkdtemp(join(tmpdir(), "sca-fake-cdxgen-"));
-  workDir = await mkdtemp(join(tmpdir(), "sca-work-"));
-  await chmod(fakeDir, 0o755);
-  await chmod(workDir, 0o711);
-  await writeFile(join(fakeDir, "cdxgen.cjs"), FAKE_CDXGEN, { mode: 0o644 });
+  fake = await fakeCdxgen(FAKE_CDXGEN);
   identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
   });
@@ -69,10 +63,10 @@ beforeAll(async () => {
     env: {
       ARTEFACT_DIR: artefacts.dir,
       PROJECTS_RPC_URL: projects.url!,
-      CDXGEN_BIN: join(fakeDir, "cdxgen.cjs"),
+      CDXGEN_BIN: fake.bin,
       CDXGEN_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
       CDXGEN_PRESTART_ENABLED: "true",
-      SCAN_WORK_DIR: workDir,
+      SCAN_WORK_DIR: fake.workDir,
       // The scancode stage is not what this file is about: above the cap (the tree's two files) it is skipped.
       SCANCODE_MAX_FILES: "1",
     },
@@ -88,8 +82,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   await artefacts?.remove();
-  await rm(fakeDir, { recursive: true, force: true });
-  await rm(workDir, { recursive: true, force: true });
+  await fake?.remove();
 }, 60_000);
 
 async function sourceJob(mode: string, projectId?: string) {
@@ -111,15 +104,6 @@ async function cdxgenLines(scanId: string) {
   return { finished: finished!, lines: lines.map((l) => `${l.stream}: ${l.line}`) };
 }
 
-const alive = async (pid: number) => {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
-
 describe("cdxgen started ahead of the next source scan", () => {
   it("starts the next scan's cdxgen after a source scan; that scan releases it over its own tree", async () => {
     const projectId = await makeProject(identity, projects);
@@ -130,7 +114,7 @@ describe("cdxgen started ahead of the next source scan", () => {
     expect(cold.lines.some((l) => l.includes("started ahead"))).toBe(false);
 
     // One workspace waits, with its cdxgen loaded, for longer than CDXGEN_TIMEOUT_SECONDS: its clock has not started.
-    await eventually(async () => (await readdir(workDir)).length === 1, "a workspace made for the next scan");
+    await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
     await new Promise((r) => setTimeout(r, (TIMEOUT_SECONDS + 1) * 1000));
 
     const second = await sourceJob("second-pkg", projectId);
@@ -153,7 +137,7 @@ describe("cdxgen started ahead of the next source scan", () => {
   }, 120_000);
 
   it("times a prestarted cdxgen from its release, and a cancel kills its process group", async () => {
-    await eventually(async () => (await readdir(workDir)).length === 1, "a workspace made for the next scan");
+    await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
     const hung = await sourceJob("hang");
     await publishJobs(runner!.kafka!, "manual", [hung]);
     const timedOut = await cdxgenLines(hung.scanId);
@@ -168,9 +152,9 @@ describe("cdxgen started ahead of the next source scan", () => {
         .split(" ")
         .pop(),
     );
-    expect(await alive(hungPid)).toBe(false);
+    expect(await processRunning(hungPid)).toBe(false);
 
-    await eventually(async () => (await readdir(workDir)).length === 1, "a workspace made for the next scan");
+    await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
     const cancelled = await sourceJob("hang");
     await publishJobs(runner!.kafka!, "manual", [cancelled]);
     const [line] = await events.waitFor(
@@ -180,15 +164,15 @@ describe("cdxgen started ahead of the next source scan", () => {
     const pid = Number(line!.line.split(" ").pop());
     await publishScanState(runner!.kafka!, cancelled, "cancelled");
     await eventually(() => jobApplied(runner!.orm, runner!.kafka!, cancelled), "the cancelled job ended");
-    expect(await alive(pid)).toBe(false);
+    expect(await processRunning(pid)).toBe(false);
   }, 120_000);
 
   it("lets the waiting cdxgen and its workspace go when the runner stops", async () => {
-    await eventually(async () => (await readdir(workDir)).length === 1, "a workspace made for the next scan");
+    await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
     const stopping = runner!;
     runner = undefined;
     await events.stop();
     await stopping.close();
-    expect(await readdir(workDir)).toEqual([]);
+    expect(await readdir(fake.workDir)).toEqual([]);
   }, 60_000);
 });

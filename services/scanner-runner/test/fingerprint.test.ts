@@ -4,7 +4,7 @@
 // a byte of a file; what it knows with a purl becomes a component, a timeout skips the stage and the scan goes on.
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { callAs, EventReader, startService, zipOf, type TestService } from "@sca
 import { FINGERPRINT_SOURCE_PROPERTY } from "../src/domain/fingerprint/known-files.ts";
 import { service } from "../src/service.ts";
 import { artefactDirectory, makeProject, publishJobs, scanJob, upload } from "./support/scan-jobs.ts";
+import { fakeCdxgen, type FakeCdxgen } from "./support/fake-cdxgen.ts";
 
 const FAKE_CDXGEN = `
 const { writeFileSync } = require("node:fs");
@@ -42,8 +43,7 @@ interface Received {
 }
 
 let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
-let fakeDir: string;
-let workDir: string;
+let fake: FakeCdxgen;
 let kb: { url: string; received: Received[]; server: Server; waiting: Set<ServerResponse> };
 let swhids: Record<string, string>;
 let identity: TestService;
@@ -100,11 +100,7 @@ async function startKnowledgeBase(): Promise<typeof kb> {
 beforeAll(async () => {
   swhids = await gitSwhids({ ...FILES, ...HANG_FILE });
   artefacts = await artefactDirectory();
-  fakeDir = await mkdtemp(join(tmpdir(), "sca-fake-cdxgen-"));
-  workDir = await mkdtemp(join(tmpdir(), "sca-work-"));
-  await chmod(fakeDir, 0o755);
-  await chmod(workDir, 0o711);
-  await writeFile(join(fakeDir, "cdxgen.cjs"), FAKE_CDXGEN, { mode: 0o644 });
+  fake = await fakeCdxgen(FAKE_CDXGEN);
   kb = await startKnowledgeBase();
   identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
@@ -114,8 +110,8 @@ beforeAll(async () => {
     env: {
       ARTEFACT_DIR: artefacts.dir,
       PROJECTS_RPC_URL: projects.url!,
-      CDXGEN_BIN: join(fakeDir, "cdxgen.cjs"),
-      SCAN_WORK_DIR: workDir,
+      CDXGEN_BIN: fake.bin,
+      SCAN_WORK_DIR: fake.workDir,
       FINGERPRINT_ENABLED: "true",
       FINGERPRINT_API_URL: kb.url,
       FINGERPRINT_API_KEY: "kb-test-key",
@@ -134,8 +130,7 @@ afterAll(async () => {
   kb?.server.closeAllConnections();
   await new Promise((resolve) => kb?.server.close(resolve));
   await artefacts?.remove();
-  await rm(fakeDir, { recursive: true, force: true });
-  await rm(workDir, { recursive: true, force: true });
+  await fake?.remove();
 }, 60_000);
 
 async function sourceScan(files: Record<string, string>) {

@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { runTool, type ToolRun } from "../src/sandbox/run-tool.ts";
 import { openWorkspace, sandboxEnv, type Workspace } from "../src/sandbox/workspace.ts";
+import { processRunning } from "./support/fake-cdxgen.ts";
 
 let ws: Workspace | undefined;
 afterEach(async () => {
@@ -38,16 +39,6 @@ function run(file: string, over: Partial<ToolRun> = {}) {
   });
   return { done, lines };
 }
-
-/** Running (a zombie waiting for a reaper that is not ours does not count). */
-const alive = async (pid: number) => {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
 
 describe("the tool sandbox", () => {
   it("gives a build script none of the runner's secrets, in its environment or through /proc", async () => {
@@ -93,7 +84,7 @@ describe("the tool sandbox", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     const bg = Number((await readFile(join(ws!.home, "bg.pid"), "utf8")).trim());
     await delay(200);
-    expect(await alive(bg)).toBe(false);
+    expect(await processRunning(bg)).toBe(false);
   });
 
   it("cuts a flood of output at the budget and keeps reading to the end", async () => {

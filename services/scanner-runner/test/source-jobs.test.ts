@@ -2,9 +2,7 @@
 // a script that hangs with a background child, or floods its output), run exactly as cdxgen is (node's permission
 // model, the sandbox user, the scrubbed environment): the job times out, is cancelled, or is cut, and its workspace
 // (SCAN_WORK_DIR) is gone afterwards with every process it started.
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -20,6 +18,7 @@ import {
   scanJob,
   upload,
 } from "./support/scan-jobs.ts";
+import { fakeCdxgen, processRunning, type FakeCdxgen } from "./support/fake-cdxgen.ts";
 
 const FAKE_CDXGEN = `
 const { spawn } = require("node:child_process");
@@ -44,8 +43,7 @@ if (mode === "hang") {
 `;
 
 let artefacts: Awaited<ReturnType<typeof artefactDirectory>>;
-let fakeDir: string;
-let workDir: string;
+let fake: FakeCdxgen;
 let identity: TestService;
 let projects: TestService;
 let runner: TestService;
@@ -53,12 +51,7 @@ let events: EventReader;
 
 beforeAll(async () => {
   artefacts = await artefactDirectory();
-  fakeDir = await mkdtemp(join(tmpdir(), "sca-fake-cdxgen-"));
-  workDir = await mkdtemp(join(tmpdir(), "sca-work-"));
-  // Both must be searchable by the sandbox user the tools run as (docs/source-scans.md, SCAN_WORK_DIR).
-  await chmod(fakeDir, 0o755);
-  await chmod(workDir, 0o711);
-  await writeFile(join(fakeDir, "cdxgen.cjs"), FAKE_CDXGEN, { mode: 0o644 });
+  fake = await fakeCdxgen(FAKE_CDXGEN);
   identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
   });
@@ -67,11 +60,11 @@ beforeAll(async () => {
     env: {
       ARTEFACT_DIR: artefacts.dir,
       PROJECTS_RPC_URL: projects.url!,
-      CDXGEN_BIN: join(fakeDir, "cdxgen.cjs"),
+      CDXGEN_BIN: fake.bin,
       CDXGEN_TIMEOUT_SECONDS: "6",
       // Each job's own workspace gone is what is checked here; the prestart's are cdxgen-prestart.test.ts's.
       CDXGEN_PRESTART_ENABLED: "false",
-      SCAN_WORK_DIR: workDir,
+      SCAN_WORK_DIR: fake.workDir,
       SCAN_TOOL_OUTPUT_MAX_BYTES: String(100 * 1024),
     },
   });
@@ -84,8 +77,7 @@ afterAll(async () => {
   await projects?.close();
   await identity?.close();
   await artefacts?.remove();
-  await rm(fakeDir, { recursive: true, force: true });
-  await rm(workDir, { recursive: true, force: true });
+  await fake?.remove();
 }, 60_000);
 
 async function sourceJob(mode: string, projectId?: string) {
@@ -94,15 +86,6 @@ async function sourceJob(mode: string, projectId?: string) {
   job.sourceArchive = await upload(artefacts.store, job.projectId, archive);
   return job;
 }
-
-const running = async (pid: number) => {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
 
 async function backgroundPid(scanId: string): Promise<number> {
   const [line] = await events.waitFor(
@@ -117,15 +100,15 @@ describe("source jobs with a misbehaving tool", () => {
     const job = await sourceJob("hang");
     await publishJobs(runner.kafka!, "manual", [job]);
     const pid = await backgroundPid(job.scanId);
-    expect(await running(pid)).toBe(true);
+    expect(await processRunning(pid)).toBe(true);
     const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === job.scanId, 1, 30_000);
     expect(finished).toMatchObject({
       outcome: "failed",
       retryable: false,
       errorMessage: "cdxgen did not finish within CDXGEN_TIMEOUT_SECONDS (6 s); it was stopped.",
     });
-    expect(await running(pid)).toBe(false);
-    expect(await readdir(workDir)).toEqual([]);
+    expect(await processRunning(pid)).toBe(false);
+    expect(await readdir(fake.workDir)).toEqual([]);
     // The tool saw the allow-listed environment, on stderr, apart from stdout.
     const [env] = await events.waitFor(ScanLogLineSchema, (l) => l.scanId === job.scanId && l.stream === "stderr");
     expect(env!.line).toMatch(/^environment keys /);
@@ -144,8 +127,8 @@ describe("source jobs with a misbehaving tool", () => {
     await publishScanState(runner.kafka!, job, "cancelled");
     await eventually(() => jobApplied(runner.orm, runner.kafka!, job), "the cancelled job ended");
     expect(Date.now() - cancelledAt).toBeLessThan(5_000);
-    expect(await running(pid)).toBe(false);
-    expect(await readdir(workDir)).toEqual([]);
+    expect(await processRunning(pid)).toBe(false);
+    expect(await readdir(fake.workDir)).toEqual([]);
     expect(events.seen.filter((r) => r.key === job.scanId && r.type === ScanAttemptFinishedSchema.typeName)).toEqual(
       [],
     );
@@ -165,6 +148,6 @@ describe("source jobs with a misbehaving tool", () => {
     expect(
       lines.some((l) => l.stream === "stderr" && /more than SCAN_TOOL_OUTPUT_MAX_BYTES on stdout/.test(l.line)),
     ).toBe(true);
-    expect(await readdir(workDir)).toEqual([]);
+    expect(await readdir(fake.workDir)).toEqual([]);
   }, 120_000);
 });
