@@ -30,10 +30,9 @@ export interface ToolRun {
   onLine: (stream: "stdout" | "stderr", line: string) => void;
   /**
    * A tool started ahead of its job (tools/cdxgen-prestart.ts): it gets a pipe on stdin that stays open until
-   * `release` resolves, then carries one newline and its end; the timeout runs from then. A line the tool writes on
-   * fd 3 says it has loaded (`onLoaded`).
+   * `release` resolves, then carries one newline and its end; the timeout runs from then.
    */
-  held?: { release: Promise<void>; onLoaded: () => void };
+  held?: { release: Promise<void> };
 }
 
 export interface ToolResult {
@@ -58,7 +57,7 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
     cwd: run.cwd,
     env: run.env,
     detached: true,
-    stdio: held ? ["pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    stdio: [held ? "pipe" : "ignore", "pipe", "pipe"],
     ...(run.runAs ?? {}),
   });
   const killGroup = () => {
@@ -78,7 +77,6 @@ export function runTool(run: ToolRun): Promise<ToolResult> {
     }, limits.timeoutMs);
   };
   if (held) {
-    child.stdio[3]!.once("data", () => held.onLoaded()).on("error", () => undefined);
     child.stdin!.on("error", () => undefined); // a tool that died before its release
     void held.release.then(() => {
       if (closed) return;

@@ -1,9 +1,9 @@
 // Loaded by `node --import` ahead of cdxgen's entry in a cdxgen started before its scan (cdxgen-prestart.ts). It
-// imports the modules cdxgen's entry imports (most of cdxgen's start-up: seconds of module loading), says so with a
-// line on fd 3, then holds the entry back until the runner's newline on stdin. cdxgen then runs with the arguments,
-// environment, working directory and sandbox it was started with, as a cold start would; only the loading came
-// earlier. It runs in the sandboxed node (type-stripped), and imports nothing of the service's.
-import { closeSync, readFileSync, writeSync } from "node:fs";
+// imports the modules cdxgen's entry imports (most of cdxgen's start-up: seconds of module loading), then holds the
+// entry back until the runner's newline on stdin. cdxgen then runs with the arguments, environment, working
+// directory and sandbox it was started with, as a cold start would; only the loading came earlier. It runs in the
+// sandboxed node (type-stripped), and imports nothing of the service's.
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 const entry = pathToFileURL(process.argv[1]!);
@@ -11,12 +11,6 @@ const relativeImports = [...readFileSync(entry, "utf8").matchAll(/\bfrom\s+["'](
 for (const [, specifier] of relativeImports) {
   // A module that fails here fails again when the entry imports it, and cdxgen reports that itself.
   await import(new URL(specifier!, entry).href).catch(() => undefined);
-}
-try {
-  writeSync(3, "loaded\n");
-  closeSync(3); // cdxgen's own children inherit nothing of the runner's
-} catch {
-  // started without the readiness pipe
 }
 const released = await new Promise<boolean>((resolve) => {
   process.stdin.once("data", () => resolve(true));

@@ -27,7 +27,6 @@ export interface CdxgenPrestartOptions {
 
 /** One cdxgen process, loaded and waiting in its own workspace for the scan that takes it. */
 export class PrestartedCdxgen {
-  readonly loaded: Promise<void>;
   /** Its process has ended (before a scan released it: killed, or it could not start). */
   ended = false;
   private readonly stop = new AbortController();
@@ -42,8 +41,6 @@ export class PrestartedCdxgen {
     this.ws = ws;
     this.opts = opts;
     const cdxgen = cdxgenInvocation(ws, opts);
-    const loaded = Promise.withResolvers<void>();
-    this.loaded = loaded.promise;
     this.result = runTool({
       ...cdxgen.run,
       command: process.execPath,
@@ -52,15 +49,9 @@ export class PrestartedCdxgen {
       // Lines before a scan takes it (a module that would not load) are held for that scan's log.
       onLine: (stream, line) =>
         this.onLine ? this.onLine(stream, line) : this.early.length < 100 && this.early.push([stream, line]),
-      held: { release: this.release.promise, onLoaded: () => loaded.resolve() },
+      held: { release: this.release.promise },
     });
-    // Ended before it loaded (killed, or node refused to start): nothing waits for it any more.
-    void this.result
-      .catch(() => undefined)
-      .then(() => {
-        this.ended = true;
-        loaded.resolve();
-      });
+    void this.result.catch(() => undefined).then(() => (this.ended = true));
   }
 
   /** Runs cdxgen over the workspace's tree for the scan: its SBOM, or the error that says why there is none. */
@@ -114,12 +105,6 @@ export class CdxgenPrestart {
       .then(() => this.start())
       .catch((err: unknown) => this.opts.logger.warn({ err }, "could not start cdxgen ahead of the next scan"))
       .finally(() => (this.starting = null));
-  }
-
-  /** Resolves once the waiting cdxgen (if any is waiting or starting) has loaded: benches time a quiet machine. */
-  async settled(): Promise<void> {
-    await this.starting;
-    await this.waiting?.loaded;
   }
 
   async close(): Promise<void> {
