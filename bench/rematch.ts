@@ -26,17 +26,12 @@ import { openDatabase } from "@sca/db";
 import { createKafka, ensureTopics, TOPICS } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import {
-  ScanArtefactSchema,
-  ScanAttemptFinishedSchema,
-  ScanLogLineSchema,
-  ScanProgressSchema,
-} from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, EventReader, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
+import { callAs, EventReader, ingestArtefact, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { vulnerabilityMessage } from "../services/scanner-runner/src/clients/vulnerability-matches.ts";
 import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
 import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
@@ -164,22 +159,9 @@ for (let i = 0; i < PROJECTS; i++) {
   const projectId = await project(i);
   const purls = pick(pool, COMPONENTS, i + 1);
   const bytes = artefactOf(purls);
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(bytes), { maxBytes: 64 * 2 ** 20 });
-  const scanId = randomUUID();
-  await projects.client(InventoryService).ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      ref: "",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    await runnerCaller(),
-  );
+  const scanId = await ingestArtefact(projects.client(InventoryService), store, projectId, bytes, {
+    caller: await runnerCaller(),
+  });
   const r = scanVerdictsOf(older, purls);
   const recorded = await projects.client(VulnerabilityMatchService).recordScanMatches(
     {

@@ -11,13 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
-import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
-import { callAs, startService } from "@sca/testkit";
+import { callAs, ingestArtefact, startService } from "@sca/testkit";
 import { feedSettingsOf } from "../services/scanner-runner/src/feeds/feed-settings.ts";
 import { refreshMalicious } from "../services/scanner-runner/src/feeds/malicious-feed.ts";
 import { feedStatus } from "../services/scanner-runner/src/store/feed-status.ts";
@@ -86,23 +85,7 @@ for (let i = 0; i < PROJECTS; i++) {
   const { project } = await projects
     .client(ProjectService)
     .createProject({ project: { teamId: team!.id, name: `Re-stamp ${i}`, slug: `${slug}-${i}` } }, await developer());
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(artefactOf(i)), {
-    maxBytes: 64 * 2 ** 20,
-  });
-  await projects.client(InventoryService).ingestInventory(
-    {
-      scanId: randomUUID(),
-      projectId: project!.id,
-      attempt: 1,
-      ref: "",
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
+  await ingestArtefact(projects.client(InventoryService), store, project!.id, artefactOf(i));
 }
 
 const env = {

@@ -4,6 +4,8 @@ export { uniqueName } from "./names.ts";
 export { eventually } from "./eventually.ts";
 export { schemaDrift } from "./schema-drift.ts";
 export { TEST_SECRET, callAs } from "./callers.ts";
+export { ingestArtefact } from "./inventory-artefacts.ts";
+export type { ArtefactPut, IngestArtefactOptions } from "./inventory-artefacts.ts";
 export type { CallOptions } from "./callers.ts";
 export { startService } from "./start-service.ts";
 export type { TestService, TestServiceOverrides } from "./start-service.ts";

@@ -4,18 +4,25 @@
 // machine's 409s, truly concurrent transitions (one wins, the others 412), delete rules, existence hiding, the
 // audit entries in admin's log and the ApprovalRequested/ApprovalDecided events; then verdicts with their visibility
 // rule and the per-project view across the organization's projects.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
 import { ApprovalDecidedSchema, ApprovalRequestedSchema } from "@sca/proto/sca/events/v1/approvals_pb.ts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import {
+  callAs,
+  EventReader,
+  fixturesOf,
+  ingestArtefact,
+  startService,
+  type TestService,
+  uniqueName,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 interface Reply {
@@ -85,21 +92,7 @@ const ids = (r: Reply) => (r.json.items as Approval[]).map((a) => a.id);
 async function ingestInventory(project: string): Promise<void> {
   const fixtures = await fixturesOf("projects");
   const artefact = fixtures.findingsArtefact();
-  const key = `inventory/${project}.pb`;
-  await writeFile(join(dir, key), artefact);
-  await projects.client(InventoryService).ingestInventory(
-    {
-      scanId: randomUUID(),
-      projectId: project,
-      attempt: 1,
-      inventory: create(ScanArtefactSchema, {
-        key,
-        sizeBytes: BigInt(artefact.byteLength),
-        sha256: createHash("sha256").update(artefact).digest("hex"),
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
+  await ingestArtefact(projects.client(InventoryService), new DirectoryArtefactStore(dir), project, artefact);
 }
 
 beforeAll(async () => {

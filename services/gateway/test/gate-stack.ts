@@ -1,17 +1,24 @@
 // The build gate end to end: a real identity, projects, policy and scanner-runner (EPSS availability) behind a real
 // gateway, one topic prefix, on ephemeral ports. Projects and policy call each other (categorisation one way, the
 // gate's facts the other): policy listens on a port picked first, which projects is told.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type ServiceFixtures, type TestService } from "@sca/testkit";
+import {
+  callAs,
+  fixturesOf,
+  ingestArtefact,
+  type ServiceFixtures,
+  startService,
+  type TestService,
+  uniqueName,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
@@ -111,22 +118,15 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
     },
     async ingestScan(projectId, edit) {
       const artefact = projectFixtures.findingsArtefact();
-      const key = `inventory/${randomUUID()}.pb`;
-      await writeFile(join(dir, key), artefact);
-      const scanId = randomUUID();
       const asRunner = await callAs.service("scanner-runner");
-      await projects.client(InventoryService).ingestInventory(
+      const scanId = await ingestArtefact(
+        projects.client(InventoryService),
+        new DirectoryArtefactStore(dir),
+        projectId,
+        artefact,
         {
-          scanId,
-          projectId,
-          attempt: 1,
-          inventory: create(ScanArtefactSchema, {
-            key,
-            sizeBytes: BigInt(artefact.byteLength),
-            sha256: createHash("sha256").update(artefact).digest("hex"),
-          }),
+          caller: asRunner,
         },
-        asRunner,
       );
       const matches = projectFixtures.scanMatches(projectId, scanId);
       edit?.(matches);

@@ -2,16 +2,15 @@
 // scan-orchestrator (real PostgreSQL, Redis, Kafka). Scans are rows of the scan-orchestrator (its fixture); their
 // inventories are ingested into projects as the scanner-runner hands them over, from real SBOMs of
 // ../shared/data/sbom and from small documents written here where a rule needs exact contents.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { callAs, fixturesOf, ingestArtefact, startService, type TestService, uniqueName } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 const SBOM_DIR = "/work/shared/data/sbom/cyclonedx";
@@ -76,23 +75,10 @@ async function scanRow(projectId: string, opts: ScanOpts = {}): Promise<string> 
 async function scanned(projectId: string, sbom: Uint8Array | string, opts: ScanOpts = {}): Promise<string> {
   const scanId = await scanRow(projectId, opts);
   const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(sbom);
-  // The directory artefact store's layout: the key is the path under ARTEFACT_DIR.
-  await writeFile(join(dir, `${scanId}.pb`), artefact);
-  await projects.client(InventoryService).ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      release: opts.release ?? undefined,
-      inventory: create(ScanArtefactSchema, {
-        key: `${scanId}.pb`,
-        sizeBytes: BigInt(artefact.byteLength),
-        sha256: createHash("sha256").update(artefact).digest("hex"),
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
-  return scanId;
+  return ingestArtefact(projects.client(InventoryService), new DirectoryArtefactStore(dir), projectId, artefact, {
+    scanId,
+    release: opts.release ?? undefined,
+  });
 }
 
 interface Part {

@@ -4,19 +4,19 @@
 // filtering and paging, fulfilments (PUT with optional If-Match, 412 with current_version, DELETE, the list) with
 // the role rules and every change in admin's audit log, the notice with the SPDX texts, 10000 components streamed,
 // problem documents for bad input and what the caller may not see.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import {
   callAs,
   fixturesOf,
+  ingestArtefact,
   generateCycloneDxBom,
   sharedDir,
   startService,
@@ -97,24 +97,9 @@ async function request(
   };
 }
 
-async function ingest(project: string, sbom: Uint8Array, name: string): Promise<string> {
+async function ingest(project: string, sbom: Uint8Array): Promise<string> {
   const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(sbom);
-  await writeFile(join(dir, "inventory", `${name}.pb`), artefact);
-  const scan = randomUUID();
-  await projects.client(InventoryService).ingestInventory(
-    {
-      scanId: scan,
-      projectId: project,
-      attempt: 1,
-      inventory: create(ScanArtefactSchema, {
-        key: `inventory/${name}.pb`,
-        sizeBytes: BigInt(artefact.byteLength),
-        sha256: createHash("sha256").update(artefact).digest("hex"),
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
-  return scan;
+  return ingestArtefact(projects.client(InventoryService), new DirectoryArtefactStore(dir), project, artefact);
 }
 
 const obligationsPath = (query = "", id = projectId) => `/v1/projects/${id}/obligations${query}`;
@@ -190,7 +175,7 @@ beforeAll(async () => {
   };
   projectId = await newProject("juice", { distribution_model: "binary" });
   emptyProjectId = await newProject("empty");
-  scanId = await ingest(projectId, await readFile(SBOM), "juice");
+  scanId = await ingest(projectId, await readFile(SBOM));
 }, 120_000);
 
 afterAll(async () => {
@@ -480,7 +465,7 @@ describe("GET /v1/projects/{id}/notice", () => {
     const big = await request("POST", "/v1/projects", root, {
       body: { name: "big", slug: `big-${randomUUID().slice(0, 6)}`, team_id: await teamOfProject() },
     });
-    await ingest(big.json.id as string, Buffer.from(JSON.stringify(bom)), "big");
+    await ingest(big.json.id as string, Buffer.from(JSON.stringify(bom)));
     const res = await fetch(`${gateway.origin}/v1/projects/${big.json.id as string}/notice`, {
       headers: { authorization: `Bearer ${viewer}` },
     });

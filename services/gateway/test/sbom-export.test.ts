@@ -1,17 +1,16 @@
 // GET /v1/projects/{id}/sbom through a real gateway, projects and identity: an inventory ingested as the
 // scanner-runner hands it over, exported in each format with its media type and file name, the same bytes on every
 // request, problem documents for an unknown format and for what the caller may not see, and the route's OpenAPI.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create } from "@bufbuild/protobuf";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf } from "@sca/testkit";
+import { fixturesOf, ingestArtefact } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
 function sharedDir(): string {
@@ -49,23 +48,14 @@ beforeAll(async () => {
     })
   ).json.id as string;
   const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(await readFile(SBOM));
-  // The directory artefact store's layout: the key is the path under ARTEFACT_DIR.
-  await mkdir(join(dir, "inventory"));
-  await writeFile(join(dir, "inventory", "juice.pb"), artefact);
-  scanId = randomUUID();
-  await s.projects.client(InventoryService).ingestInventory(
+  scanId = await ingestArtefact(
+    s.projects.client(InventoryService),
+    new DirectoryArtefactStore(dir),
+    projectId,
+    artefact,
     {
-      scanId,
-      projectId,
-      attempt: 1,
       release: "17.0",
-      inventory: create(ScanArtefactSchema, {
-        key: "inventory/juice.pb",
-        sizeBytes: BigInt(artefact.byteLength),
-        sha256: createHash("sha256").update(artefact).digest("hex"),
-      }),
     },
-    await callAs.service("scanner-runner"),
   );
 }, 60_000);
 

@@ -10,9 +10,8 @@ import type { Client } from "@connectrpc/connect";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, type CallOptions } from "@sca/testkit";
+import { callAs, ingestArtefact, type CallOptions } from "@sca/testkit";
 import { findingsArtefact, PURLS } from "./support/findings-fixture.ts";
-import { ingestArtefact } from "./support/ingest-artefact.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 
 let h: ProjectsHarness;

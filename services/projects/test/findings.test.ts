@@ -19,10 +19,9 @@ import {
   type VulnerabilityFinding,
 } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, startService, type CallOptions } from "@sca/testkit";
+import { callAs, ingestArtefact, startService, type CallOptions } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { findingsArtefact, PURLS, scanMatches, VULNS } from "./support/findings-fixture.ts";
-import { ingestArtefact } from "./support/ingest-artefact.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 import { cyclonedxJsonErrors } from "./support/sbom-validators.ts";
 

@@ -9,11 +9,10 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
 import { Code, type Client } from "@connectrpc/connect";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import {
   InventoryRecordSchema,
   InventoryService,
@@ -23,7 +22,7 @@ import {
   type InventoryEdge,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { SbomExportService, type SbomExportHeader } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
-import { callAs, fixturesOf, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { fixturesOf, ingestArtefact, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { wellFormedCpe } from "../src/domain/sbom-export/cpe.ts";
 import { spdxCurrentExpression } from "../src/domain/sbom-export/spdx.ts";
 import { service } from "../src/service.ts";
@@ -83,24 +82,8 @@ async function newProject(): Promise<{ id: string; slug: string }> {
   return { id: project!.id, slug };
 }
 
-async function ingest(projectId: string, artefact: Uint8Array, release?: string): Promise<string> {
-  const stored = await store.put(`inventory/${randomUUID()}.pb`, bytesSource(artefact), { maxBytes: 1024 ** 3 });
-  const scanId = randomUUID();
-  await h.projects.client(InventoryService).ingestInventory(
-    {
-      scanId,
-      projectId,
-      attempt: 1,
-      release,
-      inventory: create(ScanArtefactSchema, {
-        key: stored.key,
-        sizeBytes: BigInt(stored.sizeBytes),
-        sha256: stored.sha256,
-      }),
-    },
-    await callAs.service("scanner-runner"),
-  );
-  return scanId;
+function ingest(projectId: string, artefact: Uint8Array, release?: string): Promise<string> {
+  return ingestArtefact(h.projects.client(InventoryService), store, projectId, artefact, { release });
 }
 
 interface Exported {

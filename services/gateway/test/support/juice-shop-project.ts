@@ -1,14 +1,13 @@
 // A projects stack (over a temporary artefact directory) with one project holding a real SBOM, juice-shop's, as an
 // inventory ingested the way the scanner-runner hands it over: what the component and license-finding read tests
 // start from. A viewer of the project's team and a team_admin of another team come with it.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
-import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf } from "@sca/testkit";
+import { fixturesOf, ingestArtefact } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "../projects-stack.ts";
 
 export const JUICE_SHOP_SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
@@ -48,23 +47,14 @@ export async function startJuiceShopProject(opts: {
     });
     const projectId = created.json.id as string;
     const artefact = (await fixturesOf("scanner-runner")).inventoryArtefactOf(await readFile(JUICE_SHOP_SBOM));
-    // The directory artefact store's layout: the key is the path under ARTEFACT_DIR.
-    await mkdir(join(dir, "inventory"));
-    await writeFile(join(dir, "inventory", "juice.pb"), artefact);
-    const scanId = randomUUID();
-    await stack.projects.client(InventoryService).ingestInventory(
+    const scanId = await ingestArtefact(
+      stack.projects.client(InventoryService),
+      new DirectoryArtefactStore(dir),
+      projectId,
+      artefact,
       {
-        scanId,
-        projectId,
-        attempt: 1,
-        ...(opts.release === undefined ? {} : { release: opts.release }),
-        inventory: create(ScanArtefactSchema, {
-          key: "inventory/juice.pb",
-          sizeBytes: BigInt(artefact.byteLength),
-          sha256: createHash("sha256").update(artefact).digest("hex"),
-        }),
+        release: opts.release,
       },
-      await callAs.service("scanner-runner"),
     );
     return { stack, member, outsider, projectId, scanId, close };
   } catch (err) {
