@@ -31,7 +31,32 @@ const SECRET_FIELDS = [
   "DATABASE_URL",
   "REDIS_URL",
 ];
-const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [`${f}`, `*.${f}`, `*.*.${f}`, `req.headers["${f}"]`]);
+const SECRET_FIELD_SET = new Set(SECRET_FIELDS);
+const CENSOR = "[redacted]";
+// Deeper than anything a log line holds; a cycle or a huge structure stops here rather than walking on.
+const MAX_REDACT_DEPTH = 8;
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Array.isArray(v));
+
+/**
+ * The logged object with every secret field's value replaced, at any depth of plain objects and arrays; the object
+ * itself when it holds none (the common case costs a walk and no copy). Replaces pino's `redact` paths, whose
+ * wildcard matching cost about 0.13 ms on every line (docs/benchmarks.md).
+ */
+export function redactSecretFields<T>(value: T, depth = 0): T {
+  if (!isPlain(value) || depth > MAX_REDACT_DEPTH) return value;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    const redacted = SECRET_FIELD_SET.has(key) ? CENSOR : redactSecretFields(field, depth + 1);
+    if (redacted !== field) {
+      copy ??= Array.isArray(value) ? [...value] : { ...value };
+      (copy as Record<string, unknown>)[key] = redacted;
+    }
+  }
+  return (copy ?? value) as T;
+}
 
 // Values that look like credentials are masked even inside free text (defence in depth).
 const SECRET_PATTERNS: RegExp[] = [
@@ -60,12 +85,11 @@ export function createLogger(service: string, level = "INFO", destination?: Dest
     level: LEVELS[level.toUpperCase()] ?? "info",
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     mixin() {
       const requestId = currentRequestId();
       return requestId ? { request_id: requestId } : {};
     },
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: (object) => redactSecretFields(object) },
     hooks: {
       logMethod(args, method) {
         method.apply(

@@ -37,6 +37,29 @@ describe("logger", () => {
     expect(outside!.request_id).toBeUndefined();
   });
 
+  it("redacts secret fields at any depth, in arrays and headers, without touching the logged object", () => {
+    const out = capture();
+    const logger = createLogger("test", "DEBUG", out.stream);
+    const logged = {
+      req: { headers: { authorization: "Bearer abc.def.ghi", "user-agent": "curl" } },
+      hooks: [{ config: { target: { webhook_secret: "whsec-1" } } }],
+      a: { b: { c: { d: { client_secret: "deep-secret" } } } },
+      status: 200,
+    };
+    const before = JSON.stringify(logged);
+    logger.info(logged, "request");
+    logger.error({ err: new Error("boom") }, "failed");
+    const [line, failed] = out.lines();
+    expect(JSON.stringify(line)).not.toMatch(/abc\.def|whsec-1|deep-secret/);
+    expect(line).toMatchObject({
+      req: { headers: { authorization: "[redacted]", "user-agent": "curl" } },
+      hooks: [{ config: { target: { webhook_secret: "[redacted]" } } }],
+      status: 200,
+    });
+    expect(JSON.stringify(logged)).toBe(before);
+    expect(failed!.err).toMatchObject({ type: "Error", message: "boom" });
+  });
+
   it("masks credentials inside free text", () => {
     const text =
       "key tos_ab12cd_s3cr3tvalue and Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig in postgresql://sca:pw@db/x";
