@@ -1,7 +1,7 @@
 // Connect clients of other services. The caller token and the request id travel with every call.
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, createContextKey, type Client, type Interceptor } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { currentRequestId } from "@sca/log";
 import { CALLER_HEADER } from "./caller.ts";
 
@@ -17,8 +17,12 @@ export function createServiceClient<S extends DescService>(
     if (token) req.header.set(CALLER_HEADER, token);
     return next(req);
   };
-  const transport = createGrpcTransport({
+  // The Connect protocol (binary, HTTP/2) rather than gRPC: the same server answers both, and a unary call costs
+  // each side less without gRPC's envelopes and trailers (bench/rpc-hop.ts, docs/benchmarks.md).
+  const transport = createConnectTransport({
     baseUrl,
+    httpVersion: "2",
+    useBinaryFormat: true,
     interceptors: [propagate, unreachableIsUnavailable],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     pingIntervalMs: 30_000,
