@@ -36,8 +36,13 @@ const CENSOR = "[redacted]";
 // Deeper than anything a log line holds; a cycle or a huge structure stops here rather than walking on.
 const MAX_REDACT_DEPTH = 8;
 
-const isPlain = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Array.isArray(v));
+// Plain objects (null-prototype ones too) and arrays are walked; anything else (an Error, a Date, a Buffer) is left to
+// its serializer.
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Array.isArray(v);
+}
 
 /**
  * The logged object with every secret field's value replaced, at any depth of plain objects and arrays; the object
@@ -51,7 +56,9 @@ export function redactSecretFields<T>(value: T, depth = 0): T {
     const field = (value as Record<string, unknown>)[key];
     const redacted = SECRET_FIELD_SET.has(key) ? CENSOR : redactSecretFields(field, depth + 1);
     if (redacted !== field) {
-      copy ??= Array.isArray(value) ? [...value] : { ...value };
+      copy ??= Array.isArray(value)
+        ? [...value]
+        : Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as object, value);
       (copy as Record<string, unknown>)[key] = redacted;
     }
   }

@@ -44,13 +44,14 @@ describe("logger", () => {
       req: { headers: { authorization: "Bearer abc.def.ghi", "user-agent": "curl" } },
       hooks: [{ config: { target: { webhook_secret: "whsec-1" } } }],
       a: { b: { c: { d: { client_secret: "deep-secret" } } } },
+      parsed: Object.assign(Object.create(null) as object, { refresh_token: "rt-secret" }),
       status: 200,
     };
     const before = JSON.stringify(logged);
     logger.info(logged, "request");
     logger.error({ err: new Error("boom") }, "failed");
     const [line, failed] = out.lines();
-    expect(JSON.stringify(line)).not.toMatch(/abc\.def|whsec-1|deep-secret/);
+    expect(JSON.stringify(line)).not.toMatch(/abc\.def|whsec-1|deep-secret|rt-secret/);
     expect(line).toMatchObject({
       req: { headers: { authorization: "[redacted]", "user-agent": "curl" } },
       hooks: [{ config: { target: { webhook_secret: "[redacted]" } } }],
