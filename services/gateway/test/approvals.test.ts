@@ -5,7 +5,7 @@
 // audit entries in admin's log and the ApprovalRequested/ApprovalDecided events; then verdicts with their visibility
 // rule and the per-project view across the organization's projects.
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -97,7 +97,6 @@ async function ingestInventory(project: string): Promise<void> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sca-gw-approvals-"));
-  await mkdir(join(dir, "inventory"));
   const KAFKA_TOPIC_PREFIX = `${uniqueName("approvals")}.`;
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   identity = await startService("identity", {

@@ -2,7 +2,7 @@
 // gateway, one topic prefix, on ephemeral ports. Projects and policy call each other (categorisation one way, the
 // gate's facts the other): policy listens on a port picked first, which projects is told.
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,7 +51,6 @@ async function freePort(): Promise<number> {
 
 export async function startGateStack(policyEnv: Record<string, string> = {}): Promise<GateStack> {
   const dir = await mkdtemp(join(tmpdir(), "sca-gate-"));
-  await mkdir(join(dir, "inventory"));
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("gate_stack")}.`;
   const identity = await startService("identity", {

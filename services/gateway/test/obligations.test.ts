@@ -5,7 +5,7 @@
 // the role rules and every change in admin's audit log, the notice with the SPDX texts, 10000 components streamed,
 // problem documents for bad input and what the caller may not see.
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,7 +118,6 @@ const find = (items: Obligation[], license: string, obligation: string) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sca-obligations-"));
-  await mkdir(join(dir, "inventory"));
   const KAFKA_TOPIC_PREFIX = `${uniqueName("obligations")}.`;
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   identity = await startService("identity", {
