@@ -28,6 +28,7 @@ export default {
       testMatch: ["<rootDir>/{packages,services}/*/test/**/*.test.ts"],
       testPathIgnorePatterns: ["\\.pure\\.test\\.ts$"],
       globalSetup: "<rootDir>/packages/testkit/src/global-setup.ts",
+      globalTeardown: "<rootDir>/packages/testkit/src/global-teardown.ts",
     },
   ],
 };

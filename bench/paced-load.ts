@@ -5,7 +5,7 @@
 // idles until the next one-second tick (a burst of the whole second's requests at the start of each second, as many
 // in flight as there are connections), and its coordinated-omission correction takes an expected interval of
 // ceil(1 / per-connection rate) = 1 ms, adding a synthetic sample for every millisecond of each answer, which
-// weights the slow answers' milliseconds rather than the answers (docs/benchmarks.md, branch readpath).
+// weights the slow answers' milliseconds rather than the answers (docs/benchmarks.md, `component-list`).
 import { Agent, request } from "node:http";
 import autocannon from "autocannon";
 

@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"
 cd "$ROOT"
 # A portal started here asks no public registry: the ingest bench's generated package names would each be looked up
-# (docs/benchmarks.md, "The ingest bench and the public registries").
+# (docs/benchmarks.md, `ingest`).
 curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" 2>/dev/null ||
   LICENSE_FETCH_ENABLED=false CURRENCY_ENABLED=false ./dev up
 export BENCH_SECRET_KEY="$(cat "$DATA/secret_key")"

@@ -11,3 +11,11 @@ if ! diff -r "$tmp/proto/gen" gen >/dev/null; then
   diff -r "$tmp/proto/gen" gen | head -20 >&2
   die "proto/gen is stale: run 'pnpm proto:generate' and commit the result"
 fi
+# No breaking change (buf's FILE rules) against the main branch's contracts: on a branch, those at its merge-base with
+# main; on main itself, those of the commit before.
+base="$(git -C "$ROOT" merge-base HEAD main 2>/dev/null || true)"
+[ "$base" != "$(git -C "$ROOT" rev-parse HEAD)" ] || base="$(git -C "$ROOT" rev-parse -q --verify HEAD~1 || true)"
+if [ -n "$base" ]; then
+  "$ROOT/node_modules/.bin/buf" breaking --against "$(git -C "$ROOT" rev-parse --absolute-git-dir)#ref=$base,subdir=proto" ||
+    die "a breaking change to the contracts against $base; a field or RPC once released is only added to (docs/CONTRIBUTING.md)"
+fi

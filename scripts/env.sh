@@ -1,7 +1,15 @@
 # Sourced by every project script: where things live, which ports the local stack uses.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# Resolved through a symlink (a second checkout may share one .tools), so tools record the real path they live at.
-mkdir -p "$ROOT/.tools"
+# .tools is a link to one cache of installed tools per machine (SCA_TOOLS_CACHE; as root /var/cache/sca-portal/tools,
+# which the scan sandbox's unprivileged user can reach, unlike root's home; otherwise ~/.cache/sca-portal/tools),
+# shared by every checkout: a fresh clone, as CI's, finds what an earlier one installed (each tool's directory is named
+# by its pinned version, so checkouts of other versions install beside it).
+if [ ! -e "$ROOT/.tools" ]; then
+  if [ "$(id -u)" = 0 ]; then tools_cache="${SCA_TOOLS_CACHE:-/var/cache/sca-portal/tools}"
+  else tools_cache="${SCA_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sca-portal/tools}"; fi
+  mkdir -p "$tools_cache" && ln -sfn "$tools_cache" "$ROOT/.tools"
+fi
+# Resolved through the link, so tools record the real path they live at.
 TOOLS="$(cd "$ROOT/.tools" && pwd -P)"
 DATA="${SCA_DATA_DIR:-$ROOT/.data}"
 . "$ROOT/scripts/versions.sh"

@@ -1,17 +1,45 @@
 #!/usr/bin/env bash
-# Installs everything the portal and its tests need. Idempotent; each step is skipped when already done.
+# Installs what the project needs, into .tools/ (docs/testing.md, "Set-up"). Idempotent; each step is skipped when done.
+#   setup.sh node     Node, pnpm and the workspace's packages (./dev test --quick)
+#   setup.sh portal   what running the portal needs (./dev up): PostgreSQL, Redis, Node and pnpm, Kafka, scancode and
+#                     cdxgen, the workspace's packages
+#   setup.sh test     that, and what only the tests use (./dev test): helm, OSV-Scanner, the OCI registry, schemathesis,
+#                     moto's S3 server, spdx-tools
+#   setup.sh          (./dev setup) everything, and the repository's git hooks
+# Independent steps run together; each step's output is kept in .data/setup/<step>.log and shown when it fails.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 S="$ROOT/scripts/setup"
-bash "$S/debian.sh"
+mode="${1:-all}"
+mkdir -p "$DATA/setup"
+
+pids=(); names=()
+begin() { bash "$S/$1.sh" >"$DATA/setup/$1.log" 2>&1 & pids+=($!); names+=("$1"); }
+finish() {
+  local failed=0
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then failed=1; log "set-up step ${names[$i]} failed:"; cat "$DATA/setup/${names[$i]}.log" >&2; fi
+  done
+  pids=(); names=()
+  [ $failed = 0 ] || die "set-up failed"
+}
+workspace() { (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent); }
+
+[ "$mode" = node ] || bash "$S/debian.sh"
 bash "$S/node.sh"
-bash "$S/kafka.sh"
-bash "$S/scancode.sh"
-bash "$S/spdx-tools.sh"
-bash "$S/helm.sh"
-bash "$S/osv-scanner.sh"
-bash "$S/oci-registry.sh"
-bash "$S/schemathesis.sh"
-bash "$S/s3.sh"
 # pnpm install is cheap when nothing changed; the lockfile is the contract.
-(cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent)
+workspace >"$DATA/setup/workspace.log" 2>&1 & pids+=($!); names+=(workspace)
+if [ "$mode" != node ]; then
+  begin kafka
+  begin scancode
+fi
+if [ "$mode" = test ] || [ "$mode" = all ]; then
+  begin helm
+  begin osv-scanner
+  begin oci-registry
+  begin schemathesis
+  begin s3
+  begin spdx-tools
+fi
+finish
+[ "$mode" != all ] || bash "$S/git-hooks.sh"

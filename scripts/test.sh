@@ -1,12 +1,103 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, typecheck, contract checks, Helm checks, then the fuzzing gate, then every jest test against
-# the real PostgreSQL, Kafka and Redis started on loopback. Extra arguments go to jest (e.g. a path
-# filter) and skip the gate unless FUZZ_GATE=1.
+# The test command (docs/testing.md).
+#   ./dev test            everything: contracts, typecheck, lint, Helm, the fuzzing gate and every jest test against the
+#                         real PostgreSQL, Kafka and Redis on loopback. The static checks and the fuzzing gate run beside
+#                         jest; the run ends with the stage timings, the slowest test files and jest's summary line.
+#   ./dev test --quick    the inner loop: typecheck, lint of the changed files and the pure tests (no servers).
+#   ./dev test PATH...    jest only, on the matching files (after the servers are up); FUZZ_GATE=1 adds the gate.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
-bash scripts/stack/servers.sh start
+RESULTS="$DATA/test-results"
+mkdir -p "$RESULTS" "$DATA/cache"
+run_started=$SECONDS
 
+# Each stage's output goes to its own file and is printed when it ends, so stages running together stay readable.
+declare -A stage_pid stage_started
+timings=()
+stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that jest's servers keep the CPU they wait on)
+  local name=$1; shift
+  stage_started[$name]=$SECONDS
+  ( [ -z "${STAGE_NICE:-}" ] || renice -n "$STAGE_NICE" "$BASHPID" >/dev/null; "$@" ) >"$RESULTS/$name.log" 2>&1 &
+  stage_pid[$name]=$!
+}
+failed=()
+stage_end() { # name
+  local name=$1 rc=0
+  wait "${stage_pid[$name]}" || rc=$?
+  local took=$((SECONDS - stage_started[$name]))
+  timings+=("$(printf '%-24s %5ss  %s' "$name" "$took" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+  if [ $rc -ne 0 ]; then
+    failed+=("$name")
+    log "== $name failed after ${took}s:"
+    cat "$RESULTS/$name.log" >&2
+  else
+    log "== $name ok (${took}s)"
+    [ -s "$RESULTS/$name.log" ] && sed 's/^/   /' "$RESULTS/$name.log" >&2
+  fi
+  return 0
+}
+
+# The static checks, with their caches under .data/cache: tsc's incremental build info, eslint's and prettier's caches.
+typecheck() { tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"; }
+lint_all() {
+  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" .
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" .
+}
+# The files that differ from the main branch (committed or not), which --quick lints.
+changed_ts() {
+  local base; base="$(git merge-base HEAD origin/main 2>/dev/null || git merge-base HEAD main 2>/dev/null || echo HEAD)"
+  { git diff --name-only --diff-filter=d "$base"; git ls-files --others --exclude-standard; } | sort -u |
+    grep -E '\.(ts|js)$' | grep -vE '^(proto/gen|deploy)/' || true
+}
+lint_changed() {
+  local files; mapfile -t files < <(changed_ts)
+  [ ${#files[@]} -gt 0 ] || { echo "no changed files to lint"; return 0; }
+  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" "${files[@]}"
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" "${files[@]}"
+}
+PATH="$ROOT/node_modules/.bin:$PATH"
+
+jest_run() { # results-file jest-args...
+  local out=$1; shift
+  node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
+    --cacheDirectory "$DATA/cache/jest" --json --outputFile="$out" "$@"
+}
+# jest's summary, the closing line CI reads.
+jest_summary() {
+  node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$1"
+}
+print_timings() { # [jest-results-file]
+  log "== timings (whole run $((SECONDS - run_started))s)"
+  printf '   %s\n' "${timings[@]}" >&2
+  if [ -n "${1:-}" ] && [ -s "$1" ]; then
+    log "== the 15 slowest test files (all: $1)"
+    node -e '
+      const r = require(process.argv[1]);
+      const rows = r.testResults.map((t) => [(t.endTime - t.startTime) / 1000, t.name.replace(process.argv[2] + "/", "")]);
+      rows.sort((a, b) => b[0] - a[0]);
+      for (const [s, n] of rows.slice(0, 15)) console.error(`   ${s.toFixed(1).padStart(7)}s  ${n}`);
+    ' "$1" "$ROOT"
+  fi
+}
+
+if [ "${1:-}" = "--quick" ]; then
+  shift
+  stage_begin typecheck typecheck
+  stage_begin lint-changed lint_changed
+  stage_started[jest-pure]=$SECONDS
+  rc=0
+  jest_run "$RESULTS/quick.json" --selectProjects pure "$@" || rc=$?
+  timings+=("$(printf '%-24s %5ss  %s' jest-pure "$((SECONDS - stage_started[jest-pure]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+  stage_end typecheck
+  stage_end lint-changed
+  print_timings "$RESULTS/quick.json"
+  jest_summary "$RESULTS/quick.json" || true
+  [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]
+  exit
+fi
+
+bash scripts/stack/servers.sh start
 # Tests use their own database and Redis index, so a running portal's data is never touched.
 export DATABASE_URL="postgresql://sca:sca@127.0.0.1:$PG_PORT/sca_test"
 export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/1"
@@ -14,32 +105,28 @@ export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
 export SECRET_KEY="test-secret-key-that-is-at-least-32-characters"
 export APP_ENV=dev LOG_LEVEL="${LOG_LEVEL:-ERROR}"
 
-step() { log "== $*"; }
-step "contracts: buf lint and generated code up to date"
-bash scripts/check-proto.sh
-step "typecheck"
-pnpm -s typecheck
-step "lint"
-pnpm -s lint
-step "helm lint and template"
-bash scripts/check-helm.sh
-# The fuzzing gate runs on a whole test run only (a jest path filter means someone is iterating on a few tests). It
-# runs before jest so that the run ends with jest's summary, which is what CI reads for the test count.
-fuzz_rc=0
-if [ $# -eq 0 ] || [ "${FUZZ_GATE:-}" = 1 ]; then
-  step "fuzzing gate: schemathesis against /openapi.json of a portal of its own (docs/fuzzing-gate.md)"
-  set +e
-  node fuzz/gate.ts
-  fuzz_rc=$?
-  set -e
+whole=0
+[ $# -eq 0 ] && whole=1
+if [ $whole = 1 ]; then
+  # Independent of jest and of each other.
+  STAGE_NICE=5 stage_begin contracts bash scripts/check-proto.sh
+  STAGE_NICE=5 stage_begin typecheck typecheck
+  STAGE_NICE=5 stage_begin lint lint_all
+  STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
 fi
-step "jest"
-# One results file per run, so two checkouts sharing the servers (and .data) never read each other's.
+# The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
+if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate node fuzz/gate.ts; fi
+
+# One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
+# .data/test-results/jest.json for the timings.
 results="$(mktemp -t jest-results.XXXXXX.json)"
-set +e
-node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js --json --outputFile="$results" "$@"
-rc=$?
-set -e
-node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results" || true
-[ $rc -ne 0 ] || rc=$fuzz_rc
-exit $rc
+stage_started[jest]=$SECONDS
+log "== jest"
+rc=0
+jest_run "$results" "$@" || rc=$?
+timings+=("$(printf '%-24s %5ss  %s' jest "$((SECONDS - stage_started[jest]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
+for name in contracts typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+print_timings "$results"
+jest_summary "$results" || true
+[ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]

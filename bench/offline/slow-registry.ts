@@ -2,7 +2,7 @@
 // server (no public registry is asked by a bench) answering every npm packument, PyPI release document and Maven
 // POM with an Apache-2.0 license after `delayMs`, and 404 for anything else (crates.io, Go, ...: "states none"). With
 // the lookup's 4 requests in flight and 30 ms per answer, 10,000 releases take longer than
-// LICENSE_FETCH_STAGE_SECONDS' 60 s, as the public registries did (docs/benchmarks.md, "Quiet re-measure").
+// LICENSE_FETCH_STAGE_SECONDS' 60 s, as the public registries did (docs/benchmarks.md, `rematch`).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 

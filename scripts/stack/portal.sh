@@ -37,9 +37,12 @@ stop_one() {
 case "${1:-}" in
   start)
     bash "$ROOT/scripts/stack/servers.sh" start
+    # Each service migrates its own schema and topics, so they migrate together.
+    migrating=()
     for s in "${SERVICES[@]}"; do
-      (cd "$ROOT/services/$s" && node src/main.ts migrate >>"$DATA/logs/$s.log" 2>&1) || die "migration of $s failed; see $DATA/logs/$s.log"
+      (cd "$ROOT/services/$s" && node src/main.ts migrate >>"$DATA/logs/$s.log" 2>&1) & migrating+=("$!:$s")
     done
+    for m in "${migrating[@]}"; do wait "${m%%:*}" || die "migration of ${m#*:} failed; see $DATA/logs/${m#*:}.log"; done
     for s in "${SERVICES[@]}"; do start_one "$s" "$ROOT/services/$s"; done
     start_one gateway "$ROOT/services/gateway"
     # Up to 120 s: after a restart the scanner-runner joins its consumer groups before it serves, and Kafka may hold a

@@ -31,6 +31,11 @@ export const keys = {
       throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
     return prefix;
   }),
+  /**
+   * How long a consumer's fetch waits on the broker for records: kafkajs's 5 s by default. A consumer stops only
+   * after its fetch in flight returns; the test kit shortens it so that stopping hundreds of services is quick.
+   */
+  KAFKA_FETCH_MAX_WAIT_MS: key(p.int(5000, { min: 10, max: 30_000 })),
   DOMAIN: key(p.text("localhost")),
   CORS_ALLOWED_ORIGINS: key((raw, env) => {
     const origins = p.list([])(raw, env);

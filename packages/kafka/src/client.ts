@@ -1,6 +1,14 @@
 // The kafkajs client every service uses, writing its log lines through our pino logger and naming topics on the
 // broker with the deployment's prefix.
-import { Kafka, logLevel, type KafkaConfig, type LogEntry, type logCreator } from "kafkajs";
+import {
+  Kafka,
+  logLevel,
+  type Consumer,
+  type ConsumerConfig,
+  type KafkaConfig,
+  type LogEntry,
+  type logCreator,
+} from "kafkajs";
 import type { Logger } from "@sca/log";
 
 export interface KafkaOptions {
@@ -10,6 +18,11 @@ export interface KafkaOptions {
   logger: Logger;
   /** KAFKA_TOPIC_PREFIX (its key checks it): "" for none; tests give each run a prefix of its own. */
   topicPrefix: string;
+  /**
+   * KAFKA_FETCH_MAX_WAIT_MS: how long a consumer's fetch waits on the broker for records (kafkajs's 5 s by default).
+   * A consumer stops only once its fetch in flight returns, so tests, which stop hundreds, shorten it.
+   */
+  fetchMaxWaitMs?: number;
 }
 
 /**
@@ -20,10 +33,18 @@ export interface KafkaOptions {
  */
 export class KafkaClient extends Kafka {
   readonly topicPrefix: string;
+  private readonly fetchMaxWaitMs: number | undefined;
 
-  constructor(config: KafkaConfig, topicPrefix: string) {
+  constructor(config: KafkaConfig, topicPrefix: string, fetchMaxWaitMs?: number) {
     super(config);
     this.topicPrefix = topicPrefix;
+    this.fetchMaxWaitMs = fetchMaxWaitMs;
+  }
+
+  override consumer(config: ConsumerConfig): Consumer {
+    return super.consumer(
+      this.fetchMaxWaitMs === undefined ? config : { maxWaitTimeInMs: this.fetchMaxWaitMs, ...config },
+    );
   }
 
   /** The broker's name of a logical topic: the one place the prefix is applied. */
@@ -45,6 +66,7 @@ export function createKafka(opts: KafkaOptions): KafkaClient {
       logCreator: pinoLogCreator(opts.logger.child({ component: "kafkajs" })),
     },
     opts.topicPrefix,
+    opts.fetchMaxWaitMs,
   );
 }
 

@@ -47,7 +47,7 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 /**
  * The logged object with every secret field's value replaced, at any depth of plain objects and arrays; the object
  * itself when it holds none (the common case costs a walk and no copy). Replaces pino's `redact` paths, whose
- * wildcard matching cost about 0.13 ms on every line (docs/benchmarks.md).
+ * wildcard matching cost about 0.13 ms on every line (git log -p docs/benchmarks.md).
  */
 export function redactSecretFields<T>(value: T, depth = 0): T {
   if (!isPlain(value) || depth > MAX_REDACT_DEPTH) return value;

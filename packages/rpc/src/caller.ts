@@ -99,7 +99,7 @@ const invalidCallerToken = () => new Error("invalid caller token");
  * The caller of a valid caller token; throws for anything else (another algorithm or type, a critical header,
  * another key, issuer or audience, expired, not yet valid). What jose's jwtVerify checked, done synchronously
  * with node:crypto: jose imports the key into WebCrypto and verifies asynchronously on every call, which was a
- * visible share of each request's CPU (docs/benchmarks.md).
+ * visible share of each request's CPU (git log -p docs/benchmarks.md).
  */
 export function verifyCallerToken(token: string, secretKey: string): Promise<Caller> {
   try {
@@ -118,7 +118,7 @@ interface VerifiedToken {
 
 // Tokens that verified: the same bytes under the same key verify the same way again, so a token seen before has only
 // its clock checked. The gateway reuses a caller's token for up to 30 s (identity's cache_seconds), and every request
-// verifies it in the gateway and in each service it reaches (docs/benchmarks.md).
+// verifies it in the gateway and in each service it reaches (git log -p docs/benchmarks.md).
 const verifiedTokens = new LRUCache<string, VerifiedToken>({ max: 4096 });
 
 function rememberedCallerOf(token: string, secretKey: string): Caller | undefined {

@@ -28,7 +28,11 @@ export interface KafkaUse {
 }
 
 /** The keys runService loads for a service that asks for Kafka. */
-export const kafkaKeys = { KAFKA_BROKERS: keys.KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX };
+export const kafkaKeys = {
+  KAFKA_BROKERS: keys.KAFKA_BROKERS,
+  KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX,
+  KAFKA_FETCH_MAX_WAIT_MS: keys.KAFKA_FETCH_MAX_WAIT_MS,
+};
 
 export type KafkaConfig = ConfigOf<typeof kafkaKeys>;
 
@@ -36,12 +40,13 @@ export interface ServiceKafka {
   client: KafkaClient;
   /**
    * Starts an idempotent consumer on the service's schema (which lists CreateProcessedEventsTable in its
-   * migrations). It stops at shutdown after the server has drained, before the relay and the database. The
-   * first one also starts pruning processed_events.
+   * migrations). It joins its group in the background, beside the service's other consumers; the service starts
+   * serving once every consumer has joined. It stops at shutdown after the server has drained, before the relay
+   * and the database. The first one also starts pruning processed_events.
    */
   consume<Desc extends DescMessage>(
     opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle" | "notBefore">,
-  ): Promise<void>;
+  ): void;
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
   wakeRelay(): void;
 }
@@ -58,7 +63,13 @@ interface Deps {
 }
 
 function serviceKafkaClient(clientId: string, config: KafkaConfig, logger: Logger): KafkaClient {
-  return createKafka({ brokers: config.KAFKA_BROKERS, clientId, logger, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  return createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId,
+    logger,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+  });
 }
 
 /**
@@ -83,7 +94,7 @@ export function openServiceKafka(
   clientId: string,
   use: KafkaUse,
   { config, orm, logger, addCloser, relayPollIntervalMs }: Deps,
-): { context: ServiceKafka; closers: Closer[] } {
+): { context: ServiceKafka; closers: Closer[]; joined: () => Promise<void> } {
   const client = serviceKafkaClient(clientId, config, logger);
   const relay = use.outbox
     ? new OutboxRelay({ kafka: client, orm, logger, pollIntervalMs: relayPollIntervalMs })
@@ -91,12 +102,13 @@ export function openServiceKafka(
   relay?.start();
   const sweep = use.outbox ? startPeriodicJob(new OutboxSweep({ orm }), logger) : undefined;
   let pruning = false;
-  // Consumers leave together: each may be half-way through a fetch's long poll (seconds), and waiting for them in
-  // turn made a service's shutdown the sum of those waits.
+  // Consumers join together and leave together: each join is a group round trip, and each stop may be half-way
+  // through a fetch's long poll; in turn, a service's start and shutdown were the sum of those waits.
   const consumers: { groupId: string; stop(): Promise<void> }[] = [];
+  const joining: Promise<void>[] = [];
   const context: ServiceKafka = {
     client,
-    async consume(opts) {
+    consume(opts) {
       // So that `migrate` created it: the declaration is the list it works from.
       if (!use.consumes?.includes(opts.topic.topic))
         throw new Error(`${opts.topic.topic} is not among the topics in kafka.consumes`);
@@ -109,22 +121,28 @@ export function openServiceKafka(
       }
       // The prefix that keeps deployments (and test runs) sharing a broker apart applies to their groups too: two
       // of them must never share a group's partitions.
-      const consumer = await runIdempotentConsumer({
+      const join = runIdempotentConsumer({
         ...opts,
         groupId: `${client.topicPrefix}${opts.groupId}`,
         kafka: client,
         afterEnqueued: () => relay?.wake(),
         orm,
         logger,
-      });
-      consumers.push({ groupId: opts.groupId, stop: () => consumer.stop() });
+      }).then((consumer) => void consumers.push({ groupId: opts.groupId, stop: () => consumer.stop() }));
+      joining.push(join);
     },
     wakeRelay: () => relay?.wake(),
   };
   const closers: Closer[] = [];
   if (sweep) closers.push({ name: "outbox sweep", close: () => sweep.stop() });
   if (relay) closers.push({ name: "outbox relay", close: () => relay.stop() });
-  return { context, closers };
+  // Every join settles before a failure is reported, so the consumers that did join are among those closed.
+  const joined = async () => {
+    const results = await Promise.allSettled(joining);
+    const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    if (failed.length > 0) throw new AggregateError(failed, `${failed.length} consumers could not join their groups`);
+  };
+  return { context, closers, joined };
 }
 
 async function stopTogether(consumers: readonly { groupId: string; stop(): Promise<void> }[]): Promise<void> {

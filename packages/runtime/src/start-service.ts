@@ -143,6 +143,7 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
       kafka: kafka?.context as ServiceContext<C, K, S>["kafka"], // set exactly when the definition asks for Kafka
     };
     const serviceRoutes = await def.start(ctx);
+    await kafka?.joined();
     const routes = (router: ConnectRouter) => {
       health.register(router);
       serviceRoutes(router);

@@ -24,7 +24,11 @@ describe("a service's Kafka", () => {
   const schema = uniqueName("runtime_kafka");
   const topic = topicContract(uniqueName("sca_test_runtime"), AuditEventSchema);
   const logger = createLogger("runtime-test", "WARNING");
-  const config = { KAFKA_BROKERS: testServers().kafkaBrokers, KAFKA_TOPIC_PREFIX: `${uniqueName("test")}.` };
+  const config = {
+    KAFKA_BROKERS: testServers().kafkaBrokers,
+    KAFKA_TOPIC_PREFIX: `${uniqueName("test")}.`,
+    KAFKA_FETCH_MAX_WAIT_MS: 250,
+  };
   let orm: MikroORM;
 
   beforeAll(async () => {
@@ -63,7 +67,7 @@ describe("a service's Kafka", () => {
       addCloser: (name, close) => void closers.push({ name, close }),
     });
     const seen: EventMeta[] = [];
-    await kafka.context.consume({
+    kafka.context.consume({
       groupId: uniqueName("runtime_test"),
       topic,
       handle: (_em, _message, meta) => {
@@ -71,6 +75,7 @@ describe("a service's Kafka", () => {
         return Promise.resolve();
       },
     });
+    await kafka.joined();
 
     const eventId = await orm.em
       .fork()
@@ -94,9 +99,9 @@ describe("a service's Kafka", () => {
       logger,
       addCloser: (name, close) => void closers.push({ name, close }),
     });
-    await expect(
+    expect(() =>
       kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() }),
-    ).rejects.toThrow(`${topic.topic} is not among the topics in kafka.consumes`);
+    ).toThrow(`${topic.topic} is not among the topics in kafka.consumes`);
     expect(closers).toEqual([]);
   });
 
@@ -116,7 +121,8 @@ describe("a service's Kafka", () => {
       logger,
       addCloser: (name, close) => void closers.push({ name, close }),
     });
-    await kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() });
+    kafka.context.consume({ groupId: uniqueName("runtime_test"), topic, handle: () => Promise.resolve() });
+    await kafka.joined();
 
     const left = async () =>
       (

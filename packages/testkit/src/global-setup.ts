@@ -1,6 +1,9 @@
-// Jest global set-up: make sure the three real servers are reachable before any test file runs.
-// Without them in the environment, start them with testcontainers, but only where a Docker engine answers.
+// Jest global set-up: name the run (its services' schema templates, schema-template.ts, carry the name) and make sure
+// the three real servers are reachable before any test file runs. Without them in the environment, start them with
+// testcontainers, but only where a Docker engine answers.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { TEST_RUN_KEY } from "./schema-template.ts";
 
 function dockerAnswers(): boolean {
   try {
@@ -12,6 +15,8 @@ function dockerAnswers(): boolean {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The workers inherit the environment as it is once the set-up ends.
+  process.env[TEST_RUN_KEY] ??= `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
   const { DATABASE_URL, KAFKA_BROKERS, REDIS_URL } = process.env;
   if (DATABASE_URL && KAFKA_BROKERS && REDIS_URL) return;
   if (!dockerAnswers()) {

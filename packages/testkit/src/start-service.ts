@@ -6,7 +6,6 @@ import type { DescService } from "@bufbuild/protobuf";
 import { createClient, createRouterTransport, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { openDatabase } from "@sca/db";
-import type { KafkaClient } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { serviceInterceptors } from "@sca/rpc";
 import {
@@ -21,7 +20,15 @@ import {
 import { cdxgenBin } from "./tools.ts";
 import { TEST_SECRET } from "./callers.ts";
 import { uniqueName } from "./names.ts";
+
+/**
+ * A consumer's fetch long poll in tests: a consumer stops only when its fetch in flight returns, and kafkajs's 5 s
+ * default, paid by every service a test file closes, was minutes of a run.
+ */
+export const TEST_KAFKA_FETCH_MAX_WAIT_MS = "250";
+import { seedFromTemplate } from "./schema-template.ts";
 import { testServers } from "./servers.ts";
+import { deleteTopicsOf } from "./topics.ts";
 
 export interface TestServiceOverrides<S extends object = object> extends Omit<ServiceOverrides<S>, "env"> {
   /** Configuration on top of the test defaults (the servers, SECRET_KEY, APP_ENV=dev, RPC_PORT=0, a topic prefix). */
@@ -62,27 +69,35 @@ export async function startService(
   const def = typeof which === "string" ? await definitionOf(which) : which;
   const servers = testServers();
   const schema = overrides.schema ?? uniqueName(def.name.replaceAll("-", "_"));
+  const env = {
+    DATABASE_URL: servers.databaseUrl,
+    REDIS_URL: servers.redisUrl,
+    KAFKA_BROKERS: servers.kafkaBrokers.join(","),
+    KAFKA_TOPIC_PREFIX: `${schema}.`,
+    KAFKA_FETCH_MAX_WAIT_MS: TEST_KAFKA_FETCH_MAX_WAIT_MS,
+    SECRET_KEY: TEST_SECRET,
+    APP_ENV: "dev",
+    RPC_PORT: "0",
+    // The scanner-runner's cdxgen, at its pinned install (other services ignore the key).
+    CDXGEN_BIN: cdxgenBin(),
+    // The scanner-runner asks no public package registry in tests; a test serving one turns it on.
+    CURRENCY_ENABLED: "false",
+    LICENSE_FETCH_ENABLED: "false",
+    ...overrides.env,
+  };
+  await seedFromTemplate(def, schema, {
+    databaseUrl: servers.databaseUrl,
+    env,
+    testEnv: overrides.env ?? {},
+    seamsReplaced: Object.keys(overrides.seams ?? {}).length > 0,
+  });
   const instance = await startServiceInstance(def, {
     migrate: true,
     relayPollIntervalMs: 100,
     ...overrides,
     schema,
     logger: overrides.logger ?? createLogger(`${def.name}-test`, "ERROR"),
-    env: {
-      DATABASE_URL: servers.databaseUrl,
-      REDIS_URL: servers.redisUrl,
-      KAFKA_BROKERS: servers.kafkaBrokers.join(","),
-      KAFKA_TOPIC_PREFIX: `${schema}.`,
-      SECRET_KEY: TEST_SECRET,
-      APP_ENV: "dev",
-      RPC_PORT: "0",
-      // The scanner-runner's cdxgen, at its pinned install (other services ignore the key).
-      CDXGEN_BIN: cdxgenBin(),
-      // The scanner-runner asks no public package registry in tests; a test serving one turns it on.
-      CURRENCY_ENABLED: "false",
-      LICENSE_FETCH_ENABLED: "false",
-      ...overrides.env,
-    },
+    env,
   });
   let transport: Transport | undefined;
   const transportOf = () =>
@@ -106,17 +121,5 @@ async function dropSchema(url: string, schema: string): Promise<void> {
     await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
   } finally {
     await orm.close();
-  }
-}
-
-/** Deletes the topics under the client's prefix (everything that produced or read them has stopped). */
-async function deleteTopicsOf(kafka: KafkaClient): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const own = (await admin.listTopics()).filter((t) => t.startsWith(kafka.topicPrefix));
-    if (own.length > 0) await admin.deleteTopics({ topics: own });
-  } finally {
-    await admin.disconnect();
   }
 }

@@ -34,8 +34,8 @@ export const service = defineService({
   // Its own audit events (tracker logins changed) go out through its outbox and come back through its consumer.
   kafka: { outbox: true, produces: [TOPICS.auditEvents], consumes: [TOPICS.auditEvents] },
   seams,
-  start: async ({ orm, kafka, secretKey }) => {
-    await kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
+  start: ({ orm, kafka, secretKey }) => {
+    kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
     const tokenKey = secretBoxKey(secretKey, "tracker-token", "sca-admin");
     const passwordKey = secretBoxKey(secretKey, "registry-password", "sca-admin");
     return (router) => {

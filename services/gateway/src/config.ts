@@ -24,6 +24,7 @@ export const gatewayKeys = {
   SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
   KAFKA_BROKERS: keys.KAFKA_BROKERS,
   KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX,
+  KAFKA_FETCH_MAX_WAIT_MS: keys.KAFKA_FETCH_MAX_WAIT_MS,
   /** Per-client-address limits of the anonymous account routes (routes/identity/registration.ts, sessions.ts, passwords.ts). */
   REGISTRATION_RATE_LIMIT: keys.REGISTRATION_RATE_LIMIT,
   PASSWORD_RESET_RATE_LIMIT: keys.PASSWORD_RESET_RATE_LIMIT,

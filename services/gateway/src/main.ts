@@ -27,6 +27,7 @@ const kafka = createKafka({
   clientId: "gateway",
   logger,
   topicPrefix: config.KAFKA_TOPIC_PREFIX,
+  fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
 });
 const scanProgress = await startScanProgressHub({ ctx });
 const scanEvents = await startScanEventsFeed(kafka, logger, scanProgress.publish);

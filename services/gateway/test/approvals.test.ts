@@ -15,6 +15,7 @@ import { ApprovalDecidedSchema, ApprovalRequestedSchema } from "@sca/proto/sca/e
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import {
+  closeTogether,
   callAs,
   EventReader,
   fixturesOf,
@@ -161,12 +162,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await gateway?.close();
-  await notifier?.close();
-  await admin?.close();
-  await policy?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, notifier, admin, policy, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
 

@@ -3,7 +3,7 @@
 // Kafka. People are made in identity's database, their team roles through identity's directory.
 import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
@@ -54,9 +54,7 @@ export async function startAuditStack(): Promise<AuditStack> {
       return { id, token: await fixtures.accessToken(id) };
     },
     async close() {
-      await gateway.close();
-      await admin.close();
-      await identity.close();
+      await closeTogether([gateway, admin, identity]);
     },
   };
 }

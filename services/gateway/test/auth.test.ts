@@ -1,6 +1,7 @@
 // Registration, password sign-in, forgot- and reset-password through the gateway against a real identity: status
 // codes and field bounds under both prefixes, the refresh cookie's attributes, the per-address limits read from
 // configuration (login fixed at 5/minute with Retry-After 60), the failed-sign-in throttle and the reset token.
+import { closeTogether } from "@sca/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AUTH_PREFIXES } from "../src/http/auth-paths.ts";
 import {
@@ -36,8 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await s?.close();
-  await off?.close();
+  await closeTogether([s, off]);
 });
 
 function expectProblem(answer: Answer, status: number, code?: string): void {

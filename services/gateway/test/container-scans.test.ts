@@ -19,6 +19,7 @@ import { TOPICS } from "@sca/kafka";
 import { ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
+  closeTogether,
   callAs,
   dockerSaveOf,
   EventReader,
@@ -222,12 +223,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await gateway?.close();
-  await runner?.close();
-  await adminService?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, runner, adminService, scans, projects, identity]);
   await privateRegistry?.stop();
   await registry?.stop();
   await rm(artefactDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // every field the spec lists (super_admin; 404 to anyone else) and the deployment's EPSS availability (any
 // authenticated caller), as the runner's first start leaves them (vendored snapshots, refreshes off).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 let identity: TestService;
@@ -52,9 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await runner?.close();
-  await identity?.close();
+  await closeTogether([gateway, runner, identity]);
 }, 120_000);
 
 describe("the feeds' status panels", () => {

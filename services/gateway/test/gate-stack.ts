@@ -11,6 +11,7 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
+  closeTogether,
   callAs,
   fixturesOf,
   ingestArtefact,
@@ -133,11 +134,7 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
       return scanId;
     },
     async close() {
-      await gateway.close();
-      await runner.close();
-      await policy.close();
-      await projects.close();
-      await identity.close();
+      await closeTogether([gateway, runner, policy, projects, identity]);
       await rm(dir, { recursive: true, force: true });
     },
   };

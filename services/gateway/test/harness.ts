@@ -7,7 +7,7 @@ import { createLogger, currentRequestId, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
 import { createKafka, type BroadcastConsumer } from "@sca/kafka";
 import type { ServiceName } from "@sca/runtime/services";
-import { TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
+import { TEST_KAFKA_FETCH_MAX_WAIT_MS, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
 import { gatewayKeys } from "../src/config.ts";
@@ -59,6 +59,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
     KAFKA_BROKERS: testServers().kafkaBrokers.join(","),
     KAFKA_TOPIC_PREFIX: opts.scanProgress?.topicPrefix ?? "",
+    KAFKA_FETCH_MAX_WAIT_MS: TEST_KAFKA_FETCH_MAX_WAIT_MS,
     ...opts.env,
   });
   const logger = opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR");
@@ -86,6 +87,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
       clientId: "gateway-test",
       logger,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
     });
     scanEvents = await startScanEventsFeed(kafka, logger, scanProgress.publish);
   }

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf, ingestArtefact, startService, type TestService, uniqueName } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  fixturesOf,
+  ingestArtefact,
+  startService,
+  type TestService,
+  uniqueName,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 const SBOM_DIR = "/work/shared/data/sbom/cyclonedx";
@@ -152,10 +160,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, scans, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 90_000);
 

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { LicensePolicyChangedSchema } from "@sca/proto/sca/events/v1/policy_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  fixturesOf,
+  startService,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 interface Reply {
@@ -86,10 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await gateway?.close();
-  await admin?.close();
-  await policy?.close();
-  await identity?.close();
+  await closeTogether([gateway, admin, policy, identity]);
 }, 120_000);
 
 describe("license policies", () => {

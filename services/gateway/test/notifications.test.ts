@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
+  closeTogether,
   callAs,
   eventually,
   fixturesOf,
@@ -124,12 +125,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await notifier?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
-  await smtp?.close();
+  await closeTogether([gateway, notifier, scans, projects, identity, smtp]);
 }, 120_000);
 
 describe("the password-reset e-mail", () => {

@@ -3,7 +3,7 @@
 // chat webhooks) need end to end. People are made in identity's database, their team roles through its directory.
 import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
@@ -53,9 +53,7 @@ export async function startNotifierStack(notifierEnv: Record<string, string> = {
       return fixtures.accessToken(id);
     },
     async close() {
-      await gateway.close();
-      await notifier.close();
-      await identity.close();
+      await closeTogether([gateway, notifier, identity]);
     },
   };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { createLogger, type Logger } from "@sca/log";
 import {
+  closeTogether,
   followToCallback,
   startService,
   startTestProvider,
@@ -143,8 +144,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const g of gateways) await g.close();
-  await identity?.close();
-  await provider?.close();
+  await closeTogether([identity, provider]);
 }, 120_000);
 
 describe("provider list", () => {

@@ -14,6 +14,7 @@ import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import {
+  closeTogether,
   callAs,
   fixturesOf,
   ingestArtefact,
@@ -178,11 +179,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await admin?.close();
-  await policy?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, admin, policy, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
@@ -89,11 +89,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await runner?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, runner, scans, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
 

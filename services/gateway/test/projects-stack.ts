@@ -4,7 +4,7 @@
 // prefix, so identity's copy of projects (a team's project_count, project-scoped keys) follows projects' events.
 import { randomUUID } from "node:crypto";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
 
@@ -59,9 +59,7 @@ export async function startProjectsStack(projectsEnv: Record<string, string> = {
     },
     superAdminToken: async () => token(await account("Admin", true)),
     async close() {
-      await gateway.close();
-      await projects.close();
-      await identity.close();
+      await closeTogether([gateway, projects, identity]);
     },
   };
 }

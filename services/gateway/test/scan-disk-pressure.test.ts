@@ -7,7 +7,7 @@ import { mkdtemp, rm, statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 let dir: string;
@@ -69,10 +69,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, scans, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
 

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
+  closeTogether,
   callAs,
   fixturesOf,
   startS3Server,
@@ -76,11 +77,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await runner?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, runner, scans, projects, identity]);
   await s3?.stop();
 }, 120_000);
 

@@ -12,7 +12,7 @@ import { ScanLogLineSchema, ScanProgressSchema, ScanStateChangedSchema } from "@
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
-import { callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { WebSocket } from "ws";
 import { ALLOWED_ORIGIN, startTestGateway, type TestGateway } from "./harness.ts";
 
@@ -173,11 +173,7 @@ let gatewayPair: (env: Record<string, string>) => Promise<[TestGateway, TestGate
 
 afterAll(async () => {
   await producer?.disconnect();
-  await gwA?.close();
-  await gwB?.close();
-  await orchestrator?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gwA, gwB, orchestrator, projects, identity]);
 }, 120_000);
 
 async function publish<D extends DescMessage>(topic: string, schema: D, scanId: string, init: MessageInitShape<D>) {
@@ -362,8 +358,7 @@ describe("caps and keepalive", () => {
       expect(fourth.sync).toMatchObject({ sync: true });
       for (const c of [second, fourth]) c.ws.close();
     } finally {
-      await gwC.close();
-      await gwD.close();
+      await closeTogether([gwC, gwD]);
     }
   });
 

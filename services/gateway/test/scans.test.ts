@@ -5,7 +5,15 @@ import { randomUUID } from "node:crypto";
 import { TOPICS } from "@sca/kafka";
 import { ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  fixturesOf,
+  startService,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
 /** The SBOM cap of this gateway (the key's floor is 1 KiB). */
@@ -92,10 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await lane?.stop();
-  await gateway?.close();
-  await scans?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([gateway, scans, projects, identity]);
 }, 120_000);
 
 describe("scan routes", () => {

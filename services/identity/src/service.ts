@@ -46,10 +46,10 @@ export const service = defineService({
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   seams,
-  start: async (ctx) => {
+  start: (ctx) => {
     const { orm, secretKey, logger, config, seams } = ctx;
-    await ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
-    await ctx.kafka.consume({ groupId: SCAN_COUNT_GROUP, topic: scanStateNews, handle: countRequestedScan });
+    ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
+    ctx.kafka.consume({ groupId: SCAN_COUNT_GROUP, topic: scanStateNews, handle: countRequestedScan });
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);

@@ -93,40 +93,40 @@ export const service = defineService({
   migrations,
   kafka: { outbox: true, produces: [TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   seams,
-  start: async (ctx) => {
+  start: (ctx) => {
     const { orm, secretKey, logger, config } = ctx;
     if (config.SMTP_HOST === "") logger.warn("SMTP_HOST is not set: the e-mail channel is skipped");
     const deps = raiseDeps(config, secretKey);
     const directory = deps.directory;
-    await ctx.kafka.consume({
+    ctx.kafka.consume({
       groupId: PASSWORD_RESET_GROUP,
       topic: passwordResetEvents,
       handle: passwordResetHandler(deps),
     });
-    await ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
-    await ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
-    await ctx.kafka.consume({
+    ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
+    ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
+    ctx.kafka.consume({
       groupId: MALICIOUS_PACKAGES_GROUP,
       topic: maliciousFlagEvents,
       handle: maliciousPackageHandler(deps),
     });
-    await ctx.kafka.consume({
+    ctx.kafka.consume({
       groupId: APPROVAL_REQUESTS_GROUP,
       topic: approvalRequests,
       handle: approvalRequestedHandler(deps),
     });
-    await ctx.kafka.consume({
+    ctx.kafka.consume({
       groupId: APPROVAL_DECISIONS_GROUP,
       topic: approvalDecisions,
       handle: approvalDecidedHandler(deps),
     });
-    await ctx.kafka.consume({
+    ctx.kafka.consume({
       groupId: FINDINGS_NEW_GROUP,
       topic: findingsChangedEvents,
       handle: findingsNewHandler(deps),
     });
-    await ctx.kafka.consume({ groupId: KEV_LISTINGS_GROUP, topic: kevListingEvents, handle: kevListedHandler(deps) });
-    await ctx.kafka.consume({ groupId: GATE_FAILURES_GROUP, topic: gateFailedEvents, handle: gateFailedHandler(deps) });
+    ctx.kafka.consume({ groupId: KEV_LISTINGS_GROUP, topic: kevListingEvents, handle: kevListedHandler(deps) });
+    ctx.kafka.consume({ groupId: GATE_FAILURES_GROUP, topic: gateFailedEvents, handle: gateFailedHandler(deps) });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });

@@ -24,6 +24,7 @@ import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
+  closeTogether,
   callAs,
   EventReader,
   fixturesOf,
@@ -64,10 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await producer?.disconnect();
   await events?.stop();
-  await notifier?.close();
-  await policy?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([notifier, policy, projects, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
 

@@ -4,7 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ensureTopics, TOPICS } from "@sca/kafka";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
-import { callAs, eventually, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  eventually,
+  fixturesOf,
+  startService,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { QueueBacklogBreach } from "../src/store/entities/queue-backlog-breach.ts";
 
@@ -31,8 +39,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await notifier?.close();
-  await identity?.close();
+  await closeTogether([notifier, identity]);
 });
 
 async function enqueueScanJobs(n: number): Promise<void> {

@@ -40,8 +40,8 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
-  start: async ({ orm, secretKey, config, kafka }) => {
-    await kafka.consume({ groupId: PROJECT_NAMES_GROUP, topic: projectUpdates, handle: applyProjectRename });
+  start: ({ orm, secretKey, config, kafka }) => {
+    kafka.consume({ groupId: PROJECT_NAMES_GROUP, topic: projectUpdates, handle: applyProjectRename });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const projects = projectsService(config.PROJECTS_RPC_URL, secretKey);
     const wakeRelay = () => kafka.wakeRelay();
@@ -51,7 +51,7 @@ export const service = defineService({
       epssThreshold: config.GATE_EPSS_THRESHOLD,
       epssOnMissingData: config.GATE_EPSS_ON_MISSING_DATA,
     };
-    await kafka.consume({
+    kafka.consume({
       groupId: GATE_EVALUATION_GROUP,
       topic: gateTriggers,
       handle: gateEvaluationHandler({ projects: gateFacts, deployment: gateDeployment }),

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
-import { callAs, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, startService, uniqueName, type TestService } from "@sca/testkit";
 
 let identity: TestService;
 let policy: TestService;
@@ -28,8 +28,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await policy?.close();
-  await identity?.close();
+  await closeTogether([policy, identity]);
 });
 
 const components = [

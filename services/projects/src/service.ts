@@ -54,14 +54,14 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
-  start: async ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
-    await kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
-    await kafka.consume({
+  start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
+    kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
+    kafka.consume({
       groupId: LICENSE_POLICY_FEED_GROUP,
       topic: licensePolicyNews,
       handle: licensePolicyFeedHandler(policyLicenseCategories(config.POLICY_RPC_URL, secretKey), logger),
     });
-    await kafka.consume({
+    kafka.consume({
       groupId: GATE_POLICY_FEED_GROUP,
       topic: gatePolicyNews,
       handle: gatePolicyFeedHandler(logger),

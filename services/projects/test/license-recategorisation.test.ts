@@ -17,7 +17,15 @@ import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_stat
 import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { callAs, fixturesOf, startService, TEST_SECRET, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  fixturesOf,
+  startService,
+  TEST_SECRET,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
 import { projectById } from "../src/store/projects.ts";
@@ -56,9 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await projects?.close();
-  await policy?.close();
-  await identity?.close();
+  await closeTogether([projects, policy, identity]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 120_000);
 
@@ -390,8 +396,7 @@ describe("license_category following the policy in force", () => {
       }
       expect(counts).toEqual({ allowed: 4, forbidden: 2, conditional: 4 });
     } finally {
-      await lonely.close();
-      await late?.close();
+      await closeTogether([lonely, late]);
     }
   }, 120_000);
 

@@ -78,12 +78,12 @@ export const service = defineService({
     ],
     consumes: [TOPICS.scanEvents, ...RETRY_TOPICS],
   },
-  start: async ({ orm, config, secretKey, kafka, logger, ...ctx }) => {
+  start: ({ orm, config, secretKey, kafka, logger, ...ctx }) => {
     const flow = flowSettings(config);
-    await kafka.consume({ groupId: SCAN_EVENTS_GROUP, topic: scanEventsTopic, handle: scanEventHandler(flow, logger) });
+    kafka.consume({ groupId: SCAN_EVENTS_GROUP, topic: scanEventsTopic, handle: scanEventHandler(flow, logger) });
     // One group per tier: each waits on its own head record.
     for (const [tier, topic] of Object.entries(retryTopics))
-      await kafka.consume({
+      kafka.consume({
         groupId: `${SCAN_RETRY_GROUP}.${tier}`,
         topic,
         handle: retryHandler(logger),

@@ -11,7 +11,7 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import type { Role } from "@sca/rpc";
-import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { NO_SBOM_MESSAGE } from "../src/rpc/scan-create.ts";
 import { service } from "../src/service.ts";
 import { makeScan } from "./support/scan-fixtures.ts";
@@ -80,9 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await manualLane?.stop();
   await domain?.stop();
-  await so?.close();
-  await projectsSvc?.close();
-  await identity?.close();
+  await closeTogether([so, projectsSvc, identity]);
   // Three services and two readers leave their consumer groups one after another: slow on a loaded machine.
 }, 90_000);
 

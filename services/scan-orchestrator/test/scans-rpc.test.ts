@@ -7,7 +7,7 @@ import { fromConnectError } from "@sca/problem";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
 import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
-import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { makeScan, newId } from "./support/scan-fixtures.ts";
 
@@ -41,8 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await domain?.stop();
   await audit?.stop();
-  await so?.close();
-  await projectsSvc?.close();
+  await closeTogether([so, projectsSvc]);
 }, 60_000);
 
 async function problem(call: Promise<unknown>) {

@@ -128,12 +128,12 @@ export const service = defineService({
   seams,
   // V8's memory-saver heap sizing: the old generation grows in small steps over what is live, instead of to several
   // times it, so the garbage of an import, a large scan or a re-match is collected rather than kept resident (V8
-  // does not give freed heap pages back): docs/benchmarks.md, "runnermem".
+  // does not give freed heap pages back): measured in git log -p docs/benchmarks.md, "runnermem".
   v8Flags: ["--memory-saver-mode"],
-  start: async ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
+  start: ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A group of its own per instance: every instance hears every scan's news, whichever runs its job.
-    await kafka.consume({
+    kafka.consume({
       groupId: `scanner-runner.scan-states.${randomUUID()}`,
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
@@ -281,15 +281,13 @@ export const service = defineService({
       manual: config.TASK_WORKER_CONCURRENCY,
       automatic: config.TASK_WORKER_AUTOMATIC_CONCURRENCY,
     };
-    // The slots join together: joined one after another, each join is a rebalance the members already in the group
-    // learn of only at their next heartbeat (seconds per slot at start).
-    const joins = (["manual", "automatic"] as const).flatMap((lane) => {
+    // The slots join together (as every consumer does): joined one after another, each join is a rebalance the
+    // members already in the group learn of only at their next heartbeat (seconds per slot at start).
+    for (const lane of ["manual", "automatic"] as const) {
       const handle = scanJobHandler(lane, deps);
-      return Array.from({ length: slots[lane] }, () =>
-        kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle }),
-      );
-    });
-    await Promise.all(joins);
+      for (let slot = 0; slot < slots[lane]; slot++)
+        kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
+    }
     return (router) => registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
   },
   jobs: ({ orm, config, logger, seams }) => [

@@ -19,7 +19,16 @@ import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichmen
 import { openDatabase } from "@sca/db";
 import { createServiceClient } from "@sca/rpc";
 import type { ServiceInstance } from "@sca/runtime";
-import { callAs, EventReader, sharedDir, startService, testServers, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  sharedDir,
+  startService,
+  testServers,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
 import { refreshEol } from "../src/feeds/eol-feed.ts";
 import { refreshMalicious } from "../src/feeds/malicious-feed.ts";
@@ -141,9 +150,7 @@ afterAll(async () => {
   await runner?.close(1000);
   const db = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [] });
   await db.em.getConnection().execute(`drop schema if exists "${runnerSchema}" cascade`);
-  await db.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([db, projects, identity]);
   await artefacts?.remove();
   if (maliciousDir) await rm(maliciousDir, { recursive: true, force: true });
   await new Promise((r) => server.close(r));

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService, type Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, sharedDir, startService, type CallOptions, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  sharedDir,
+  startService,
+  type CallOptions,
+  type TestService,
+} from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { COMPONENT_STATE_FEEDS, enrichmentUpdatesQueued } from "../src/store/pending-refreshes.ts";
 import { startRegistryServer, type RegistryServer } from "./support/registry-server.ts";
@@ -176,10 +184,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await runner?.close();
-  await projects?.close();
-  await identity?.close();
-  await registry?.close();
+  await closeTogether([runner, projects, identity, registry]);
   await artefacts?.remove();
 }, 60_000);
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Code } from "@connectrpc/connect";
 import { createLogger } from "@sca/log";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
-import { callAs, sharedDir, startService, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, sharedDir, startService, type TestService } from "@sca/testkit";
 import { loadEolSnapshot, refreshEol } from "../src/feeds/eol-feed.ts";
 import { EnrichmentReader } from "../src/feeds/enrichment-reader.ts";
 import { refreshEpss } from "../src/feeds/epss-feed.ts";
@@ -64,8 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await runner?.close();
-  await feeds?.close();
+  await closeTogether([runner, feeds]);
 });
 
 describe("the first start", () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, startService, zipOf, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, zipOf, type TestService } from "@sca/testkit";
 import { FINGERPRINT_SOURCE_PROPERTY } from "../src/domain/fingerprint/known-files.ts";
 import { service } from "../src/service.ts";
 import { artefactDirectory, makeProject, publishJobs, scanJob, upload } from "./support/scan-jobs.ts";
@@ -123,9 +123,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await runner?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([runner, projects, identity]);
   for (const res of kb?.waiting ?? []) res.destroy();
   kb?.server.closeAllConnections();
   await new Promise((resolve) => kb?.server.close(resolve));

@@ -13,6 +13,7 @@ import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ScanService, type Scan } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import {
+  closeTogether,
   callAs,
   startKafkaBroker,
   startService,
@@ -60,10 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await broker?.start(); // closing services deletes their topics, which needs the broker
-  await runner?.close();
-  await orchestrator?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([runner, orchestrator, projects, identity]);
   await broker?.remove();
   await artefacts?.remove();
 }, 240_000);

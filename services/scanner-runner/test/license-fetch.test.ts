@@ -8,7 +8,7 @@ import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService, type Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
-import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, type TestService } from "@sca/testkit";
 import { LICENSE_SOURCE_PROPERTY } from "../src/domain/licenses/fetched-licenses.ts";
 import { service } from "../src/service.ts";
 import { startRegistryServer, type RegistryServer } from "./support/registry-server.ts";
@@ -97,9 +97,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await projects?.close();
-  await identity?.close();
-  await registry?.close();
+  await closeTogether([projects, identity, registry]);
   await artefacts?.remove();
 }, 60_000);
 

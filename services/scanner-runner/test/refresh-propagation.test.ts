@@ -13,7 +13,15 @@ import { ScanAttemptFinishedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts"
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { column, openDatabase, rawQuery } from "@sca/db";
 import type { ServiceInstance } from "@sca/runtime";
-import { callAs, EventReader, startService, testServers, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  startService,
+  testServers,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import yazl from "yazl";
 import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
 import { refreshKev } from "../src/feeds/kev-feed.ts";
@@ -128,9 +136,7 @@ afterAll(async () => {
   await runner?.close(1000);
   const db = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [] });
   await db.em.getConnection().execute(`drop schema if exists "${runnerSchema}" cascade`);
-  await db.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([db, projects, identity]);
   await artefacts?.remove();
   await new Promise((r) => server.close(r));
 });

@@ -11,7 +11,7 @@ import {
   type ScanJob,
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, EventReader, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, uniqueName, type TestService } from "@sca/testkit";
 import { inventoryArtefactKey } from "../src/events/scan-job-handler.ts";
 import { KnownScanState } from "../src/store/entities/known-scan-state.ts";
 import { service } from "../src/service.ts";
@@ -46,9 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await runner?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([runner, projects, identity]);
   await artefacts?.remove();
 }, 120_000);
 

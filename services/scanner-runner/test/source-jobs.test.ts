@@ -6,7 +6,7 @@ import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { EventReader, startService, zipOf, type TestService } from "@sca/testkit";
+import { closeTogether, EventReader, startService, zipOf, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import {
   artefactDirectory,
@@ -73,9 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await events?.stop();
-  await runner?.close();
-  await projects?.close();
-  await identity?.close();
+  await closeTogether([runner, projects, identity]);
   await artefacts?.remove();
   await fake?.remove();
 }, 60_000);

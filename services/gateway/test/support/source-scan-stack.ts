@@ -7,7 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOPICS } from "@sca/kafka";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, EventReader, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import {
+  closeTogether,
+  callAs,
+  EventReader,
+  fixturesOf,
+  startService,
+  uniqueName,
+  type TestService,
+} from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "../harness.ts";
 
 export interface SourceScanStack {
@@ -80,11 +88,7 @@ export async function startSourceScanStack(opts: {
     dev,
     async close() {
       await events.stop();
-      await gateway.close();
-      await runner.close();
-      await scans.close();
-      await projects.close();
-      await identity.close();
+      await closeTogether([gateway, runner, scans, projects, identity]);
       await rm(artefactDir, { recursive: true, force: true });
     },
   };

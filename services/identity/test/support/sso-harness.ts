@@ -1,7 +1,7 @@
 // An identity (identity-harness.ts) signing people in at a real local OpenID provider over https (the test kit's),
 // the provider configured as `oidc` with its callback under CALLBACK_BASE.
 import type { Logger } from "@sca/log";
-import { startTestProvider, type TestProvider } from "@sca/testkit";
+import { closeTogether, startTestProvider, type TestProvider } from "@sca/testkit";
 import { startIdentity, type IdentityHarness } from "./identity-harness.ts";
 
 export const CALLBACK_BASE = "https://portal.test/api";
@@ -31,8 +31,7 @@ export async function startSso(env: Record<string, string> = {}, logger?: Logger
     ...identity,
     provider,
     async close() {
-      await identity.close();
-      await provider.close();
+      await closeTogether([identity, provider]);
     },
   };
 }

@@ -5,7 +5,7 @@ import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { EVENT_ID, EVENT_TYPE, TOPICS } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../../src/service.ts";
 
 export interface NotifierWithIdentity {
@@ -58,8 +58,7 @@ export async function startNotifierWithIdentity(
     },
     async close() {
       await producer.disconnect();
-      await notifier.close();
-      await identity.close();
+      await closeTogether([notifier, identity]);
     },
   };
 }

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, startService, uniqueName, type TestService } from "@sca/testkit";
 import { service } from "../../src/service.ts";
 
 export interface ProjectsAndNotifier {
@@ -34,9 +34,7 @@ export async function startProjectsAndNotifier(
     notifier,
     dir,
     async close() {
-      await notifier.close();
-      await projects.close();
-      await identity.close();
+      await closeTogether([notifier, projects, identity]);
       await rm(dir, { recursive: true, force: true });
     },
   };

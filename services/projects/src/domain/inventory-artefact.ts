@@ -78,7 +78,7 @@ export function componentIdOf(key: string): string {
  * Row ids of one snapshot in ascending order: the UUIDv7 layout (the time in milliseconds, then a random start and a
  * counter in the random bits), handed out in the order the rows are written, so the primary keys grow at their right
  * edge. With random (v4) ids every row of a COPY went to another page of them; index maintenance is most of an
- * ingestion's time, and the edges' COPY took about twice as long (docs/benchmarks.md).
+ * ingestion's time, and the edges' COPY took about twice as long (git log -p docs/benchmarks.md).
  */
 export function ascendingIds(now = Date.now()): () => string {
   const time = now.toString(16).padStart(12, "0");

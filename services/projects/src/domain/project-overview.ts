@@ -1,7 +1,7 @@
 // The project overview's figures from one snapshot's components (docs/projects.md, "Overview"). The columns they
-// read are filled by later stages (severity_max by vulnerability matching, license_category by license policies,
-// eol_state, currency_state and malicious_state by the enrichment feeds); a component no stage assessed yet counts
-// as nothing known to be wrong, so today every count of a problem is 0 and every score says "nothing known wrong".
+// read are filled by the scan's stages and the policy consumer (severity_max by vulnerability matching,
+// license_category by the license policy in force, eol_state, currency_state and malicious_state by the enrichment
+// stage); a component no stage has assessed (a null column) counts as nothing known to be wrong.
 import { UNCATEGORIZED } from "./scan-feed.ts";
 
 export const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"] as const;

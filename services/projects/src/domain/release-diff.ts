@@ -38,8 +38,8 @@ export interface DiffSummary extends DiffTotals {
 }
 
 /**
- * The summary: the totals, and the target's components neither added nor changed. Vulnerabilities count 0 until
- * vulnerability matching stores findings.
+ * The summary: the totals, and the target's components neither added nor changed. Vulnerabilities always count 0:
+ * the diff does not read the findings.
  */
 export function diffSummary(totals: DiffTotals, targetComponentCount: number): DiffSummary {
   return {

@@ -7,7 +7,7 @@ import { TOPICS } from "@sca/kafka";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import type { Role } from "@sca/rpc";
-import { callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, EventReader, startService, type CallOptions, type TestService } from "@sca/testkit";
 import { service, type ProjectsSeams } from "../../src/service.ts";
 
 export interface TeamFixture {
@@ -76,8 +76,7 @@ export async function startProjects(
     superAdmin: (userId = randomUUID()) => callAs.superAdmin(userId),
     async close() {
       await Promise.all([domainEvents.stop(), auditEvents.stop()]);
-      await projects.close();
-      await identity.close();
+      await closeTogether([projects, identity]);
     },
   };
 }

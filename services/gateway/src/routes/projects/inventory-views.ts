@@ -137,7 +137,7 @@ const diffSchema = z
     }),
     vulnerabilities: z
       .object({ added: z.array(z.string()), removed: z.array(z.string()) })
-      .meta({ description: "Empty until vulnerability matching lands" }),
+      .meta({ description: "Always empty: the diff does not compare the two scans' findings" }),
     summary: z.object({
       components_added: count(),
       components_removed: count(),
@@ -257,7 +257,7 @@ export function inventoryViewRoutes(ctx: GatewayContext): Route[] {
         "diff. Components are compared by key (the purl, else type/group/name@version): added, removed, or changed " +
         "when one component of the same identity (the purl without version, else type, group and name) is on each " +
         "side, or the same key has another license. Licenses: ids named only by the target (added) or the base " +
-        "(removed), with component counts. Vulnerabilities stay empty until vulnerability matching lands. Each list " +
+        "(removed), with component counts. Vulnerabilities are always empty (the diff does not read findings). Each list " +
         "holds at most list_cap (1000) rows by name (truncated when one held more); the summary counts everything.",
       tags: TAGS,
       operationId: "diffReleases",

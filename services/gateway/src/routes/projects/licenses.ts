@@ -102,7 +102,7 @@ const licenseFindingSchema = z
     license_ids: z.array(z.string()),
     declared_license: text(),
     concluded_license: text(),
-    license_category: text().meta({ description: "allowed, conditional, forbidden; null: no policy categorised it" }),
+    license_category: text().meta({ description: "allowed, conditional, forbidden; null: not categorised yet" }),
   })
   .meta({ id: "LicenseFinding" });
 

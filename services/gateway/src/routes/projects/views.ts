@@ -43,10 +43,10 @@ export const projectSchema = z
     latest_scan_id: z.uuid().nullable(),
     latest_scan_status: z.string().nullable(),
     license_category_summary: counts().meta({
-      description: "License category to component count of the newest snapshot (uncategorized: no policy yet)",
+      description: "License category to component count of the newest snapshot (uncategorized: not categorised yet)",
     }),
     severity_summary: counts().meta({
-      description: "Worst severity to component count of the newest snapshot ({} until vulnerability matching)",
+      description: "Worst severity to component count of the newest snapshot (components without a vulnerability left out; {} when none has one)",
     }),
     scan_count: z.number().int(),
     release_count: z.number().int(),

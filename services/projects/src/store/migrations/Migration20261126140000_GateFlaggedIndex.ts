@@ -4,7 +4,7 @@ import { Migration } from "@sca/db";
  * The gate's component checks walked every row of the snapshot (8 ms on 10,000 components, per verdict) to find the
  * few forbidden or malicious ones. A partial index holds only those rows. Re-categorisation's updates of
  * license_category are no longer HOT (the column is in the predicate); measured still within its 1 s target
- * (docs/benchmarks.md, "Gate verdict").
+ * (git log -p docs/benchmarks.md, "Gate verdict").
  */
 export class Migration20261126140000_GateFlaggedIndex extends Migration {
   override up(): void {
