@@ -14,18 +14,22 @@ run_started=$SECONDS
 
 # Each stage's output goes to its own file and is printed when it ends, so stages running together stay readable.
 declare -A stage_pid stage_started
+epoch() { date +%s; }
 timings=()
 stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that jest's servers keep the CPU they wait on)
   local name=$1; shift
-  stage_started[$name]=$SECONDS
-  ( [ -z "${STAGE_NICE:-}" ] || renice -n "$STAGE_NICE" "$BASHPID" >/dev/null; "$@" ) >"$RESULTS/$name.log" 2>&1 &
+  stage_started[$name]=$(epoch)
+  rm -f "$RESULTS/$name.ended"
+  ( [ -z "${STAGE_NICE:-}" ] || renice -n "$STAGE_NICE" "$BASHPID" >/dev/null
+    rc=0; "$@" || rc=$?; date +%s >"$RESULTS/$name.ended"; exit $rc ) >"$RESULTS/$name.log" 2>&1 &
   stage_pid[$name]=$!
 }
 failed=()
 stage_end() { # name
   local name=$1 rc=0
   wait "${stage_pid[$name]}" || rc=$?
-  local took=$((SECONDS - stage_started[$name]))
+  # Its own end, written by the stage: the wait above may come long after it (stages end while jest runs).
+  local took=$(($(cat "$RESULTS/$name.ended" 2>/dev/null || epoch) - stage_started[$name]))
   timings+=("$(printf '%-24s %5ss  %s' "$name" "$took" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
   if [ $rc -ne 0 ]; then
     failed+=("$name")
@@ -85,10 +89,10 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   stage_begin typecheck typecheck
   stage_begin lint-changed lint_changed
-  stage_started[jest-pure]=$SECONDS
+  stage_started[jest-pure]=$(epoch)
   rc=0
   jest_run "$RESULTS/quick.json" --selectProjects pure "$@" || rc=$?
-  timings+=("$(printf '%-24s %5ss  %s' jest-pure "$((SECONDS - stage_started[jest-pure]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+  timings+=("$(printf '%-24s %5ss  %s' jest-pure "$(($(epoch) - stage_started[jest-pure]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
   stage_end typecheck
   stage_end lint-changed
   print_timings "$RESULTS/quick.json"
@@ -120,11 +124,11 @@ if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate nod
 # One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
 # .data/test-results/jest.json for the timings.
 results="$(mktemp -t jest-results.XXXXXX.json)"
-stage_started[jest]=$SECONDS
+stage_started[jest]=$(epoch)
 log "== jest"
 rc=0
 jest_run "$results" "$@" || rc=$?
-timings+=("$(printf '%-24s %5ss  %s' jest "$((SECONDS - stage_started[jest]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+timings+=("$(printf '%-24s %5ss  %s' jest "$(($(epoch) - stage_started[jest]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
 for name in contracts typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"

@@ -90,7 +90,7 @@ describe("a service's Kafka", () => {
     expect((await orm.em.fork().findOneOrFail(OutboxMessage, eventId)).publishedAt).toBeInstanceOf(Date);
   }, 60_000);
 
-  it("consumes only the topics its definition declares (those migrate creates)", async () => {
+  it("consumes only the topics its definition declares (those migrate creates)", () => {
     const closers: { name: string; close: () => Promise<unknown> }[] = [];
     const use = { consumes: ["sca.some.other.topic"] };
     const kafka = openServiceKafka(uniqueName("runtime_test"), use, {

@@ -16,8 +16,10 @@ interface Template {
   tables: readonly string[];
   /** True once the template instance's start-up import is done ({schema}: the template's). */
   ready: string;
-  /** Keys that change what is imported: an instance given one imports for itself. */
+  /** Keys that change what is imported: an instance given one imports for itself... */
   changedBy: RegExp;
+  /** ...unless it gives it the value the template is built with. */
+  builtWith: Readonly<Record<string, string>>;
 }
 
 const TEMPLATES: Readonly<Record<string, Template>> = {
@@ -35,6 +37,14 @@ const TEMPLATES: Readonly<Record<string, Template>> = {
     ready: `select (select count(*) from "{schema}".vulndb_imports where last_succeeded_at is not null) > 0
       and (select count(*) from "{schema}".feed_status where last_attempt_at is not null) = 4 as ready`,
     changedBy: /^(VULNDB_|KEV_|EPSS_|EOL_|MALICIOUS_|FEED_)/,
+    // No feed is refreshed in the template: without a test's own feed server (its *_FEED_URL) a refresh here could
+    // only fail, so each feed's status is "skipped", as an instance with the refresh turned off records it.
+    builtWith: {
+      KEV_REFRESH_ENABLED: "false",
+      EPSS_REFRESH_ENABLED: "false",
+      EOL_REFRESH_ENABLED: "false",
+      MALICIOUS_REFRESH_ENABLED: "false",
+    },
   },
 };
 
@@ -67,7 +77,8 @@ export async function seedFromTemplate(def: AnyDefinition, schema: string, use: 
   const template = TEMPLATES[def.name];
   const run = process.env[TEST_RUN_KEY];
   if (!template || !run || use.seamsReplaced) return;
-  if (Object.keys(use.testEnv).some((key) => template.changedBy.test(key))) return;
+  const own = Object.entries(use.testEnv).filter(([key]) => template.changedBy.test(key));
+  if (own.some(([key, value]) => template.builtWith[key] !== value)) return;
   const templateSchema = `${templateSchemaPrefix(run)}${def.name.replaceAll("-", "_")}`;
   await ensureTemplate(def, templateSchema, template, use);
   const orm = await openDatabase({
@@ -80,9 +91,10 @@ export async function seedFromTemplate(def: AnyDefinition, schema: string, use: 
   try {
     const connection = orm.em.getConnection();
     // A second instance on a schema that exists (a test's next worker) shares what the first one has.
-    const [existing] = await connection.execute<{ found: string | null }[]>(`select to_regnamespace(?)::text as found`, [
-      `"${schema}"`,
-    ]);
+    const [existing] = await connection.execute<{ found: string | null }[]>(
+      `select to_regnamespace(?)::text as found`,
+      [`"${schema}"`],
+    );
     if (existing?.found) return;
     await migrateToHead(orm);
     for (const table of template.tables)
@@ -133,13 +145,15 @@ async function buildTemplate(
     listen: false,
     schema: templateSchema,
     logger: createLogger(`${def.name}-template`, "ERROR"),
-    env: { ...use.env, KAFKA_TOPIC_PREFIX: `${templateSchema}.` },
+    env: { ...use.env, ...template.builtWith, KAFKA_TOPIC_PREFIX: `${templateSchema}.` },
   });
   const connection = instance.orm.em.getConnection();
   try {
     const deadline = Date.now() + TEMPLATE_READY_TIMEOUT_MS;
     for (;;) {
-      const [row] = await connection.execute<{ ready: boolean }[]>(template.ready.replaceAll("{schema}", templateSchema));
+      const [row] = await connection.execute<{ ready: boolean }[]>(
+        template.ready.replaceAll("{schema}", templateSchema),
+      );
       if (row?.ready) break;
       if (Date.now() > deadline)
         throw new Error(`${def.name}'s template: its start-up import was not done in ${TEMPLATE_READY_TIMEOUT_MS} ms`);

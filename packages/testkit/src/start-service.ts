@@ -99,6 +99,8 @@ export async function startService(
     logger: overrides.logger ?? createLogger(`${def.name}-test`, "ERROR"),
     env,
   });
+  if (instance.kafka) use(`topics ${instance.kafka.topicPrefix}`);
+  use(`schema ${instance.schema}`);
   let transport: Transport | undefined;
   const transportOf = () =>
     (transport ??= instance.url
@@ -109,10 +111,27 @@ export async function startService(
     client: (service) => createClient(service, transportOf()),
     async close() {
       await instance.close(1000);
-      if (instance.kafka) await deleteTopicsOf(instance.kafka);
-      await dropSchema(servers.databaseUrl, instance.schema);
+      // Instances of one test may share a topic prefix (a stack) or a schema (a second worker): the last one to
+      // close clears them, so that none loses its topics or tables while it is still closing.
+      if (instance.kafka && lastUser(`topics ${instance.kafka.topicPrefix}`)) await deleteTopicsOf(instance.kafka);
+      if (lastUser(`schema ${instance.schema}`)) await dropSchema(servers.databaseUrl, instance.schema);
     },
   };
+}
+
+// How many open instances of this test file use a topic prefix or a schema.
+const users = new Map<string, number>();
+
+function use(resource: string): void {
+  users.set(resource, (users.get(resource) ?? 0) + 1);
+}
+
+/** Counts one user of the resource out; true when it was the last. */
+function lastUser(resource: string): boolean {
+  const left = (users.get(resource) ?? 1) - 1;
+  if (left > 0) users.set(resource, left);
+  else users.delete(resource);
+  return left <= 0;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {

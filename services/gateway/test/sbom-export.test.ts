@@ -4,20 +4,14 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { fixturesOf, ingestArtefact } from "@sca/testkit";
+import { fixturesOf, ingestArtefact, sharedDir } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
-function sharedDir(): string {
-  if (process.env.SCA_SHARED_DIR) return resolve(process.env.SCA_SHARED_DIR);
-  const root = resolve(import.meta.dirname, "../../..");
-  return existsSync(resolve(root, "../shared")) ? resolve(root, "../shared") : resolve(root, "../../shared");
-}
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
 let s: ProjectsStack;

@@ -4,10 +4,9 @@
 // fixture): the same components, purls, licenses and edges. Byte stability across calls and a restart; the
 // component list's anchors and hiding.
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
@@ -22,7 +21,7 @@ import {
   type InventoryEdge,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { SbomExportService, type SbomExportHeader } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
-import { fixturesOf, ingestArtefact, startService, type CallOptions, type TestService } from "@sca/testkit";
+import { fixturesOf, ingestArtefact, startService, type CallOptions, type TestService, sharedDir } from "@sca/testkit";
 import { wellFormedCpe } from "../src/domain/sbom-export/cpe.ts";
 import { spdxCurrentExpression } from "../src/domain/sbom-export/spdx.ts";
 import { service } from "../src/service.ts";
@@ -32,11 +31,6 @@ import { cyclonedxJsonErrors, cyclonedxXmlErrors, spdxErrors } from "./support/s
 const FORMATS = ["cyclonedx-json", "cyclonedx-xml", "spdx-json"] as const;
 type Format = (typeof FORMATS)[number];
 
-function sharedDir(): string {
-  if (process.env.SCA_SHARED_DIR) return resolve(process.env.SCA_SHARED_DIR);
-  const root = resolve(import.meta.dirname, "../../..");
-  return existsSync(resolve(root, "../shared")) ? resolve(root, "../shared") : resolve(root, "../../shared");
-}
 const SBOM_DIR = join(sharedDir(), "data", "sbom");
 
 let h: ProjectsHarness;

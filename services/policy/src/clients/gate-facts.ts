@@ -4,13 +4,7 @@
 import { createContextValues, type Client } from "@connectrpc/connect";
 import { GateFactsService, type GetGateFactsResponse } from "@sca/proto/sca/projects/v1/gate_facts_pb.ts";
 import { callerTokenKey, createServiceClient, signCallerToken, type Caller } from "@sca/rpc";
-import { GateSubjectHints } from "./gate-subject-hints.ts";
-
-export interface GateSubject {
-  projectId: string;
-  teamId: string;
-  organizationId: string | null;
-}
+import { GateSubjectHints, type GateSubject } from "./gate-subject-hints.ts";
 
 export interface GateFactsQuery {
   epssThreshold: number | null;

@@ -2,7 +2,12 @@
 // policies of that team before its one projects call (GetGateFacts answers the subject with the facts), instead of
 // asking GetGateSubject first. A hint, never the truth: the gate compares it with the subject the facts came with
 // and judges again when the project moved (docs/gate.md, "The projects read"). Bounded: the oldest entry goes first.
-import type { GateSubject } from "./gate-facts.ts";
+/** The project a gate verdict is for, with the team and organization whose policies apply. */
+export interface GateSubject {
+  projectId: string;
+  teamId: string;
+  organizationId: string | null;
+}
 
 export const GATE_SUBJECT_HINTS = 10_000;
 

@@ -20,7 +20,8 @@ import {
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { ANONYMOUS, type Caller } from "@sca/rpc";
-import type { GateSubject, ProjectGateFacts } from "../clients/gate-facts.ts";
+import type { ProjectGateFacts } from "../clients/gate-facts.ts";
+import type { GateSubject } from "../clients/gate-subject-hints.ts";
 import { effectiveGateValues, type GateDeployment } from "../domain/gate-policy.ts";
 import { gateTriggerOf, type GateTriggerEvent } from "../domain/gate-triggers.ts";
 import { gateVerdict } from "../domain/gate-verdict.ts";

@@ -16,7 +16,8 @@ import {
 } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import { requireCaller, requirePerson, requireSuperAdmin, type Caller, type Person } from "@sca/rpc";
 import type { Directory } from "../clients/directory.ts";
-import { subjectOfFacts, type GateFactsQuery, type GateSubject, type ProjectGateFacts } from "../clients/gate-facts.ts";
+import { subjectOfFacts, type GateFactsQuery, type ProjectGateFacts } from "../clients/gate-facts.ts";
+import type { GateSubject } from "../clients/gate-subject-hints.ts";
 import { sameSubject } from "../clients/gate-subject-hints.ts";
 import {
   effectiveGateValues,

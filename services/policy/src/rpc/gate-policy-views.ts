@@ -18,7 +18,7 @@ import {
   type GatePolicyInput,
 } from "../domain/gate-policy.ts";
 import type { GateFacts, GateVerdict } from "../domain/gate-verdict.ts";
-import type { GateSubject } from "../clients/gate-facts.ts";
+import type { GateSubject } from "../clients/gate-subject-hints.ts";
 import { settingsOf, type GatePolicyRow } from "../store/gate-policies.ts";
 
 export function gatePolicyInputOf(fields: GatePolicyFields | undefined): GatePolicyInput {

@@ -35,7 +35,8 @@ import {
 } from "../clients/vulnerability-matches.ts";
 import { fetchUploadedSbom } from "../clients/uploaded-sbom.ts";
 import { cloneRepository, type CloneLimits, type ToolLine } from "../fetch/git-clone.ts";
-import { extractSourceArchive, type ArchiveLimits } from "../fetch/source-archive.ts";
+import type { ArchiveLimits } from "../fetch/archive-entries.ts";
+import { extractSourceArchive } from "../fetch/source-archive.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
 import { imageArchiveTree } from "../fetch/image-archive.ts";
 import type { UnpackTally } from "../fetch/image-layers.ts";

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { chown, lchown, mkdir, symlink } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ArtefactStore } from "@sca/artefacts";
@@ -16,15 +16,9 @@ import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import yauzl from "yauzl";
 import { JobInputError } from "../domain/scan-job.ts";
 import { escapingLink } from "../sandbox/tree-checks.ts";
+import { escapingLinkError, expandedTooLarge, placeOf, type ArchiveLimits } from "./archive-entries.ts";
 import { extractTarball, isGzip } from "./source-tarball.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
-
-export interface ArchiveLimits {
-  /** SOURCE_ARCHIVE_MAX_BYTES: the archive itself. */
-  maxBytes: number;
-  maxEntries: number;
-  maxExpandedBytes: number;
-}
 
 const LINK_TARGET_MAX_BYTES = 4096;
 
@@ -97,20 +91,6 @@ async function* entriesOf(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
 const isLink = (e: yauzl.Entry) => ((e.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
 const isDir = (e: yauzl.Entry) => e.fileName.endsWith("/");
 
-/** The entry's path inside `root`, or the refusal of a path that is absolute or climbs out. */
-export function placeOf(root: string, name: string): string {
-  if (name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name))
-    throw new JobInputError(`The source archive holds an entry with an absolute path (${name.slice(0, 200)}).`);
-  if (name.split(/[\\/]/).includes(".."))
-    throw new JobInputError(
-      `The source archive holds an entry climbing out of the tree with .. (${name.slice(0, 200)}).`,
-    );
-  const place = resolve(root, name);
-  if (place !== root && !place.startsWith(root + sep))
-    throw new JobInputError(`The source archive holds an entry outside the tree (${name.slice(0, 200)}).`);
-  return place;
-}
-
 /** First pass: everything the central directory tells, before anything is written. */
 async function survey(file: string, root: string, limits: ArchiveLimits): Promise<void> {
   const zip = await openZip(file);
@@ -130,12 +110,6 @@ async function survey(file: string, root: string, limits: ArchiveLimits): Promis
   } finally {
     zip.close();
   }
-}
-
-export function expandedTooLarge(limits: ArchiveLimits): JobInputError {
-  return new JobInputError(
-    `The source archive expands past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES (${limits.maxExpandedBytes} bytes); it was not extracted.`,
-  );
 }
 
 const readStreamOf = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
@@ -227,10 +201,4 @@ export async function extractSourceArchive(
   const escaping = await escapingLink(root);
   if (escaping) throw escapingLinkError(escaping);
   return { entries, bytes: written };
-}
-
-export function escapingLinkError(name: string): JobInputError {
-  return new JobInputError(
-    `The source archive holds a symbolic link leading outside the tree (${name.slice(0, 200)}).`,
-  );
 }

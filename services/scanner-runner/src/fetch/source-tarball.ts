@@ -13,7 +13,7 @@ import { Parser, type ReadEntry } from "tar";
 import { JobInputError } from "../domain/scan-job.ts";
 import { escapingLink } from "../sandbox/tree-checks.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
-import { escapingLinkError, expandedTooLarge, placeOf, type ArchiveLimits } from "./source-archive.ts";
+import { escapingLinkError, expandedTooLarge, placeOf, type ArchiveLimits } from "./archive-entries.ts";
 
 export async function isGzip(file: string): Promise<boolean> {
   const handle = await open(file, "r");

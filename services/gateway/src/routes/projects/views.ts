@@ -46,7 +46,8 @@ export const projectSchema = z
       description: "License category to component count of the newest snapshot (uncategorized: not categorised yet)",
     }),
     severity_summary: counts().meta({
-      description: "Worst severity to component count of the newest snapshot (components without a vulnerability left out; {} when none has one)",
+      description:
+        "Worst severity to component count of the newest snapshot (components without a vulnerability left out; {} when none has one)",
     }),
     scan_count: z.number().int(),
     release_count: z.number().int(),
