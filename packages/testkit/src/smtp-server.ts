@@ -2,8 +2,7 @@
 // certificate of the test CA (the client trusts `caPem`), optional AUTH, and every message parsed with mailparser.
 // `refuseNext(n)` answers the next n messages with a temporary failure (451), as a busy server does.
 import { once } from "node:events";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { makeTestCertificates } from "./test-ca.ts";
 
 export interface ReceivedMail {
@@ -30,6 +29,8 @@ export interface TestSmtpServer {
 }
 
 export async function startTestSmtpServer(opts: { user?: string; password?: string } = {}): Promise<TestSmtpServer> {
+  // Loaded by the tests that start one, not by every file importing the test kit (about 0.3 s).
+  const [{ SMTPServer }, { simpleParser }] = await Promise.all([import("smtp-server"), import("mailparser")]);
   const certs = await makeTestCertificates();
   const received: ReceivedMail[] = [];
   const waiters = new Set<() => void>();

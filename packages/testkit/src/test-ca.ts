@@ -1,9 +1,6 @@
 // A certificate authority made for one test run, and a server certificate it signs for localhost and
 // 127.0.0.1, so a local provider speaks real https and the client trusts it through the CA alone.
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata polyfill first.
-import "reflect-metadata";
 import { webcrypto, createPrivateKey } from "node:crypto";
-import * as x509 from "@peculiar/x509";
 
 const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 
@@ -14,6 +11,10 @@ export interface TestCertificates {
 }
 
 export async function makeTestCertificates(): Promise<TestCertificates> {
+  // Loaded by the tests that make certificates, not by every file importing the test kit. @peculiar/x509 resolves its
+  // services through tsyringe, which needs the Reflect metadata polyfill first.
+  await import("reflect-metadata");
+  const x509 = await import("@peculiar/x509");
   x509.cryptoProvider.set(webcrypto);
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 24 * 3600_000);
