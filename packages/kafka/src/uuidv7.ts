@@ -1,6 +1,7 @@
 // RFC 9562 UUIDv7: a 48-bit Unix millisecond timestamp, then random bits. Ids from one process sort in the
 // order they were made (rand_a counts within a millisecond), so outbox rows are published in that order.
 import { randomBytes, randomInt } from "node:crypto";
+import { UUID } from "@sca/ids";
 
 let lastMs = 0;
 let counter = 0;
@@ -23,8 +24,6 @@ export function uuidv7(): string {
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);

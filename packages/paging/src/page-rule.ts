@@ -32,6 +32,9 @@ export function pageSizeRule(rule: PageSizeRule): PageSizeRule {
 /** The spec's numbered (page, page_size) shape where the endpoint names no other: 50 by default, 200 at most. */
 export const NUMBERED_PAGE_SIZE = pageSizeRule({ defaultSize: 50, maxSize: 200 });
 
+/** The spec's per-project offset shape (concepts "Limits"): 50 by default, 500 at most. */
+export const PROJECT_PAGE_SIZE = pageSizeRule({ defaultSize: 50, maxSize: 500 });
+
 /** Whether `page` is a page number the spec allows. */
 export function isPageNumber(page: number): boolean {
   return Number.isInteger(page) && page >= PAGE_MIN && page <= PAGE_MAX;

@@ -1,6 +1,7 @@
 // What an audit entry records of a sca.events.v1.AuditEvent, and how a search of the log is read (docs/audit.md).
 import type { FieldViolation } from "@sca/problem";
 import type { ChainedFields } from "./audit-chain.ts";
+import { UUID } from "@sca/ids";
 
 /** An event's fields as the chain covers them, before it has a position and a time in the log. */
 export type EntryFields = Omit<ChainedFields, "seq" | "recordedAt">;
@@ -90,7 +91,6 @@ export interface AuditFilterInput {
   q?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string): boolean => UUID.test(s);
 
 export const NAME_MAX = 128;

@@ -24,14 +24,13 @@ import {
   listRegistryCredentials,
   putRegistryCredential,
 } from "../store/registry-credentials.ts";
+import { UUID } from "@sca/ids";
 
 export interface RegistryCredentialDeps {
   orm: MikroORM;
   /** secretBoxKey(SECRET_KEY, "registry-password", "sca-admin"). */
   passwordKey: Buffer;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function idOrNotFound(id: string, what: string): string {
   if (!UUID.test(id)) throw ProblemError.notFound(`No such ${what}.`);

@@ -13,11 +13,10 @@ import { open } from "@sca/secret-box";
 import { registryHostOf } from "../domain/registry-credential.ts";
 import { emitAdminAudit } from "../events/admin-audit.ts";
 import { allowedRegistryLogin } from "../store/registry-credentials.ts";
+import { UUID } from "@sca/ids";
 
 /** The service caller that may read logins. */
 export const REGISTRY_LOGIN_CALLER = "scanner-runner";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RegistryLoginDeps {
   orm: MikroORM;

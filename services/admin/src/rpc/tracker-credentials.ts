@@ -20,14 +20,13 @@ import { parseTrackerLogin } from "../domain/tracker-credential.ts";
 import { emitAdminAudit } from "../events/admin-audit.ts";
 import type { TrackerCredentialRow } from "../store/entities/tracker-credential.ts";
 import { deleteTrackerCredential, listTrackerCredentials, putTrackerCredential } from "../store/tracker-credentials.ts";
+import { UUID } from "@sca/ids";
 
 export interface TrackerCredentialDeps {
   orm: MikroORM;
   /** secretBoxKey(SECRET_KEY, "tracker-token", "sca-admin"). */
   tokenKey: Buffer;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function idOrNotFound(id: string, what: string): string {
   if (!UUID.test(id)) throw ProblemError.notFound(`No such ${what}.`);

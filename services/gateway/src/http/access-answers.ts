@@ -14,6 +14,7 @@
 import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Logger } from "@sca/log";
 import type { Redis } from "@sca/redis";
+import { UUID } from "@sca/ids";
 
 export const ACCESS_ANSWER_NAMESPACE = "sca:auth:access:";
 
@@ -47,8 +48,6 @@ export interface AccessAnswers {
     seconds: number,
   ): Promise<void>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function redisAccessAnswers(
   redis: Redis,

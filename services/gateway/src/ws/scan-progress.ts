@@ -16,6 +16,7 @@ import type { GatewayContext } from "../context.ts";
 import { InactiveAccountProblem } from "../http/authenticate.ts";
 import { startConnectionCaps } from "./connection-caps.ts";
 import type { WebSocketEndpoint } from "./websocket-upgrade.ts";
+import { UUID } from "@sca/ids";
 
 /** The spec's server-sent close codes and reasons. */
 export const CLOSE = {
@@ -32,7 +33,6 @@ export const CLOSE = {
 } as const satisfies Record<string, readonly [number, string]>;
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Between keepalive pings; a socket that has not answered the previous ping by the next one is closed 1011. */
 export const DEFAULT_KEEPALIVE_MS = 25_000;
 

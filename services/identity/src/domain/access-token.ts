@@ -2,6 +2,7 @@
 // Verification accepts nothing else: no other algorithm, no `none`, no other key, no other token type.
 import { randomUUID } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
+import { UUID } from "@sca/ids";
 
 const ACCESS_TYPE = "access";
 const ISSUER = "sca-identity";
@@ -42,10 +43,9 @@ export async function issueAccessToken(
 export async function verifyAccessToken(token: string, secretKey: string): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key(secretKey), { algorithms: ["HS256"], issuer: ISSUER });
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    if (payload.type !== ACCESS_TYPE || typeof payload.sub !== "string" || !uuid.test(payload.sub) || !payload.exp)
+    if (payload.type !== ACCESS_TYPE || typeof payload.sub !== "string" || !UUID.test(payload.sub) || !payload.exp)
       return null;
-    if (payload.sid !== undefined && (typeof payload.sid !== "string" || !uuid.test(payload.sid))) return null;
+    if (payload.sid !== undefined && (typeof payload.sid !== "string" || !UUID.test(payload.sid))) return null;
     return {
       userId: payload.sub,
       tokenId: payload.jti ?? "",

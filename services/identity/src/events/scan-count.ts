@@ -7,12 +7,11 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { topicContract, TOPICS } from "@sca/kafka";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { countScanOf } from "../store/accounts.ts";
+import { UUID } from "@sca/ids";
 
 export const SCAN_COUNT_GROUP = "identity.scan-count";
 
 export const scanStateNews = topicContract(TOPICS.domainEvents, ScanStateChangedSchema);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function countRequestedScan(em: EntityManager, event: ScanStateChanged): Promise<void> {
   const userId = event.requestedByUserId;

@@ -14,8 +14,7 @@ import { requireCaller, type Role } from "@sca/rpc";
 import { outranks, roleAtLeast } from "../domain/roles.ts";
 import { accountsByIds } from "../store/accounts.ts";
 import { ancestorsOf, membersOf } from "../store/teams.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "@sca/ids";
 
 export function lookupTeamAssigneesHandler(deps: { orm: MikroORM; groupCascade: boolean }) {
   return async (req: LookupTeamAssigneesRequest, ctx: HandlerContext): Promise<LookupTeamAssigneesResponse> => {

@@ -18,9 +18,9 @@ import { accountsByIds } from "../store/accounts.ts";
 import { teamsWithPaths } from "../store/teams.ts";
 import { lookupTeamAssigneesHandler } from "./assignee-lookup.ts";
 import { lookupRecipientsHandler } from "./recipient-lookup.ts";
+import { UUID } from "@sca/ids";
 
 const LOOKUP_MAX = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerDirectoryLookupService(
   router: ConnectRouter,

@@ -1,7 +1,6 @@
 // Small readers of request fields shared by the handlers.
 import { ProblemError } from "@sca/problem";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "@sca/ids";
 
 export function isUuid(value: string | undefined | null): value is string {
   return typeof value === "string" && UUID.test(value);

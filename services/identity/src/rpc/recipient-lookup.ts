@@ -14,9 +14,9 @@ import {
 import { isMembershipRole } from "../domain/roles.ts";
 import { accountsByIds, activeSuperAdminIds } from "../store/accounts.ts";
 import { membershipsWithRoles } from "../store/teams.ts";
+import { UUID } from "@sca/ids";
 
 const LOOKUP_MAX = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const RECIPIENT_LOOKUP_CALLER = "notifier";
 
 export function lookupRecipientsHandler(deps: { orm: MikroORM }) {

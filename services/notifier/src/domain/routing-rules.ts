@@ -3,6 +3,7 @@
 // recipients, and e-mail addresses; it never takes a recipient or a channel away.
 import { isSuperAdmin, type Caller, type Role } from "@sca/rpc";
 import { kindSpec, RULE_CHANNELS, SEVERITIES, severityAtLeast, type RuleChannel, type Severity } from "./kinds.ts";
+import { UUID } from "@sca/ids";
 
 export const MAX_EMAIL_RECIPIENTS = 50;
 const MAX_NAME = 200;
@@ -57,7 +58,6 @@ export function routingOf(rules: readonly RuleMatch[], n: Matchable): Routing {
 
 const isRuleChannel = (c: string): c is RuleChannel => (RULE_CHANNELS as readonly string[]).includes(c);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // The WHATWG form's address rule (what a browser's type=email accepts): one @, no spaces, a dotted host.
 const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;

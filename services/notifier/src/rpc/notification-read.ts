@@ -5,8 +5,7 @@ import { MarkAllReadResponseSchema, MarkReadResponseSchema } from "@sca/proto/sc
 import { markAllRead, markRead } from "../store/notifications.ts";
 import { notificationOwner, type NotificationDeps, type NotificationHandlers } from "./notification-deps.ts";
 import { notificationView } from "./notification-views.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "@sca/ids";
 
 export function notificationReadHandlers(deps: NotificationDeps): NotificationHandlers<"markRead" | "markAllRead"> {
   return {

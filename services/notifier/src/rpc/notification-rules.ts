@@ -25,13 +25,12 @@ import {
 } from "../domain/routing-rules.ts";
 import { deleteRule, findRule, insertRule, organizationRules, teamRules } from "../store/notification-rules.ts";
 import { notificationRuleView } from "./notification-rule-views.ts";
+import { UUID } from "@sca/ids";
 
 export interface NotificationRuleDeps {
   orm: MikroORM;
   directory: Directory;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function ruleOwner(ctx: HandlerContext): Person {
   return requirePerson(ctx, () => ProblemError.forbidden("Routing rules are managed by people, not by API keys."));

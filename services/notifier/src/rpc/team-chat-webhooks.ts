@@ -27,6 +27,7 @@ import {
   teamWebhookUrls,
   type TeamWebhookUrls,
 } from "../store/team-chat-webhooks.ts";
+import { UUID } from "@sca/ids";
 
 export interface TeamChatWebhookDeps {
   orm: MikroORM;
@@ -39,7 +40,6 @@ export interface TeamChatWebhookDeps {
 }
 
 const emitAudit = auditEmitter({ source: "notifier", defaultTargetTable: "team_chat_webhooks" });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noSuchTeam = () => ProblemError.notFound("No such team, or you are not a member of it.");
 
 function person(ctx: HandlerContext): Person {

@@ -48,6 +48,7 @@ import {
   type ApprovalRequestRow,
 } from "../store/approvals.ts";
 import { approvalView } from "./approval-views.ts";
+import { UUID } from "@sca/ids";
 
 export interface ApprovalDeps {
   orm: MikroORM;
@@ -57,7 +58,6 @@ export interface ApprovalDeps {
   wakeRelay(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noSuchApproval = () => ProblemError.notFound("No such approval request, or it is not of your teams.");
 
 function enforce(decision: Decision, refusal: string): void {

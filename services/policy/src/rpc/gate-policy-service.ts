@@ -54,10 +54,10 @@ import {
   noSuchTeam,
   teamFor,
   upsertScopedPolicy,
-  UUID,
   type ScopedPolicyDeps,
   type ScopedPolicyKind,
 } from "./scoped-policy-writes.ts";
+import { UUID } from "@sca/ids";
 
 export interface GatePolicyDeps extends ScopedPolicyDeps {
   directory: Directory;

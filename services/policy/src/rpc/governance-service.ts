@@ -9,13 +9,12 @@ import { GetPendingApprovalsResponseSchema, GovernanceService } from "@sca/proto
 import { requireCaller } from "@sca/rpc";
 import type { ProjectGateFacts } from "../clients/gate-facts.ts";
 import { undecidedApprovals } from "../store/approvals.ts";
+import { UUID } from "@sca/ids";
 
 export interface GovernanceDeps {
   orm: MikroORM;
   projects: ProjectGateFacts;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerGovernanceService(router: ConnectRouter, deps: GovernanceDeps): void {
   router.service(GovernanceService, {

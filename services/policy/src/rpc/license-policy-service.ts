@@ -52,10 +52,10 @@ import {
   noSuchTeam,
   teamFor,
   upsertScopedPolicy,
-  UUID,
   type ScopedPolicyDeps,
   type ScopedPolicyKind,
 } from "./scoped-policy-writes.ts";
+import { UUID } from "@sca/ids";
 
 export interface LicensePolicyDeps extends ScopedPolicyDeps {
   directory: Directory;

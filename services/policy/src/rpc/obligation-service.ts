@@ -65,6 +65,8 @@ import {
 } from "../store/obligation-fulfilments.ts";
 import { policyInForce } from "./license-policy-service.ts";
 import { rulesOf } from "./license-policy-views.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
+import { UUID } from "@sca/ids";
 
 export interface ObligationDeps {
   orm: MikroORM;
@@ -73,10 +75,6 @@ export interface ObligationDeps {
   wakeRelay(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The per-project offset shape (the spec's Limits): 50 by default, 500 at most. */
-const PAGE_DEFAULT = 50;
-const PAGE_MAX = 500;
 /** Bytes gathered before a notice chunk is sent. */
 const NOTICE_CHUNK_BYTES = 64 * 1024;
 const AUDIT_TABLE = "obligation_fulfilments";
@@ -85,10 +83,11 @@ const noSuchObligation = () => ProblemError.notFound("The project has no such ob
 
 function window(limit: number, offset: number): { limit: number; offset: number } {
   const v: FieldViolation[] = [];
-  if (limit < 0 || limit > PAGE_MAX) v.push({ path: "query.limit", message: `must be between 1 and ${PAGE_MAX}` });
+  if (limit < 0 || limit > PROJECT_PAGE_SIZE.maxSize)
+    v.push({ path: "query.limit", message: `must be between 1 and ${PROJECT_PAGE_SIZE.maxSize}` });
   if (offset < 0) v.push({ path: "query.offset", message: "must be at least 0" });
   if (v.length) throw ProblemError.validation(v);
-  return { limit: limit || PAGE_DEFAULT, offset };
+  return { limit: limit || PROJECT_PAGE_SIZE.defaultSize, offset };
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | null {

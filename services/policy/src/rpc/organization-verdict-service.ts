@@ -39,6 +39,7 @@ import {
   type OrganizationVerdictRow,
 } from "../store/organization-verdicts.ts";
 import { verdictView } from "./approval-views.ts";
+import { UUID } from "@sca/ids";
 
 export interface OrganizationVerdictDeps {
   orm: MikroORM;
@@ -46,7 +47,6 @@ export interface OrganizationVerdictDeps {
   wakeRelay(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noSuchOrganization = () => ProblemError.notFound("No such organization, or you are not a member of it.");
 
 /** The organization the request names and how far the caller reaches into it; 404 for outsiders. */

@@ -12,8 +12,8 @@ import type { Directory, TeamPlacement } from "../clients/directory.ts";
 import type { TeamDecision } from "../domain/policy-access.ts";
 import { emitAudit } from "../events/policy-events.ts";
 import type { PolicyScope } from "../store/license-policies.ts";
+import { UUID } from "@sca/ids";
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const noSuchTeam = () => ProblemError.notFound("No such team, or you are not a member of it.");
 
 export function enforce(decision: TeamDecision, refusal: string): void {

@@ -1,6 +1,7 @@
 // The bounds and shapes of a project's fields (the spec's Project resource), and what a create body and a PATCH
 // body mean. Pure: the use cases in rpc/ apply the plans these answer.
 import type { FieldViolation } from "@sca/problem";
+import { UUID } from "@sca/ids";
 
 export const VISIBILITIES = ["team", "organization"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -20,7 +21,6 @@ export const GIT_CREDENTIAL_MAX = 4096;
 
 /** Lowercase letters and digits, with `-`, `_` or `.` between them (URL- and file-name-safe). */
 const SLUG = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);

@@ -15,13 +15,13 @@ import { rejectViolations } from "../domain/component-list.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { fileLicensePage, fileLicenseStageOf, recordFileLicenses } from "../store/file-licenses.ts";
 import { anchoredSnapshot, anchorViolations, readableProjectId } from "./readable-inventory.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 /** The only caller of RecordFileLicenses. */
 export const FILE_LICENSE_CALLER = "scanner-runner";
 /** SCANCODE_MAX_DETECTIONS' own ceiling: what one record may carry. */
 export const RECORD_MAX_DETECTIONS = 1_000_000;
 const STATUSES = new Set(["completed", "timed_out", "skipped", "dropped", "failed"]);
-const PAGE_MAX = 500;
 
 export function registerFileLicenseService(router: ConnectRouter, deps: { orm: MikroORM }): void {
   router.service(FileLicenseService, {
@@ -68,7 +68,8 @@ export function registerFileLicenseService(router: ConnectRouter, deps: { orm: M
       const projectId = await readableProjectId(deps, ctx, req.projectId);
       const v: FieldViolation[] = [];
       anchorViolations(req.anchor, v);
-      if (req.limit < 1 || req.limit > PAGE_MAX) v.push({ path: "query.limit", message: `must be 1..${PAGE_MAX}` });
+      if (req.limit < 1 || req.limit > PROJECT_PAGE_SIZE.maxSize)
+        v.push({ path: "query.limit", message: `must be 1..${PROJECT_PAGE_SIZE.maxSize}` });
       if (req.offset < 0) v.push({ path: "query.offset", message: "must not be negative" });
       rejectViolations(v);
       const snapshot = await anchoredSnapshot(deps, projectId, req.anchor);

@@ -3,11 +3,10 @@
 // time and the team cap is re-counted per row.
 import { BATCH_MAX_ROWS } from "@sca/batch";
 import type { Admission } from "./admission.ts";
+import { UUID } from "@sca/ids";
 
 export const BATCH_ROW_STATUSES = ["created", "already_exists", "forbidden", "invalid", "rate_limited"] as const;
 export type BatchRowStatus = (typeof BATCH_ROW_STATUSES)[number];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);

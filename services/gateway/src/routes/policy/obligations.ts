@@ -10,10 +10,9 @@ import { offsetPagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["obligations"];
-/** The per-project offset shape of the spec's Limits: 50 by default, 500 at most. */
-const OBLIGATION_PAGE = { defaultSize: 50, maxSize: 500 };
 const CATEGORIES = ["allowed", "conditional", "forbidden"] as const;
 
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
@@ -139,7 +138,7 @@ export function obligationRoutes(ctx: GatewayContext): Route[] {
       auth: caller,
       request: {
         params: projectParams,
-        query: offsetPagination.query(OBLIGATION_PAGE).extend(obligationQuery.shape),
+        query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(obligationQuery.shape),
       },
       responses: {
         200: { description: "A page of obligations", schema: offsetPagination.envelope(obligationSchema) },
@@ -265,7 +264,7 @@ export function obligationRoutes(ctx: GatewayContext): Route[] {
       tags: TAGS,
       operationId: "listObligationFulfilments",
       auth: caller,
-      request: { params: projectParams, query: offsetPagination.query(OBLIGATION_PAGE) },
+      request: { params: projectParams, query: offsetPagination.query(PROJECT_PAGE_SIZE) },
       responses: {
         200: { description: "A page of fulfilments", schema: offsetPagination.envelope(fulfilmentSchema) },
         404: noProject,

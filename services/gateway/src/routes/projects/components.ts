@@ -10,9 +10,9 @@ import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { csvDownload } from "../../http/csv.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["components"];
-const COMPONENT_PAGE = { defaultSize: 50, maxSize: 500 };
 const missing = problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release");
 
 const componentQuery = snapshotAnchorQuery.extend({
@@ -225,7 +225,7 @@ export function componentRoutes(ctx: GatewayContext): Route[] {
       tags: TAGS,
       operationId: "listComponents",
       auth: caller,
-      request: { params: projectParams, query: offsetPagination.query(COMPONENT_PAGE).extend(componentQuery.shape) },
+      request: { params: projectParams, query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(componentQuery.shape) },
       responses: {
         // Rows as projects writes them in JSON, held equal to componentJson (test/component-json-rows.test.ts),
         // which names exactly componentSchema's fields (test/component-json.pure.test.ts).

@@ -8,9 +8,9 @@ import { snapshotAnchorQuery } from "../../api/query-params.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["license findings"];
-const FILE_LICENSE_PAGE = { defaultSize: 50, maxSize: 500 };
 
 const fileLicenseQuery = snapshotAnchorQuery.extend({
   path: z.string().max(1000).optional().meta({ description: "Case-insensitive part of the file's path" }),
@@ -77,7 +77,7 @@ export function fileLicenseRoutes(ctx: GatewayContext): Route[] {
       auth: ctx.auth.route("caller"),
       request: {
         params: z.object({ id: z.uuid() }),
-        query: offsetPagination.query(FILE_LICENSE_PAGE).extend(fileLicenseQuery.shape),
+        query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(fileLicenseQuery.shape),
       },
       responses: {
         200: {

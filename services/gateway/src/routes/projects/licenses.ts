@@ -11,9 +11,9 @@ import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { csvDownload } from "../../http/csv.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["license findings"];
-const LICENSE_PAGE = { defaultSize: 50, maxSize: 500 };
 const missing = problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release");
 
 /** The list's sort fields and the component list's column each one walks. */
@@ -166,7 +166,7 @@ export function licenseRoutes(ctx: GatewayContext): Route[] {
       tags: TAGS,
       operationId: "listLicenseFindings",
       auth: caller,
-      request: { params: projectParams, query: offsetPagination.query(LICENSE_PAGE).extend(licenseQuery.shape) },
+      request: { params: projectParams, query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(licenseQuery.shape) },
       responses: {
         200: { description: "A page of license findings", schema: offsetPagination.envelope(licenseFindingSchema) },
         404: missing,

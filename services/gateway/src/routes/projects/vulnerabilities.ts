@@ -9,9 +9,9 @@ import { booleanParam, listParam, listValues, snapshotAnchorQuery } from "../../
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["vulnerabilities"];
-const FINDING_PAGE = { defaultSize: 50, maxSize: 500 };
 const STATES = ["in_triage", "exploitable", "false_positive", "not_affected", "resolved", "resolved_with_pedigree"];
 
 const findingQuery = snapshotAnchorQuery.extend({
@@ -189,7 +189,7 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
       auth: caller,
       request: {
         params: z.object({ id: z.uuid() }),
-        query: offsetPagination.query(FINDING_PAGE).extend(findingQuery.shape),
+        query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(findingQuery.shape),
       },
       responses: {
         200: { description: "A page of findings", schema: offsetPagination.envelope(findingSchema) },
