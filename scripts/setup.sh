@@ -23,12 +23,10 @@ finish() {
   pids=(); names=()
   [ $failed = 0 ] || die "set-up failed"
 }
-workspace() { (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent); }
 
 [ "$mode" = node ] || bash "$S/debian.sh"
 bash "$S/node.sh"
-# pnpm install is cheap when nothing changed; the lockfile is the contract.
-workspace >"$DATA/setup/workspace.log" 2>&1 & pids+=($!); names+=(workspace)
+begin workspace
 if [ "$mode" != node ]; then
   begin kafka
   begin scancode

@@ -25,12 +25,15 @@ stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that je
   stage_pid[$name]=$!
 }
 failed=()
+timing() { # name seconds rc
+  timings+=("$(printf '%-24s %5ss  %s' "$1" "$2" "$([ "$3" -eq 0 ] && echo ok || echo "FAILED ($3)")")")
+}
 stage_end() { # name
   local name=$1 rc=0
   wait "${stage_pid[$name]}" || rc=$?
   # Its own end, written by the stage: the wait above may come long after it (stages end while jest runs).
   local took=$(($(cat "$RESULTS/$name.ended" 2>/dev/null || epoch) - stage_started[$name]))
-  timings+=("$(printf '%-24s %5ss  %s' "$name" "$took" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+  timing "$name" "$took" "$rc"
   if [ $rc -ne 0 ]; then
     failed+=("$name")
     log "== $name failed after ${took}s:"
@@ -92,7 +95,7 @@ if [ "${1:-}" = "--quick" ]; then
   stage_started[jest-pure]=$(epoch)
   rc=0
   jest_run "$RESULTS/quick.json" --selectProjects pure "$@" || rc=$?
-  timings+=("$(printf '%-24s %5ss  %s' jest-pure "$(($(epoch) - stage_started[jest-pure]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+  timing jest-pure "$(($(epoch) - stage_started[jest-pure]))" "$rc"
   stage_end typecheck
   stage_end lint-changed
   print_timings "$RESULTS/quick.json"
@@ -128,7 +131,7 @@ stage_started[jest]=$(epoch)
 log "== jest"
 rc=0
 jest_run "$results" "$@" || rc=$?
-timings+=("$(printf '%-24s %5ss  %s' jest "$(($(epoch) - stage_started[jest]))" "$([ $rc -eq 0 ] && echo ok || echo "FAILED ($rc)")")")
+timing jest "$(($(epoch) - stage_started[jest]))" "$rc"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
 for name in contracts typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"

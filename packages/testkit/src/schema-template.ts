@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { migrateToHead, openDatabase } from "@sca/db";
 import { createLogger } from "@sca/log";
 import { startServiceInstance, type ConfigKeys, type KafkaUse, type ServiceDefinition } from "@sca/runtime";
+import { withTestDatabase } from "./test-database.ts";
 import { deleteTopicsOf } from "./topics.ts";
 
 interface Template {
@@ -114,12 +115,11 @@ async function ensureTemplate(
   template: Template,
   use: TemplateUse,
 ): Promise<void> {
-  // Two connections: the lock's transaction, and one to clear what a build that failed half-way left.
-  const lock = await openDatabase({ url: use.databaseUrl, schema: "public", entities: [], migrations: [], poolMax: 2 });
   // Bound here, outside the lock's transaction: MikroORM finds the transaction of an entity manager by async context
   // (under one context name for every ORM), so the template instance's ORM, started inside it, would use the lock's.
   const build = AsyncLocalStorage.bind(() => buildTemplate(def, templateSchema, template, use));
-  try {
+  // Two connections: the lock's transaction, and one to clear what a build that failed half-way left.
+  await withTestDatabase(async (lock) => {
     await lock.em.fork().transactional(async (em) => {
       await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [templateSchema]);
       const [built] = await em.execute<{ ready: string | null }[]>(`select to_regclass(?)::text as ready`, [
@@ -129,9 +129,7 @@ async function ensureTemplate(
       await lock.em.getConnection().execute(`drop schema if exists "${templateSchema}" cascade`);
       await build();
     });
-  } finally {
-    await lock.close();
-  }
+  }, 2);
 }
 
 async function buildTemplate(

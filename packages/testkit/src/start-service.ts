@@ -5,7 +5,6 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { createClient, createRouterTransport, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { openDatabase } from "@sca/db";
 import { createLogger } from "@sca/log";
 import { serviceInterceptors } from "@sca/rpc";
 import {
@@ -28,6 +27,7 @@ import { uniqueName } from "./names.ts";
 export const TEST_KAFKA_FETCH_MAX_WAIT_MS = "250";
 import { seedFromTemplate } from "./schema-template.ts";
 import { testServers } from "./servers.ts";
+import { withTestDatabase } from "./test-database.ts";
 import { deleteTopicsOf } from "./topics.ts";
 
 export interface TestServiceOverrides<S extends object = object> extends Omit<ServiceOverrides<S>, "env"> {
@@ -114,7 +114,7 @@ export async function startService(
       // Instances of one test may share a topic prefix (a stack) or a schema (a second worker): the last one to
       // close clears them, so that none loses its topics or tables while it is still closing.
       if (instance.kafka && lastUser(`topics ${instance.kafka.topicPrefix}`)) await deleteTopicsOf(instance.kafka);
-      if (lastUser(`schema ${instance.schema}`)) await dropSchema(servers.databaseUrl, instance.schema);
+      if (lastUser(`schema ${instance.schema}`)) await dropSchema(instance.schema);
     },
   };
 }
@@ -134,11 +134,6 @@ function lastUser(resource: string): boolean {
   return left <= 0;
 }
 
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const orm = await openDatabase({ url, schema: "public", entities: [], migrations: [], poolMax: 1 });
-  try {
-    await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
-  } finally {
-    await orm.close();
-  }
+function dropSchema(schema: string): Promise<unknown> {
+  return withTestDatabase((db) => db.em.getConnection().execute(`drop schema if exists "${schema}" cascade`));
 }

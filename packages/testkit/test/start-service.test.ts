@@ -1,29 +1,20 @@
 // The test kit starts a service by the path production takes: its definition, with a port, schema and topic prefix
 // of its own; close() leaves nothing behind.
 import { describe, expect, it } from "@jest/globals";
-import { openDatabase } from "@sca/db";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import { CALLER_HEADER, verifyCallerToken } from "@sca/rpc";
-import { callAs, startService, TEST_SECRET, testServers } from "../src/index.ts";
+import { callAs, startService, TEST_SECRET } from "../src/index.ts";
+import { withTestDatabase } from "../src/test-database.ts";
 
 async function schemaExists(schema: string): Promise<boolean> {
-  const orm = await openDatabase({
-    url: testServers().databaseUrl,
-    schema: "public",
-    entities: [],
-    migrations: [],
-    poolMax: 1,
-  });
-  try {
-    const [row] = await orm.em
+  const [row] = await withTestDatabase((db) =>
+    db.em
       .getConnection()
       .execute<{ n: number }[]>("select count(*)::int as n from information_schema.schemata where schema_name = ?", [
         schema,
-      ]);
-    return row!.n === 1;
-  } finally {
-    await orm.close();
-  }
+      ]),
+  );
+  return row!.n === 1;
 }
 
 describe("startService", () => {
