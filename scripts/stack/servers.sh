@@ -7,14 +7,17 @@ mkdir -p "$DATA/logs"
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1; }
 
+# A server already answering on the port (another checkout's, on a machine shared by several) is used as it is.
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 start_postgres() {
   local bin; bin="$(pg_bin)"; local pgdata="$DATA/postgres"
-  if [ ! -f "$pgdata/PG_VERSION" ]; then
-    log "initialising PostgreSQL in $pgdata"
-    mkdir -p "$pgdata"; [ "$(id -u)" = 0 ] && chown postgres:postgres "$pgdata"
-    as_pg "$bin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 --no-locale >/dev/null
-  fi
-  if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
+  if ! port_open "$PG_PORT"; then
+    if [ ! -f "$pgdata/PG_VERSION" ]; then
+      log "initialising PostgreSQL in $pgdata"
+      mkdir -p "$pgdata"; [ "$(id -u)" = 0 ] && chown postgres:postgres "$pgdata"
+      as_pg "$bin/initdb" -D "$pgdata" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+    fi
     [ "$(id -u)" = 0 ] && { touch "$DATA/logs/postgres.log"; chown postgres "$DATA/logs/postgres.log"; }
     as_pg "$bin/pg_ctl" -D "$pgdata" -l "$DATA/logs/postgres.log" -w -t 60 \
       -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=${PG_FSYNC:-on}" start >/dev/null
@@ -43,7 +46,7 @@ KAFKA_JAVA=(java -Xms256m -Xmx768m -Dlog4j2.configurationFile="$ROOT/tools/kafka
 start_kafka() {
   local dir="$DATA/kafka" conf="$DATA/kafka/server.properties"
   mkdir -p "$dir/logs"
-  if [ -f "$dir/kafka.pid" ] && kill -0 "$(cat "$dir/kafka.pid")" 2>/dev/null; then return; fi
+  if port_open "$KAFKA_PORT" || { [ -f "$dir/kafka.pid" ] && kill -0 "$(cat "$dir/kafka.pid")" 2>/dev/null; }; then return; fi
   sed -e "s#@DATA@#$dir/logs#" -e "s#@PORT@#$KAFKA_PORT#" -e "s#@CPORT@#$KAFKA_CONTROLLER_PORT#" \
     "$ROOT/tools/kafka/server.properties" > "$conf"
   if [ ! -f "$dir/logs/meta.properties" ]; then
@@ -53,7 +56,7 @@ start_kafka() {
   nohup "${KAFKA_JAVA[@]}" kafka.Kafka "$conf" >"$DATA/logs/kafka.log" 2>&1 &
   echo $! > "$dir/kafka.pid"
   for _ in $(seq 120); do
-    (exec 3<>/dev/tcp/127.0.0.1/"$KAFKA_PORT") 2>/dev/null && return
+    port_open "$KAFKA_PORT" && return
     kill -0 "$(cat "$dir/kafka.pid")" 2>/dev/null || die "Kafka exited; see $DATA/logs/kafka.log"
     sleep 0.5
   done
