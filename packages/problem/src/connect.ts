@@ -5,6 +5,7 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError, decodeBinaryHeader, encodeBinaryHeader } from "@connectrpc/connect";
 import { ProblemSchema } from "@sca/proto/sca/common/v1/problem_pb.ts";
+import type { ProblemCode } from "./problem-codes.ts";
 import { ProblemError } from "./problem-error.ts";
 
 const CODE_FOR_STATUS: Record<number, Code> = {
@@ -44,7 +45,7 @@ export function httpStatusForCode(code: Code): number {
   return STATUS_FOR_CODE[code] ?? 500;
 }
 
-export function toConnectError(problem: ProblemError): ConnectError {
+export function toConnectError(problem: ProblemError<string>): ConnectError {
   const { status, code, title, detail, typeUri, extensions, violations, headers } = problem.init;
   const detailMessage = create(ProblemSchema, {
     status,
@@ -73,7 +74,8 @@ export function fromConnectError(err: ConnectError): ProblemError {
   if (detail) {
     return new ProblemError({
       status: detail.status,
-      code: detail.code || undefined,
+      // The one way a code travels between services: the raiser took it from the closed set.
+      code: (detail.code || undefined) as ProblemCode | undefined,
       title: detail.title || undefined,
       detail: detail.detail,
       typeUri: detail.typeUri || undefined,

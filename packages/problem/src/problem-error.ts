@@ -1,18 +1,20 @@
 // The one way to describe an error: a problem document (RFC 7807 / 9457). Services throw ProblemError;
 // the edge renders it. Titles and details are English, whatever the caller's language.
+import { STATUS_PROBLEM_CODES, type ProblemCode } from "./problem-codes.ts";
 
 export interface FieldViolation {
   path: string;
   message: string;
 }
 
-export interface ProblemInit {
+/** `Code`: the closed set the code comes from, the API's (problem-codes.ts) unless no client is ever answered with it. */
+export interface ProblemInit<Code extends string = ProblemCode> {
   status: number;
   /**
    * Short machine code (snake_case); the type URI is `{base_url}/problems/{code}` unless typeUri is given. Absent:
-   * the status's own code (STATUS_CODES), so every problem carries a code and a type under `/problems/`.
+   * the status's own code (STATUS_PROBLEM_CODES), so every problem carries a code and a type under `/problems/`.
    */
-  code?: string;
+  code?: Code;
   title?: string;
   detail: string;
   /** A type URI fixed by the spec that is not under `{base_url}/problems/` (e.g. a urn). */
@@ -53,31 +55,10 @@ const TITLES: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
-/** The code of a problem that names none, by status: one shape for every answer, 500 included. */
-const STATUS_CODES: Record<number, string> = {
-  400: "bad_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  408: "request_timeout",
-  409: "conflict",
-  412: "precondition_failed",
-  413: "body_too_large",
-  415: "unsupported_media_type",
-  422: "validation_error",
-  429: "rate_limited",
-  431: "request_header_fields_too_large",
-  500: "internal_error",
-  501: "not_implemented",
-  502: "bad_gateway",
-  503: "service_unavailable",
-  504: "gateway_timeout",
-};
-
 /** The code a problem of `status` carries when it names none. */
-export function defaultProblemCode(status: number): string {
-  return STATUS_CODES[status] ?? (status >= 500 ? "internal_error" : "bad_request");
+export function defaultProblemCode(status: number): ProblemCode {
+  const codes: Partial<Record<number, ProblemCode>> = STATUS_PROBLEM_CODES;
+  return codes[status] ?? (status >= 500 ? "internal_error" : "bad_request");
 }
 
 // Extensions may never shadow the standard members.
@@ -87,10 +68,11 @@ export function problemTypeUri(baseUrl: string, code: string): string {
   return `${baseUrl.replace(/\/+$/, "")}/problems/${code}`;
 }
 
-export class ProblemError extends Error {
-  readonly init: ProblemInit;
+export class ProblemError<Code extends string = ProblemCode> extends Error {
+  readonly init: ProblemInit<Code>;
 
-  constructor(init: ProblemInit) {
+  // NoInfer: a code outside the set is an error, never a set of its own inferred from the literal.
+  constructor(init: ProblemInit<NoInfer<Code>>) {
     super(init.detail);
     this.name = "ProblemError";
     this.init = init;

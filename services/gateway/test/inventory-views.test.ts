@@ -15,13 +15,14 @@ import {
   callAs,
   fixturesOf,
   ingestArtefact,
+  sharedDir,
   startService,
   type TestService,
   uniqueName,
 } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
-const SBOM_DIR = "/work/shared/data/sbom/cyclonedx";
+const SBOM_DIR = join(sharedDir(), "data", "sbom", "cyclonedx");
 const JUICE_OLD = `${SBOM_DIR}/juice-shop-via-npm-flat.cdx-1.4.json`;
 const JUICE_NEW = `${SBOM_DIR}/juice-shop-cyclonedx-npm.cdx-1.7.json`;
 

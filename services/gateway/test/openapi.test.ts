@@ -2,6 +2,7 @@
 // all their assets from the gateway itself, behind the /api prefix and without it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { RAISED_PROBLEM_CODES, STATUS_PROBLEM_CODES } from "@sca/problem";
 import { z } from "zod";
 import { pageSizePagination } from "../src/api/pagination.ts";
 import { problemResponse } from "../src/api/problem-schema.ts";
@@ -132,6 +133,33 @@ describe("/openapi.json", () => {
         expect([`${method} ${path}`, op.responses["431"]]).toEqual([`${method} ${path}`, expect.anything()]);
     expect(doc.paths["/auth/oauth/{provider}/authorize"]!.get!.responses["429"]).toBeDefined();
     expect(doc.paths["/auth/login"]!.post!.responses["429"]).toBeDefined();
+  });
+
+  it("shows the closed set of problem codes as the Problem's code enum, and answers with its members", async () => {
+    const problem = doc.components.schemas.Problem as { properties: { code: { type: string; enum: string[] } } };
+    const codes = problem.properties.code.enum;
+    const everyGroup = [...Object.values(STATUS_PROBLEM_CODES), ...Object.values(RAISED_PROBLEM_CODES).flat()];
+    expect([...codes].sort()).toEqual([...new Set(everyGroup)].sort());
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        "forbidden",
+        "last-super-admin",
+        "disk-pressure",
+        "last_oauth_link",
+        "demo_read_only",
+        "oauth_provider_disabled",
+      ]),
+    );
+    const answered = [
+      await fetch(`${gw.origin}/api/v1/test-teams/not-a-uuid/widgets`),
+      await fetch(`${gw.origin}/api/v1/test-teams/0191f2c4-8d2a-7c3e-9f10-1234567890ab/widgets`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{",
+      }),
+    ];
+    expect(answered.map((r) => r.status)).toEqual([422, 400]);
+    for (const res of answered) expect(codes).toContain(((await res.json()) as { code: string }).code);
   });
 
   it("states the API-key scope rule in the schema: one of org, team (team_id) or project (team_id, project_id)", () => {

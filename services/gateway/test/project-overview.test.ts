@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { closeTogether, callAs, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { closeTogether, callAs, fixturesOf, sharedDir, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
-const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
+const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
 let dir: string;
 let identity: TestService;

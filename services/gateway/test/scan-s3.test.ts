@@ -4,12 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import {
   closeTogether,
   callAs,
   fixturesOf,
+  sharedDir,
   startS3Server,
   startService,
   uniqueName,
@@ -18,7 +20,7 @@ import {
 } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
-const SBOM = "/work/shared/data/sbom/cyclonedx/cern-lhc-vdm-editor-e564943.cdx-1.2.json";
+const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "cern-lhc-vdm-editor-e564943.cdx-1.2.json");
 
 let s3: TestS3Server;
 let bucket: string;

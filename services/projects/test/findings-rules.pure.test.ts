@@ -1,10 +1,11 @@
 // The findings' rules without I/O: purls as the matcher names package versions, the VEX states and moves, the list's
 // sort rule, and the VEX product match.
 import { describe, expect, it } from "@jest/globals";
+import { VEX_STATES } from "@sca/vocabulary";
 import { findingSortOf } from "../src/domain/finding-list.ts";
 import { lookupPackage, packageVersionOf } from "../src/domain/package-version.ts";
 import { parseVex, productNames, purlIdentity, purlIn } from "../src/domain/vex-documents.ts";
-import { mayMove, triageOf, VEX_STATES } from "../src/domain/vex-status.ts";
+import { mayMove, triageOf } from "../src/domain/vex-status.ts";
 
 describe("packageVersionOf", () => {
   it("names versions as OSV does, per ecosystem", () => {

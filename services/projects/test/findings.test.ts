@@ -1,7 +1,7 @@
 // Vulnerability findings through the real servers: the scanner-runner's verdicts recorded through
 // VulnerabilityMatchService (as the runner calls it), then read, triaged, re-matched, exported as VEX (checked
 // against the official OpenVEX and CycloneDX schemas) and imported from every real VEX document of
-// /work/shared/data/vex; the lookups by package and advisory id.
+// the shared data set (data/vex); the lookups by package and advisory id.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,13 +19,13 @@ import {
   type VulnerabilityFinding,
 } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, ingestArtefact, startService, type CallOptions } from "@sca/testkit";
+import { callAs, ingestArtefact, sharedDir, startService, type CallOptions } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { findingsArtefact, PURLS, scanMatches, VULNS } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 import { cyclonedxJsonErrors } from "./support/sbom-validators.ts";
 
-const VEX_DIR = "/work/shared/data/vex";
+const VEX_DIR = join(sharedDir(), "data", "vex");
 
 let h: ProjectsHarness;
 let dir: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { FieldViolation } from "@sca/problem";
 import { CLOSING_STATES, epssThresholdViolations, gateItemLimitOf } from "../src/domain/gate-facts.ts";
-import { VEX_STATES } from "../src/domain/vex-status.ts";
+import { VEX_STATES } from "@sca/vocabulary";
 
 describe("gate facts rules", () => {
   it("closing states are VEX states, and the open ones are in_triage and exploitable", () => {

@@ -19,10 +19,10 @@ import {
   type ExportComponentsRequestSchema,
   type ListComponentsRequestSchema,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs, fixturesOf, type CallOptions, type ServiceFixtures } from "@sca/testkit";
+import { callAs, fixturesOf, sharedDir, type CallOptions, type ServiceFixtures } from "@sca/testkit";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 
-const SBOM_DIR = "/work/shared/data/sbom";
+const SBOM_DIR = join(sharedDir(), "data", "sbom");
 const RAW_LIMIT = 4096;
 
 let h: ProjectsHarness;

@@ -21,6 +21,7 @@ import {
   closeTogether,
   callAs,
   fixturesOf,
+  sharedDir,
   startService,
   TEST_SECRET,
   uniqueName,
@@ -30,7 +31,7 @@ import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
 import { projectById } from "../src/store/projects.ts";
 
-const SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
+const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
 let identity: TestService;
 let policy: TestService;

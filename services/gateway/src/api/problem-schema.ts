@@ -1,4 +1,5 @@
 // How error answers appear in the OpenAPI document. Rendering them is src/http/problem-response.ts.
+import { PROBLEM_CODES } from "@sca/problem";
 import { z } from "zod";
 import type { ResponseSpec } from "./route.ts";
 
@@ -11,7 +12,11 @@ export const problemSchema = z
     status: z.number().int(),
     detail: z.string(),
     instance: z.string().meta({ description: "The request path (without /api and without the query)" }),
-    code: z.string().meta({ description: "Machine-readable code, the last segment of type" }),
+    code: z.enum(PROBLEM_CODES).meta({
+      description:
+        "Machine-readable code, one of a closed set: the last segment of type (urn:service:problem:last-oauth-link has " +
+        "last_oauth_link)",
+    }),
     errors: z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { fixturesOf, ingestArtefact } from "@sca/testkit";
+import { fixturesOf, ingestArtefact, sharedDir } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "../projects-stack.ts";
 
-export const JUICE_SHOP_SBOM = "/work/shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json";
+export const JUICE_SHOP_SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
 export interface JuiceShopProject {
   stack: ProjectsStack;

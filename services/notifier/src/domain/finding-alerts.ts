@@ -1,7 +1,7 @@
 // What re-matching and KEV listings tell people: findings.new from projects' FindingsChanged (a refresh of the
 // advisories found new findings in a project's newest snapshot) and vulnerability.kev_listed from
 // VulnerabilitiesKevListed (a KEV listing reached open findings), who gets them by default and what they read.
-import type { Severity } from "./kinds.ts";
+import type { NotificationSeverity } from "@sca/vocabulary";
 import type { NotificationContent } from "./scan-outcomes.ts";
 
 export interface NamedFinding {
@@ -53,7 +53,7 @@ export interface KevListingFacts {
   findings: readonly (NamedFinding & { kevDueDate: string })[];
 }
 
-const KEV_SEVERITY: Severity = "critical";
+const KEV_SEVERITY: NotificationSeverity = "critical";
 
 export function kevListedNotification(f: KevListingFacts): NotificationContent | null {
   if (f.listedCount <= 0) return null;

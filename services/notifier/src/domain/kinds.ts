@@ -1,9 +1,7 @@
 // The notification kinds (docs/notifications.md): what the product tells people about, each with its severity when
 // one applies, its default channels, and whether a person may tune it. The spec lists none; these follow what the
 // portal does; preferences, routing rules and the documents share this one vocabulary.
-
-export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import { NOTIFICATION_SEVERITIES, type NotificationSeverity } from "@sca/vocabulary";
 
 /** The channels a person tunes in their preferences. */
 export const CHANNELS = ["in_app", "email"] as const;
@@ -16,14 +14,14 @@ export type RuleChannel = (typeof RULE_CHANNELS)[number];
 export interface KindSpec {
   kind: string;
   /** null: a notification of this kind carries no severity (it never matches a rule naming one). */
-  severity: Severity | null;
+  severity: NotificationSeverity | null;
   /** The channels a person gets unless their preferences say otherwise. */
   defaults: Record<Channel, boolean>;
   /** false: security mail (the reset link) goes out whatever the preferences say, and is not in them. */
   tunable: boolean;
 }
 
-const kind = (name: string, severity: Severity | null, email: boolean, tunable = true): KindSpec => ({
+const kind = (name: string, severity: NotificationSeverity | null, email: boolean, tunable = true): KindSpec => ({
   kind: name,
   severity,
   defaults: { in_app: true, email },
@@ -68,6 +66,6 @@ export function chatByDefault(name: string): boolean {
 }
 
 /** Severity order: `severity` is `minimum` or above. */
-export function severityAtLeast(severity: Severity | null, minimum: Severity): boolean {
-  return severity !== null && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(minimum);
+export function severityAtLeast(severity: NotificationSeverity | null, minimum: NotificationSeverity): boolean {
+  return severity !== null && NOTIFICATION_SEVERITIES.indexOf(severity) >= NOTIFICATION_SEVERITIES.indexOf(minimum);
 }

@@ -2,7 +2,8 @@
 // is, and who may read and change an organization's or a team's rules. A rule only adds: channels for the default
 // recipients, and e-mail addresses; it never takes a recipient or a channel away.
 import { isSuperAdmin, type Caller, type Role } from "@sca/rpc";
-import { kindSpec, RULE_CHANNELS, SEVERITIES, severityAtLeast, type RuleChannel, type Severity } from "./kinds.ts";
+import { NOTIFICATION_SEVERITIES, type NotificationSeverity } from "@sca/vocabulary";
+import { kindSpec, RULE_CHANNELS, severityAtLeast, type RuleChannel } from "./kinds.ts";
 import { UUID } from "@sca/ids";
 
 export const MAX_EMAIL_RECIPIENTS = 50;
@@ -11,14 +12,14 @@ const MAX_NAME = 200;
 export interface RuleFields {
   name: string;
   kinds: string[];
-  minSeverity: Severity | null;
+  minSeverity: NotificationSeverity | null;
   channels: RuleChannel[];
   emailRecipients: string[];
   isActive: boolean;
   projectId: string | null;
 }
 
-/** What matching needs of a rule, as stored (the table's check keeps min_severity one of SEVERITIES). */
+/** What matching needs of a rule, as stored (the table's check keeps min_severity one of NOTIFICATION_SEVERITIES). */
 export type RuleMatch = Pick<RuleFields, "kinds" | "isActive" | "projectId" | "emailRecipients"> & {
   minSeverity: string | null;
   channels: readonly string[];
@@ -27,14 +28,14 @@ export type RuleMatch = Pick<RuleFields, "kinds" | "isActive" | "projectId" | "e
 /** What matching needs of a notification. */
 export interface Matchable {
   kind: string;
-  severity: Severity | null;
+  severity: NotificationSeverity | null;
   projectId: string | null;
 }
 
 export function ruleMatches(rule: RuleMatch, n: Matchable): boolean {
   if (!rule.isActive) return false;
   if (rule.kinds.length > 0 && !rule.kinds.includes(n.kind)) return false;
-  if (rule.minSeverity !== null && !severityAtLeast(n.severity, rule.minSeverity as Severity)) return false;
+  if (rule.minSeverity !== null && !severityAtLeast(n.severity, rule.minSeverity as NotificationSeverity)) return false;
   return rule.projectId === null || rule.projectId === n.projectId;
 }
 
@@ -85,8 +86,8 @@ export function parseRule(input: RuleInput): { rule: RuleFields } | { problems: 
     if (!spec || !spec.tunable) problems.push({ path: `kinds.${i}`, message: `not a kind a rule may name: ${k}` });
   });
   const minSeverity = input.minSeverity ?? null;
-  if (minSeverity !== null && !(SEVERITIES as readonly string[]).includes(minSeverity))
-    problems.push({ path: "min_severity", message: `must be one of ${SEVERITIES.join(", ")}` });
+  if (minSeverity !== null && !(NOTIFICATION_SEVERITIES as readonly string[]).includes(minSeverity))
+    problems.push({ path: "min_severity", message: `must be one of ${NOTIFICATION_SEVERITIES.join(", ")}` });
   input.channels.forEach((c, i) => {
     if (!(RULE_CHANNELS as readonly string[]).includes(c))
       problems.push({ path: `channels.${i}`, message: `must be one of ${RULE_CHANNELS.join(", ")}` });
@@ -104,7 +105,7 @@ export function parseRule(input: RuleInput): { rule: RuleFields } | { problems: 
     rule: {
       name,
       kinds: [...new Set(input.kinds)],
-      minSeverity: minSeverity as Severity | null,
+      minSeverity: minSeverity as NotificationSeverity | null,
       channels: [...new Set(input.channels)] as RuleChannel[],
       emailRecipients: [...new Set(input.emailRecipients.map((a) => a.toLowerCase()))],
       isActive: input.isActive ?? true,

@@ -1,6 +1,6 @@
 // What a scan's end tells people: scan.failed and scan.succeeded from ScanStateChanged, who gets them by default
 // (the project's team by role, and the person who asked for the scan), and what they read.
-import type { Severity } from "./kinds.ts";
+import type { NotificationSeverity } from "@sca/vocabulary";
 
 export interface ScanOutcome {
   scanId: string;
@@ -18,7 +18,7 @@ export interface ScanOutcome {
 
 export interface NotificationContent {
   kind: string;
-  severity: Severity | null;
+  severity: NotificationSeverity | null;
   title: string;
   body: string;
   link: string;

@@ -1,7 +1,7 @@
 // What an SLA breach tells people: vulnerability.sla_breached from projects' VulnerabilitySlaBreached (the daily
 // sweep, once per breach), who gets it by default and what they read. Its severity is the most severe finding in
 // breach, so a routing rule's min_severity compares with what is actually overdue.
-import type { Severity } from "./kinds.ts";
+import { NOTIFICATION_SEVERITIES } from "@sca/vocabulary";
 import type { NotificationContent } from "./scan-outcomes.ts";
 
 export interface SlaBreachFacts {
@@ -14,7 +14,8 @@ export interface SlaBreachFacts {
 /** The team roles an SLA breach reaches by default: those who fix or decide, as for a failed scan. */
 export const SLA_BREACH_ROLES: readonly string[] = ["group_admin", "team_admin", "developer"];
 
-const ORDER: readonly Severity[] = ["critical", "high", "medium", "low"];
+/** Most severe first: a breach's severity (critical to low, those with a window) is a notification severity too. */
+const ORDER = [...NOTIFICATION_SEVERITIES].reverse();
 /** Breaches named in the body; the rest are counted. */
 const NAMED = 5;
 

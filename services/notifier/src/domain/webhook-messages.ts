@@ -3,12 +3,12 @@
 // - Microsoft Teams: a Workflows webhook message ("When a Teams webhook request is received"), one attachment
 //   holding an Adaptive Card (1.4). The older Office 365 connector MessageCard is retired by Microsoft, so not used.
 // - Ticket events: our own JSON (the spec leaves the payload to us; docs/notifications.md lists its fields).
-import type { Severity } from "./kinds.ts";
+import type { NotificationSeverity } from "@sca/vocabulary";
 
 export interface WebhookNotification {
   eventId: string;
   kind: string;
-  severity: Severity | null;
+  severity: NotificationSeverity | null;
   title: string;
   body: string;
   /** Absolute portal URL, or null. */

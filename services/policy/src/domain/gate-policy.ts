@@ -2,17 +2,7 @@
 // effect for a project is the team's when it sets the field, else the organization default's, else the deployment's
 // GATE_* key (epss_threshold only), else the built-in default; `sources` says which, per field.
 import type { FieldViolation } from "@sca/problem";
-
-/** The finding statuses (VEX states) a policy may name in approval_required_statuses. */
-export const FINDING_STATUSES = [
-  "in_triage",
-  "exploitable",
-  "false_positive",
-  "not_affected",
-  "resolved",
-  "resolved_with_pedigree",
-] as const;
-export type FindingStatus = (typeof FINDING_STATUSES)[number];
+import { VEX_STATES, type VexState } from "@sca/vocabulary";
 
 export const GATE_FIELDS = [
   "approval_required_statuses",
@@ -26,7 +16,7 @@ export const NAME_MAX = 255;
 
 /** What a policy sets: an absent key inherits; epss_threshold null is "off here", not "inherit". */
 export interface GateSettings {
-  approval_required_statuses?: FindingStatus[];
+  approval_required_statuses?: VexState[];
   epss_threshold?: number | null;
   malicious_blocks?: boolean;
   reachable_critical_only?: boolean;
@@ -52,10 +42,10 @@ export function planGatePolicy(input: GatePolicyInput): GatePolicyPlan {
   if (name !== null && [...name].length > NAME_MAX) v.push({ path: "name", message: `at most ${NAME_MAX} characters` });
   if (input.approvalRequiredStatuses !== undefined) {
     input.approvalRequiredStatuses.forEach((s, i) => {
-      if (!(FINDING_STATUSES as readonly string[]).includes(s))
-        v.push({ path: `approval_required_statuses[${i}]`, message: `one of ${FINDING_STATUSES.join(", ")}` });
+      if (!(VEX_STATES as readonly string[]).includes(s))
+        v.push({ path: `approval_required_statuses[${i}]`, message: `one of ${VEX_STATES.join(", ")}` });
     });
-    settings.approval_required_statuses = FINDING_STATUSES.filter((s) => input.approvalRequiredStatuses!.includes(s));
+    settings.approval_required_statuses = VEX_STATES.filter((s) => input.approvalRequiredStatuses!.includes(s));
   }
   if (input.epssThreshold !== undefined) {
     const t = input.epssThreshold;
@@ -78,7 +68,7 @@ export interface GateDeployment {
 export type GateSource = "team" | "organization" | "deployment" | "default";
 
 export interface EffectiveGateValues {
-  approval_required_statuses: FindingStatus[];
+  approval_required_statuses: VexState[];
   epss_threshold: number | null;
   malicious_blocks: boolean;
   reachable_critical_only: boolean;
@@ -86,7 +76,7 @@ export interface EffectiveGateValues {
 }
 
 const BUILT_IN = {
-  approval_required_statuses: [] as FindingStatus[],
+  approval_required_statuses: [] as VexState[],
   epss_threshold: null,
   malicious_blocks: true,
   reachable_critical_only: false,

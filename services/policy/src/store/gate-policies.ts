@@ -1,7 +1,8 @@
 // The gate_policies table: a team's policy and an organization's default, with the settings they set.
 import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
 import { column, preparedQuery, SNAPSHOT } from "@sca/db";
-import type { FindingStatus, GateSettings } from "../domain/gate-policy.ts";
+import type { VexState } from "@sca/vocabulary";
+import type { GateSettings } from "../domain/gate-policy.ts";
 import { GatePolicy, type GatePolicyRow } from "./entities/gate-policy.ts";
 import type { PolicyScope } from "./license-policies.ts";
 
@@ -37,7 +38,7 @@ export function columnsOfSettings(name: string | null, s: GateSettings): GatePol
 export function settingsOf(row: GatePolicyColumns): GateSettings {
   return {
     ...(row.approvalRequiredStatuses !== null
-      ? { approval_required_statuses: row.approvalRequiredStatuses as FindingStatus[] }
+      ? { approval_required_statuses: row.approvalRequiredStatuses as VexState[] }
       : {}),
     ...(row.epssThresholdSet ? { epss_threshold: row.epssThreshold === null ? null : Number(row.epssThreshold) } : {}),
     ...(row.maliciousBlocks !== null ? { malicious_blocks: row.maliciousBlocks } : {}),

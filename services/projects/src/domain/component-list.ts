@@ -3,13 +3,13 @@
 // and unspecified are dropped (only unknown values: nothing matches); sort by name, severity or license.
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import type { ComponentFilter as FilterMessage } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { FINDING_SEVERITIES, type FindingSeverity } from "@sca/vocabulary";
 
 export const COMPONENT_LIMIT_DEFAULT = 50;
 export const COMPONENT_LIMIT_MAX = 500;
 export const SEARCH_MAX = 255;
-export const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"] as const;
 /** The worst severity's rank, the severity sort's key (0: none known). */
-export const SEVERITY_RANK: Record<(typeof SEVERITIES)[number], number> = {
+export const SEVERITY_RANK: Record<FindingSeverity, number> = {
   unknown: 1,
   info: 2,
   low: 3,
@@ -52,8 +52,8 @@ export function componentFilterOf(f: FilterMessage | undefined, v: FieldViolatio
   }
   const severity = lowerAll(f.severity);
   for (const s of severity)
-    if (!(SEVERITIES as readonly string[]).includes(s))
-      v.push({ path: "query.severity", message: `must be among ${SEVERITIES.join(", ")}` });
+    if (!(FINDING_SEVERITIES as readonly string[]).includes(s))
+      v.push({ path: "query.severity", message: `must be among ${FINDING_SEVERITIES.join(", ")}` });
   if (severity.length) out.severity = [...new Set(severity)];
   const categories = lowerAll(f.licenseCategory);
   for (const c of categories)

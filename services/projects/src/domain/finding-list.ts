@@ -3,8 +3,8 @@
 // a leading "-" descending).
 import type { FieldViolation } from "@sca/problem";
 import type { FindingFilter as FilterMessage } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
-import { SEARCH_MAX, SEVERITIES } from "./component-list.ts";
-import { VEX_STATES } from "./vex-status.ts";
+import { SEARCH_MAX } from "./component-list.ts";
+import { FINDING_SEVERITIES, VEX_STATES } from "@sca/vocabulary";
 
 export const FINDING_SORT_FIELDS = [
   "severity",
@@ -46,8 +46,8 @@ export function findingFilterOf(f: FilterMessage | undefined, v: FieldViolation[
   if (!f) return out;
   const severity = lowerAll(f.severity);
   for (const s of severity)
-    if (!(SEVERITIES as readonly string[]).includes(s))
-      v.push({ path: "query.severity", message: `must be among ${SEVERITIES.join(", ")}` });
+    if (!(FINDING_SEVERITIES as readonly string[]).includes(s))
+      v.push({ path: "query.severity", message: `must be among ${FINDING_SEVERITIES.join(", ")}` });
   if (severity.length) out.severity = severity;
   const status = lowerAll(f.status);
   for (const s of status)

@@ -1,7 +1,7 @@
 // The rules of the build gate's read that projects owns (docs/gate.md): which triage states close a finding (it
 // stops counting against the gate) and how many offending items one answer may list.
 import type { FieldViolation } from "@sca/problem";
-import type { VexState } from "./vex-status.ts";
+import type { VexState } from "@sca/vocabulary";
 
 /** The VEX states that close a finding: triaged not_affected, resolved or false_positive, it no longer fails a gate. */
 export const CLOSING_STATES: readonly VexState[] = [

@@ -2,10 +2,9 @@
 // read are filled by the scan's stages and the policy consumer (severity_max by vulnerability matching,
 // license_category by the license policy in force, eol_state, currency_state and malicious_state by the enrichment
 // stage); a component no stage has assessed (a null column) counts as nothing known to be wrong.
+import { FINDING_SEVERITIES, type FindingSeverity } from "@sca/vocabulary";
 import { UNCATEGORIZED } from "./scan-feed.ts";
 
-export const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"] as const;
-export type Severity = (typeof SEVERITIES)[number];
 export const LICENSE_CATEGORIES = ["allowed", "conditional", "forbidden"] as const;
 
 /** Components of the snapshot sharing these column values (one row of a grouped count). */
@@ -44,7 +43,7 @@ export function hasKnownIssue(g: ComponentGroup): boolean {
 }
 
 /** Points a vulnerable component of each severity takes off the security score (Dependency-Track's risk weights). */
-export const SEVERITY_POINTS: Record<Severity, number> = {
+export const SEVERITY_POINTS: Record<FindingSeverity, number> = {
   critical: 10,
   high: 5,
   medium: 3,
@@ -65,7 +64,7 @@ const clampScore = (n: number) => Math.max(0, Math.min(100, Math.round(n)));
 
 /** security_score: 100 less the points of the vulnerable, end-of-life and malicious components, at least 0. */
 export function securityScore(severity: Record<string, number>, eol: number, malicious: number): number {
-  const points = SEVERITIES.reduce((sum, s) => sum + SEVERITY_POINTS[s] * (severity[s] ?? 0), 0);
+  const points = FINDING_SEVERITIES.reduce((sum, s) => sum + SEVERITY_POINTS[s] * (severity[s] ?? 0), 0);
   return clampScore(100 - points - EOL_POINTS * eol - MALICIOUS_POINTS * malicious);
 }
 
@@ -82,7 +81,7 @@ export function riskScore(security: number, license: number): number {
 
 /** Every figure of the overview from the snapshot's grouped counts (none: a project without a snapshot). */
 export function overviewFigures(groups: readonly ComponentGroup[]): OverviewFigures {
-  const severity: Record<string, number> = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
+  const severity: Record<string, number> = Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, 0]));
   const license: Record<string, number> = Object.fromEntries([...LICENSE_CATEGORIES, UNCATEGORIZED].map((c) => [c, 0]));
   let total = 0;
   let withIssues = 0;

@@ -3,7 +3,7 @@
 // keeps counting the finding) until a different person confirms it. Pure rules; the copy of the policies is kept by
 // events/gate-policy-feed.ts.
 import { isPerson, type Caller } from "@sca/rpc";
-import type { VexState } from "./vex-status.ts";
+import type { VexState } from "@sca/vocabulary";
 
 /** A stored policy's setting: undefined when there is no policy, null when the policy does not set the field. */
 export type StatusSetting = readonly string[] | null | undefined;

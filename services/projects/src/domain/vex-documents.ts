@@ -2,8 +2,14 @@
 // the findings' triage, and the statements of an OpenVEX (0.0.1 or 0.2.0) or CycloneDX VEX document read back as
 // (vulnerability ids, product purls, triage). The state vocabulary is CycloneDX's; OpenVEX statuses map onto it.
 import { PackageURL } from "packageurl-js";
-import type { Triage, VexJustification, VexResponse, VexState } from "./vex-status.ts";
-import { VEX_JUSTIFICATIONS, VEX_RESPONSES } from "./vex-status.ts";
+import {
+  VEX_JUSTIFICATIONS,
+  VEX_RESPONSES,
+  type VexJustification,
+  type VexResponse,
+  type VexState,
+} from "@sca/vocabulary";
+import type { Triage } from "./vex-status.ts";
 
 export const OPENVEX_CONTEXT = "https://openvex.dev/ns/v0.2.0";
 export const TOOL_NAME = "sca-portal";

@@ -1,33 +1,16 @@
 // The triage of a vulnerability finding: CycloneDX 1.6's impact analysis (vulnerabilities[].analysis): a state, a
 // justification (only with not_affected), responses and a free detail. The spec shows neither the values nor the
-// moves; these are ours (docs/findings.md, "VEX states and moves").
+// moves; these are ours (docs/findings.md, "VEX states and moves"): the words in @sca/vocabulary (the policy's gate
+// and the gateway name them too), the rules here.
 import type { FieldViolation } from "@sca/problem";
-
-export const VEX_STATES = [
-  "in_triage",
-  "exploitable",
-  "false_positive",
-  "not_affected",
-  "resolved",
-  "resolved_with_pedigree",
-] as const;
-export type VexState = (typeof VEX_STATES)[number];
-
-export const VEX_JUSTIFICATIONS = [
-  "code_not_present",
-  "code_not_reachable",
-  "requires_configuration",
-  "requires_dependency",
-  "requires_environment",
-  "protected_by_compiler",
-  "protected_at_runtime",
-  "protected_at_perimeter",
-  "protected_by_mitigating_control",
-] as const;
-export type VexJustification = (typeof VEX_JUSTIFICATIONS)[number];
-
-export const VEX_RESPONSES = ["can_not_fix", "will_not_fix", "update", "rollback", "workaround_available"] as const;
-export type VexResponse = (typeof VEX_RESPONSES)[number];
+import {
+  VEX_JUSTIFICATIONS,
+  VEX_RESPONSES,
+  VEX_STATES,
+  type VexJustification,
+  type VexResponse,
+  type VexState,
+} from "@sca/vocabulary";
 
 /** A new finding's state: nobody has looked at it yet. */
 export const INITIAL_STATE: VexState = "in_triage";

@@ -7,7 +7,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { enqueue } from "@sca/kafka";
 import { SlaBreachSchema, VulnerabilitySlaBreachedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import { breachCutoffs, slaDueAt, type SlaWindows } from "../domain/vulnerability-sla.ts";
+import { breachCutoffs, SLA_SEVERITIES, slaDueAt, type SlaWindows } from "../domain/vulnerability-sla.ts";
 import { markSlaBreaches, type MarkedBreach } from "../store/sla-breaches.ts";
 import { projectDomainEvents } from "./project-events.ts";
 
@@ -65,7 +65,7 @@ export async function sweepVulnerabilitySla(
 
 /** The marked rows per project, most severe first within each. */
 function byProject(rows: MarkedBreach[]): Map<string, MarkedBreach[]> {
-  const rank = (s: string) => ["critical", "high", "medium", "low"].indexOf(s);
+  const rank = (s: string) => (SLA_SEVERITIES as readonly string[]).indexOf(s);
   const out = new Map<string, MarkedBreach[]>();
   for (const r of [...rows].sort((a, b) => rank(a.severity) - rank(b.severity))) {
     const list = out.get(r.projectId);

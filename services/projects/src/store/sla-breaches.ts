@@ -5,7 +5,7 @@
 // `sla_breached_at is null` on the row it locks.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { OPEN_STATES, type SlaSeverity } from "../domain/vulnerability-sla.ts";
+import { OPEN_STATES, SLA_SEVERITIES, type SlaSeverity } from "../domain/vulnerability-sla.ts";
 import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
 
 export interface MarkedBreach {
@@ -41,8 +41,7 @@ export async function markSlaBreaches(
        join projects p on p.id = f.project_id and p.archived_at is null
        where t.sla_breached_at is null and t.status in (select jsonb_array_elements_text(?::jsonb))
          and t.first_detected_at <= case v.severity
-           when 'critical' then ?::timestamptz when 'high' then ?::timestamptz
-           when 'medium' then ?::timestamptz when 'low' then ?::timestamptz end
+           ${SLA_SEVERITIES.map((s) => `when '${s}' then ?::timestamptz`).join(" ")} end
        limit ?
      )
      update finding_triage t set sla_breached_at = ?
@@ -51,15 +50,7 @@ export async function markSlaBreaches(
        and t.vulnerability_id = d.vulnerability_id and t.sla_breached_at is null
      returning d.project_id, d.team_id, d.scan_id, d.finding_id, d.vulnerability_id, d.severity, d.component_name,
        d.component_version, d.purl, t.first_detected_at`,
-    [
-      JSON.stringify(OPEN_STATES),
-      cutoffs.critical.toISOString(),
-      cutoffs.high.toISOString(),
-      cutoffs.medium.toISOString(),
-      cutoffs.low.toISOString(),
-      limit,
-      now.toISOString(),
-    ],
+    [JSON.stringify(OPEN_STATES), ...SLA_SEVERITIES.map((s) => cutoffs[s].toISOString()), limit, now.toISOString()],
     {
       projectId: column.text,
       teamId: column.text,

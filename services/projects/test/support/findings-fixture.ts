@@ -1,6 +1,6 @@
 // A small inventory and the scanner-runner's verdicts for it, as the findings tests (projects' and the gateway's)
 // hand them over: real-world package versions whose vulnerabilities two real VEX documents of
-// /work/shared/data/vex speak of (jackson-databind CVE-2020-25649 in CycloneDX's vex.json, git CVE-2014-123456 in
+// the shared data set (data/vex) speak of (jackson-databind CVE-2020-25649 in CycloneDX's vex.json, git CVE-2014-123456 in
 // vexctl's demo.vex.json), plus npm and Maven findings with scores and one clean, assessed version.
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";

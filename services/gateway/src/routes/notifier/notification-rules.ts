@@ -1,17 +1,18 @@
 // Routing rules (NotificationRuleService of the notifier): an organization's and a team's. Who may read and change
 // them is the notifier's rule (docs/notifications.md); a caller who may not see a team or an organization gets 404.
+import { NOTIFICATION_SEVERITIES } from "@sca/vocabulary";
 import { z } from "zod";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { notificationRuleJson, notificationRuleSchema, RULE_CHANNELS, SEVERITIES } from "./views.ts";
+import { notificationRuleJson, notificationRuleSchema, RULE_CHANNELS } from "./views.ts";
 
 const TAGS = ["notification rules"];
 const ruleBody = z
   .object({
     name: z.string().min(1).max(200),
     kinds: z.array(z.string().max(64)).max(50).default([]).meta({ description: "Empty: every kind" }),
-    min_severity: z.enum(SEVERITIES).nullable().default(null),
+    min_severity: z.enum(NOTIFICATION_SEVERITIES).nullable().default(null),
     channels: z
       .array(z.enum(RULE_CHANNELS))
       .max(RULE_CHANNELS.length * 2)

@@ -2,17 +2,16 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { NotificationRule } from "@sca/proto/sca/notifier/v1/notification_rules_pb.ts";
 import type { KindPreference, Notification } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { NOTIFICATION_SEVERITIES, type NotificationSeverity } from "@sca/vocabulary";
 import { z } from "zod";
 
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : null);
-
-export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
 
 export const notificationSchema = z
   .object({
     id: z.uuid(),
     kind: z.string().meta({ description: "A kind of docs/notifications.md, e.g. scan.failed" }),
-    severity: z.enum(SEVERITIES).nullable(),
+    severity: z.enum(NOTIFICATION_SEVERITIES).nullable(),
     title: z.string(),
     body: z.string(),
     link: z.string().nullable().meta({ description: "A path of the portal's frontend" }),
@@ -29,7 +28,7 @@ export function notificationJson(n: Notification): z.input<typeof notificationSc
   return {
     id: n.id,
     kind: n.kind,
-    severity: (n.severity as (typeof SEVERITIES)[number] | undefined) ?? null,
+    severity: (n.severity as NotificationSeverity | undefined) ?? null,
     title: n.title,
     body: n.body,
     link: n.link ?? null,
@@ -75,7 +74,7 @@ export const notificationRuleSchema = z
     project_id: z.uuid().nullable(),
     name: z.string(),
     kinds: z.array(z.string()).meta({ description: "Empty: every kind" }),
-    min_severity: z.enum(SEVERITIES).nullable(),
+    min_severity: z.enum(NOTIFICATION_SEVERITIES).nullable(),
     channels: z.array(z.enum(RULE_CHANNELS)),
     email_recipients: z.array(z.string()),
     is_active: z.boolean(),
@@ -92,7 +91,7 @@ export function notificationRuleJson(r: NotificationRule): z.input<typeof notifi
     project_id: r.projectId ?? null,
     name: r.name,
     kinds: r.kinds,
-    min_severity: (r.minSeverity as (typeof SEVERITIES)[number] | undefined) ?? null,
+    min_severity: (r.minSeverity as NotificationSeverity | undefined) ?? null,
     channels: r.channels as (typeof RULE_CHANNELS)[number][],
     email_recipients: r.emailRecipients,
     is_active: r.isActive,

@@ -11,16 +11,9 @@ import type {
   GateResult,
 } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import type { GetEpssAvailabilityResponse } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
+import { VEX_STATES, type VexState } from "@sca/vocabulary";
 import { z } from "zod";
 
-const FINDING_STATUSES = [
-  "in_triage",
-  "exploitable",
-  "false_positive",
-  "not_affected",
-  "resolved",
-  "resolved_with_pedigree",
-] as const;
 const FIELDS = ["approval_required_statuses", "epss_threshold", "malicious_blocks", "reachable_critical_only"] as const;
 const SOURCES = ["team", "organization", "deployment", "default"] as const;
 
@@ -30,8 +23,8 @@ export const gatePolicyBody = z
   .strictObject({
     name: z.string().max(255).nullable().optional(),
     approval_required_statuses: z
-      .array(z.enum(FINDING_STATUSES))
-      .max(FINDING_STATUSES.length * 2)
+      .array(z.enum(VEX_STATES))
+      .max(VEX_STATES.length * 2)
       .nullable()
       .optional()
       .meta({ description: "Finding statuses one person may not reach alone; null or empty means none" }),
@@ -69,7 +62,7 @@ export const gatePolicySchema = z
     organization_id: z.uuid(),
     team_id: z.uuid().nullable().meta({ description: "Null for an organization default" }),
     name: z.string().nullable(),
-    approval_required_statuses: z.array(z.enum(FINDING_STATUSES)).nullable(),
+    approval_required_statuses: z.array(z.enum(VEX_STATES)).nullable(),
     epss_threshold: z.number().nullable(),
     malicious_blocks: z.boolean().nullable().meta({ description: "Null: inherited" }),
     reachable_critical_only: z.boolean().nullable().meta({ description: "Null: inherited" }),
@@ -89,8 +82,7 @@ export function gatePolicyJson(p: GatePolicy): z.input<typeof gatePolicySchema> 
     organization_id: p.organizationId,
     team_id: p.teamId ?? null,
     name: p.name ?? null,
-    approval_required_statuses: (f?.approvalRequiredStatuses?.statuses ?? null) as
-      (typeof FINDING_STATUSES)[number][] | null,
+    approval_required_statuses: (f?.approvalRequiredStatuses?.statuses ?? null) as VexState[] | null,
     epss_threshold: f?.epssThreshold ?? null,
     malicious_blocks: f?.maliciousBlocks ?? null,
     reachable_critical_only: f?.reachableCriticalOnly ?? null,
@@ -115,7 +107,7 @@ export const effectiveGatePolicySchema = z
     team_id: z.uuid().nullable(),
     name: z.string().nullable(),
     project_id: z.uuid(),
-    approval_required_statuses: z.array(z.enum(FINDING_STATUSES)),
+    approval_required_statuses: z.array(z.enum(VEX_STATES)),
     epss_threshold: z.number().nullable(),
     malicious_blocks: z.boolean(),
     reachable_critical_only: z.boolean(),
@@ -148,7 +140,7 @@ export function effectiveGatePolicyJson(
     team_id: p.teamId ?? null,
     name: p.name ?? null,
     project_id: p.projectId,
-    approval_required_statuses: p.approvalRequiredStatuses as (typeof FINDING_STATUSES)[number][],
+    approval_required_statuses: p.approvalRequiredStatuses as VexState[],
     epss_threshold: p.epssThreshold ?? null,
     malicious_blocks: p.maliciousBlocks,
     reachable_critical_only: p.reachableCriticalOnly,
@@ -235,7 +227,7 @@ export const gateResultSchema = z
     malicious_gate_enforced: z.boolean().meta({ description: "false means the malicious check was not run" }),
     open_finding_count: z.number().int(),
     triaged_finding_count: z.number().int().meta({ description: "Findings closed by triage (they do not count)" }),
-    approval_required_statuses: z.array(z.enum(FINDING_STATUSES)),
+    approval_required_statuses: z.array(z.enum(VEX_STATES)),
     sources: sourcesSchema,
   })
   .meta({ id: "GateResult" });
@@ -292,7 +284,7 @@ export function gateResultJson(r: GateResult): z.input<typeof gateResultSchema> 
     malicious_gate_enforced: r.maliciousGateEnforced,
     open_finding_count: r.openFindingCount,
     triaged_finding_count: r.triagedFindingCount,
-    approval_required_statuses: (policy?.approvalRequiredStatuses ?? []) as (typeof FINDING_STATUSES)[number][],
+    approval_required_statuses: (policy?.approvalRequiredStatuses ?? []) as VexState[],
     sources: Object.fromEntries(FIELDS.map((f) => [f, policy?.sources[f] ?? "default"])) as z.input<
       typeof sourcesSchema
     >,

@@ -4,6 +4,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type { Component } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { FINDING_SEVERITIES } from "@sca/vocabulary";
 import { offsetPagination } from "../../api/pagination.ts";
 import { booleanParam, listParam, listValues, snapshotAnchorQuery } from "../../api/query-params.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
@@ -17,7 +18,7 @@ const missing = problemResponse("No such project (or not readable), or no succee
 
 const componentQuery = snapshotAnchorQuery.extend({
   search: z.string().max(255).optional().meta({ description: "Case-insensitive part of the name or the purl" }),
-  severity: listParam().meta({ description: "critical, high, medium, low, info, unknown" }),
+  severity: listParam().meta({ description: FINDING_SEVERITIES.join(", ") }),
   "severity[]": listParam(),
   license_category: listParam(),
   "license_category[]": listParam(),

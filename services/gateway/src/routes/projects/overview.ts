@@ -6,6 +6,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { z } from "zod";
 import type { ProjectOverview } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import type { Scan } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
+import { FINDING_SEVERITIES } from "@sca/vocabulary";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -43,7 +44,7 @@ const overviewSchema = z
       .meta({ description: `The project's ${RECENT_SCANS} newest scans (empty for a reader not on its team)` }),
     risk_score: score().meta({ description: "0: nothing known to be wrong" }),
     security_score: score().meta({ description: "100: nothing known to be wrong" }),
-    severity_distribution: counts().meta({ description: "critical, high, medium, low, info, unknown -> components" }),
+    severity_distribution: counts().meta({ description: `${FINDING_SEVERITIES.join(", ")} -> components` }),
     total_components: z.number().int(),
   })
   .meta({ id: "ProjectOverview" });

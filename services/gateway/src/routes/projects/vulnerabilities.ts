@@ -10,14 +10,14 @@ import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { PROJECT_PAGE_SIZE } from "@sca/paging";
+import { FINDING_SEVERITIES, VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from "@sca/vocabulary";
 
 const TAGS = ["vulnerabilities"];
-const STATES = ["in_triage", "exploitable", "false_positive", "not_affected", "resolved", "resolved_with_pedigree"];
 
 const findingQuery = snapshotAnchorQuery.extend({
-  severity: listParam().meta({ description: "critical, high, medium, low, info, unknown" }),
+  severity: listParam().meta({ description: FINDING_SEVERITIES.join(", ") }),
   "severity[]": listParam(),
-  status: listParam().meta({ description: `VEX states: ${STATES.join(", ")}` }),
+  status: listParam().meta({ description: `VEX states: ${VEX_STATES.join(", ")}` }),
   "status[]": listParam(),
   known_exploited: booleanParam().meta({ description: "On the known-exploited catalog" }),
   has_fix: booleanParam().meta({ description: "A fixed version is known" }),
@@ -115,7 +115,7 @@ const findingSchema = z
     fixed_versions: z.array(z.string()),
     published_at: time().nullable(),
     references: z.array(z.string()),
-    status: z.string().meta({ description: `The VEX status (CycloneDX analysis state): ${STATES.join(", ")}` }),
+    status: z.string().meta({ description: `The VEX status (CycloneDX analysis state): ${VEX_STATES.join(", ")}` }),
     justification: text(),
     response: z.array(z.string()),
     detail: text(),
@@ -148,23 +148,20 @@ const statusBody = z
     status: z
       .string()
       .max(64)
-      .meta({ description: STATES.join(", ") }),
+      .meta({ description: VEX_STATES.join(", ") }),
     justification: z
       .string()
       .max(64)
       .nullable()
       .optional()
       .meta({
-        description:
-          "Only with not_affected: code_not_present, code_not_reachable, requires_configuration, requires_dependency, " +
-          "requires_environment, protected_by_compiler, protected_at_runtime, protected_at_perimeter, " +
-          "protected_by_mitigating_control",
+        description: `Only with not_affected: ${VEX_JUSTIFICATIONS.join(", ")}`,
       }),
     response: z
       .array(z.string().max(64))
       .max(5)
       .optional()
-      .meta({ description: "can_not_fix, will_not_fix, update, rollback, workaround_available" }),
+      .meta({ description: VEX_RESPONSES.join(", ") }),
     detail: z.string().max(10_000).nullable().optional(),
   })
   .meta({ id: "VulnerabilityFindingStatusChange" });

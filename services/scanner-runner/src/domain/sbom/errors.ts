@@ -1,6 +1,6 @@
-// Why an SBOM could not be read. A ProblemError so the upload route can answer it as it is (413 past the size
-// cap, 422 otherwise) and a scan can store its message as error_message: English, no stack, no document content
-// beyond a short quoted fragment.
+// Why an SBOM could not be read: a problem (413 past the size cap, 422 otherwise) whose message a scan stores as
+// error_message: English, no stack, no document content beyond a short quoted fragment. Its codes are a closed set
+// of their own, apart from the API's problem codes (@sca/problem): no client is answered with them, only the message.
 import { ProblemError } from "@sca/problem";
 
 export type SbomErrorCode =
@@ -13,7 +13,7 @@ export type SbomErrorCode =
   | "sbom_too_large"
   | "sbom_not_an_sbom";
 
-export class SbomReadError extends ProblemError {
+export class SbomReadError extends ProblemError<SbomErrorCode> {
   readonly code: SbomErrorCode;
 
   constructor(code: SbomErrorCode, detail: string) {
