@@ -396,14 +396,25 @@ export const keys = {
   AUDIT_EXPORT_LAG_SECONDS: key(p.int(30, { min: 0, max: 3600, clamp: true })),
 } as const;
 
+type Underscored<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}_${Underscored<Tail>}` : S;
+
+/** IDENTITY_RPC_URL for "identity", SCAN_ORCHESTRATOR_RPC_URL for "scan-orchestrator". */
+export type ServiceAddressKey<S extends string> = `${Uppercase<Underscored<S>>}_RPC_URL`;
+
 /** The key holding a service's Connect address, e.g. IDENTITY_RPC_URL. */
-export function serviceAddressKey(service: string): string {
-  return `${service.toUpperCase().replaceAll("-", "_")}_RPC_URL`;
+export function serviceAddressKey<S extends string>(service: S): ServiceAddressKey<S> {
+  return `${service.toUpperCase().replaceAll("-", "_")}_RPC_URL` as ServiceAddressKey<S>;
 }
 
 /** The key of a service's Connect address with its single-machine default (http://127.0.0.1:<its port>). */
-export function serviceAddressKeys(service: string, defaultPort: number): Record<string, KeySpec<string>> {
-  return { [serviceAddressKey(service)]: key(p.text(`http://127.0.0.1:${defaultPort}`)) };
+export function serviceAddressKeys<S extends string>(
+  service: S,
+  defaultPort: number,
+): Record<ServiceAddressKey<S>, KeySpec<string>> {
+  return { [serviceAddressKey(service)]: key(p.text(`http://127.0.0.1:${defaultPort}`)) } as Record<
+    ServiceAddressKey<S>,
+    KeySpec<string>
+  >;
 }
 
 /** The keys of the artefact store, for every process that reads or writes artefacts (openArtefactStore takes them). */

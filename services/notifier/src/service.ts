@@ -2,7 +2,7 @@
 // (NotificationRuleService), and what goes out through an outbox of deliveries (e-mails, the chat webhooks, ticket
 // events), raised from the other services' events.
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
-import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { keys, serviceAddressKeys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES, type KafkaUse, type ServiceContext } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
@@ -62,7 +62,7 @@ const seams: NotifierSeams = {
 };
 
 const config = {
-  ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
+  ...serviceAddressKeys("identity", SERVICES.identity),
   PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
   SMTP_HOST: keys.SMTP_HOST,
   SMTP_PORT: keys.SMTP_PORT,

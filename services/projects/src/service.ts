@@ -1,7 +1,7 @@
 // The projects service: projects of teams and their component inventory. main.ts runs it; tests start it through
 // the test kit.
 import { openArtefactStore } from "@sca/artefacts";
-import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { artefactStoreKeys, keys, serviceAddressKeys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
@@ -39,8 +39,8 @@ export const service = defineService({
   name: "projects",
   seams: { slaSweepEveryMs: 86_400_000 } satisfies ProjectsSeams,
   config: {
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
+    ...serviceAddressKeys("identity", SERVICES.identity),
+    ...serviceAddressKeys("policy", SERVICES.policy),
     ...artefactStoreKeys,
     JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
     COMPONENT_PAGE_CACHE_MB: keys.COMPONENT_PAGE_CACHE_MB,

@@ -28,7 +28,7 @@ const createKeys = {
   DISK_PRESSURE_MIN_FREE_BYTES: keys.DISK_PRESSURE_MIN_FREE_BYTES,
   ...artefactStoreKeys,
   ARTEFACT_UPLOAD_TTL_HOURS: keys.ARTEFACT_UPLOAD_TTL_HOURS,
-  PROJECTS_RPC_URL: serviceAddressKeys("projects", SERVICES.projects).PROJECTS_RPC_URL!,
+  ...serviceAddressKeys("projects", SERVICES.projects),
 };
 
 const flowKeys = {

@@ -4,7 +4,7 @@
 // their status panels (docs/enrichment-feeds.md).
 import { randomUUID } from "node:crypto";
 import { openArtefactStore } from "@sca/artefacts";
-import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
+import { artefactStoreKeys, keys, serviceAddressKeys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES } from "@sca/runtime";
 import { projectsCloneSources } from "./clients/clone-source.ts";
@@ -41,10 +41,10 @@ const seams: ScannerRunnerSeams = { feedCheckEveryMs: 60_000 };
 export const service = defineService({
   name: "scanner-runner",
   config: {
-    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
+    ...serviceAddressKeys("projects", SERVICES.projects),
     // Container scans: the scan's organization (identity) and its registry login (admin).
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    ...(serviceAddressKeys("admin", SERVICES.admin) as { ADMIN_RPC_URL: KeySpec<string> }),
+    ...serviceAddressKeys("identity", SERVICES.identity),
+    ...serviceAddressKeys("admin", SERVICES.admin),
     TASK_WORKER_CONCURRENCY: keys.TASK_WORKER_CONCURRENCY,
     TASK_WORKER_AUTOMATIC_CONCURRENCY: keys.TASK_WORKER_AUTOMATIC_CONCURRENCY,
     SCAN_LEASE_SECONDS: keys.SCAN_LEASE_SECONDS,
