@@ -1,4 +1,4 @@
-export { loadConfig, loadConfigOrExit, ConfigError } from "./load.ts";
+export { loadConfig, loadConfigOrExit, exitOnConfigError, ConfigError } from "./load.ts";
 export type { ConfigOf, KeySpec } from "./load.ts";
 export type { ServiceAddressKey } from "./keys.ts";
 export * as parse from "./parse.ts";

@@ -33,6 +33,13 @@ export function loadConfig<S extends Record<string, KeySpec<unknown>>>(spec: S, 
   return Object.freeze(out) as ConfigOf<S>;
 }
 
+/** For a process's start: a ConfigError stops it with one line naming the key and the rule; anything else rethrows. */
+export function exitOnConfigError(err: unknown): never {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(78); // EX_CONFIG
+}
+
 /** As loadConfig, but a bad value stops the process with one line naming the key and the rule. */
 export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(
   spec: S,
@@ -41,8 +48,6 @@ export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(
   try {
     return loadConfig(spec, env);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(78); // EX_CONFIG
+    return exitOnConfigError(err);
   }
 }

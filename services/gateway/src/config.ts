@@ -1,5 +1,20 @@
-// The configuration keys the gateway reads, parsed once at start-up.
-import { artefactStoreKeys, keys, type ConfigOf } from "@sca/config";
+// The configuration keys the gateway reads, parsed once at start-up (service.ts).
+import {
+  artefactStoreKeys,
+  keys,
+  serviceAddressKey,
+  serviceAddressKeys,
+  type ConfigOf,
+  type KeySpec,
+  type ServiceAddressKey,
+} from "@sca/config";
+import { SERVICES, type ServiceName } from "@sca/runtime/services";
+
+/** <SERVICE>_RPC_URL of every domain service: where the gateway's clients and its readiness check reach it. */
+const serviceAddresses = Object.assign(
+  {},
+  ...(Object.keys(SERVICES) as ServiceName[]).map((name) => serviceAddressKeys(name, SERVICES[name])),
+) as Record<ServiceAddressKey<ServiceName>, KeySpec<string>>;
 
 export const gatewayKeys = {
   APP_ENV: keys.APP_ENV,
@@ -38,6 +53,7 @@ export const gatewayKeys = {
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
   // Uploaded image archives (docs/container-scans.md): the cap of an image pull.
   SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
+  ...serviceAddresses,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayKeys>;
@@ -48,4 +64,9 @@ export type GatewayConfig = ConfigOf<typeof gatewayKeys>;
  */
 export function problemBaseUrl(config: Pick<GatewayConfig, "DOMAIN">): string {
   return `https://${config.DOMAIN}`;
+}
+
+/** Where the domain service's Connect server is, as configured. */
+export function serviceUrlOf(config: GatewayConfig, service: ServiceName): string {
+  return config[serviceAddressKey(service)];
 }
