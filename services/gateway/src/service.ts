@@ -7,6 +7,7 @@ import { loadConfig } from "@sca/config";
 import { createKafka } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
+import { closeInOrder, type Closer } from "@sca/runtime/closers";
 import type { Route } from "./api/route.ts";
 import { gatewayKeys, serviceUrlOf } from "./config.ts";
 import { createGatewayContext, type GatewayContext } from "./context.ts";
@@ -75,8 +76,6 @@ export interface GatewayInstance {
   close(graceMs?: number): Promise<void>;
 }
 
-type Closer = { name: string; close: () => Promise<unknown> };
-
 /** Builds and starts a gateway from its keys; close() stops it. A bad key throws a ConfigError naming it. */
 export async function startGateway(overrides: GatewayOverrides = {}): Promise<GatewayInstance> {
   const config = loadConfig(gatewayKeys, overrides.env);
@@ -86,19 +85,7 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
   const redis = createRedis(config.REDIS_URL, logger);
   // Closed last to first: each after what uses it.
   const opened: Closer[] = [{ name: "redis", close: () => redis.quit() }];
-  const closeOpened = async () => {
-    const failed: unknown[] = [];
-    for (const c of [...opened].reverse()) {
-      try {
-        await c.close();
-      } catch (err) {
-        failed.push(err);
-        logger.error({ err, resource: c.name }, "error while closing");
-      }
-    }
-    if (failed.length > 0)
-      throw new AggregateError(failed, `gateway: ${failed.length} resources did not close cleanly`);
-  };
+  const closeOpened = () => closeInOrder("gateway", [...opened].reverse(), logger);
   try {
     const ctx = createGatewayContext({
       config,
