@@ -3,8 +3,8 @@
 // What is measured, in one process against the real Redis (REDIS_URL):
 // 1. the authenticator alone: `resolve(bearer)` for an API key whose answer is cached — a Redis GET, the
 //    fingerprint HMAC and its constant-time compare, and the verification of the caller token (HS256);
-// 2. the same trivial route through the real gateway app (the edge middleware, the route registry, the reply
-//    schema), once without `auth` and once with `auth: caller` and the key; sequential keep-alive requests,
+// 2. the same trivial route through the real gateway (started as production starts it: the edge middleware, the
+//    route registry, the reply schema), once without `auth` and once with `auth: caller` and the key; sequential keep-alive requests,
 //    alternating between the two so drift hits both alike. The difference of the p50s is what authentication
 //    adds to a request;
 // 3. the same pair under load (autocannon, 10 connections) for throughput.
@@ -14,19 +14,16 @@
 // membership query) is not measured here.
 import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
-import { loadConfig } from "@sca/config";
+import { serviceAddressKey } from "@sca/config";
 import { createLogger } from "@sca/log";
-import { createRedis, FixedWindowLimiter } from "@sca/redis";
+import { SERVICES, type ServiceName } from "@sca/runtime/services";
 import { signCallerToken, type Caller } from "@sca/rpc";
 import { defineRoute } from "../services/gateway/src/api/route.ts";
-import { createGatewayApp } from "../services/gateway/src/app.ts";
-import { gatewayKeys } from "../services/gateway/src/config.ts";
-import { createGatewayContext } from "../services/gateway/src/context.ts";
+import type { GatewayContext } from "../services/gateway/src/context.ts";
 import { redisApiKeyAnswers } from "../services/gateway/src/http/api-key-answers.ts";
 import { authenticatedOf } from "../services/gateway/src/http/authenticate.ts";
-import { createServiceClients } from "../services/gateway/src/service-clients.ts";
+import { startGateway } from "../services/gateway/src/service.ts";
 import { percentile, printTable } from "./table.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 5000);
@@ -36,18 +33,46 @@ const CONNECTIONS = 10;
 const secretKey = randomBytes(32).toString("hex");
 const namespace = `bench:api-key-auth:${randomBytes(4).toString("hex")}:`;
 const logger = createLogger("bench", "ERROR");
-const config = loadConfig(gatewayKeys, { SECRET_KEY: secretKey, REDIS_URL: process.env.REDIS_URL });
-const redis = createRedis(config.REDIS_URL, logger);
-const ctx = createGatewayContext({
-  config,
+
+const benchRoutes = (ctx: GatewayContext) => [
+  defineRoute({
+    method: "get",
+    path: "/v1/bench/open",
+    summary: "bench: no authentication",
+    tags: ["bench"],
+    responses: { 204: { description: "nothing" } },
+    handler: () => ({ status: 204 }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/bench/authenticated",
+    summary: "bench: any caller",
+    tags: ["bench"],
+    auth: ctx.auth.route("caller"),
+    responses: { 204: { description: "nothing" } },
+    handler: ({ req }) => {
+      authenticatedOf(req);
+      return { status: 204 };
+    },
+  }),
+];
+const gateway = await startGateway({
+  env: {
+    SECRET_KEY: secretKey,
+    REDIS_URL: process.env.REDIS_URL,
+    // Nothing listens there: only cache hits can succeed.
+    ...Object.fromEntries(
+      (Object.keys(SERVICES) as ServiceName[]).map((service) => [serviceAddressKey(service), "http://127.0.0.1:9"]),
+    ),
+  },
   logger,
-  redis,
-  limiter: new FixedWindowLimiter(redis, `${namespace}rl:`),
-  readinessTargets: [],
-  // Nothing listens there: only cache hits can succeed.
-  clients: createServiceClients(() => "http://127.0.0.1:9"),
-  apiKeyAnswerNamespace: namespace,
+  listen: { port: 0, host: "127.0.0.1" },
+  seams: { rateLimitNamespace: `${namespace}rl:`, apiKeyAnswerNamespace: namespace },
+  routes: benchRoutes,
+  scanProgress: false,
 });
+const { ctx, redis } = gateway;
+const port = gateway.server.port;
 
 // A team key of a holder in a few teams, as identity would answer it.
 const bearer = `tos_${randomBytes(6).toString("hex")}_${randomBytes(32).toString("base64url")}`;
@@ -86,31 +111,6 @@ async function timeResolve(): Promise<number[]> {
   return out;
 }
 
-const routes = [
-  defineRoute({
-    method: "get",
-    path: "/v1/bench/open",
-    summary: "bench: no authentication",
-    tags: ["bench"],
-    responses: { 204: { description: "nothing" } },
-    handler: () => ({ status: 204 }),
-  }),
-  defineRoute({
-    method: "get",
-    path: "/v1/bench/authenticated",
-    summary: "bench: any caller",
-    tags: ["bench"],
-    auth: ctx.auth.route("caller"),
-    responses: { 204: { description: "nothing" } },
-    handler: ({ req }) => {
-      authenticatedOf(req);
-      return { status: 204 };
-    },
-  }),
-];
-const server = createGatewayApp(ctx, routes).listen(0, "127.0.0.1");
-await new Promise((resolve) => server.once("listening", resolve));
-const port = (server.address() as AddressInfo).port;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 function get(path: string, headers: Record<string, string>): Promise<number> {
@@ -197,6 +197,5 @@ printTable(
 );
 
 agent.destroy();
-server.close();
 await redis.del(...(await redis.keys(`${namespace}*`)));
-redis.disconnect();
+await gateway.close();

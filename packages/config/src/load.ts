@@ -33,6 +33,21 @@ export function loadConfig<S extends Record<string, KeySpec<unknown>>>(spec: S, 
   return Object.freeze(out) as ConfigOf<S>;
 }
 
+/** Some keys of a table, loaded alone (a test of a few keys). */
+export function pickKeys<S extends Record<string, KeySpec<unknown>>, K extends keyof S>(
+  spec: S,
+  names: readonly K[],
+): Pick<S, K> {
+  return Object.fromEntries(names.map((name) => [name, spec[name]])) as Pick<S, K>;
+}
+
+/** For a process's start: a ConfigError stops it with one line naming the key and the rule; anything else rethrows. */
+export function exitOnConfigError(err: unknown): never {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(78); // EX_CONFIG
+}
+
 /** As loadConfig, but a bad value stops the process with one line naming the key and the rule. */
 export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(
   spec: S,
@@ -41,8 +56,6 @@ export function loadConfigOrExit<S extends Record<string, KeySpec<unknown>>>(
   try {
     return loadConfig(spec, env);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(78); // EX_CONFIG
+    return exitOnConfigError(err);
   }
 }

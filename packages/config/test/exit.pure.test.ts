@@ -4,13 +4,13 @@ import { describe, expect, it } from "@jest/globals";
 // A bad value stops the process with one line naming the key and the rule.
 describe("loadConfigOrExit", () => {
   it("exits with one line naming the key and the rule", () => {
-    const script = `import { keys, loadConfigOrExit } from "@sca/config"; loadConfigOrExit({ LOGIN_THROTTLE_WINDOWS: keys.LOGIN_THROTTLE_WINDOWS });`;
+    const script = `import { keys, loadConfigOrExit } from "@sca/config"; loadConfigOrExit({ KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX });`;
     let stderr = "";
     let status = 0;
     try {
       execFileSync(process.execPath, ["--input-type=module", "-e", script], {
         cwd: new URL("..", import.meta.url).pathname,
-        env: { ...process.env, LOGIN_THROTTLE_WINDOWS: "-5" },
+        env: { ...process.env, KAFKA_TOPIC_PREFIX: "acme/prod" },
         stdio: "pipe",
       });
     } catch (err) {
@@ -20,7 +20,7 @@ describe("loadConfigOrExit", () => {
     }
     expect(status).toBe(78);
     expect(stderr.trim().split("\n")).toEqual([
-      "configuration error: LOGIN_THROTTLE_WINDOWS values below 1 are rejected",
+      "configuration error: KAFKA_TOPIC_PREFIX must be at most 100 of the characters A-Z a-z 0-9 . _ -",
     ]);
   });
 });

@@ -43,7 +43,7 @@ export class FixedWindowLimiter {
   private readonly prefix: string;
 
   /** `prefix` namespaces the keys (`<prefix><bucket>:<subject>`); tests pass a unique one. */
-  constructor(redis: Redis, prefix = "sca:ratelimit:") {
+  constructor(redis: Redis, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
   }

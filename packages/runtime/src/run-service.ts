@@ -2,18 +2,12 @@
 // and drains it on SIGTERM/SIGINT; `node src/main.ts migrate` creates the Kafka topics the service declares,
 // applies the schema's migrations and exits. A bad configuration value stops it with one line naming the key.
 import { setFlagsFromString } from "node:v8";
-import { ConfigError } from "@sca/config";
+import { exitOnConfigError } from "@sca/config";
 import { runMigrateCommand } from "@sca/db";
 import { onShutdown } from "@sca/rpc";
 import type { ConfigKeys, ServiceDefinition } from "./definition.ts";
 import type { KafkaUse } from "./service-kafka.ts";
 import { openServiceInstance, serviceSetup } from "./start-service.ts";
-
-function exitOnConfigError(err: unknown): never {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`${err.message}\n`);
-  process.exit(78); // EX_CONFIG
-}
 
 export async function runService<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
   def: ServiceDefinition<C, K, S>,

@@ -16,6 +16,7 @@ import {
   type KafkaClient,
 } from "@sca/kafka";
 import type { Logger } from "@sca/log";
+import type { Closer } from "./closers.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 
 export interface KafkaUse {
@@ -50,8 +51,6 @@ export interface ServiceKafka {
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
   wakeRelay(): void;
 }
-
-type Closer = { name: string; close: () => Promise<unknown> };
 
 interface Deps {
   config: KafkaConfig;

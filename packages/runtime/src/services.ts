@@ -20,5 +20,5 @@ export function defaultRpcPort(name: ServiceName): number {
 
 /** The service's Connect address: <SERVICE>_RPC_URL from `env` (the process's by default), else its local port. */
 export function rpcUrlFor(name: ServiceName, env?: Readonly<Record<string, string | undefined>>): string {
-  return loadConfig(serviceAddressKeys(name, SERVICES[name]), env)[serviceAddressKey(name)]!;
+  return loadConfig(serviceAddressKeys(name, SERVICES[name]), env)[serviceAddressKey(name)];
 }

@@ -8,6 +8,7 @@ import { migrateToHead, openDatabase, pendingMigrations } from "@sca/db";
 import { OutboxMessage, ProcessedEvent, type KafkaClient } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, READINESS, startRpcServer } from "@sca/rpc";
+import { closeInOrder, type Closer } from "./closers.ts";
 import type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition.ts";
 import { startPeriodicJob } from "./periodic-job.ts";
 import { ensureDeclaredTopics, kafkaKeys, openServiceKafka, type KafkaUse } from "./service-kafka.ts";
@@ -59,8 +60,6 @@ export interface ServiceInstance {
   /** Reports NOT_SERVING, then closes in order: server, jobs and own resources, consumers, relay, database. */
   close(graceMs?: number): Promise<void>;
 }
-
-type Closer = { name: string; close: () => Promise<unknown> };
 
 /** Where configuration and the schema come from: shared by the migrate command and start-up. */
 export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefined, S extends object>(
@@ -188,17 +187,7 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
       async close(grace) {
         graceMs = grace;
         health.markShuttingDown();
-        const failed: unknown[] = [];
-        for (const c of closers) {
-          try {
-            await c.close();
-          } catch (err) {
-            failed.push(err);
-            logger.error({ err, resource: c.name }, "error while closing");
-          }
-        }
-        if (failed.length > 0)
-          throw new AggregateError(failed, `${def.name}: ${failed.length} resources did not close cleanly`);
+        await closeInOrder(def.name, closers, logger);
       },
     };
     return { instance, closers };

@@ -1,10 +1,10 @@
 // The admin service: the audit log (every service's audit events, appended to a hash-chained, append-only table),
 // its searches and CSV export, and its shipping to AUDIT_EXPORT_URL; organizations' ticket-tracker logins. main.ts runs it; tests start it through the
 // test kit.
-import { keys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { defineService } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
+import { adminKeys } from "./config.ts";
 import { httpAuditCollector } from "./clients/audit-collector.ts";
 import { AUDIT_LOG_GROUP, auditEvents, recordAuditEvent } from "./events/audit-intake.ts";
 import { shipAuditLog } from "./events/audit-export.ts";
@@ -24,11 +24,7 @@ const seams: AdminSeams = { auditExportEveryMs: 300_000 };
 
 export const service = defineService({
   name: "admin",
-  config: {
-    AUDIT_EXPORT_URL: keys.AUDIT_EXPORT_URL,
-    AUDIT_EXPORT_BATCH_SIZE: keys.AUDIT_EXPORT_BATCH_SIZE,
-    AUDIT_EXPORT_LAG_SECONDS: keys.AUDIT_EXPORT_LAG_SECONDS,
-  },
+  config: adminKeys,
   entities,
   migrations,
   // Its own audit events (tracker logins changed) go out through its outbox and come back through its consumer.

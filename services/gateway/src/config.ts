@@ -1,5 +1,23 @@
-// The configuration keys the gateway reads, parsed once at start-up.
-import { artefactStoreKeys, keys, type ConfigOf } from "@sca/config";
+// The keys the gateway reads, parsed once at start-up (service.ts): its own, the shared ones it uses (@sca/config)
+// and the address of every domain service.
+import {
+  artefactStoreKeys,
+  key,
+  keys,
+  parse as p,
+  serviceAddressKey,
+  serviceAddressKeys,
+  type ConfigOf,
+  type KeySpec,
+  type ServiceAddressKey,
+} from "@sca/config";
+import { SERVICES, type ServiceName } from "@sca/runtime/services";
+
+/** <SERVICE>_RPC_URL of every domain service: where the gateway's clients and its readiness check reach it. */
+const serviceAddresses = Object.assign(
+  {},
+  ...(Object.keys(SERVICES) as ServiceName[]).map((name) => serviceAddressKeys(name, SERVICES[name])),
+) as Record<ServiceAddressKey<ServiceName>, KeySpec<string>>;
 
 export const gatewayKeys = {
   APP_ENV: keys.APP_ENV,
@@ -7,37 +25,55 @@ export const gatewayKeys = {
   /** Verifies the caller tokens identity signs (ADR 0002). */
   SECRET_KEY: keys.SECRET_KEY,
   DOMAIN: keys.DOMAIN,
-  HTTP_PORT: keys.HTTP_PORT,
-  /** Per-IP limits key on the client address; behind an ingress it comes from X-Forwarded-For. */
-  TRUST_PROXY_HOPS: keys.TRUST_PROXY_HOPS,
+  HTTP_PORT: key(p.int(8080, { min: 1, max: 65535 })),
+  /**
+   * Reverse proxies in front of the gateway whose X-Forwarded-For is believed (1 behind one ingress): per-IP limits
+   * key on the client address.
+   */
+  TRUST_PROXY_HOPS: key(p.int(0, { min: 0, max: 10 })),
   REDIS_URL: keys.REDIS_URL,
-  CORS_ALLOWED_ORIGINS: keys.CORS_ALLOWED_ORIGINS,
-  DEMO_READ_ONLY: keys.DEMO_READ_ONLY,
-  DEMO_ALLOW_SANDBOX_SCANS: keys.DEMO_ALLOW_SANDBOX_SCANS,
-  METRICS_ENABLED: keys.METRICS_ENABLED,
-  METRICS_TOKEN: keys.METRICS_TOKEN,
+  CORS_ALLOWED_ORIGINS: key((raw, env) => {
+    const origins = p.list([])(raw, env);
+    // Credentials (the refresh cookie) are allowed cross-origin, so a wildcard would hand them to any site.
+    if (origins.includes("*")) throw new Error("must not contain * (credentials are allowed)");
+    for (const o of origins) {
+      try {
+        const u = new URL(o);
+        if (u.origin !== o) throw new Error();
+      } catch {
+        throw new Error(`"${o}" is not an origin such as https://portal.example.com`);
+      }
+    }
+    return origins;
+  }),
+  DEMO_READ_ONLY: key(p.bool(false)),
+  DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
+  METRICS_ENABLED: key(p.bool(false)),
+  METRICS_TOKEN: key(p.text(""), true),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */
-  WEBSOCKET_MAX_CONNECTIONS_PER_USER: keys.WEBSOCKET_MAX_CONNECTIONS_PER_USER,
-  WEBSOCKET_MAX_CONNECTIONS_GLOBAL: keys.WEBSOCKET_MAX_CONNECTIONS_GLOBAL,
-  WEBSOCKET_AUTH_TIMEOUT_SECONDS: keys.WEBSOCKET_AUTH_TIMEOUT_SECONDS,
+  WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
+  WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),
+  WEBSOCKET_AUTH_TIMEOUT_SECONDS: key(p.num(1.0, { min: 0.1, max: 60 })),
   SCAN_LOG_LINE_MAX_LEN: keys.SCAN_LOG_LINE_MAX_LEN,
   SCAN_LOG_MAX_LINES_PER_SCAN: keys.SCAN_LOG_MAX_LINES_PER_SCAN,
   KAFKA_BROKERS: keys.KAFKA_BROKERS,
   KAFKA_TOPIC_PREFIX: keys.KAFKA_TOPIC_PREFIX,
   KAFKA_FETCH_MAX_WAIT_MS: keys.KAFKA_FETCH_MAX_WAIT_MS,
   /** Per-client-address limits of the anonymous account routes (routes/identity/registration.ts, sessions.ts, passwords.ts). */
-  REGISTRATION_RATE_LIMIT: keys.REGISTRATION_RATE_LIMIT,
-  PASSWORD_RESET_RATE_LIMIT: keys.PASSWORD_RESET_RATE_LIMIT,
-  PASSWORD_RESET_CONFIRM_RATE_LIMIT: keys.PASSWORD_RESET_CONFIRM_RATE_LIMIT,
-  REFRESH_RATE_LIMIT: keys.REFRESH_RATE_LIMIT,
+  REGISTRATION_RATE_LIMIT: key(p.rate("5/minute")),
+  PASSWORD_RESET_RATE_LIMIT: key(p.rate("5/minute")),
+  PASSWORD_RESET_CONFIRM_RATE_LIMIT: key(p.rate("5/minute")),
+  REFRESH_RATE_LIMIT: key(p.rate("30/minute")),
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
-  OAUTH_AUTHORIZE_RATE_LIMIT: keys.OAUTH_AUTHORIZE_RATE_LIMIT,
+  OAUTH_AUTHORIZE_RATE_LIMIT: key(p.rate("20/minute")),
   /** Uploads (routes/scans/uploads.ts) stream into the artefact store the scan-orchestrator and the workers share. */
   ...artefactStoreKeys,
-  SBOM_UPLOAD_MAX_BYTES: keys.SBOM_UPLOAD_MAX_BYTES,
+  /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
+  SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
   // Uploaded image archives (docs/container-scans.md): the cap of an image pull.
   SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
+  ...serviceAddresses,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayKeys>;
@@ -48,4 +84,9 @@ export type GatewayConfig = ConfigOf<typeof gatewayKeys>;
  */
 export function problemBaseUrl(config: Pick<GatewayConfig, "DOMAIN">): string {
   return `https://${config.DOMAIN}`;
+}
+
+/** Where the domain service's Connect server is, as configured. */
+export function serviceUrlOf(config: GatewayConfig, service: ServiceName): string {
+  return config[serviceAddressKey(service)];
 }

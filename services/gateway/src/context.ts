@@ -2,7 +2,7 @@
 // metrics and the service clients. Route files take it as their one argument: `fooRoutes(ctx): Route[]`.
 import type { Logger } from "@sca/log";
 import type { FixedWindowLimiter, Redis } from "@sca/redis";
-import type { GatewayConfig } from "./config.ts";
+import { serviceUrlOf, type GatewayConfig } from "./config.ts";
 import type { ReadinessTarget } from "./health/readiness.ts";
 import { redisAccessAnswers } from "./http/access-answers.ts";
 import { redisApiKeyAnswers } from "./http/api-key-answers.ts";
@@ -32,16 +32,15 @@ export interface GatewayDependencies {
   redis: Redis;
   limiter: FixedWindowLimiter;
   readinessTargets: readonly ReadinessTarget[];
-  /** Defaults to clients at the services' configured addresses. */
-  clients?: ServiceClients;
-  /** Redis namespace of cached API-key answers; identity's own unless a test runs an identity of its own. */
-  apiKeyAnswerNamespace?: string;
-  /** Redis namespace of cached access-token answers; identity's own unless a test runs an identity of its own. */
-  accessAnswerNamespace?: string;
+  /** Redis namespace of the API-key answers identity caches. */
+  apiKeyAnswerNamespace: string;
+  /** Redis namespace of the access-token answers identity caches. */
+  accessAnswerNamespace: string;
 }
 
+/** The context of the gateway's routes, with clients of the domain services at their configured addresses. */
 export function createGatewayContext(deps: GatewayDependencies): GatewayContext {
-  const clients = deps.clients ?? createServiceClients();
+  const clients = createServiceClients((service) => serviceUrlOf(deps.config, service));
   return {
     config: deps.config,
     logger: deps.logger,

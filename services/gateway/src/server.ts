@@ -22,7 +22,7 @@ export interface GatewayServerOptions {
   webSocketEndpoints: readonly WebSocketEndpoint[];
 }
 
-export async function startGateway(ctx: GatewayContext, opts: GatewayServerOptions): Promise<GatewayServer> {
+export async function startGatewayServer(ctx: GatewayContext, opts: GatewayServerOptions): Promise<GatewayServer> {
   const server = createServer(createGatewayApp(ctx, opts.routes));
   const problems = createProblemRenderer(problemBaseUrl(ctx.config));
   server.on("clientError", answerClientError(problems));

@@ -1,6 +1,6 @@
 // The one table of the Connect services the gateway calls, per domain service (the names of SERVICES in
-// @sca/runtime). Each becomes `ctx.clients.<service>.<name>`, at the service's address (<SERVICE>_RPC_URL, or the
-// single-machine default). A service's clients are one line here, e.g. `projects: { projects: ProjectService },`.
+// @sca/runtime). Each becomes `ctx.clients.<service>.<name>`, at the service's configured address
+// (<SERVICE>_RPC_URL, or the single-machine default). A service's clients are one line here, e.g. `projects: { projects: ProjectService },`.
 // A call made for a request passes the handler's `call`, which carries the caller (src/api/route.ts).
 import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
@@ -31,7 +31,7 @@ import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichmen
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { createServiceClient } from "@sca/rpc";
-import { rpcUrlFor, type ServiceName } from "@sca/runtime/services";
+import type { ServiceName } from "@sca/runtime/services";
 
 export const SERVICE_CLIENTS = {
   identity: {
@@ -82,10 +82,8 @@ export type ServiceClients = {
   };
 };
 
-/** Clients of every service in the table, each service's at `urlOf(service)` (by default its configured address). */
-export function createServiceClients(
-  urlOf: (service: ServiceName) => string = (service) => rpcUrlFor(service),
-): ServiceClients {
+/** Clients of every service in the table, each service's at `urlOf(service)`. */
+export function createServiceClients(urlOf: (service: ServiceName) => string): ServiceClients {
   const table: Record<string, Record<string, DescService>> = SERVICE_CLIENTS;
   const perService = Object.entries(table).map(([service, connectServices]) => {
     const baseUrl = urlOf(service as ServiceName);

@@ -1,23 +1,19 @@
-// Starts a real gateway (express + ws on an ephemeral port, real Redis) for a test file, with configuration
-// parsed by the same keys as production and optional test-only routes.
+// Starts a real gateway for a test file by the path production takes (src/service.ts): express + ws on an ephemeral
+// port, real Redis, configuration parsed by the same keys, plus the test's own routes and WebSocket endpoints.
 import { Writable } from "node:stream";
 import { expect } from "@jest/globals";
-import { loadConfig } from "@sca/config";
+import { serviceAddressKey } from "@sca/config";
 import { createLogger, currentRequestId, type Logger } from "@sca/log";
-import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
-import { createKafka, type BroadcastConsumer } from "@sca/kafka";
-import type { ServiceName } from "@sca/runtime/services";
+import type { Redis } from "@sca/redis";
+import { SERVICES, type ServiceName } from "@sca/runtime/services";
 import { TEST_KAFKA_FETCH_MAX_WAIT_MS, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
 import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
-import { gatewayKeys } from "../src/config.ts";
-import { createGatewayContext, type GatewayContext } from "../src/context.ts";
+import type { GatewayContext } from "../src/context.ts";
 import type { ReadinessTarget } from "../src/health/readiness.ts";
-import { apiRoutes } from "../src/routes/index.ts";
-import { startGateway, type GatewayServer } from "../src/server.ts";
-import { createServiceClients } from "../src/service-clients.ts";
-import { startScanEventsFeed } from "../src/ws/scan-events-feed.ts";
-import { startScanProgressHub, type ScanProgressHub } from "../src/ws/scan-progress.ts";
+import type { GatewayServer } from "../src/server.ts";
+import { startGateway, type GatewaySeams } from "../src/service.ts";
+import type { ScanProgressHub } from "../src/ws/scan-progress.ts";
 import type { WebSocketEndpoint } from "../src/ws/websocket-upgrade.ts";
 
 export const ALLOWED_ORIGIN = "http://portal.example.test";
@@ -52,63 +48,44 @@ export interface TestGatewayOptions {
 }
 
 export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
-  const config = loadConfig(gatewayKeys, {
-    CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
-    DOMAIN: "portal.example.test",
-    SECRET_KEY: TEST_SECRET,
-    REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
-    KAFKA_BROKERS: testServers().kafkaBrokers.join(","),
-    KAFKA_TOPIC_PREFIX: opts.scanProgress?.topicPrefix ?? "",
-    KAFKA_FETCH_MAX_WAIT_MS: TEST_KAFKA_FETCH_MAX_WAIT_MS,
-    ...opts.env,
-  });
-  const logger = opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR");
-  const redis = createRedis(config.REDIS_URL, logger);
-  const ctx = createGatewayContext({
-    config,
-    logger,
-    redis,
-    limiter: new FixedWindowLimiter(redis, `${uniqueName("gw_rl")}:`),
+  // Every service but those of the test's own is at a closed port: a portal running on this machine is never reached.
+  const urlOf = (service: ServiceName) =>
+    (service === "identity" ? opts.identity?.url : undefined) ?? opts.services?.[service] ?? "http://127.0.0.1:9";
+  const serviceAddresses = Object.fromEntries(
+    (Object.keys(SERVICES) as ServiceName[]).map((service) => [serviceAddressKey(service), urlOf(service)]),
+  );
+  const seams: Partial<GatewaySeams> = { rateLimitNamespace: `${uniqueName("gw_rl")}:` };
+  if (opts.identity) seams.apiKeyAnswerNamespace = opts.identity.answerNamespace;
+  if (opts.identity?.accessAnswerNamespace) seams.accessAnswerNamespace = opts.identity.accessAnswerNamespace;
+  if (opts.scanProgress) seams.webSocketNamespace = opts.scanProgress.namespace;
+  if (opts.scanProgress?.keepaliveMs !== undefined) seams.webSocketKeepaliveMs = opts.scanProgress.keepaliveMs;
+  const gateway = await startGateway({
+    env: {
+      CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+      DOMAIN: "portal.example.test",
+      SECRET_KEY: TEST_SECRET,
+      REDIS_URL: opts.redisUrl ?? testServers().redisUrl,
+      KAFKA_BROKERS: testServers().kafkaBrokers.join(","),
+      KAFKA_TOPIC_PREFIX: opts.scanProgress?.topicPrefix ?? "",
+      KAFKA_FETCH_MAX_WAIT_MS: TEST_KAFKA_FETCH_MAX_WAIT_MS,
+      ...serviceAddresses,
+      ...opts.env,
+    },
+    logger: opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR"),
+    listen: { port: 0, host: "127.0.0.1" },
+    seams,
     readinessTargets: opts.readinessTargets ?? [],
-    // Every service but those of the test's own is at a closed port: a portal running on this machine is never reached.
-    clients: createServiceClients((service) =>
-      service === "identity" && opts.identity ? opts.identity.url : (opts.services?.[service] ?? "http://127.0.0.1:9"),
-    ),
-    apiKeyAnswerNamespace: opts.identity?.answerNamespace,
-    accessAnswerNamespace: opts.identity?.accessAnswerNamespace,
-  });
-  let scanProgress: ScanProgressHub | undefined;
-  let scanEvents: BroadcastConsumer | undefined;
-  if (opts.scanProgress) {
-    const { namespace, keepaliveMs } = opts.scanProgress;
-    scanProgress = await startScanProgressHub({ ctx, namespace, keepaliveMs });
-    const kafka = createKafka({
-      brokers: config.KAFKA_BROKERS,
-      clientId: "gateway-test",
-      logger,
-      topicPrefix: config.KAFKA_TOPIC_PREFIX,
-      fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
-    });
-    scanEvents = await startScanEventsFeed(kafka, logger, scanProgress.publish);
-  }
-  const server = await startGateway(ctx, {
-    port: 0,
-    host: "127.0.0.1",
-    routes: [...apiRoutes(ctx), ...(opts.routes?.(ctx) ?? [])],
-    webSocketEndpoints: [...(opts.webSocketEndpoints ?? []), ...(scanProgress ? [scanProgress.endpoint] : [])],
+    routes: opts.routes,
+    webSocketEndpoints: opts.webSocketEndpoints,
+    scanProgress: opts.scanProgress !== undefined,
   });
   return {
-    origin: `http://127.0.0.1:${server.port}`,
-    ctx,
-    server,
-    redis,
-    scanProgress,
-    close: async () => {
-      await server.close(1_000);
-      await scanEvents?.stop();
-      await scanProgress?.close();
-      redis.disconnect();
-    },
+    origin: gateway.url,
+    ctx: gateway.ctx,
+    server: gateway.server,
+    redis: gateway.redis,
+    scanProgress: gateway.scanProgress,
+    close: () => gateway.close(1_000),
   };
 }
 

@@ -1,14 +1,12 @@
 // The identity service: accounts and sessions, SSO, the directory, API keys and the caller resolution the gateway
 // asks for. main.ts runs it; tests start it through the test kit.
-import { keys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
 import { createRedis } from "@sca/redis";
 import { defineService } from "@sca/runtime";
+import { identityKeys } from "./config.ts";
 import type { CustomFetch } from "openid-client";
-import { ssoKeys } from "./domain/sso-settings.ts";
 import { registerAccessService } from "./rpc/access-service.ts";
 import { registerAccountService } from "./rpc/account-service.ts";
-import { accountKeys } from "./rpc/account-settings.ts";
 import { registerAdminUserService } from "./rpc/admin-user-service.ts";
 import { registerApiKeyService } from "./rpc/api-key-service.ts";
 import { registerDirectoryService } from "./rpc/directory-service.ts";
@@ -36,12 +34,7 @@ const seams: IdentitySeams = { apiKeyAnswerNamespace: API_KEY_ANSWER_NAMESPACE }
 
 export const service = defineService({
   name: "identity",
-  config: {
-    GROUP_CASCADE_ENABLED: keys.GROUP_CASCADE_ENABLED,
-    REDIS_URL: keys.REDIS_URL,
-    ...accountKeys,
-    ...ssoKeys,
-  },
+  config: identityKeys,
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },

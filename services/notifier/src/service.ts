@@ -2,10 +2,10 @@
 // (NotificationRuleService), and what goes out through an outbox of deliveries (e-mails, the chat webhooks, ticket
 // events), raised from the other services' events.
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
-import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES, type KafkaUse, type ServiceContext } from "@sca/runtime";
+import { defineService, type KafkaUse, type ServiceContext } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
+import { notifierKeys } from "./config.ts";
 import { identityDirectory } from "./clients/directory.ts";
 import { measureQueueLag } from "./clients/queue-lag.ts";
 import { identityRecipients } from "./clients/recipients.ts";
@@ -61,34 +61,11 @@ const seams: NotifierSeams = {
   digestEveryMs: 86_400_000,
 };
 
-const config = {
-  ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-  PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
-  SMTP_HOST: keys.SMTP_HOST,
-  SMTP_PORT: keys.SMTP_PORT,
-  SMTP_USER: keys.SMTP_USER,
-  SMTP_PASSWORD: keys.SMTP_PASSWORD,
-  SMTP_USE_STARTTLS: keys.SMTP_USE_STARTTLS,
-  SMTP_FROM: keys.SMTP_FROM,
-  SMTP_TIMEOUT_SECONDS: keys.SMTP_TIMEOUT_SECONDS,
-  NOTIFICATION_HTTP_TIMEOUT_SECONDS: keys.NOTIFICATION_HTTP_TIMEOUT_SECONDS,
-  SLACK_WEBHOOK_URL: keys.SLACK_WEBHOOK_URL,
-  TEAMS_WEBHOOK_URL: keys.TEAMS_WEBHOOK_URL,
-  TICKET_WEBHOOK_URL: keys.TICKET_WEBHOOK_URL,
-  TICKET_WEBHOOK_EVENTS: keys.TICKET_WEBHOOK_EVENTS,
-  TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS: keys.TEAM_CHAT_WEBHOOK_ALLOWED_HOSTS,
-  TICKET_WEBHOOK_TOKEN: keys.TICKET_WEBHOOK_TOKEN,
-  QUEUE_BACKLOG_METRICS_ENABLED: keys.QUEUE_BACKLOG_METRICS_ENABLED,
-  QUEUE_BACKLOG_ALERT_ENABLED: keys.QUEUE_BACKLOG_ALERT_ENABLED,
-  QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_SCAN_QUEUE_THRESHOLD,
-  QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD: keys.QUEUE_BACKLOG_ALERT_DEFAULT_QUEUE_THRESHOLD,
-};
-
-type NotifierContext = ServiceContext<typeof config, KafkaUse, NotifierSeams>;
+type NotifierContext = ServiceContext<typeof notifierKeys, KafkaUse, NotifierSeams>;
 
 export const service = defineService({
   name: "notifier",
-  config,
+  config: notifierKeys,
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },

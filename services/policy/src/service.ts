@@ -1,9 +1,9 @@
 // The policy service: license policies over the built-in SPDX catalog (docs/license-policies.md,
 // docs/license-catalog.md), the CI build gate (docs/gate.md), approval requests and organization verdicts
 // (docs/approvals.md). main.ts runs it; tests start it through the test kit.
-import { keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES } from "@sca/runtime";
+import { defineService } from "@sca/runtime";
+import { policyKeys } from "./config.ts";
 import { identityDirectory } from "./clients/directory.ts";
 import { projectGateFacts } from "./clients/gate-facts.ts";
 import { projectsService } from "./clients/projects.ts";
@@ -30,13 +30,7 @@ const seams: PolicySeams = { exceptionExpiryCheckEveryMs: 60_000 };
 export const service = defineService({
   name: "policy",
   seams,
-  config: {
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    ...(serviceAddressKeys("projects", SERVICES.projects) as { PROJECTS_RPC_URL: KeySpec<string> }),
-    GATE_MALICIOUS_ENABLED: keys.GATE_MALICIOUS_ENABLED,
-    GATE_EPSS_THRESHOLD: keys.GATE_EPSS_THRESHOLD,
-    GATE_EPSS_ON_MISSING_DATA: keys.GATE_EPSS_ON_MISSING_DATA,
-  },
+  config: policyKeys,
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },

@@ -1,10 +1,10 @@
 // The projects service: projects of teams and their component inventory. main.ts runs it; tests start it through
 // the test kit.
 import { openArtefactStore } from "@sca/artefacts";
-import { artefactStoreKeys, keys, serviceAddressKeys, type KeySpec } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES } from "@sca/runtime";
+import { defineService } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
+import { projectsKeys } from "./config.ts";
 import { identityDirectory } from "./clients/directory.ts";
 import { policyLicenseCategories } from "./clients/license-categories.ts";
 import {
@@ -38,19 +38,7 @@ export interface ProjectsSeams {
 export const service = defineService({
   name: "projects",
   seams: { slaSweepEveryMs: 86_400_000 } satisfies ProjectsSeams,
-  config: {
-    ...(serviceAddressKeys("identity", SERVICES.identity) as { IDENTITY_RPC_URL: KeySpec<string> }),
-    ...(serviceAddressKeys("policy", SERVICES.policy) as { POLICY_RPC_URL: KeySpec<string> }),
-    ...artefactStoreKeys,
-    JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
-    COMPONENT_PAGE_CACHE_MB: keys.COMPONENT_PAGE_CACHE_MB,
-    EXTERNAL_PACKAGE_LOOKUP_ENABLED: keys.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
-    VULN_SLA_DAYS_CRITICAL: keys.VULN_SLA_DAYS_CRITICAL,
-    VULN_SLA_DAYS_HIGH: keys.VULN_SLA_DAYS_HIGH,
-    VULN_SLA_DAYS_MEDIUM: keys.VULN_SLA_DAYS_MEDIUM,
-    VULN_SLA_DAYS_LOW: keys.VULN_SLA_DAYS_LOW,
-    VULN_SLA_ALERTS_ENABLED: keys.VULN_SLA_ALERTS_ENABLED,
-  },
+  config: projectsKeys,
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },

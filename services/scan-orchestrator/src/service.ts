@@ -2,9 +2,9 @@
 // creating them (asking projects for the project), their reads, admin cancel, their jobs (through the outbox to the
 // lanes), the workers' reports and the due retries (events/scan-flow.ts), and the lease, upload and retention sweeps.
 import { openArtefactStore } from "@sca/artefacts";
-import { artefactStoreKeys, keys, serviceAddressKeys } from "@sca/config";
 import { TOPICS } from "@sca/kafka";
-import { defineService, SERVICES } from "@sca/runtime";
+import { defineService } from "@sca/runtime";
+import { scanOrchestratorKeys, type ScanOrchestratorConfig } from "./config.ts";
 import { projectsService } from "./clients/projects.ts";
 import {
   laneDeadLetters,
@@ -19,23 +19,8 @@ import {
 import { registerScanService } from "./rpc/scan-service.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
-import { retentionKeys, retentionSettings, sweepRetention } from "./store/retention-sweep.ts";
+import { retentionSettings, sweepRetention } from "./store/retention-sweep.ts";
 import { sweepUploads } from "./store/upload-sweep.ts";
-
-const createKeys = {
-  SCAN_MAX_CONCURRENT_PER_TEAM: keys.SCAN_MAX_CONCURRENT_PER_TEAM,
-  DISK_PRESSURE_HARD_LIMIT_PERCENT: keys.DISK_PRESSURE_HARD_LIMIT_PERCENT,
-  DISK_PRESSURE_MIN_FREE_BYTES: keys.DISK_PRESSURE_MIN_FREE_BYTES,
-  ...artefactStoreKeys,
-  ARTEFACT_UPLOAD_TTL_HOURS: keys.ARTEFACT_UPLOAD_TTL_HOURS,
-  PROJECTS_RPC_URL: serviceAddressKeys("projects", SERVICES.projects).PROJECTS_RPC_URL!,
-};
-
-const flowKeys = {
-  SCAN_JOB_MAX_ATTEMPTS: keys.SCAN_JOB_MAX_ATTEMPTS,
-  SCAN_JOB_RETRY_DELAYS_SECONDS: keys.SCAN_JOB_RETRY_DELAYS_SECONDS,
-  SCAN_LEASE_SECONDS: keys.SCAN_LEASE_SECONDS,
-};
 
 /** The consumer group applying the workers' reports, and the one putting due retries back in their lanes. */
 export const SCAN_EVENTS_GROUP = "scan-orchestrator.scan-events";
@@ -48,9 +33,12 @@ interface ScanOrchestratorSeams {
 
 const seams: ScanOrchestratorSeams = { leaseSweepEveryMs: null };
 
-function flowSettings(config: {
-  [K in keyof typeof flowKeys]: K extends "SCAN_JOB_RETRY_DELAYS_SECONDS" ? number[] : number;
-}): FlowSettings {
+function flowSettings(
+  config: Pick<
+    ScanOrchestratorConfig,
+    "SCAN_LEASE_SECONDS" | "SCAN_JOB_MAX_ATTEMPTS" | "SCAN_JOB_RETRY_DELAYS_SECONDS"
+  >,
+): FlowSettings {
   return {
     leaseSeconds: config.SCAN_LEASE_SECONDS,
     retry: { maxAttempts: config.SCAN_JOB_MAX_ATTEMPTS, delaysSeconds: config.SCAN_JOB_RETRY_DELAYS_SECONDS },
@@ -61,7 +49,7 @@ const RETRY_TOPICS = [TOPICS.scanJobsRetry1, TOPICS.scanJobsRetry2, TOPICS.scanJ
 
 export const service = defineService({
   name: "scan-orchestrator",
-  config: { ...retentionKeys, ...createKeys, ...flowKeys },
+  config: scanOrchestratorKeys,
   seams,
   entities,
   migrations,

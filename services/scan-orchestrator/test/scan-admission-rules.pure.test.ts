@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
 import { BATCH_MAX_ROWS, summarizeBatch } from "@sca/batch";
-import { keys } from "@sca/config";
 import { ProblemError } from "@sca/problem";
 import {
   activeCount,
@@ -13,6 +12,7 @@ import {
   teamCapProblem,
   type TeamLoad,
 } from "../src/domain/admission.ts";
+import { scanOrchestratorKeys } from "../src/config.ts";
 import { batchRequestProblem, batchRowOutcome, type BatchRowOutcome } from "../src/domain/batch.ts";
 
 const P1 = "0190f0e0-0000-7000-8000-000000000001";
@@ -79,7 +79,7 @@ describe("per-team concurrent-scan cap", () => {
   });
 
   it("defaults the cap key to 20", () => {
-    expect(keys.SCAN_MAX_CONCURRENT_PER_TEAM.parse(undefined, {})).toBe(20);
+    expect(scanOrchestratorKeys.SCAN_MAX_CONCURRENT_PER_TEAM.parse(undefined, {})).toBe(20);
   });
 });
 

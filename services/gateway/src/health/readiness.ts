@@ -5,7 +5,7 @@ import type { Client } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "@sca/proto/grpc/health/v1/health_pb.ts";
 import type { Redis } from "@sca/redis";
 import { createServiceClient, READINESS } from "@sca/rpc";
-import { rpcUrlFor, SERVICES, type ServiceName } from "@sca/runtime/services";
+import { SERVICES, type ServiceName } from "@sca/runtime/services";
 
 export const READINESS_TIMEOUT_MS = 2_000;
 
@@ -22,11 +22,11 @@ export interface Readiness {
   services: Record<string, ServiceReadiness>;
 }
 
-/** Health clients of the seven domain services at their configured addresses (<SERVICE>_RPC_URL). */
-export function domainServiceTargets(): ReadinessTarget[] {
+/** Health clients of the seven domain services, each at `urlOf(service)`. */
+export function domainServiceTargets(urlOf: (service: ServiceName) => string): ReadinessTarget[] {
   return (Object.keys(SERVICES) as ServiceName[]).map((name) => ({
     name,
-    health: createServiceClient(Health, rpcUrlFor(name), { timeoutMs: READINESS_TIMEOUT_MS }),
+    health: createServiceClient(Health, urlOf(name), { timeoutMs: READINESS_TIMEOUT_MS }),
   }));
 }
 

@@ -49,12 +49,7 @@ export interface AccessAnswers {
   ): Promise<void>;
 }
 
-export function redisAccessAnswers(
-  redis: Redis,
-  secretKey: string,
-  logger: Logger,
-  namespace = ACCESS_ANSWER_NAMESPACE,
-): AccessAnswers {
+export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logger, namespace: string): AccessAnswers {
   // KeyObjects made once: createHmac given bytes makes one on every call, at about four times the cost of the MAC.
   const jwtKey = createSecretKey(Buffer.from(secretKey));
   const fingerprintKey = createSecretKey(

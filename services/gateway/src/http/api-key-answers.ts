@@ -27,12 +27,7 @@ export function apiKeyPrefixOf(bearer: string): string | null {
   return KEY_PREFIX.exec(bearer)?.[1] ?? null;
 }
 
-export function redisApiKeyAnswers(
-  redis: Redis,
-  secretKey: string,
-  logger: Logger,
-  namespace = API_KEY_ANSWER_NAMESPACE,
-): ApiKeyAnswers {
+export function redisApiKeyAnswers(redis: Redis, secretKey: string, logger: Logger, namespace: string): ApiKeyAnswers {
   // Made once: createHmac given bytes makes a KeyObject on every call, at about four times the cost of the MAC.
   const fingerprintKey = createSecretKey(
     createHmac("sha256", secretKey).update("sca/api-key-answer-fingerprint/v1").digest(),

@@ -56,9 +56,10 @@ export interface ScanProgressHub {
 
 export interface ScanProgressOptions {
   ctx: GatewayContext;
-  /** Redis key prefix of the caps, shared by the deployment's instances (default "sca:ws:"). */
-  namespace?: string;
-  keepaliveMs?: number;
+  /** Redis key prefix of the caps, shared by the deployment's instances. */
+  namespace: string;
+  /** Between keepalive pings. */
+  keepaliveMs: number;
 }
 
 const iso = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : new Date()).toISOString();
@@ -68,14 +69,14 @@ export async function startScanProgressHub(opts: ScanProgressOptions): Promise<S
   const logger: Logger = ctx.logger.child({ component: "scan-websocket" });
   const { config } = ctx;
   const limits: LogLimits = { lineMaxLen: config.SCAN_LOG_LINE_MAX_LEN, maxLines: config.SCAN_LOG_MAX_LINES_PER_SCAN };
-  const keepaliveMs = opts.keepaliveMs ?? DEFAULT_KEEPALIVE_MS;
+  const { keepaliveMs } = opts;
   const watchers = new Map<string, Set<Watcher>>(); // scan id -> sockets watching it
   // Log lines forwarded per scan (every stage, every attempt): every instance reads every event, so all agree.
   const logLinesSent = new Map<string, number>();
   const sockets = new Map<string, WebSocket>(); // connection id -> socket, for evictions
   const caps = await startConnectionCaps({
     redis: ctx.redis,
-    namespace: opts.namespace ?? "sca:ws:",
+    namespace: opts.namespace,
     globalCap: config.WEBSOCKET_MAX_CONNECTIONS_GLOBAL,
     perUserCap: config.WEBSOCKET_MAX_CONNECTIONS_PER_USER,
     logger,

@@ -2,7 +2,7 @@
 // DEFAULT_MEMBER_ROLE keys, checked more strictly than the shared parsers do, plus the keys the spec leaves
 // to us: where the callback is reached from the browser, and the endpoints of the hosted providers (which
 // have no discovery we may rely on). A bad value stops the service at start-up with the key named.
-import { keys, parse, type ConfigOf, type KeySpec } from "@sca/config";
+import { key, keys, parse, type ConfigOf, type KeySpec } from "@sca/config";
 import { parseDefaultMemberRole, parseGroupRoleMap, type GroupRoleMap } from "./group-role-map.ts";
 import { checkIssuer, oidcScopes } from "./oidc-discovery.ts";
 import type { MembershipRole } from "./roles.ts";
@@ -40,27 +40,27 @@ function hostedEndpoint(prefix: "OAUTH_IDP_A" | "OAUTH_IDP_B"): KeySpec<string> 
 
 export const ssoKeys = {
   DOMAIN: keys.DOMAIN,
-  OAUTH_IDP_A_CLIENT_ID: keys.OAUTH_IDP_A_CLIENT_ID,
-  OAUTH_IDP_A_CLIENT_SECRET: keys.OAUTH_IDP_A_CLIENT_SECRET,
+  OAUTH_IDP_A_CLIENT_ID: key(parse.text("")),
+  OAUTH_IDP_A_CLIENT_SECRET: key(parse.text(""), true),
   OAUTH_IDP_A_AUTHORIZE_URL: hostedEndpoint("OAUTH_IDP_A"),
   OAUTH_IDP_A_TOKEN_URL: hostedEndpoint("OAUTH_IDP_A"),
   OAUTH_IDP_A_USERINFO_URL: hostedEndpoint("OAUTH_IDP_A"),
-  OAUTH_IDP_A_SCOPES: { parse: parse.text("email profile") },
-  OAUTH_IDP_B_CLIENT_ID: keys.OAUTH_IDP_B_CLIENT_ID,
-  OAUTH_IDP_B_CLIENT_SECRET: keys.OAUTH_IDP_B_CLIENT_SECRET,
+  OAUTH_IDP_A_SCOPES: key(parse.text("email profile")),
+  OAUTH_IDP_B_CLIENT_ID: key(parse.text("")),
+  OAUTH_IDP_B_CLIENT_SECRET: key(parse.text(""), true),
   OAUTH_IDP_B_AUTHORIZE_URL: hostedEndpoint("OAUTH_IDP_B"),
   OAUTH_IDP_B_TOKEN_URL: hostedEndpoint("OAUTH_IDP_B"),
   OAUTH_IDP_B_USERINFO_URL: hostedEndpoint("OAUTH_IDP_B"),
-  OAUTH_IDP_B_SCOPES: { parse: parse.text("email profile") },
+  OAUTH_IDP_B_SCOPES: key(parse.text("email profile")),
   /** The browser-visible origin and prefix of the REST surface; callbacks are {this}/auth/oauth/{provider}/callback. */
   OAUTH_CALLBACK_BASE_URL: {
     parse: (raw, env) =>
       (raw ?? `https://${keys.DOMAIN.parse(env.DOMAIN?.trim() || undefined, env)}/api`).replace(/\/+$/, ""),
   } satisfies KeySpec<string>,
-  OAUTH_STATE_TTL_SECONDS: keys.OAUTH_STATE_TTL_SECONDS,
-  OAUTH_HTTP_TIMEOUT_SECONDS: keys.OAUTH_HTTP_TIMEOUT_SECONDS,
-  OAUTH_LOGIN_REDIRECT_DEFAULT: keys.OAUTH_LOGIN_REDIRECT_DEFAULT,
-  OAUTH_LOGIN_REDIRECT_FAILURE: keys.OAUTH_LOGIN_REDIRECT_FAILURE,
+  OAUTH_STATE_TTL_SECONDS: key(parse.int(300, { min: 30, max: 3600 })),
+  OAUTH_HTTP_TIMEOUT_SECONDS: key(parse.int(10, { min: 1, max: 120 })),
+  OAUTH_LOGIN_REDIRECT_DEFAULT: key(parse.text("/")),
+  OAUTH_LOGIN_REDIRECT_FAILURE: key(parse.text("/login")),
   OIDC_ISSUER: {
     parse: (raw) => {
       if (raw === undefined) return "";
@@ -69,12 +69,14 @@ export const ssoKeys = {
       return checked.issuer;
     },
   } satisfies KeySpec<string>,
-  OIDC_CLIENT_ID: keys.OIDC_CLIENT_ID,
-  OIDC_CLIENT_SECRET: keys.OIDC_CLIENT_SECRET,
-  OIDC_SCOPES: { parse: (raw, env) => oidcScopes(keys.OIDC_SCOPES.parse(raw, env)) } satisfies KeySpec<string[]>,
-  OIDC_GROUPS_CLAIM: keys.OIDC_GROUPS_CLAIM,
+  OIDC_CLIENT_ID: key(parse.text("")),
+  OIDC_CLIENT_SECRET: key(parse.text(""), true),
+  OIDC_SCOPES: { parse: (raw, env) => oidcScopes(parse.text("openid email profile")(raw, env)) } satisfies KeySpec<
+    string[]
+  >,
+  OIDC_GROUPS_CLAIM: key(parse.text("groups")),
   OIDC_GROUP_ROLE_MAP: { parse: (raw) => parseGroupRoleMap(raw ?? "") } satisfies KeySpec<GroupRoleMap>,
-  AUTH_AUTO_REGISTER: keys.AUTH_AUTO_REGISTER,
+  AUTH_AUTO_REGISTER: key(parse.bool(false)),
   DEFAULT_MEMBER_ROLE: { parse: (raw) => parseDefaultMemberRole(raw ?? "") } satisfies KeySpec<MembershipRole | null>,
 } as const;
 

@@ -1,18 +1,18 @@
-// The configuration keys accounts and sessions read, loaded once by main.ts (and by tests with overrides).
-import { keys, type ConfigOf } from "@sca/config";
+// The configuration keys accounts and sessions read: identity's own, and the shared ones they use.
+import { key, keys, parse as p, type ConfigOf } from "@sca/config";
 
 export const accountKeys = {
   APP_ENV: keys.APP_ENV,
-  AUTH_SELF_REGISTRATION: keys.AUTH_SELF_REGISTRATION,
-  ACCESS_TOKEN_EXPIRE_MINUTES: keys.ACCESS_TOKEN_EXPIRE_MINUTES,
-  REFRESH_TOKEN_EXPIRE_DAYS: keys.REFRESH_TOKEN_EXPIRE_DAYS,
-  REFRESH_TOKEN_RETENTION_GRACE_DAYS: keys.REFRESH_TOKEN_RETENTION_GRACE_DAYS,
-  PASSWORD_RESET_TOKEN_RETENTION_GRACE_DAYS: keys.PASSWORD_RESET_TOKEN_RETENTION_GRACE_DAYS,
+  AUTH_SELF_REGISTRATION: key(p.bool(true)),
+  ACCESS_TOKEN_EXPIRE_MINUTES: key(p.int(30, { min: 1, max: 24 * 60 })),
+  REFRESH_TOKEN_EXPIRE_DAYS: key(p.int(7, { min: 1, max: 365 })),
+  REFRESH_TOKEN_RETENTION_GRACE_DAYS: key(p.int(1, { min: 0, max: 365 })),
+  PASSWORD_RESET_TOKEN_RETENTION_GRACE_DAYS: key(p.int(1, { min: 0, max: 365 })),
   PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
-  PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: keys.PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS,
-  LOGIN_THROTTLE_ENABLED: keys.LOGIN_THROTTLE_ENABLED,
-  LOGIN_THROTTLE_FAILURES: keys.LOGIN_THROTTLE_FAILURES,
-  LOGIN_THROTTLE_WINDOWS: keys.LOGIN_THROTTLE_WINDOWS,
+  PASSWORD_RESET_EMAIL_COOLDOWN_SECONDS: key(p.int(300, { min: 0, max: 86400 })),
+  LOGIN_THROTTLE_ENABLED: key(p.bool(true)),
+  LOGIN_THROTTLE_FAILURES: key(p.int(10, { min: 1, max: 1000 })),
+  LOGIN_THROTTLE_WINDOWS: key(p.intList([60, 300, 900, 1800], { min: 1 })),
 };
 
 export type AccountSettings = ConfigOf<typeof accountKeys>;

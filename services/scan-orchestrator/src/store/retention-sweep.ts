@@ -3,18 +3,17 @@
 // pure rules to each project's scans under a row lock, deletes what they select and reports it (ScansDeleted) in
 // the same transaction. Replicas may sweep at once: the locks serialise them per project.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { keys } from "@sca/config";
+import type { ScanOrchestratorConfig } from "../config.ts";
 import { retentionHorizon, scansToDelete, type RetentionSettings } from "../domain/retention.ts";
 import { emitScansDeleted } from "../events/scan-events.ts";
 import { deleteScans, lockRetentionCandidates, retentionCandidateProjects } from "./scans.ts";
 
-export const retentionKeys = {
-  SCAN_RETENTION_SUPERSEDED_GRACE_DAYS: keys.SCAN_RETENTION_SUPERSEDED_GRACE_DAYS,
-  SCAN_RETENTION_KEEP_LAST: keys.SCAN_RETENTION_KEEP_LAST,
-  SCAN_RETENTION_MAX_AGE_DAYS: keys.SCAN_RETENTION_MAX_AGE_DAYS,
-};
-
-export function retentionSettings(config: { [K in keyof typeof retentionKeys]: number }): RetentionSettings {
+export function retentionSettings(
+  config: Pick<
+    ScanOrchestratorConfig,
+    "SCAN_RETENTION_SUPERSEDED_GRACE_DAYS" | "SCAN_RETENTION_KEEP_LAST" | "SCAN_RETENTION_MAX_AGE_DAYS"
+  >,
+): RetentionSettings {
   return {
     supersededGraceDays: config.SCAN_RETENTION_SUPERSEDED_GRACE_DAYS,
     keepLast: config.SCAN_RETENTION_KEEP_LAST,

@@ -1,0 +1,23 @@
+// The keys projects reads besides the runtime's: the services it asks, the artefact store, its inventory's limits,
+// the external lookups and the vulnerability SLA.
+import { artefactStoreKeys, key, keys, parse as p, serviceAddressKeys } from "@sca/config";
+import { SERVICES } from "@sca/runtime/services";
+
+export const projectsKeys = {
+  ...serviceAddressKeys("identity", SERVICES.identity),
+  ...serviceAddressKeys("policy", SERVICES.policy),
+  ...artefactStoreKeys,
+  JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
+  /** Memory for the component list pages projects keeps, per instance (docs/inventory.md); 0 keeps none. */
+  COMPONENT_PAGE_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
+  /** GET /v1/external-packages and /v1/external-advisories/{id}; false answers 404 (docs/findings.md). */
+  EXTERNAL_PACKAGE_LOOKUP_ENABLED: key(p.bool(true)),
+  // Vulnerability SLA (docs/findings.md, "Remediation windows"): days from a finding's first detection to its due
+  // date; an invalid value falls back to the default, as the spec says. Info and unknown have no window.
+  VULN_SLA_DAYS_CRITICAL: key(p.int(7, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_HIGH: key(p.int(30, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_MEDIUM: key(p.int(90, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  VULN_SLA_DAYS_LOW: key(p.int(180, { min: 1, max: 3650, fallbackOnInvalid: true })),
+  /** The daily SLA sweep (marking breaches, which alert once each); only false, 0 or no turn it off. */
+  VULN_SLA_ALERTS_ENABLED: key(p.optOut()),
+};
