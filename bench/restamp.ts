@@ -18,7 +18,8 @@ import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, ingestArtefact, startService } from "@sca/testkit";
 import { feedSettingsOf } from "../services/scanner-runner/src/feeds/feed-settings.ts";
-import { refreshMalicious } from "../services/scanner-runner/src/feeds/malicious-feed.ts";
+import { refreshFeed } from "../services/scanner-runner/src/feeds/feed-attempt.ts";
+import { maliciousFeed } from "../services/scanner-runner/src/feeds/malicious-feed.ts";
 import { feedStatus } from "../services/scanner-runner/src/store/feed-status.ts";
 import {
   COMPONENT_STATE_FEEDS,
@@ -134,7 +135,14 @@ const settings = feedSettingsOf({
   MALICIOUS_SNAPSHOT_PATH: maliciousDir,
   MALICIOUS_SNAPSHOT_STALE_DAYS: 60,
 });
-const result = await refreshMalicious(runner.orm, settings, createLogger("bench-restamp", "ERROR"), true);
+const result = await refreshFeed(
+  maliciousFeed,
+  runner.orm,
+  settings,
+  createLogger("bench-restamp", "ERROR"),
+  new AbortController().signal,
+  true,
+);
 if (result !== "synced") throw new Error(`the forced rebuild answered ${result}`);
 const committed = Date.now();
 // The rebuild queued its re-stamp in its transaction; the row stays (locked while worked) until the pass commits,
