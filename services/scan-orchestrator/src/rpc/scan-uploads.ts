@@ -2,6 +2,7 @@
 // gateway stored under the project's uploads/ becomes an upload a scan may name until it expires.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext } from "@connectrpc/connect";
 import { uuidv7 } from "@sca/kafka";
 import {
   RegisterImageArchiveResponseSchema,
@@ -9,7 +10,7 @@ import {
   RegisterSourceArchiveResponseSchema,
   type ArtefactReference,
 } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { requireCaller } from "@sca/rpc";
 import * as uploads from "../store/uploads.ts";
 import { invalid } from "./fields.ts";
 import { projectAccess, projectPathId } from "./project-access.ts";
@@ -20,15 +21,16 @@ export function scanUploadHandlers(
 ): ScanHandlers<"registerSbomUpload" | "registerSourceArchive" | "registerImageArchive"> {
   const projects = projectAccess(deps);
 
+  /** Registers the request's artefact as an upload of `kind`; answers its id and expiry. */
   async function register(
-    caller: Caller,
-    projectIdRaw: string,
-    artefact: ArtefactReference | undefined,
+    ctx: HandlerContext,
+    req: { projectId: string; artefact?: ArtefactReference | undefined; fileName: string },
     kind: uploads.ScanUploadRow["kind"],
     mediaType: string,
-    fileName: string,
   ) {
-    const project = await projects.writable(caller, projectPathId(projectIdRaw));
+    const caller = requireCaller(ctx);
+    const { artefact } = req;
+    const project = await projects.writable(caller, projectPathId(req.projectId));
     if (!artefact || artefact.key === "") throw invalid("artefact.key", "is required");
     if (!artefact.key.startsWith(`uploads/${project.id}/`))
       throw invalid("artefact.key", "must be under the project's uploads/<project id>/");
@@ -44,7 +46,7 @@ export function scanUploadHandlers(
       sizeBytes: Number(artefact.sizeBytes),
       sha256: artefact.sha256,
       mediaType: mediaType.slice(0, 255),
-      fileName: fileName.slice(0, 255),
+      fileName: req.fileName.slice(0, 255),
       uploadedByUserId: caller.kind === "user" ? caller.user_id : null,
       uploadedByApiKeyId: caller.kind === "api_key" ? caller.api_key_id : null,
       expiresAt: new Date(now.getTime() + deps.settings.uploadTtlHours * 3_600_000),
@@ -54,41 +56,17 @@ export function scanUploadHandlers(
 
   return {
     async registerSbomUpload(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "sbom",
-        req.mediaType,
-        req.fileName,
-      );
+      const { id, expiresAt } = await register(ctx, req, "sbom", req.mediaType);
       return create(RegisterSbomUploadResponseSchema, { uploadId: id, expiresAt });
     },
 
     async registerSourceArchive(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "source_archive",
-        "application/zip",
-        req.fileName,
-      );
+      const { id, expiresAt } = await register(ctx, req, "source_archive", "application/zip");
       return create(RegisterSourceArchiveResponseSchema, { archiveId: id, expiresAt });
     },
 
     async registerImageArchive(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "image_archive",
-        "application/x-tar",
-        req.fileName,
-      );
+      const { id, expiresAt } = await register(ctx, req, "image_archive", "application/x-tar");
       return create(RegisterImageArchiveResponseSchema, { archiveId: id, expiresAt });
     },
   };
