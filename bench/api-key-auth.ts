@@ -20,6 +20,9 @@ import { loadConfig } from "@sca/config";
 import { createLogger } from "@sca/log";
 import { createRedis, FixedWindowLimiter } from "@sca/redis";
 import { signCallerToken, type Caller } from "@sca/rpc";
+// The gateway is wired here by hand until it has a service definition the test kit can start (another change gives it
+// one); these imports are the one exception to the benches' front-door rule (eslint.config.js) until then.
+/* eslint-disable no-restricted-imports */
 import { defineRoute } from "../services/gateway/src/api/route.ts";
 import { createGatewayApp } from "../services/gateway/src/app.ts";
 import { gatewayKeys } from "../services/gateway/src/config.ts";
@@ -27,6 +30,7 @@ import { createGatewayContext } from "../services/gateway/src/context.ts";
 import { redisApiKeyAnswers } from "../services/gateway/src/http/api-key-answers.ts";
 import { authenticatedOf } from "../services/gateway/src/http/authenticate.ts";
 import { createServiceClients } from "../services/gateway/src/service-clients.ts";
+/* eslint-enable no-restricted-imports */
 import { percentile, printTable } from "./table.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 5000);
