@@ -8,8 +8,8 @@ const services = readdirSync(new URL("./services", import.meta.url), { withFileT
   .map((d) => d.name);
 
 // The import boundaries of docs/CONTRIBUTING.md. A service reaches another only through its contract (proto/) or
-// the test kit; domain/ holds pure rules; packages hold no service code; a pure test (*.pure.test.ts) needs nothing
-// but Node. ESLint keeps one setting of a rule per file (a later block replaces an earlier one), so each block below
+// the test kit; domain/ holds pure rules; packages hold no service code; a benchmark reaches services as clients do
+// (or through the test kit); a pure test (*.pure.test.ts) needs nothing but Node. ESLint keeps one setting of a rule per file (a later block replaces an earlier one), so each block below
 // lists every pattern that applies to its files.
 const otherServices = (name) => ({
   regex: `(^|/)(${services.filter((other) => other !== name).join("|")})/(src|test)/`,
@@ -17,6 +17,11 @@ const otherServices = (name) => ({
     "A service never imports another service's code: use its contract in proto/ or start it through @sca/testkit.",
 });
 const noServiceCode = { regex: "(^|/)services/", message: "Shared packages hold no service code." };
+const noServiceInternals = {
+  regex: "(^|/)services/[^/]+/(src|test)/",
+  message:
+    "A benchmark goes through the front door: the API, @sca/testkit (startService, fixturesOf) and packages, never a service's code.",
+};
 const pureDomain = {
   regex: "(^|/)(store|rpc|events|clients|commands)/|^(@mikro-orm/|kafkajs$|ioredis$|@sca/(db|kafka|redis)$)",
   message: "domain/ holds pure rules: no persistence, handlers, events or I/O clients.",
@@ -42,6 +47,7 @@ const boundaries = [
   ]),
   { files: ["packages/**/*.ts"], rules: restrict([noServiceCode]) },
   { files: ["packages/**/*.pure.test.ts"], rules: restrict([noServiceCode, serverReach], [serverStarters]) },
+  { files: ["bench/**/*.ts"], rules: restrict([noServiceInternals]) },
 ];
 
 export default tseslint.config(

@@ -11,7 +11,10 @@ const shared = {
   transform: {
     "^.+\\.ts$": [
       "@swc/jest",
-      { jsc: { parser: { syntax: "typescript" }, target: "es2024" }, module: { type: "es6" } },
+      {
+        jsc: { parser: { syntax: "typescript" }, target: "es2024", experimental: { keepImportAttributes: true } },
+        module: { type: "es6" },
+      },
     ],
   },
 };

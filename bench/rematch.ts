@@ -11,6 +11,8 @@
 //   the job is published onto the runner's lane as the orchestrator would (the gateway's upload and scan creation
 //   are not in this clock: bench/ingest.ts measures them, about 0.2 s), then projects' finding list is polled every
 //   20 ms until its total is the count the same advisories give.
+// The package names, the older database's findings, the expected counts and the job come from the scanner-runner's
+// fixtures (its matcher over the vendored advisories, its job as the orchestrator publishes it; fixturesOf).
 // - the runner's peak resident memory (sampled every 50 ms, and VmHWM) through both (target ≤ 300 MB).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -22,7 +24,6 @@ import { create } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { PackageURL } from "packageurl-js";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { openDatabase } from "@sca/db";
 import { createKafka, ensureTopics, TOPICS } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
@@ -31,15 +32,8 @@ import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, EventReader, ingestArtefact, startService, TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
-import { vulnerabilityMessage } from "../services/scanner-runner/src/clients/vulnerability-matches.ts";
-import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
-import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
-import { scanVerdictsOf } from "../services/scanner-runner/src/domain/vulndb/scan-verdicts.ts";
-import { VENDORED_SNAPSHOT } from "../services/scanner-runner/src/vulndb/advisory-database.ts";
-import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";
+import { callAs, EventReader, fixturesOf, ingestArtefact, startService, testServers, uniqueName } from "@sca/testkit";
 import { startSlowRegistry } from "./offline/slow-registry.ts";
-import { publishJobs, scanJob } from "../services/scanner-runner/test/support/scan-jobs.ts";
 import { printTable } from "./table.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
@@ -52,39 +46,6 @@ const TARGET_RSS_MIB = 300;
 // As scripts/stack/portal.sh starts the scanner-runner (and the chart's values set it): a small young generation and
 // a capped old generation.
 const RUNNER_NODE_OPTIONS = "--max-semi-space-size=1"; // as scripts/stack/portal.sh starts it
-
-/** A purl per (ecosystem, name) of the vendored advisories, at a version where an advisory starts (or 0.0.1). */
-function poolOf(advisories: Advisory[]): string[] {
-  const types: Record<string, string> = {
-    npm: "npm",
-    PyPI: "pypi",
-    Go: "golang",
-    "crates.io": "cargo",
-    NuGet: "nuget",
-  };
-  const out = new Map<string, string>();
-  for (const a of advisories)
-    for (const af of a.affected) {
-      const key = `${af.ecosystem}\u0000${af.name}`;
-      if (out.has(key)) continue;
-      const raw = JSON.stringify(af);
-      const version = /"introduced":"([^"0][^"]*)"/.exec(raw)?.[1] ?? "0.0.1";
-      try {
-        if (af.ecosystem === "Maven") {
-          const [group, artifact] = af.name.split(":");
-          if (group && artifact) out.set(key, new PackageURL("maven", group, artifact, version).toString());
-        } else if (types[af.ecosystem]) {
-          const slash = af.name.lastIndexOf("/");
-          const ns = slash > 0 ? af.name.slice(0, slash) : undefined;
-          const name = slash > 0 ? af.name.slice(slash + 1) : af.name;
-          out.set(key, new PackageURL(types[af.ecosystem]!, ns, name, version).toString());
-        }
-      } catch {
-        // A name no purl can carry: left out.
-      }
-    }
-  return [...out.values()];
-}
 
 /** A deterministic pseudo-random pick of `n` distinct purls. */
 function pick(pool: string[], n: number, seed: number): string[] {
@@ -113,17 +74,10 @@ function artefactOf(purls: string[]): Uint8Array {
   ]);
 }
 
-const advisories: Advisory[] = [];
-for await (const doc of advisoryDocuments(VENDORED_SNAPSHOT, new AbortController().signal))
-  if (doc.text)
-    try {
-      advisories.push(readAdvisory(JSON.parse(doc.text)));
-    } catch {
-      // Skipped as the import skips it.
-    }
-const pool = poolOf(advisories);
-const older = new AdvisoryIndex(advisories.filter((_, i) => i % 10 !== 0));
-const full = new AdvisoryIndex(advisories);
+const runnerFixtures = await fixturesOf("scanner-runner");
+const older = await runnerFixtures.vulnerabilityMatcher({ keep: (i) => i % 10 !== 0 });
+const full = await runnerFixtures.vulnerabilityMatcher();
+const pool = full.samplePurls();
 const dir = await mkdtemp(join(tmpdir(), "sca-bench-rematch-"));
 const store = new DirectoryArtefactStore(dir);
 const identity = await startService("identity", {
@@ -144,7 +98,6 @@ const developer = () =>
   callAs.user(randomUUID(), {
     memberships: [{ team_id: team!.id, organization_id: team!.organizationId!, role: "developer" }],
   });
-const noEnrichment = { epss: new Map(), kev: new Map() };
 
 async function project(i: number): Promise<string> {
   const { project: p } = await projects
@@ -162,17 +115,13 @@ for (let i = 0; i < PROJECTS; i++) {
   const scanId = await ingestArtefact(projects.client(InventoryService), store, projectId, bytes, {
     caller: await runnerCaller(),
   });
-  const r = scanVerdictsOf(older, purls);
-  const recorded = await projects.client(VulnerabilityMatchService).recordScanMatches(
-    {
-      projectId,
-      scanId,
-      databaseVersion: "bench-older",
-      vulnerabilities: r.vulnerabilities.map((v) => vulnerabilityMessage(v, noEnrichment)),
-      verdicts: r.verdicts,
-    },
-    await runnerCaller(),
-  );
+  const { vulnerabilities, verdicts } = older.scanMatches(purls);
+  const recorded = await projects
+    .client(VulnerabilityMatchService)
+    .recordScanMatches(
+      { projectId, scanId, databaseVersion: "bench-older", vulnerabilities, verdicts },
+      await runnerCaller(),
+    );
   olderFindings += recorded.findingCount;
 }
 
@@ -185,7 +134,6 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
     ...process.env,
     NODE_OPTIONS: process.env.BENCH_RUNNER_NODE_OPTIONS ?? RUNNER_NODE_OPTIONS,
     BENCH_RUNNER_SCHEMA: schema,
-    BENCH_SECRET_KEY: TEST_SECRET,
     BENCH_ARTEFACT_DIR: dir,
     BENCH_PROJECTS_URL: projects.url!,
     ...registry.env,
@@ -266,9 +214,8 @@ function sbomOf(n: number, seed: number): { bytes: Buffer; expected: number } {
     pool.map((purl) => (v ? `${purl.slice(0, purl.lastIndexOf("@"))}@${v}` : purl)),
   );
   const purls = pick(versioned, n, seed);
-  const r = scanVerdictsOf(full, purls);
   // One finding per component and vulnerability (the SBOM's components are distinct package versions).
-  const expected = r.verdicts.reduce((sum, v) => sum + v.vulnerabilities.length, 0);
+  const expected = full.scanMatches(purls).findingCount;
   const bytes = Buffer.from(
     JSON.stringify({
       bomFormat: "CycloneDX",
@@ -295,18 +242,12 @@ async function scanToFindings(
     maxBytes: 64 * 2 ** 20,
   });
   // Onto the runner's manual lane, as the scan-orchestrator's relay publishes a job.
-  const job = scanJob({
-    lane: "manual",
+  const scanId = randomUUID();
+  await runnerFixtures.publishSbomJob(runnerKafka, {
+    scanId,
     projectId,
-    sbom: {
-      $typeName: "sca.events.v1.ScanArtefact",
-      key: upload.key,
-      sizeBytes: BigInt(upload.sizeBytes),
-      sha256: upload.sha256,
-    },
+    sbom: { key: upload.key, sizeBytes: BigInt(upload.sizeBytes), sha256: upload.sha256 },
   });
-  await publishJobs(runnerKafka, "manual", [job]);
-  const { scanId } = job;
   let total = 0;
   while (Date.now() - started < 300_000) {
     total = await count(projectId);
@@ -314,7 +255,7 @@ async function scanToFindings(
     await new Promise((r) => setTimeout(r, 20));
   }
   const listed = Date.now();
-  return { ms: listed - started, total, expected, stages: await stagesOf(String(scanId), started, listed) };
+  return { ms: listed - started, total, expected, stages: await stagesOf(scanId, started, listed) };
 }
 
 /** Milliseconds between the stages the runner reported (progress frames' occurred_at), upload stored to listed. */
@@ -359,8 +300,9 @@ const smallMemory = await next("memory");
 const large = SBOM_LARGE > 0 ? await scanToFindings(SBOM_LARGE, 2) : null;
 child.stdin.write("memory\n");
 const memory = await next("memory");
-child.stdin.write("stop\n");
+// The reader stops before the runner, whose close deletes the topics it reads.
 await scanEvents.stop();
+child.stdin.write("stop\n");
 await exited;
 
 printTable(
@@ -419,10 +361,7 @@ printTable(`scanner-runner resident memory (MiB; target ≤ ${TARGET_RSS_MIB})`,
     "VmHWM at the end (whole run)": Number(memory.hwmMiB).toFixed(0),
   },
 ]);
-// The runner's schema (identity's and projects' go with their close()).
-const db = await openDatabase({ url: testServers().databaseUrl, schema: "public", entities: [], migrations: [] });
-await db.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
-await db.close();
+// The runner's schema and topics went with its close() in its process, identity's and projects' go with theirs.
 await registry.close();
 await projects.close();
 await policy.close();

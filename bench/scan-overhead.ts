@@ -6,14 +6,14 @@
 //   scan's creation (ScanService.CreateScan, what the gateway's POST /v1/projects/{id}/scans calls) until GetScan,
 //   polled every 20 ms, says succeeded: queued, job through Kafka, clone, cdxgen, SBOM read, inventory artefact,
 //   ingest, matching.
-// - cdxgen alone: the same files in a fresh workspace, cdxgen started by runCdxgen with the flags, sandbox and
-//   environment a scan uses, until its SBOM is read back.
+// - cdxgen alone: the same files in a fresh workspace, cdxgen started with the flags, sandbox and environment a scan
+//   uses (the scanner-runner's sandboxTree fixture), until its SBOM is read back.
 // Runs alternate (portal, alone) so load drift on a shared machine hits both; one warm-up pair per project is not
 // counted; medians of BENCH_RUNS (default 5). The runner starts the next scan's cdxgen ahead after each source scan
 // (docs/source-scans.md, "cdxgen started ahead"; BENCH_PRESTART=false turns it off): each timed run waits until that
 // process has loaded and gone idle, so its loading never shares the cores with a run being timed.
 import { randomUUID } from "node:crypto";
-import { chown, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -23,9 +23,7 @@ import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { TOPICS } from "@sca/kafka";
 import { ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { callAs, EventReader, sharedDir, startGitServer, startService, uniqueName } from "@sca/testkit";
-import { runCdxgen } from "../services/scanner-runner/src/tools/cdxgen.ts";
-import { openWorkspace } from "../services/scanner-runner/src/sandbox/workspace.ts";
+import { callAs, EventReader, fixturesOf, sharedDir, startGitServer, startService, uniqueName } from "@sca/testkit";
 import { printTable } from "./table.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -159,28 +157,13 @@ async function portalRun(projectId: string, name: string): Promise<number> {
 
 /** cdxgen alone, as a scan starts it, on the same files: ms until its SBOM is read back. */
 async function aloneRun(name: string): Promise<number> {
-  const ws = await openWorkspace("", 65534);
+  const tree = await (await fixturesOf("scanner-runner")).sandboxTree(await files(name));
   try {
-    for (const [file, data] of Object.entries(await files(name))) {
-      await writeFile(join(ws.tree, file), data);
-      if (ws.runAs) await chown(join(ws.tree, file), ws.runAs.uid, ws.runAs.gid);
-    }
     const started = performance.now();
-    await runCdxgen(
-      ws,
-      {
-        bin: process.env.CDXGEN_BIN ?? "",
-        timeoutMs: 600_000,
-        memoryMb: 2048,
-        outputMaxBytes: 4 << 20,
-        sbomMaxBytes: 50 << 20,
-      },
-      () => {},
-      new AbortController().signal,
-    );
+    await tree.cdxgen({ bin: process.env.CDXGEN_BIN ?? "", timeoutMs: 600_000, memoryMb: 2048 });
     return performance.now() - started;
   } finally {
-    await ws.remove();
+    await tree.remove();
   }
 }
 

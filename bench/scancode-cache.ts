@@ -1,14 +1,12 @@
 // The scancode stage (docs/scancode.md) over a real tree with a cold content cache and with a warm one: an npm
 // package from the pnpm store (pino, 200 files; BENCH_TREE names another directory), copied into a sandbox
-// workspace and read by the real scancode, as a source scan's stage runs it. Cold: scancode_file_results empty, every
+// workspace and read by the real scancode, as a source scan's stage runs it (the scanner-runner's sandboxTree fixture). Cold: scancode_file_results empty, every
 // content read. Warm: the same tree again (scancode not started). One file changed: only that content read.
 // Offline (no portal needed), with the test servers' environment: node bench/scancode-cache.ts
-import { cp, readdir, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { scancodeBin, startService } from "@sca/testkit";
-import { treeLicenses } from "../services/scanner-runner/src/events/first-party-licenses-stage.ts";
-import { openWorkspace } from "../services/scanner-runner/src/sandbox/workspace.ts";
+import { fixturesOf, scancodeBin, startService } from "@sca/testkit";
 import { printTable } from "./table.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -22,43 +20,39 @@ async function pinoDir(): Promise<string> {
 
 const source = process.env.BENCH_TREE ?? (await pinoDir());
 const runner = await startService("scanner-runner", { listen: false, env: { CURRENCY_ENABLED: "false" } });
-const ws = await openWorkspace("", 65534);
-const deps = {
-  scancode: {
-    bin: process.env.SCANCODE_BIN ?? scancodeBin(),
-    timeoutMs: 3_600_000,
-    memoryMb: 4096,
-    outputMaxBytes: 4 * 1024 ** 2,
-    resultMaxBytes: 256 * 1024 ** 2,
-  },
+const fixtures = await fixturesOf("scanner-runner");
+const tree = await fixtures.sandboxTree(source);
+const settings = {
+  bin: process.env.SCANCODE_BIN ?? scancodeBin(),
+  timeoutMs: 3_600_000,
+  memoryMb: 4096,
   maxFiles: 20_000,
   maxDetections: 5000,
 };
 const rows: Record<string, string | number>[] = [];
 try {
-  await cp(source, ws.tree, { recursive: true, dereference: true });
   const stage = async (label: string) => {
     const started = performance.now();
-    const found = await treeLicenses(runner.orm, deps, ws, () => undefined, new AbortController().signal);
+    const found = await tree.licenses(runner.orm, settings);
     const ms = performance.now() - started;
     if (found.status !== "completed") throw new Error(`${label}: ${found.status}: ${found.message}`);
     rows.push({
       run: label,
       files: found.fileCount,
       "files read by scancode": found.scannedFileCount,
-      detections: found.detections.length,
+      detections: found.detectionCount,
       "stage s": ms / 1000,
     });
   };
   for (let r = 1; r <= RUNS; r++) {
-    await runner.orm.em.getConnection().execute("delete from scancode_file_results");
+    await fixtures.forgetScancodeResults(runner.orm);
     await stage(`cold ${r}`);
   }
   for (let r = 1; r <= RUNS; r++) await stage(`warm ${r}`);
-  await writeFile(join(ws.tree, "bench-changed.js"), `// SPDX-License-Identifier: MIT\n// ${Date.now()}\n`);
+  await writeFile(join(tree.dir, "bench-changed.js"), `// SPDX-License-Identifier: MIT\n// ${Date.now()}\n`);
   await stage("warm, one file added");
 } finally {
-  await ws.remove();
+  await tree.remove();
   await runner.close();
 }
 printTable(`scancode stage on ${source.split("node_modules/").pop()} (cold vs warm content cache)`, rows);

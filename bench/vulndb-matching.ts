@@ -1,29 +1,23 @@
 // Matching throughput of the scanner-runner's local vulnerability database (docs/vulnerability-database.md): the
 // whole vendored OSV snapshot in the matcher, every real SBOM of ../shared/data/sbom read, its components named by
 // purl and matched; OSV-Scanner (docs/osv-oracle.md) runs offline beside it on the same SBOM files with a database made
-// from the same advisories. Runs offline (no portal needed): node bench/vulndb-matching.ts
+// from the same advisories. The matcher and the SBOM reader are the runner's own, through the fixtures it publishes
+// for the test kit (fixturesOf). Runs offline (no portal needed): node bench/vulndb-matching.ts
 import { readFileSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { readAdvisory, type Advisory } from "../services/scanner-runner/src/domain/vulndb/advisory.ts";
 import { packageOfPurl, type PackageVersion } from "@sca/purl-package";
-import { AdvisoryIndex } from "../services/scanner-runner/src/domain/vulndb/matcher.ts";
-import { readSbom } from "../services/scanner-runner/src/domain/sbom/read-sbom.ts";
-import { advisoryDocuments } from "../services/scanner-runner/src/vulndb/advisory-source.ts";
-import { VENDORED_SNAPSHOT } from "../services/scanner-runner/src/vulndb/advisory-database.ts";
-import { osvScannerFindings, sharedDir } from "@sca/testkit";
+import { fixturesOf, osvScannerFindings, sharedDir, type VulnerabilityMatcherFixture } from "@sca/testkit";
 import { printTable } from "./table.ts";
 
 const SBOM_DIR = process.env.BENCH_SBOM_DIR ?? join(sharedDir(), "data", "sbom");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
-const advisories: Advisory[] = [];
-for await (const doc of advisoryDocuments(VENDORED_SNAPSHOT, new AbortController().signal))
-  if (doc.text) advisories.push(readAdvisory(JSON.parse(doc.text)));
-let t = performance.now();
-const index0 = new AdvisoryIndex(advisories);
-const buildMs = performance.now() - t;
+const runner = await fixturesOf("scanner-runner");
+const index0 = await runner.vulnerabilityMatcher();
+const { buildMs } = index0;
+let t: number;
 
 const sboms: { name: string; path: string; readMs: number; packages: PackageVersion[] }[] = [];
 for (const sub of ["cyclonedx", "spdx"]) {
@@ -32,9 +26,8 @@ for (const sub of ["cyclonedx", "spdx"]) {
     try {
       const bytes = await readFile(path);
       const readStarted = performance.now();
-      const inv = readSbom(bytes);
-      const packages = inv.components.flatMap((c) => {
-        const p = c.purl ? packageOfPurl(c.purl) : null;
+      const packages = runner.sbomPurls(bytes).flatMap((purl) => {
+        const p = packageOfPurl(purl);
         return p?.kind === "package" ? [p.package] : [];
       });
       sboms.push({ name: `${sub}/${file}`, path, readMs: performance.now() - readStarted, packages });
@@ -62,7 +55,7 @@ for (const sbom of sboms) {
       for (const x of v.vulnerabilities) findings.add(`${p.ecosystem}|${p.name}|${p.version}|${x.vulnerabilityId}`);
   }
   // OSV-Scanner reads the file, loads the zips of the ecosystems it found and matches: its whole offline run.
-  const osv = await osvScannerFindings({ sbom: sbom.path }, { advisoriesDir: VENDORED_SNAPSHOT });
+  const osv = await osvScannerFindings({ sbom: sbom.path }, { advisoriesDir: index0.advisoriesDir });
   const n = sbom.packages.length;
   const perSecond = (wallMs: number) => Math.round(n / (wallMs / 1000));
   rows.push({
@@ -113,7 +106,7 @@ function osvVersion(): string {
 }
 
 /** The built index with its verdict cache emptied, so every round evaluates the ranges again. */
-function coldIndex(index: AdvisoryIndex): AdvisoryIndex {
+function coldIndex(index: VulnerabilityMatcherFixture): VulnerabilityMatcherFixture {
   index.clearVerdicts();
   return index;
 }

@@ -6,14 +6,10 @@
 import { readFileSync } from "node:fs";
 import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { createLogger } from "@sca/log";
-import { startServiceInstance } from "@sca/runtime";
-import { openDatabase } from "@sca/db";
-import { TEST_SECRET, testServers, uniqueName } from "@sca/testkit";
-import { service } from "../../services/scanner-runner/src/service.ts";
-import { currentStatus } from "../../services/scanner-runner/src/vulndb/import-advisories.ts";
+import { fixturesOf, startService } from "@sca/testkit";
 
 // As runService and bench/offline/runner-process.ts: the definition's V8 flags, or BENCH_RUNNER_V8_FLAGS ("" for none).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? service.v8Flags ?? [])
+for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--memory-saver-mode"])
   setFlagsFromString(flag);
 const mib = (n: number) => Math.round(n / 2 ** 20);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
@@ -43,19 +39,10 @@ const tracer = setInterval(() => {
     report("moved");
   }
 }, 100);
-const servers = testServers();
-const schema = uniqueName("scanner_runner_mem");
-const instance = await startServiceInstance(service, {
-  migrate: true,
-  schema,
+// Through the test kit (its modules, about 9 MiB, are in the "process" line): a schema and topics of its own.
+const instance = await startService("scanner-runner", {
   logger: createLogger("scanner-runner-memory", process.env.BENCH_LOG_LEVEL ?? "WARN"),
   env: {
-    DATABASE_URL: servers.databaseUrl,
-    KAFKA_BROKERS: servers.kafkaBrokers.join(","),
-    KAFKA_TOPIC_PREFIX: `${schema}.`,
-    SECRET_KEY: TEST_SECRET,
-    APP_ENV: "dev",
-    RPC_PORT: "0",
     PROJECTS_RPC_URL: "http://127.0.0.1:9",
     KEV_REFRESH_ENABLED: "false",
     EPSS_REFRESH_ENABLED: "false",
@@ -65,11 +52,14 @@ const instance = await startServiceInstance(service, {
 });
 report("started");
 const sampler = setInterval(() => report("sample"), 1000);
-for (;;) {
-  const status = await currentStatus(instance.orm.em.fork()).catch(() => null);
-  if (status?.lastSucceededAt) break;
+const fixtures = await fixturesOf("scanner-runner");
+while (
+  !(await fixtures.startUpProgress(instance.orm).then(
+    (p) => p.imported,
+    () => false,
+  ))
+)
   await new Promise((r) => setTimeout(r, 200));
-}
 report("imported");
 await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SETTLE_MS ?? 5000)));
 clearInterval(sampler);
@@ -104,8 +94,5 @@ if (process.env.BENCH_SMAPS) {
   for (const m of maps.slice(0, 25)) console.log(m.rss.toFixed(1).padStart(8), m.name);
 }
 if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
-await instance.close(1000);
-const db = await openDatabase({ url: servers.databaseUrl, schema: "public", entities: [], migrations: [] });
-await db.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
-await db.close();
+await instance.close();
 process.exit(0);

@@ -2,15 +2,13 @@
 // vendored advisory snapshot imported at start (the "refresh" that changes every advisory), refresh propagation and
 // scan jobs as in production (the bench publishes them onto the runner's lane). It reports on stdout, one JSON line
 // each: the re-match queue filling and emptying, its resident memory (sampled every 50 ms, and VmHWM), and its CPU
-// time. Like the runner of `node src/main.ts`, it loads no test kit (whose modules would count in its memory): the
-// servers and the secret come from the environment.
+// time. It starts the runner through the test kit, whose own modules (about 9 MiB) count in its memory; the
+// servers come from the environment.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setFlagsFromString } from "node:v8";
 import { createLogger } from "@sca/log";
-import { startServiceInstance } from "@sca/runtime";
-import { service } from "../../services/scanner-runner/src/service.ts";
-import { rematchPendingCount } from "../../services/scanner-runner/src/store/pending-refreshes.ts";
+import { fixturesOf, startService } from "@sca/testkit";
 
 /** The named keys of this process's environment that are set. */
 const passedThrough = (keys: string[]) =>
@@ -24,34 +22,28 @@ const say = (o: Record<string, unknown>) =>
   process.stdout.write(`${JSON.stringify({ at: Date.now(), cpuMs: cpuMs(), ...o })}\n`);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
-// The V8 flags runService sets in production (the definition's v8Flags); BENCH_RUNNER_V8_FLAGS replaces them
-// (space-separated, empty for none: the before/after pair).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? service.v8Flags ?? [])
+// The V8 flags runService sets in production (the definition's v8Flags, services/scanner-runner/src/service.ts);
+// BENCH_RUNNER_V8_FLAGS replaces them (space-separated, empty for none: the before/after pair).
+for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--memory-saver-mode"])
   setFlagsFromString(flag);
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 2 ** 20)), 50);
 const schema = process.env.BENCH_RUNNER_SCHEMA!;
 say({ event: "starting", rssMiB: process.memoryUsage().rss / 2 ** 20 });
-const instance = await startServiceInstance(service, {
-  migrate: true,
-  relayPollIntervalMs: 100,
+const instance = await startService("scanner-runner", {
   schema,
   logger: createLogger("scanner-runner-bench", "WARN"),
   env: {
-    DATABASE_URL: process.env.DATABASE_URL!,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
-    KAFKA_TOPIC_PREFIX: `${schema}.`,
-    SECRET_KEY: process.env.BENCH_SECRET_KEY!,
-    APP_ENV: "dev",
-    RPC_PORT: "0",
     ARTEFACT_DIR: process.env.BENCH_ARTEFACT_DIR!,
     PROJECTS_RPC_URL: process.env.BENCH_PROJECTS_URL!,
     KEV_REFRESH_ENABLED: "false",
     EPSS_REFRESH_ENABLED: "false",
     EOL_REFRESH_ENABLED: "false",
     MALICIOUS_REFRESH_ENABLED: "false",
-    // The registry lookups as the shell sets them (on by default, against the public registries): the service's
-    // configuration reads only this env, not the process's.
+    // The registry lookups as the shell sets them, on by default as in production (the test kit turns them off):
+    // the service's configuration reads only this env, not the process's.
+    LICENSE_FETCH_ENABLED: "true",
+    CURRENCY_ENABLED: "true",
     ...passedThrough([
       "LICENSE_FETCH_ENABLED",
       "LICENSE_FETCH_STAGE_SECONDS",
@@ -65,9 +57,13 @@ const instance = await startServiceInstance(service, {
 say({ event: "started", rssMiB: process.memoryUsage().rss / 2 ** 20 });
 
 // The queue: filled by the import's commit, emptied by the propagation.
+const fixtures = await fixturesOf("scanner-runner");
 let seen = false;
 for (;;) {
-  const n = await rematchPendingCount(instance.orm.em.fork()).catch(() => 0);
+  const n = await fixtures.startUpProgress(instance.orm).then(
+    (p) => p.rematchPending,
+    () => 0,
+  );
   if (n > 0 && !seen) {
     seen = true;
     say({ event: "queued", packages: n });
@@ -87,5 +83,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (word === "stop") break;
 }
 clearInterval(sampler);
-await instance.close(1000);
+await instance.close();
 process.exit(0);

@@ -4,7 +4,47 @@
 // name (fixturesOf), so the only door between services' tests is this one.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { KafkaClient } from "@sca/kafka";
 import type { RecordScanMatchesRequestSchema } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
+
+/** The vulnerabilities and verdicts of a scan's package versions, as RecordScanMatches takes them. */
+export type ScanMatches = Pick<MessageInitShape<typeof RecordScanMatchesRequestSchema>, "vulnerabilities" | "verdicts">;
+
+/** The scanner-runner's matcher over an advisory set (a benchmark's view of it). */
+export interface VulnerabilityMatcherFixture {
+  /** The directory the advisories were read from (laid out as OSV-Scanner reads it too). */
+  advisoriesDir: string;
+  advisoryCount: number;
+  packageCount: number;
+  /** Milliseconds the index took to build from the parsed advisories. */
+  buildMs: number;
+  /** A purl per package the advisories affect, at a version where one of them starts (else 0.0.1). */
+  samplePurls(): string[];
+  /** The verdict of one package version (OSV's ecosystem and name, as @sca/purl-package names them). */
+  match(pkg: {
+    ecosystem: string;
+    name: string;
+    version: string;
+  }): { assessed: true; vulnerabilities: readonly { vulnerabilityId: string }[] } | { assessed: false };
+  /** Forgets the verdicts kept so far: the next matches take the cold path a new database version takes. */
+  clearVerdicts(): void;
+  /** The verdicts of `purls` as a scan records them (no EPSS or KEV data), and how many findings they make. */
+  scanMatches(purls: readonly string[]): ScanMatches & { findingCount: number };
+}
+
+/** A sandbox workspace holding a source tree, as a source scan's stages see it. */
+export interface SandboxTreeFixture {
+  /** The tree's directory. */
+  dir: string;
+  /** cdxgen over the tree with the flags, sandbox and environment a source scan uses; answers the SBOM. */
+  cdxgen(opts: { bin: string; timeoutMs: number; memoryMb: number }): Promise<Buffer>;
+  /** The scancode stage over the tree as a source scan runs it, its content cache in `orm`'s schema. */
+  licenses(
+    orm: MikroORM,
+    opts: { bin: string; timeoutMs: number; memoryMb: number; maxFiles: number; maxDetections: number },
+  ): Promise<{ status: string; message: string; fileCount: number; scannedFileCount: number; detectionCount: number }>;
+  remove(): Promise<void>;
+}
 
 export interface ServiceFixtures {
   identity: {
@@ -84,6 +124,27 @@ export interface ServiceFixtures {
      * EPSS snapshots loaded and pushed to findings), so a test's findings are not rewritten under it.
      */
     startUpSettled(orm: MikroORM, timeoutMs?: number): Promise<void>;
+    /**
+     * Where a started runner's start-up work stands: its first advisory import done, and the package names still
+     * waiting to be re-matched against what it imported.
+     */
+    startUpProgress(orm: MikroORM): Promise<{ imported: boolean; rematchPending: number }>;
+    /** The runner's matcher over its vendored advisories; `keep` picks them by index (an older database's subset). */
+    vulnerabilityMatcher(opts?: { keep?: (index: number) => boolean }): Promise<VulnerabilityMatcherFixture>;
+    /** The purls of the components the runner reads from this SBOM (those with one). */
+    sbomPurls(sbom: Uint8Array): string[];
+    /**
+     * An `sbom` scan's job onto the runner's manual lane (topics under `kafka`'s prefix), as the scan-orchestrator's
+     * relay publishes it.
+     */
+    publishSbomJob(
+      kafka: KafkaClient,
+      job: { scanId: string; projectId: string; sbom: { key: string; sizeBytes: bigint; sha256: string } },
+    ): Promise<void>;
+    /** Empties the scancode stage's content cache: the next stage reads every file again. */
+    forgetScancodeResults(orm: MikroORM): Promise<void>;
+    /** A sandbox workspace holding a copy of the directory `source`, or the files it names by name. */
+    sandboxTree(source: string | Record<string, Uint8Array>): Promise<SandboxTreeFixture>;
   };
 }
 

@@ -16,7 +16,13 @@ export type { RecordSeen } from "./event-reader.ts";
 export { followToCallback, startTestProvider } from "./oidc-provider.ts";
 export type { Person, TestProvider } from "./oidc-provider.ts";
 export { fixturesOf } from "./fixtures.ts";
-export type { FixtureService, ServiceFixtures } from "./fixtures.ts";
+export type {
+  FixtureService,
+  SandboxTreeFixture,
+  ScanMatches,
+  ServiceFixtures,
+  VulnerabilityMatcherFixture,
+} from "./fixtures.ts";
 export { generateCycloneDxBom } from "./cyclonedx-generator.ts";
 export type { GeneratedBomOptions } from "./cyclonedx-generator.ts";
 export { sharedDir } from "./shared-dir.ts";

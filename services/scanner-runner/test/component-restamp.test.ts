@@ -30,8 +30,9 @@ import {
   type TestService,
 } from "@sca/testkit";
 import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
-import { refreshEol } from "../src/feeds/eol-feed.ts";
-import { refreshMalicious } from "../src/feeds/malicious-feed.ts";
+import { eolFeed } from "../src/feeds/eol-feed.ts";
+import { refreshFeed } from "../src/feeds/feed-attempt.ts";
+import { maliciousFeed } from "../src/feeds/malicious-feed.ts";
 import { feedStatus } from "../src/store/feed-status.ts";
 import { COMPONENT_STATE_FEEDS, enrichmentUpdatesQueued } from "../src/store/pending-refreshes.ts";
 import {
@@ -214,7 +215,7 @@ describe("re-stamping after a snapshot refresh", () => {
 
     // The operator's checkout gains left-pad's record; the weekly rebuild (forced here) reads it.
     await writeFile(join(maliciousDir, "MAL-2099-0002.json"), JSON.stringify(malRecord("MAL-2099-0002", "left-pad")));
-    expect(await refreshMalicious(runner.orm, settings(), logger, true)).toBe("synced");
+    expect(await refreshFeed(maliciousFeed, runner.orm, settings(), logger, signal, true)).toBe("synced");
     await eventually(
       async () => (await statesOf(projectId))[LEFT_PAD]?.malicious === "flagged",
       "left-pad flagged",
@@ -237,7 +238,7 @@ describe("re-stamping after a snapshot refresh", () => {
     ]);
 
     // Rebuilt again unchanged: the re-stamp changes nothing and publishes nothing more.
-    expect(await refreshMalicious(runner.orm, settings(), logger, true)).toBe("synced");
+    expect(await refreshFeed(maliciousFeed, runner.orm, settings(), logger, signal, true)).toBe("synced");
     await eventually(restampDone, "the second re-stamp forgotten", 30_000);
     await new Promise((r) => setTimeout(r, 2000));
     expect(
@@ -255,7 +256,7 @@ describe("re-stamping after a snapshot refresh", () => {
     served.set("/eol/angular.json", Buffer.from(JSON.stringify(angular)));
     const stopped = runner;
     await stopped.close(1000);
-    expect(await refreshEol(stopped.orm, settings(), logger, signal, true)).toBe("synced");
+    expect(await refreshFeed(eolFeed, stopped.orm, settings(), logger, signal, true)).toBe("synced");
     expect((await statesOf(projectId))[ANGULAR]?.eol).toBe("eol");
 
     runner = await startRunner();
@@ -277,7 +278,7 @@ describe("re-stamping after a snapshot refresh", () => {
   it("re-stamps at the daily end-of-life check with the live sweep off, so passing dates reach the inventories", async () => {
     expect((await panels()).eol.cleared).toBe(1n);
     const off = { ...settings(), eol: { ...settings().eol, refreshEnabled: false } };
-    expect(await refreshEol(runner.orm, off, logger, signal, true)).toBe("skipped");
+    expect(await refreshFeed(eolFeed, runner.orm, off, logger, signal, true)).toBe("skipped");
     // The pass finds nothing to move today: its counts replace the last pass's.
     await eventually(async () => (await panels()).eol.cleared === 0n, "the daily pass recorded", 30_000);
     const { eol } = await panels();

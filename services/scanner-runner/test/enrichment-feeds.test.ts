@@ -10,11 +10,12 @@ import { Code } from "@connectrpc/connect";
 import { createLogger } from "@sca/log";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { closeTogether, callAs, sharedDir, startService, type TestService } from "@sca/testkit";
-import { loadEolSnapshot, refreshEol } from "../src/feeds/eol-feed.ts";
+import { eolFeed } from "../src/feeds/eol-feed.ts";
 import { EnrichmentReader } from "../src/feeds/enrichment-reader.ts";
-import { refreshEpss } from "../src/feeds/epss-feed.ts";
+import { epssFeed } from "../src/feeds/epss-feed.ts";
+import { refreshFeed } from "../src/feeds/feed-attempt.ts";
 import { feedSettingsOf, type FeedConfig, type FeedSettings } from "../src/feeds/feed-settings.ts";
-import { refreshKev } from "../src/feeds/kev-feed.ts";
+import { kevFeed } from "../src/feeds/kev-feed.ts";
 import { service } from "../src/service.ts";
 import { KevEntryRecord } from "../src/store/entities/enrichment-feeds.ts";
 import { recordFeedCounts } from "../src/store/feed-status.ts";
@@ -167,7 +168,14 @@ describe("a failed refresh", () => {
     ["a catalog that is not CISA's", "/kev-not-cisa.json", "CISA's schema"],
     ["a missing catalog", "/nothing.json", "HTTP 404"],
   ])("keeps the stored catalog after %s", async (_what, path, reason) => {
-    const result = await refreshKev(runner.orm, settings({ KEV_FEED_URL: `${feeds.url}${path}` }), logger, never, true);
+    const result = await refreshFeed(
+      kevFeed,
+      runner.orm,
+      settings({ KEV_FEED_URL: `${feeds.url}${path}` }),
+      logger,
+      never,
+      true,
+    );
     expect(result).toBe("failed");
     const panel = await client().getKnownExploitedFeedStatus({}, await admin());
     expect(panel.run).toMatchObject({ lastResult: "failed" });
@@ -180,7 +188,7 @@ describe("a failed refresh", () => {
 
   it("keeps the stored catalog when the feed does not answer in time", async () => {
     const slow = settings({ KEV_FEED_URL: `${feeds.url}/slow`, KEV_REFRESH_TIMEOUT_SECONDS: 1 });
-    expect(await refreshKev(runner.orm, slow, logger, never, true)).toBe("failed");
+    expect(await refreshFeed(kevFeed, runner.orm, slow, logger, never, true)).toBe("failed");
     const panel = await client().getKnownExploitedFeedStatus({}, await admin());
     expect(panel.run?.skippedReason).toContain("took longer than 1 s");
     expect(panel.feedCount).toBe(1401n);
@@ -191,9 +199,9 @@ describe("a failed refresh", () => {
     ["a bad row after every good one", "/epss-bad-last-row.csv.gz"],
     ["a missing file", "/nothing.csv.gz"],
   ])("keeps every stored EPSS score after %s", async (_what, path) => {
-    expect(await refreshEpss(runner.orm, settings({ EPSS_FEED_URL: `${feeds.url}${path}` }), logger, never, true)).toBe(
-      "failed",
-    );
+    expect(
+      await refreshFeed(epssFeed, runner.orm, settings({ EPSS_FEED_URL: `${feeds.url}${path}` }), logger, never, true),
+    ).toBe("failed");
     const availability = await client().getEpssAvailability({}, await admin());
     expect(availability).toMatchObject({ available: true, scoredCves: 9228n });
     const scores = await new EnrichmentReader(runner.orm, settings()).epssOf(["CVE-1999-0087"]);
@@ -202,13 +210,13 @@ describe("a failed refresh", () => {
 
   it("reads a plain (not gzip) EPSS file too", async () => {
     const plain = settings({ EPSS_FEED_URL: `${feeds.url}/epss-plain.csv` });
-    expect(await refreshEpss(runner.orm, plain, logger, never, true)).toBe("synced");
+    expect(await refreshFeed(epssFeed, runner.orm, plain, logger, never, true)).toBe("synced");
     expect((await client().getEpssAvailability({}, await admin())).scoredCves).toBe(9228n);
   });
 
   it("records a disabled refresh as skipped with the key that turned it off", async () => {
     const off = settings({ KEV_REFRESH_ENABLED: false });
-    expect(await refreshKev(runner.orm, off, logger, never, true)).toBe("skipped");
+    expect(await refreshFeed(kevFeed, runner.orm, off, logger, never, true)).toBe("skipped");
     const panel = await client().getKnownExploitedFeedStatus({}, await admin());
     expect(panel.run).toMatchObject({ lastResult: "skipped", skippedReason: "KEV_REFRESH_ENABLED is false" });
     expect(panel.feedCount).toBe(1401n);
@@ -220,7 +228,7 @@ describe("the end-of-life sweep", () => {
     feeds.eolDelayMs = 150;
     try {
       const capped = { ...settings(), eol: { ...settings().eol, sweepCapMs: 1000 } };
-      expect(await refreshEol(runner.orm, capped, logger, never, true)).toBe("synced");
+      expect(await refreshFeed(eolFeed, runner.orm, capped, logger, never, true)).toBe("synced");
     } finally {
       feeds.eolDelayMs = 0;
     }
@@ -236,7 +244,7 @@ describe("the end-of-life sweep", () => {
     try {
       const slow = settings({ EOL_REFRESH_TIMEOUT_SECONDS: 1 });
       const capped = { ...slow, eol: { ...slow.eol, sweepCapMs: 2500 } };
-      expect(await refreshEol(runner.orm, capped, logger, never, true)).toBe("failed");
+      expect(await refreshFeed(eolFeed, runner.orm, capped, logger, never, true)).toBe("failed");
     } finally {
       feeds.eolDelayMs = 0;
     }
@@ -255,7 +263,7 @@ describe("the end-of-life sweep", () => {
     try {
       for (const p of ["nodejs", "django"])
         cpSync(join(sharedDir(), "data", "eol", `${p}.json`), join(dir, `${p}.json`));
-      expect(await loadEolSnapshot(runner.orm, settings({ EOL_SNAPSHOT_PATH: dir }))).toBe(true);
+      expect(await eolFeed.loadSnapshot(runner.orm, settings({ EOL_SNAPSHOT_PATH: dir }))).toBe(true);
       const panel = await client().getEndOfLifeDatasetStatus({}, await callAs.superAdmin(randomUUID()));
       expect(panel).toMatchObject({ productCount: 2n, snapshotOrigin: "override" });
       const reader = new EnrichmentReader(runner.orm, settings());

@@ -24,7 +24,8 @@ import {
 } from "@sca/testkit";
 import yazl from "yazl";
 import { feedSettingsOf } from "../src/feeds/feed-settings.ts";
-import { refreshKev } from "../src/feeds/kev-feed.ts";
+import { refreshFeed } from "../src/feeds/feed-attempt.ts";
+import { kevFeed } from "../src/feeds/kev-feed.ts";
 import { rematchPendingCount } from "../src/store/pending-refreshes.ts";
 import { importAdvisories } from "../src/vulndb/import-advisories.ts";
 import { kevCatalog, kevCatalogWithoutFirstThree } from "./support/feed-server.ts";
@@ -280,11 +281,15 @@ describe("an enrichment refresh", () => {
         MALICIOUS_SNAPSHOT_STALE_DAYS: 60,
       });
     // The whole catalog synced: the panel counts the open findings on KEV_CVE over the scanned projects.
-    expect(await refreshKev(runner.orm, kevSettings(`${base}/kev-full.json`), logger, signal, true)).toBe("synced");
+    expect(await refreshFeed(kevFeed, runner.orm, kevSettings(`${base}/kev-full.json`), logger, signal, true)).toBe(
+      "synced",
+    );
     const flagged = await openKevFindings();
     expect(flagged).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await kevFlaggedTotal()) === flagged, "kev_flagged_total counting them", 30_000);
-    expect(await refreshKev(runner.orm, kevSettings(`${base}/kev-delisted.json`), logger, signal, true)).toBe("synced");
+    expect(await refreshFeed(kevFeed, runner.orm, kevSettings(`${base}/kev-delisted.json`), logger, signal, true)).toBe(
+      "synced",
+    );
     await eventually(
       async () => (await openFindings(projectId)).find((f) => f.vulnerabilityId === KEV_CVE)?.knownExploited === false,
       "the delisted flag on the finding",

@@ -2,12 +2,7 @@
 // kept as an image reference names it (lower-case host and a non-default port, no scheme, path or credentials), so a
 // URL pasted from a browser and the host typed by hand name the same login; the password is write-only and only
 // ever stored sealed.
-
-const MAX_HOST = 255;
-const MAX_USERNAME = 255;
-const MAX_PASSWORD = 4096;
-// A DNS name or an IPv4 address: labels of letters, digits and hyphens.
-const HOST_NAME = /^(?=.{1,255}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+import { hostUrlOf, requireLength, MAX_HOST, MAX_SECRET, MAX_USERNAME, type FieldProblem } from "./login-fields.ts";
 
 export interface RegistryLoginInput {
   registryHost: string;
@@ -23,20 +18,11 @@ export interface RegistryLogin {
   allowed: boolean;
 }
 
-export type FieldProblem = { path: string; message: string };
-
 /** The registry of `raw` (a host[:port], or a URL) as host[:port], or null when it names none. */
 export function registryHostOf(raw: string): string | null {
-  const text = raw.trim();
-  if (text.length === 0 || text.length > 2048) return null;
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
-  } catch {
-    return null;
-  }
-  const host = url.hostname.replace(/\.$/, "").toLowerCase();
-  if (!HOST_NAME.test(host)) return null;
+  const found = hostUrlOf(raw);
+  if (!found) return null;
+  const { url, host } = found;
   // Docker Hub's API host and index name are the registry image references call docker.io.
   const named = host === "index.docker.io" || host === "registry-1.docker.io" ? "docker.io" : host;
   const withPort = url.port ? `${named}:${url.port}` : named;
@@ -53,10 +39,8 @@ export function parseRegistryLogin(input: RegistryLoginInput): { login: Registry
       message: `must be a host name with an optional port (1 to ${MAX_HOST} characters)`,
     });
   const username = input.username.trim();
-  if (username.length < 1 || username.length > MAX_USERNAME)
-    problems.push({ path: "username", message: `is required (1 to ${MAX_USERNAME} characters)` });
-  if (input.password.length < 1 || input.password.length > MAX_PASSWORD)
-    problems.push({ path: "password", message: `is required (1 to ${MAX_PASSWORD} characters)` });
+  requireLength(problems, "username", username, MAX_USERNAME, `is required (1 to ${MAX_USERNAME} characters)`);
+  requireLength(problems, "password", input.password, MAX_SECRET, `is required (1 to ${MAX_SECRET} characters)`);
   if (problems.length > 0) return { problems };
   return { login: { registryHost: registryHost!, username, password: input.password, allowed: input.allowed ?? true } };
 }

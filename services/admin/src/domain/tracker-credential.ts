@@ -1,15 +1,10 @@
 // An organization's ticket-tracker login (the spec's Ticket-tracker login): what a valid one is. The host is kept
 // bare (lower-case host name, no scheme, port, path or credentials), so a URL pasted from a browser and the host
 // typed by hand name the same login; the api_token is write-only and only ever stored sealed.
+import { hostUrlOf, requireLength, MAX_HOST, MAX_SECRET, MAX_USERNAME, type FieldProblem } from "./login-fields.ts";
 
 export const AUTH_SCHEMES = ["tracker_basic"] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
-
-const MAX_HOST = 255;
-const MAX_USERNAME = 255;
-const MAX_TOKEN = 4096;
-// A DNS name or an IPv4 address: labels of letters, digits and hyphens.
-const HOST_NAME = /^(?=.{1,255}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export interface TrackerLoginInput {
   host: string;
@@ -25,20 +20,10 @@ export interface TrackerLogin {
   username: string;
 }
 
-export type FieldProblem = { path: string; message: string };
-
 /** The bare host of `raw` (a host, or a URL), or null when it names none. */
 export function bareHost(raw: string): string | null {
-  const text = raw.trim();
-  if (text.length === 0 || text.length > 2048) return null;
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname;
-  } catch {
-    return null;
-  }
-  host = host.replace(/\.$/, "").toLowerCase();
-  return HOST_NAME.test(host) && host.length <= MAX_HOST ? host : null;
+  const host = hostUrlOf(raw)?.host;
+  return host !== undefined && host.length <= MAX_HOST ? host : null;
 }
 
 /** The login to store, or the problems of the input (paths under the body). */
@@ -50,10 +35,14 @@ export function parseTrackerLogin(input: TrackerLoginInput): { login: TrackerLog
   if (!(AUTH_SCHEMES as readonly string[]).includes(authScheme))
     problems.push({ path: "auth_scheme", message: `must be one of ${AUTH_SCHEMES.join(", ")}` });
   const username = input.username.trim();
-  if (username.length < 1 || username.length > MAX_USERNAME)
-    problems.push({ path: "username", message: `is required for tracker_basic (1 to ${MAX_USERNAME} characters)` });
-  if (input.apiToken.length < 1 || input.apiToken.length > MAX_TOKEN)
-    problems.push({ path: "api_token", message: `is required (1 to ${MAX_TOKEN} characters)` });
+  requireLength(
+    problems,
+    "username",
+    username,
+    MAX_USERNAME,
+    `is required for tracker_basic (1 to ${MAX_USERNAME} characters)`,
+  );
+  requireLength(problems, "api_token", input.apiToken, MAX_SECRET, `is required (1 to ${MAX_SECRET} characters)`);
   if (problems.length > 0) return { problems };
   return { login: { host: host!, apiToken: input.apiToken, authScheme: authScheme as AuthScheme, username } };
 }

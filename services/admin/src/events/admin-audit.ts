@@ -2,4 +2,4 @@
 // its audit consumer then records them as it records the others'.
 import { auditEmitter } from "@sca/audit";
 
-export const emitAdminAudit = auditEmitter({ source: "admin", defaultTargetTable: "tracker_credentials" });
+export const emitAdminAudit = auditEmitter({ source: "admin" });

@@ -1,7 +1,6 @@
 // ApprovalRequested and ApprovalDecided (policy's, on sca.domain.events) raise approval.requested for the team's
 // reviewers (never the requester: nobody decides their own request) and approval.decided for the requester,
 // routed through the team's and its organization's rules, in the event's transaction (idempotent consumer).
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import {
@@ -20,6 +19,7 @@ import type { NotificationContent } from "../domain/scan-outcomes.ts";
 import type { RecipientPerson } from "../clients/recipients.ts";
 import type { RaiseDeps } from "./delivery-deps.ts";
 import { raiseNotification } from "./raise-notification.ts";
+import { occurredAtOf } from "./team-notifications.ts";
 
 export const APPROVAL_REQUESTS_GROUP = "notifier.approval-requests";
 export const APPROVAL_DECISIONS_GROUP = "notifier.approval-decisions";
@@ -53,8 +53,7 @@ export function approvalRequestedHandler(deps: RaiseDeps) {
     const reviewers = (await deps.recipients.of(a.teamId, APPROVAL_REVIEWER_ROLES, [])).filter(
       (p) => p.userId !== a.requestedByUserId,
     );
-    const at = event.occurredAt ? timestampDate(event.occurredAt) : meta.timestamp;
-    await raiseFor(em, deps, a, approvalRequestedNotification(a), reviewers, meta, at);
+    await raiseFor(em, deps, a, approvalRequestedNotification(a), reviewers, meta, occurredAtOf(event, meta));
   };
 }
 
@@ -64,7 +63,6 @@ export function approvalDecidedHandler(deps: RaiseDeps) {
     const content = a ? approvalDecidedNotification(a, event.status) : null;
     if (!a || !content || !a.requestedByUserId) return;
     const requester = await deps.recipients.of(a.teamId, [], [a.requestedByUserId]);
-    const at = event.occurredAt ? timestampDate(event.occurredAt) : meta.timestamp;
-    await raiseFor(em, deps, a, content, requester, meta, at);
+    await raiseFor(em, deps, a, content, requester, meta, occurredAtOf(event, meta));
   };
 }

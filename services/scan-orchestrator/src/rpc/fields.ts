@@ -10,6 +10,9 @@ import {
   type ScanStatus,
 } from "../domain/scan-state.ts";
 
+/** A 422 naming one field of the request. */
+export const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
+
 /** A path id that is not a UUID names nothing: NotFound, like an unknown one. */
 export function pathId(value: string): string {
   if (!isUuid(value)) throw ProblemError.notFound("No such scan.");

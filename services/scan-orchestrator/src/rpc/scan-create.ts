@@ -1,28 +1,16 @@
-// Creating scans (CreateScan, BatchCreateScans), a project's scans and releases (ListProjectScans,
-// ListProjectReleases) and the upload registrations.
-// The project's existence, team and archived state come from projects, asked as the caller: its 404 or 403 is the
-// answer (the owner hides what it hides). Starting a scan or uploading takes developer+ on the project's team. A
-// queued scan's job is written to the outbox with the row (docs/scans.md, "States", "Lanes").
+// Creating scans (CreateScan, BatchCreateScans). A project's scans and releases are listed in
+// project-scan-lists.ts, uploads registered in scan-uploads.ts. A queued scan's job is written to the outbox with the
+// row (docs/scans.md, "States", "Lanes").
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { summarizeBatch } from "@sca/batch";
 import { uuidv7 } from "@sca/kafka";
-import { NUMBERED_PAGE_SIZE, pageInfo, pageOf, pageSizeRule } from "@sca/paging";
-import { ProblemError } from "@sca/problem";
 import {
   BatchCreateScansResponseSchema,
   BatchScanRowSchema,
   CreateScanResponseSchema,
-  ListProjectReleasesResponseSchema,
-  ListProjectScansResponseSchema,
-  RegisterSbomUploadResponseSchema,
-  RegisterImageArchiveResponseSchema,
-  RegisterSourceArchiveResponseSchema,
-  type ArtefactReference,
 } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { requireCaller, type Caller } from "@sca/rpc";
-import type { ProjectFacts } from "../clients/projects.ts";
 import { admitToTeam, diskPressureProblem, diskVerdict, teamCapProblem, type Admission } from "../domain/admission.ts";
 import {
   batchRequestProblem,
@@ -32,21 +20,19 @@ import {
   type BatchRowOutcome,
 } from "../domain/batch.ts";
 import { normalizeScanRef } from "../domain/refs.ts";
-import { metadataProblem, releaseFromMetadata, releaseListFilterOf } from "../domain/release.ts";
-import { mayCreateScan, mayReadScan } from "../domain/scan-access.ts";
+import { metadataProblem, releaseFromMetadata } from "../domain/release.ts";
+import { mayCreateScan } from "../domain/scan-access.ts";
 import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } from "../domain/scan-state.ts";
 import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
 import * as scans from "../store/scans.ts";
 import * as uploads from "../store/uploads.ts";
-import { kindFilter, statusFilter } from "./fields.ts";
+import { invalid } from "./fields.ts";
+import { projectAccess, projectPathId } from "./project-access.ts";
 import type { ScanHandlers, ScanServiceDeps } from "./scan-deps.ts";
 import { scanView } from "./scan-views.ts";
 
 /** The error_message of a `sbom` scan created without an upload (it fails at once, never stays queued). */
 export const NO_SBOM_MESSAGE = "No SBOM was uploaded for this scan: upload one first and name its upload_id.";
-
-/** The spec's releases list: page and size, 20 by default, 100 at most. */
-const RELEASE_PAGE_SIZE = pageSizeRule({ defaultSize: 20, maxSize: 100 });
 
 type UploadKind = uploads.ScanUploadRow["kind"];
 const UPLOAD_NAMES: Record<UploadKind, string> = {
@@ -55,67 +41,9 @@ const UPLOAD_NAMES: Record<UploadKind, string> = {
   image_archive: "image archive",
 };
 
-const invalid = (path: string, message: string) => ProblemError.validation([{ path, message }]);
-
-const noProject = (status: 403 | 404) =>
-  status === 404
-    ? ProblemError.notFound("No such project.")
-    : new ProblemError({ status: 403, code: "forbidden", detail: "You may not use this project." });
-
-const notWriter = () =>
-  new ProblemError({
-    status: 403,
-    code: "forbidden",
-    detail: "Starting scans and uploading for a project takes the developer role (or above) on its team.",
-  });
-
-/** A project id of a request path: 404 when it is not a UUID (it names nothing), as for an unknown one. */
-function projectPathId(value: string): string {
-  if (!isUuid(value)) throw ProblemError.notFound("No such project.");
-  return value.toLowerCase();
-}
-
-export function scanCreateHandlers(
-  deps: ScanServiceDeps,
-): ScanHandlers<
-  | "createScan"
-  | "batchCreateScans"
-  | "listProjectScans"
-  | "listProjectReleases"
-  | "registerSbomUpload"
-  | "registerSourceArchive"
-  | "registerImageArchive"
-> {
+export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createScan" | "batchCreateScans"> {
   const { settings } = deps;
-
-  /** The project as its owner answers the caller; refused with the owner's status. */
-  async function readableProject(caller: Caller, projectId: string): Promise<ProjectFacts> {
-    const answer = await deps.projects.project(caller, projectId);
-    if (!answer.found) throw noProject(answer.status);
-    return answer.project;
-  }
-
-  /** The project, which the caller may write to and which is not archived. */
-  async function writableProject(caller: Caller, projectId: string): Promise<ProjectFacts> {
-    const project = await readableProject(caller, projectId);
-    if (!mayCreateScan(caller, { teamId: project.teamId, projectId: project.id })) throw notWriter();
-    if (project.archived)
-      throw new ProblemError({ status: 409, code: "project_archived", detail: "The project is archived." });
-    return project;
-  }
-
-  /** The project when the caller may read its scans (and releases): its team's members, as scans are read. */
-  async function projectOfScanReader(caller: Caller, projectId: string): Promise<ProjectFacts> {
-    const project = await readableProject(caller, projectPathId(projectId));
-    // Scans are read by the project's team; a reader of an organization-visible project from another team is not.
-    if (!mayReadScan(caller, { teamId: project.teamId, projectId: project.id }))
-      throw new ProblemError({
-        status: 403,
-        code: "forbidden",
-        detail: "A project's scans are read by the members of its team.",
-      });
-    return project;
-  }
+  const projects = projectAccess(deps);
 
   async function refuseOnDiskPressure(): Promise<void> {
     const usage = await deps.artefacts.usage().catch(() => ({ totalBytes: 0, freeBytes: 0 }));
@@ -154,38 +82,6 @@ export function scanCreateHandlers(
   const artefactOf = (u: uploads.ScanUploadRow | null) =>
     u ? { key: u.artefactKey, sizeBytes: u.sizeBytes, sha256: u.sha256 } : undefined;
 
-  async function register(
-    caller: Caller,
-    projectIdRaw: string,
-    artefact: ArtefactReference | undefined,
-    kind: UploadKind,
-    mediaType: string,
-    fileName: string,
-  ) {
-    const project = await writableProject(caller, projectPathId(projectIdRaw));
-    if (!artefact || artefact.key === "") throw invalid("artefact.key", "is required");
-    if (!artefact.key.startsWith(`uploads/${project.id}/`))
-      throw invalid("artefact.key", "must be under the project's uploads/<project id>/");
-    if (!/^[0-9a-f]{64}$/.test(artefact.sha256)) throw invalid("artefact.sha256", "must be a hex SHA-256");
-    if (artefact.sizeBytes < 0n) throw invalid("artefact.size_bytes", "must not be negative");
-    const now = new Date();
-    const row = await uploads.insertUpload(deps.orm.em.fork(), {
-      id: uuidv7(),
-      projectId: project.id,
-      teamId: project.teamId,
-      kind,
-      artefactKey: artefact.key,
-      sizeBytes: Number(artefact.sizeBytes),
-      sha256: artefact.sha256,
-      mediaType: mediaType.slice(0, 255),
-      fileName: fileName.slice(0, 255),
-      uploadedByUserId: caller.kind === "user" ? caller.user_id : null,
-      uploadedByApiKeyId: caller.kind === "api_key" ? caller.api_key_id : null,
-      expiresAt: new Date(now.getTime() + settings.uploadTtlHours * 3_600_000),
-    });
-    return { id: row.id, expiresAt: timestampFromDate(row.expiresAt) };
-  }
-
   return {
     async createScan(req, ctx) {
       const caller = requireCaller(ctx);
@@ -209,7 +105,7 @@ export function scanCreateHandlers(
       if (kind !== "container" && req.imageArchiveId)
         throw invalid("body.image_archive_id", "is for container scans only");
 
-      const project = await writableProject(caller, projectId);
+      const project = await projects.writable(caller, projectId);
       await refuseOnDiskPressure();
       const now = new Date();
       const row = await deps.orm.em.fork().transactional(async (em) => {
@@ -267,39 +163,6 @@ export function scanCreateHandlers(
       });
       deps.wakeRelay();
       return create(CreateScanResponseSchema, { scan: scanView(row) });
-    },
-
-    async listProjectScans(req, ctx) {
-      const project = await projectOfScanReader(requireCaller(ctx), req.projectId);
-      const p = pageOf(req.page, NUMBERED_PAGE_SIZE);
-      const { rows, total } = await scans.listScans(
-        deps.orm.em.fork(),
-        {
-          teamIds: null,
-          projectId: project.id,
-          status: statusFilter(req.status),
-          kind: kindFilter(req.kind),
-          projectText: null,
-        },
-        p.limit,
-        p.offset,
-      );
-      return create(ListProjectScansResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
-    },
-
-    async listProjectReleases(req, ctx) {
-      const project = await projectOfScanReader(requireCaller(ctx), req.projectId);
-      const reading = releaseListFilterOf(req.release, req.ref);
-      if (!reading.ok) throw ProblemError.validation(reading.violations);
-      const p = pageOf(req.page, RELEASE_PAGE_SIZE, { page: "query.page", pageSize: "query.size" });
-      const { rows, total } = await scans.listReleases(
-        deps.orm.em.fork(),
-        project.id,
-        reading.filter,
-        p.limit,
-        p.offset,
-      );
-      return create(ListProjectReleasesResponseSchema, { items: rows.map(scanView), page: pageInfo(p, total) });
     },
 
     async batchCreateScans(req, ctx) {
@@ -385,45 +248,6 @@ export function scanCreateHandlers(
           }),
         ),
       });
-    },
-
-    async registerSbomUpload(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "sbom",
-        req.mediaType,
-        req.fileName,
-      );
-      return create(RegisterSbomUploadResponseSchema, { uploadId: id, expiresAt });
-    },
-
-    async registerSourceArchive(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "source_archive",
-        "application/zip",
-        req.fileName,
-      );
-      return create(RegisterSourceArchiveResponseSchema, { archiveId: id, expiresAt });
-    },
-
-    async registerImageArchive(req, ctx) {
-      const caller = requireCaller(ctx);
-      const { id, expiresAt } = await register(
-        caller,
-        req.projectId,
-        req.artefact,
-        "image_archive",
-        "application/x-tar",
-        req.fileName,
-      );
-      return create(RegisterImageArchiveResponseSchema, { archiveId: id, expiresAt });
     },
   };
 }

@@ -1,11 +1,13 @@
-// ScanService: every method, registered one by one (router.rpc). The creating ones ask projects for the project
-// (clients/projects.ts).
+// ScanService: every method, registered one by one (router.rpc). Those naming a project ask projects for it
+// (clients/projects.ts, project-access.ts).
 import type { ConnectRouter } from "@connectrpc/connect";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { scanAdminHandlers } from "./scan-admin.ts";
+import { projectScanListHandlers } from "./project-scan-lists.ts";
 import { scanCreateHandlers } from "./scan-create.ts";
 import type { ScanServiceDeps } from "./scan-deps.ts";
 import { scanReadHandlers } from "./scan-reads.ts";
+import { scanUploadHandlers } from "./scan-uploads.ts";
 
 export type { ScanServiceDeps } from "./scan-deps.ts";
 
@@ -18,10 +20,12 @@ export function registerScanService(router: ConnectRouter, deps: ScanServiceDeps
   router.rpc(ScanService.method.adminCancelScan, admin.adminCancelScan);
   const creating = scanCreateHandlers(deps);
   router.rpc(ScanService.method.createScan, creating.createScan);
-  router.rpc(ScanService.method.listProjectScans, creating.listProjectScans);
-  router.rpc(ScanService.method.listProjectReleases, creating.listProjectReleases);
   router.rpc(ScanService.method.batchCreateScans, creating.batchCreateScans);
-  router.rpc(ScanService.method.registerSbomUpload, creating.registerSbomUpload);
-  router.rpc(ScanService.method.registerSourceArchive, creating.registerSourceArchive);
-  router.rpc(ScanService.method.registerImageArchive, creating.registerImageArchive);
+  const lists = projectScanListHandlers(deps);
+  router.rpc(ScanService.method.listProjectScans, lists.listProjectScans);
+  router.rpc(ScanService.method.listProjectReleases, lists.listProjectReleases);
+  const registering = scanUploadHandlers(deps);
+  router.rpc(ScanService.method.registerSbomUpload, registering.registerSbomUpload);
+  router.rpc(ScanService.method.registerSourceArchive, registering.registerSourceArchive);
+  router.rpc(ScanService.method.registerImageArchive, registering.registerImageArchive);
 }

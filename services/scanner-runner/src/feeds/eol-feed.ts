@@ -4,13 +4,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { Logger } from "@sca/log";
 import { downloadBytes } from "../clients/feed-download.ts";
 import { isProductName, readEolProduct, ruleCountOf, type EolProduct } from "../domain/feeds/eol.ts";
 import { dayOf, feedHostOf } from "../domain/feeds/feed-status.ts";
 import { eolProducts, replaceEolProduct, replaceEolProducts } from "../store/eol-products.ts";
 import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
-import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
+import { loadSnapshotOnce, type EnrichmentFeed, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
 
 /** One product's answer; the largest real product file is about 30 kB. */
@@ -42,30 +41,6 @@ function originOf(settings: FeedSettings): "vendored" | "override" {
 
 function countsOf(products: readonly EolProduct[]) {
   return { product_count: products.length, rule_count: ruleCountOf(products) };
-}
-
-/** Loads the snapshot when the table is empty or its origin (vendored, override) is not the configured one. */
-export async function loadEolSnapshot(orm: MikroORM, settings: FeedSettings): Promise<boolean> {
-  const origin = originOf(settings);
-  return loadSnapshotOnce(
-    orm,
-    "eol",
-    settings.leaseMs,
-    (stored) => Promise.resolve(stored !== origin && !(stored === "live" && origin === "vendored")),
-    async (): Promise<FeedOutcome> => {
-      const products = await readEolSnapshot(settings.eol.snapshotPath || VENDORED.eolDir);
-      await orm.em.fork().transactional(async (em) => {
-        await replaceEolProducts(em, products);
-        // The inventories are re-stamped with it (vulndb/refresh-propagation.ts).
-        await queueEnrichmentUpdate(em, "eol");
-      });
-      return {
-        counts: countsOf(products),
-        snapshotDate: origin === "vendored" ? VENDORED_DATES.eol : dayOf(new Date()),
-        snapshotOrigin: origin,
-      };
-    },
-  );
 }
 
 /** The live sweep: each product of the dataset fetched in turn until the sweep's cap; answers how many were replaced. */
@@ -110,34 +85,44 @@ async function sweep(orm: MikroORM, settings: FeedSettings, signal: AbortSignal)
   };
 }
 
-export async function refreshEol(
-  orm: MikroORM,
-  settings: FeedSettings,
-  logger: Logger,
-  signal: AbortSignal,
-  force = false,
-): Promise<AttemptResult> {
-  const { eol } = settings;
-  const skippedReason = !eol.enabled
-    ? "EOL_ENABLED is false"
-    : !eol.refreshEnabled
-      ? "EOL_REFRESH_ENABLED is off (the snapshot is used)"
-      : undefined;
-  const result = await attemptRefresh(
-    orm,
-    {
-      feed: "eol",
-      ...(skippedReason === undefined ? {} : { skippedReason }),
-      feedHost: eol.refreshEnabled ? feedHostOf(eol.urlTemplate.replaceAll("{product}", "x")) : "",
-      leaseMs: settings.leaseMs,
-      retryAfterFailureMs: settings.retryAfterFailureMs,
-      force,
-    },
-    logger,
-    () => sweep(orm, settings, signal),
-  );
+export const eolFeed: EnrichmentFeed = {
+  name: "eol",
+  loadSnapshot: loadEolSnapshot,
+  skippedReason: ({ eol }) =>
+    !eol.enabled
+      ? "EOL_ENABLED is false"
+      : !eol.refreshEnabled
+        ? "EOL_REFRESH_ENABLED is off (the snapshot is used)"
+        : undefined,
+  feedHost: ({ eol }) => (eol.refreshEnabled ? feedHostOf(eol.urlTemplate.replaceAll("{product}", "x")) : ""),
+  refresh: sweep,
   // A verdict depends on the day as well as the data (a cycle whose date passes becomes eol): the daily check
   // re-stamps the inventories even when the live sweep is off (a sweep queued its own re-stamp).
-  if (result === "skipped" && eol.enabled) await queueEnrichmentUpdate(orm.em.fork(), "eol");
-  return result;
+  async afterSkip(orm, { eol }) {
+    if (eol.enabled) await queueEnrichmentUpdate(orm.em.fork(), "eol");
+  },
+};
+
+/** Loads the snapshot when the table is empty or its origin (vendored, override) is not the configured one. */
+async function loadEolSnapshot(orm: MikroORM, settings: FeedSettings): Promise<boolean> {
+  const origin = originOf(settings);
+  return loadSnapshotOnce(
+    orm,
+    "eol",
+    settings.leaseMs,
+    (stored) => Promise.resolve(stored !== origin && !(stored === "live" && origin === "vendored")),
+    async (): Promise<FeedOutcome> => {
+      const products = await readEolSnapshot(settings.eol.snapshotPath || VENDORED.eolDir);
+      await orm.em.fork().transactional(async (em) => {
+        await replaceEolProducts(em, products);
+        // The inventories are re-stamped with it (vulndb/refresh-propagation.ts).
+        await queueEnrichmentUpdate(em, "eol");
+      });
+      return {
+        counts: countsOf(products),
+        snapshotDate: origin === "vendored" ? VENDORED_DATES.eol : dayOf(new Date()),
+        snapshotOrigin: origin,
+      };
+    },
+  );
 }

@@ -5,14 +5,13 @@ import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { parse } from "csv-parse";
-import type { Logger } from "@sca/log";
 import { downloadStream, inflatedIfGzip } from "../clients/feed-download.ts";
 import { epssScoreDateOf, epssScoreOf, type EpssScore } from "../domain/feeds/epss.ts";
 import { feedHostOf } from "../domain/feeds/feed-status.ts";
 import { addEpssScores, clearEpssScores, epssScoreCount } from "../store/epss-scores.ts";
 import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
-import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
-import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
+import { loadSnapshotOnce, type EnrichmentFeed, type FeedOutcome } from "./feed-attempt.ts";
+import { VENDORED, VENDORED_DATES } from "./feed-settings.ts";
 
 const BATCH = 2000;
 /** FIRST scores about 300,000 CVEs; a file far beyond that is not an EPSS file. */
@@ -72,41 +71,23 @@ function outcomeOf(
   return { counts: { scored_cves: loaded.scored }, snapshotDate: loaded.scoreDate ?? date, snapshotOrigin: origin };
 }
 
-export async function loadVendoredEpss(orm: MikroORM, settings: FeedSettings): Promise<boolean> {
-  return loadSnapshotOnce(
-    orm,
-    "epss",
-    settings.leaseMs,
-    async () => (await epssScoreCount(orm.em.fork())) === 0,
-    async () => {
-      const csv = await inflatedIfGzip(createReadStream(VENDORED.epssScores));
-      return outcomeOf(await loadScores(orm, csv), "vendored", VENDORED_DATES.epss);
-    },
-  );
-}
-
-export async function refreshEpss(
-  orm: MikroORM,
-  settings: FeedSettings,
-  logger: Logger,
-  signal: AbortSignal,
-  force = false,
-): Promise<AttemptResult> {
-  const { epss } = settings;
-  return attemptRefresh(
-    orm,
-    {
-      feed: "epss",
-      ...(epss.enabled ? {} : { skippedReason: "EPSS_REFRESH_ENABLED is false" }),
-      feedHost: feedHostOf(epss.url),
-      leaseMs: settings.leaseMs,
-      retryAfterFailureMs: settings.retryAfterFailureMs,
-      force,
-    },
-    logger,
-    async () => {
-      const csv = await downloadStream(epss.url, { timeoutMs: epss.timeoutMs, signal });
-      return outcomeOf(await loadScores(orm, csv), "live", new Date().toISOString().slice(0, 10));
-    },
-  );
-}
+export const epssFeed: EnrichmentFeed = {
+  name: "epss",
+  loadSnapshot: (orm, settings) =>
+    loadSnapshotOnce(
+      orm,
+      "epss",
+      settings.leaseMs,
+      async () => (await epssScoreCount(orm.em.fork())) === 0,
+      async () => {
+        const csv = await inflatedIfGzip(createReadStream(VENDORED.epssScores));
+        return outcomeOf(await loadScores(orm, csv), "vendored", VENDORED_DATES.epss);
+      },
+    ),
+  skippedReason: (settings) => (settings.epss.enabled ? undefined : "EPSS_REFRESH_ENABLED is false"),
+  feedHost: (settings) => feedHostOf(settings.epss.url),
+  async refresh(orm, { epss }, signal) {
+    const csv = await downloadStream(epss.url, { timeoutMs: epss.timeoutMs, signal });
+    return outcomeOf(await loadScores(orm, csv), "live", new Date().toISOString().slice(0, 10));
+  },
+};

@@ -1,10 +1,27 @@
 // One refresh of one feed, the same way for every feed: the lease (one instance at a time), the attempt's panel
 // fields (last attempt, result, duration, reason, next refresh) and the feed's own fields from the work's outcome.
-// The work replaces data in one transaction of its own, so a failure leaves the stored data as it was.
+// The work replaces data in one transaction of its own, so a failure leaves the stored data as it was. Each feed
+// (kev-feed.ts, epss-feed.ts, eol-feed.ts, malicious-feed.ts) is an EnrichmentFeed: what differs between them.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "@sca/log";
 import { REFRESH_PERIOD_MS, type FeedName } from "../domain/feeds/feed-status.ts";
 import { claimFeed, feedStatus, recordFeedStatus, type FeedStatusChange } from "../store/feed-status.ts";
+import type { FeedSettings } from "./feed-settings.ts";
+
+/** One enrichment feed, as its periodic job and a forced refresh see it. */
+export interface EnrichmentFeed {
+  name: FeedName;
+  /** Loads the feed's snapshot when it holds none (or another source's); true when it did. */
+  loadSnapshot(orm: MikroORM, settings: FeedSettings): Promise<boolean>;
+  /** Why a refresh does not run under these settings (the key that turns it off); undefined: it runs. */
+  skippedReason(settings: FeedSettings): string | undefined;
+  /** The host a refresh reaches, for the panel; "" when none. */
+  feedHost(settings: FeedSettings): string;
+  /** A refresh's work: the new data stored in one transaction, and what the panel counts of it. */
+  refresh(orm: MikroORM, settings: FeedSettings, signal: AbortSignal): Promise<FeedOutcome>;
+  /** What a skipped attempt still does. */
+  afterSkip?(orm: MikroORM, settings: FeedSettings): Promise<void>;
+}
 
 export interface FeedOutcome {
   counts: Record<string, number | string[]>;
@@ -12,7 +29,7 @@ export interface FeedOutcome {
   snapshotOrigin?: string;
 }
 
-export interface AttemptPlan {
+interface AttemptPlan {
   feed: FeedName;
   /** Why a refresh does not run (the key that turns it off); undefined: it runs. */
   skippedReason?: string;
@@ -25,7 +42,30 @@ export interface AttemptPlan {
 
 export type AttemptResult = "synced" | "failed" | "skipped" | "not-due";
 
-export async function attemptRefresh(
+/** One refresh attempt of `feed`, when due (or `force`). */
+export async function refreshFeed(
+  feed: EnrichmentFeed,
+  orm: MikroORM,
+  settings: FeedSettings,
+  logger: Logger,
+  signal: AbortSignal,
+  force = false,
+): Promise<AttemptResult> {
+  const skippedReason = feed.skippedReason(settings);
+  const plan: AttemptPlan = {
+    feed: feed.name,
+    ...(skippedReason === undefined ? {} : { skippedReason }),
+    feedHost: feed.feedHost(settings),
+    leaseMs: settings.leaseMs,
+    retryAfterFailureMs: settings.retryAfterFailureMs,
+    force,
+  };
+  const result = await attemptRefresh(orm, plan, logger, () => feed.refresh(orm, settings, signal));
+  if (result === "skipped") await feed.afterSkip?.(orm, settings);
+  return result;
+}
+
+async function attemptRefresh(
   orm: MikroORM,
   plan: AttemptPlan,
   logger: Logger,

@@ -3,11 +3,14 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "@sca/log";
 import type { PeriodicJob } from "@sca/runtime";
-import { loadEolSnapshot, refreshEol } from "./eol-feed.ts";
-import { loadVendoredEpss, refreshEpss } from "./epss-feed.ts";
+import { eolFeed } from "./eol-feed.ts";
+import { epssFeed } from "./epss-feed.ts";
+import { refreshFeed, type EnrichmentFeed } from "./feed-attempt.ts";
 import type { FeedSettings } from "./feed-settings.ts";
-import { loadVendoredKev, refreshKev } from "./kev-feed.ts";
-import { loadMaliciousSnapshot, refreshMalicious } from "./malicious-feed.ts";
+import { kevFeed } from "./kev-feed.ts";
+import { maliciousFeed } from "./malicious-feed.ts";
+
+const FEEDS: readonly EnrichmentFeed[] = [kevFeed, epssFeed, eolFeed, maliciousFeed];
 
 export function enrichmentFeedsJob(
   orm: MikroORM,
@@ -15,44 +18,16 @@ export function enrichmentFeedsJob(
   logger: Logger,
   everyMs: number,
 ): PeriodicJob {
-  // Each feed: its snapshot when it holds none, then its refresh when due.
-  const steps: [string, (signal: AbortSignal) => Promise<unknown>][] = [
-    [
-      "kev",
-      async (signal) => {
-        await loadVendoredKev(orm, settings);
-        return refreshKev(orm, settings, logger, signal);
-      },
-    ],
-    [
-      "epss",
-      async (signal) => {
-        await loadVendoredEpss(orm, settings);
-        return refreshEpss(orm, settings, logger, signal);
-      },
-    ],
-    [
-      "eol",
-      async (signal) => {
-        await loadEolSnapshot(orm, settings);
-        return refreshEol(orm, settings, logger, signal);
-      },
-    ],
-    [
-      "malicious",
-      async () => {
-        await loadMaliciousSnapshot(orm, settings);
-        return refreshMalicious(orm, settings, logger);
-      },
-    ],
-  ];
   return {
     name: "enrichment feeds",
     everyMs,
     run: async (signal) => {
-      for (const [feed, step] of steps) {
+      for (const feed of FEEDS) {
         if (signal.aborted) return;
-        await step(signal).catch((err: unknown) => logger.error({ err, feed }, "enrichment feed step failed"));
+        await feed
+          .loadSnapshot(orm, settings)
+          .then(() => refreshFeed(feed, orm, settings, logger, signal))
+          .catch((err: unknown) => logger.error({ err, feed: feed.name }, "enrichment feed step failed"));
       }
     },
   };

@@ -4,14 +4,13 @@ import { readFile } from "node:fs/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
-import type { Logger } from "@sca/log";
 import { downloadBytes } from "../clients/feed-download.ts";
 import { feedHostOf } from "../domain/feeds/feed-status.ts";
 import { kevCatalogOf, kevChanges, type KevCatalog } from "../domain/feeds/kev.ts";
 import { kevEntryCount, replaceKevCatalog, storedKevIds } from "../store/kev-entries.ts";
 import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
-import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
-import { VENDORED, type FeedSettings } from "./feed-settings.ts";
+import { loadSnapshotOnce, type EnrichmentFeed, type FeedOutcome } from "./feed-attempt.ts";
+import { VENDORED } from "./feed-settings.ts";
 
 /** Far above the real catalog (1.3 MB for 1,400 entries in 2025). */
 const KEV_MAX_BYTES = 64 * 1024 * 1024;
@@ -56,42 +55,24 @@ async function store(orm: MikroORM, catalog: KevCatalog, origin: string): Promis
   });
 }
 
-export async function loadVendoredKev(orm: MikroORM, settings: FeedSettings): Promise<boolean> {
-  return loadSnapshotOnce(
-    orm,
-    "kev",
-    settings.leaseMs,
-    async () => (await kevEntryCount(orm.em.fork())) === 0,
-    async () => {
-      const outcome = await store(orm, await readKevCatalog(await readFile(VENDORED.kevCatalog)), "vendored");
-      // A first load lists nothing new: the catalog simply arrived with the install.
-      return { ...outcome, counts: { ...outcome.counts, listed: 0, delisted: 0 } };
-    },
-  );
-}
-
-export async function refreshKev(
-  orm: MikroORM,
-  settings: FeedSettings,
-  logger: Logger,
-  signal: AbortSignal,
-  force = false,
-): Promise<AttemptResult> {
-  const { kev } = settings;
-  return attemptRefresh(
-    orm,
-    {
-      feed: "kev",
-      ...(kev.enabled ? {} : { skippedReason: "KEV_REFRESH_ENABLED is false" }),
-      feedHost: feedHostOf(kev.url),
-      leaseMs: settings.leaseMs,
-      retryAfterFailureMs: settings.retryAfterFailureMs,
-      force,
-    },
-    logger,
-    async () => {
-      const bytes = await downloadBytes(kev.url, KEV_MAX_BYTES, { timeoutMs: kev.timeoutMs, signal });
-      return store(orm, await readKevCatalog(bytes), "live");
-    },
-  );
-}
+export const kevFeed: EnrichmentFeed = {
+  name: "kev",
+  loadSnapshot: (orm, settings) =>
+    loadSnapshotOnce(
+      orm,
+      "kev",
+      settings.leaseMs,
+      async () => (await kevEntryCount(orm.em.fork())) === 0,
+      async () => {
+        const outcome = await store(orm, await readKevCatalog(await readFile(VENDORED.kevCatalog)), "vendored");
+        // A first load lists nothing new: the catalog simply arrived with the install.
+        return { ...outcome, counts: { ...outcome.counts, listed: 0, delisted: 0 } };
+      },
+    ),
+  skippedReason: (settings) => (settings.kev.enabled ? undefined : "KEV_REFRESH_ENABLED is false"),
+  feedHost: (settings) => feedHostOf(settings.kev.url),
+  async refresh(orm, { kev }, signal) {
+    const bytes = await downloadBytes(kev.url, KEV_MAX_BYTES, { timeoutMs: kev.timeoutMs, signal });
+    return store(orm, await readKevCatalog(bytes), "live");
+  },
+};

@@ -3,13 +3,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { Logger } from "@sca/log";
 import { dayOf } from "../domain/feeds/feed-status.ts";
 import { readMaliciousRecord, type MaliciousRecord } from "../domain/feeds/malicious.ts";
 import { replaceMaliciousPackages } from "../store/malicious-packages.ts";
 import { feedStatus } from "../store/feed-status.ts";
 import { queueEnrichmentUpdate } from "../store/pending-refreshes.ts";
-import { attemptRefresh, loadSnapshotOnce, type AttemptResult, type FeedOutcome } from "./feed-attempt.ts";
+import { loadSnapshotOnce, type EnrichmentFeed, type FeedOutcome } from "./feed-attempt.ts";
 import { VENDORED, VENDORED_DATES, type FeedSettings } from "./feed-settings.ts";
 
 export interface MaliciousSnapshot {
@@ -72,41 +71,25 @@ async function build(orm: MikroORM, settings: FeedSettings): Promise<FeedOutcome
   };
 }
 
-export async function loadMaliciousSnapshot(orm: MikroORM, settings: FeedSettings): Promise<boolean> {
-  const origin = settings.malicious.snapshotPath ? "override" : "vendored";
-  return loadSnapshotOnce(
-    orm,
-    "malicious",
-    settings.leaseMs,
-    async (stored) =>
-      stored !== origin || (await feedStatus(orm.em.fork(), "malicious"))?.counts.purl_count === undefined,
-    () => build(orm, settings),
-  );
-}
-
-export async function refreshMalicious(
-  orm: MikroORM,
-  settings: FeedSettings,
-  logger: Logger,
-  force = false,
-): Promise<AttemptResult> {
-  const { malicious } = settings;
-  const skippedReason = !malicious.enabled
-    ? "MALICIOUS_ENABLED is false"
-    : !malicious.refreshEnabled
-      ? "MALICIOUS_REFRESH_ENABLED is false (the snapshot is used)"
-      : undefined;
-  return attemptRefresh(
-    orm,
-    {
-      feed: "malicious",
-      ...(skippedReason === undefined ? {} : { skippedReason }),
-      feedHost: "",
-      leaseMs: settings.leaseMs,
-      retryAfterFailureMs: settings.retryAfterFailureMs,
-      force,
-    },
-    logger,
-    () => build(orm, settings),
-  );
-}
+export const maliciousFeed: EnrichmentFeed = {
+  name: "malicious",
+  loadSnapshot(orm, settings) {
+    const origin = settings.malicious.snapshotPath ? "override" : "vendored";
+    return loadSnapshotOnce(
+      orm,
+      "malicious",
+      settings.leaseMs,
+      async (stored) =>
+        stored !== origin || (await feedStatus(orm.em.fork(), "malicious"))?.counts.purl_count === undefined,
+      () => build(orm, settings),
+    );
+  },
+  skippedReason: ({ malicious }) =>
+    !malicious.enabled
+      ? "MALICIOUS_ENABLED is false"
+      : !malicious.refreshEnabled
+        ? "MALICIOUS_REFRESH_ENABLED is false (the snapshot is used)"
+        : undefined,
+  feedHost: () => "",
+  refresh: (orm, settings) => build(orm, settings),
+};

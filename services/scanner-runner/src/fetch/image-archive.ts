@@ -10,17 +10,18 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { Parser, type ReadEntry } from "tar";
+import type { ReadEntry } from "tar";
 import { choosePlatform, INDEX_TYPES, layerKind, type IndexEntry } from "../domain/image-ref.ts";
 import { JobInputError } from "../domain/scan-job.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
 import type { ImageLimits, PulledTree } from "./container-image.ts";
 import { LayerStack } from "./image-layers.ts";
 import type { Descriptor } from "./registry-client.ts";
+import { chunkCheck, sizeAndDigest } from "./stream-checks.ts";
+import { readTarEntries } from "./tar-entries.ts";
 
 const DOCUMENT_MAX_BYTES = 4 * 1024 ** 2;
 const MAX_LINK_HOPS = 8;
@@ -56,20 +57,9 @@ async function unpackArchive(
   const dir = join(ws.root, "archive");
   await mkdir(dir, { mode: 0o700 });
   const found: ArchiveFiles = { files: new Map(), links: new Map() };
-  const hash = createHash("sha256");
-  let size = 0;
+  const check = sizeAndDigest(limits.maxBytes, mismatch);
   let entries = 0;
   let written = 0;
-  let failure: Error | undefined;
-  let chain = Promise.resolve();
-  const check = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > limits.maxBytes) return done(mismatch());
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
   const each = async (entry: ReadEntry) => {
     const name = nameOf(entry.path);
     if (name.split("/").includes(".."))
@@ -92,50 +82,22 @@ async function unpackArchive(
     // Numbered by entry, not by name: a name the archive repeats (the later entry wins) gets a file of its own.
     const path = join(dir, String(entries));
     let bytes = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        written += chunk.length;
-        if (written > limits.maxExpandedBytes)
-          return done(
-            archiveError(
-              `expands past SCAN_IMAGE_MAX_EXPANDED_BYTES (${limits.maxExpandedBytes} bytes); it was not scanned.`,
-            ),
-          );
-        done(null, chunk);
-      },
+    const count = chunkCheck((chunk) => {
+      bytes += chunk.length;
+      written += chunk.length;
+      return written > limits.maxExpandedBytes
+        ? archiveError(
+            `expands past SCAN_IMAGE_MAX_EXPANDED_BYTES (${limits.maxExpandedBytes} bytes); it was not scanned.`,
+          )
+        : undefined;
     });
     await pipeline(entry, count, createWriteStream(path, { mode: 0o600 }));
     found.files.set(name, { path, size: bytes });
   };
-  const parser = new Parser({
-    strict: true,
-    onReadEntry: (entry: ReadEntry) => {
-      // One entry after another: the parser waits while an entry's data is not read yet.
-      chain = chain.then(async () => {
-        if (failure) return void entry.resume();
-        try {
-          await each(entry);
-        } catch (err) {
-          failure ??= err as Error;
-          entry.resume();
-          parser.abort(failure);
-        }
-      });
-    },
-  });
-  try {
-    await pipeline(source, check, parser, { signal });
-    await chain;
-  } catch (err) {
-    await chain.catch(() => undefined);
-    if (failure) throw failure;
-    signal.throwIfAborted();
-    if (err instanceof JobInputError) throw err;
-    throw archiveError(`is not a readable tar archive (${(err as Error).message.slice(0, 120)}).`);
-  }
-  if (failure) throw failure;
-  if (BigInt(size) !== artefact.sizeBytes || hash.digest("hex") !== artefact.sha256.toLowerCase()) throw mismatch();
+  await readTarEntries(source, [check.stream], each, signal, (reason) =>
+    archiveError(`is not a readable tar archive (${reason}).`),
+  );
+  if (BigInt(check.size()) !== artefact.sizeBytes || check.sha256() !== artefact.sha256.toLowerCase()) throw mismatch();
   return found;
 }
 

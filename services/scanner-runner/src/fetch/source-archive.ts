@@ -5,20 +5,19 @@
 // second writes files and directories, counting the bytes actually inflated (yauzl also checks each entry against
 // its declared size, so a lying header stops too), and makes symbolic links last, each checked to stay inside the
 // tree, so no file is ever written through a link.
-import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { chown, lchown, mkdir, symlink } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { Transform, type Readable } from "node:stream";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import yauzl from "yauzl";
 import { JobInputError } from "../domain/scan-job.ts";
-import { escapingLink } from "../sandbox/tree-checks.ts";
+import type { Workspace } from "../sandbox/workspace.ts";
 import { escapingLinkError, expandedTooLarge, placeOf, type ArchiveLimits } from "./archive-entries.ts";
 import { extractTarball, isGzip } from "./source-tarball.ts";
-import type { Workspace } from "../sandbox/workspace.ts";
+import { sizeAndDigest } from "./stream-checks.ts";
+import { TreeWriter } from "./tree-writer.ts";
 
 const LINK_TARGET_MAX_BYTES = 4096;
 
@@ -35,18 +34,12 @@ async function copyArchive(
   const stream = await store.get(artefact.key);
   if (!stream)
     throw new JobInputError("The uploaded source archive is no longer in the artefact store; upload it again.");
-  const hash = createHash("sha256");
-  let size = 0;
-  const check = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > maxBytes) return done(mismatch());
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  await pipeline(stream, check, createWriteStream(file, { mode: 0o600 }), { signal });
-  if (BigInt(size) !== artefact.sizeBytes || (artefact.sha256 && hash.digest("hex") !== artefact.sha256.toLowerCase()))
+  const check = sizeAndDigest(maxBytes, mismatch);
+  await pipeline(stream, check.stream, createWriteStream(file, { mode: 0o600 }), { signal });
+  if (
+    BigInt(check.size()) !== artefact.sizeBytes ||
+    (artefact.sha256 && check.sha256() !== artefact.sha256.toLowerCase())
+  )
     throw mismatch();
 }
 
@@ -144,45 +137,26 @@ export async function extractSourceArchive(
     throw new JobInputError("The source archive is not a readable .zip file.");
   }
 
-  // The tree belongs to the user tools run as (whatever the runner's umask), as a clone's does.
-  const own = async (path: string) => {
-    if (ws.runAs) await chown(path, ws.runAs.uid, ws.runAs.gid);
-  };
-  const makeDirs = async (dir: string) => {
-    const first = await mkdir(dir, { recursive: true, mode: 0o755 });
-    if (!first) return;
-    for (let d = dir; d.length >= first.length; d = dirname(d)) await own(d);
-  };
+  const tree = new TreeWriter(ws, limits);
   const zip = await openZip(file);
-  let written = 0;
   let entries = 0;
-  const links: { place: string; target: string; name: string }[] = [];
   try {
     for await (const entry of entriesOf(zip)) {
       signal.throwIfAborted();
       entries += 1;
       const place = placeOf(root, entry.fileName);
       if (isDir(entry)) {
-        await makeDirs(place);
+        await tree.directory(place);
         continue;
       }
-      await makeDirs(dirname(place));
-      const count = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          written += chunk.length;
-          if (written > limits.maxExpandedBytes) return done(expandedTooLarge(limits));
-          done(null, chunk);
-        },
-      });
       if (isLink(entry)) {
         if (entry.uncompressedSize > LINK_TARGET_MAX_BYTES) throw escapingLinkError(entry.fileName);
         const chunks: Buffer[] = [];
         for await (const chunk of (await readStreamOf(zip, entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
-        links.push({ place, target: Buffer.concat(chunks).toString("utf8"), name: entry.fileName });
+        tree.link(place, Buffer.concat(chunks).toString("utf8"), entry.fileName);
         continue;
       }
-      await pipeline(await readStreamOf(zip, entry), count, createWriteStream(place, { mode: 0o644 }), { signal });
-      await own(place);
+      await tree.file(place, await readStreamOf(zip, entry), 0o644, signal);
     }
   } catch (err) {
     if (err instanceof JobInputError || signal.aborted) throw err;
@@ -190,15 +164,6 @@ export async function extractSourceArchive(
   } finally {
     zip.close();
   }
-  // Links last: no file above was written through one. Each must stay inside the tree, as written and as resolved.
-  for (const link of links) {
-    if (isAbsolute(link.target)) throw escapingLinkError(link.name);
-    const lands = resolve(dirname(link.place), link.target);
-    if (relative(root, lands).startsWith("..")) throw escapingLinkError(link.name);
-    await symlink(link.target, link.place);
-    if (ws.runAs) await lchown(link.place, ws.runAs.uid, ws.runAs.gid);
-  }
-  const escaping = await escapingLink(root);
-  if (escaping) throw escapingLinkError(escaping);
-  return { entries, bytes: written };
+  await tree.finish();
+  return { entries, bytes: tree.written };
 }

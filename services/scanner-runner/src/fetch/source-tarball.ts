@@ -2,18 +2,17 @@
 // node-tar's Parser. The first pass writes nothing and refuses the whole archive on more than
 // SOURCE_ARCHIVE_MAX_ENTRIES entries, declared sizes past SOURCE_ARCHIVE_MAX_EXPANDED_BYTES, an absolute path or a
 // `..` segment. The second writes directories and files (modes 0755/0644, the bytes counted as they are written) and
-// makes links last: a symbolic link must be relative and resolve inside the tree, a hard link must name a regular
-// file the archive holds; devices and FIFOs are skipped.
-import { createReadStream, createWriteStream } from "node:fs";
-import { chown, lchown, link, lstat, mkdir, open, symlink } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { Transform, type PassThrough } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { Parser, type ReadEntry } from "tar";
+// makes links last (tree-writer.ts): a symbolic link must be relative and resolve inside the tree, a hard link must
+// name a regular file the archive holds; devices and FIFOs are skipped.
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { PassThrough } from "node:stream";
+import type { ReadEntry } from "tar";
 import { JobInputError } from "../domain/scan-job.ts";
-import { escapingLink } from "../sandbox/tree-checks.ts";
 import type { Workspace } from "../sandbox/workspace.ts";
-import { escapingLinkError, expandedTooLarge, placeOf, type ArchiveLimits } from "./archive-entries.ts";
+import { expandedTooLarge, placeOf, type ArchiveLimits } from "./archive-entries.ts";
+import { readTarEntries } from "./tar-entries.ts";
+import { TreeWriter } from "./tree-writer.ts";
 
 export async function isGzip(file: string): Promise<boolean> {
   const handle = await open(file, "r");
@@ -29,39 +28,14 @@ export async function isGzip(file: string): Promise<boolean> {
 const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
 
 /** Each entry of the archive in turn, handed to `each` (which must consume or resume it) in order. */
-async function readEntries(
-  file: string,
-  each: (entry: ReadEntry) => Promise<void> | void,
-  signal: AbortSignal,
-): Promise<void> {
-  let failure: Error | undefined;
-  let chain = Promise.resolve();
-  const parser = new Parser({
-    strict: true,
-    onReadEntry: (entry: ReadEntry) => {
-      // Entries are handled one after another; the parser waits on an entry whose data is not read yet.
-      chain = chain.then(async () => {
-        if (failure) return void entry.resume();
-        try {
-          await each(entry);
-        } catch (err) {
-          failure ??= err as Error;
-          entry.resume();
-          parser.abort(failure);
-        }
-      });
-    },
-  });
-  try {
-    await pipeline(createReadStream(file), parser, { signal });
-    await chain;
-  } catch (err) {
-    await chain.catch(() => undefined);
-    if (failure) throw failure;
-    signal.throwIfAborted();
-    throw new JobInputError(`The source archive is corrupt: ${(err as Error).message.slice(0, 120)}.`);
-  }
-  if (failure) throw failure;
+function readEntries(file: string, each: (entry: ReadEntry) => Promise<void> | void, signal: AbortSignal) {
+  return readTarEntries(
+    createReadStream(file),
+    [],
+    each,
+    signal,
+    (reason) => new JobInputError(`The source archive is corrupt: ${reason}.`),
+  );
 }
 
 export async function extractTarball(
@@ -90,17 +64,8 @@ export async function extractTarball(
     signal,
   );
 
-  const own = async (path: string) => {
-    if (ws.runAs) await chown(path, ws.runAs.uid, ws.runAs.gid);
-  };
-  const makeDirs = async (dir: string) => {
-    const first = await mkdir(dir, { recursive: true, mode: 0o755 });
-    if (!first) return;
-    for (let d = dir; d.length >= first.length; d = dirname(d)) await own(d);
-  };
-  let written = 0;
+  const tree = new TreeWriter(ws, limits);
   let entries = 0;
-  const links: { place: string; target: string; name: string; hard: boolean }[] = [];
   await readEntries(
     file,
     async (entry) => {
@@ -109,46 +74,19 @@ export async function extractTarball(
       if (place === root) return void entry.resume();
       if (entry.type === "Directory") {
         entry.resume();
-        return makeDirs(place);
+        return tree.directory(place);
       }
       if (entry.type === "SymbolicLink" || entry.type === "Link") {
         entry.resume();
-        links.push({ place, target: entry.linkpath ?? "", name: entry.path, hard: entry.type === "Link" });
+        tree.link(place, entry.linkpath ?? "", entry.path, entry.type === "Link");
         return;
       }
       if (!FILE_TYPES.has(entry.type)) return void entry.resume();
-      await makeDirs(dirname(place));
-      const counted = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          written += chunk.length;
-          if (written > limits.maxExpandedBytes) return done(expandedTooLarge(limits));
-          done(null, chunk);
-        },
-      });
       const mode = (entry.mode ?? 0o644) & 0o111 ? 0o755 : 0o644;
-      await pipeline(entry as unknown as PassThrough, counted, createWriteStream(place, { mode, flags: "wx" }), {
-        signal,
-      });
-      await own(place);
+      await tree.file(place, entry as unknown as PassThrough, mode, signal, true);
     },
     signal,
   );
-  // Links last: no file above was written through one.
-  for (const l of links) {
-    if (l.hard) {
-      const source = placeOf(root, l.target);
-      const found = await lstat(source).catch(() => null);
-      if (!found?.isFile()) throw escapingLinkError(l.name);
-      await link(source, l.place);
-      continue;
-    }
-    if (isAbsolute(l.target)) throw escapingLinkError(l.name);
-    if (relative(root, resolve(dirname(l.place), l.target)).startsWith("..")) throw escapingLinkError(l.name);
-    await makeDirs(dirname(l.place));
-    await symlink(l.target, l.place);
-    if (ws.runAs) await lchown(l.place, ws.runAs.uid, ws.runAs.gid);
-  }
-  const escaping = await escapingLink(root);
-  if (escaping) throw escapingLinkError(escaping);
-  return { entries, bytes: written };
+  await tree.finish();
+  return { entries, bytes: tree.written };
 }

@@ -1,0 +1,123 @@
+// The matching stage (docs/vulnerability-database.md): the SBOM's distinct package versions matched against the
+// local database while projects ingests the inventory, then the verdicts recorded by projects once it has; both
+// halves under VULNDB_TIMEOUT_SECONDS besides the job's own signal.
+import type { ScanJob } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import type { Vulnerability } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
+import {
+  cveIdsOf,
+  vulnerabilityMessage,
+  type CveEnrichment,
+  type VulnerabilityMatches,
+} from "../clients/vulnerability-matches.ts";
+import type { SbomInventory } from "../domain/sbom/inventory.ts";
+import type { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
+import { scanVerdictsYielding, type ScanVerdicts } from "../domain/vulndb/scan-verdicts.ts";
+import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
+import type { AttemptReporter } from "./attempt-reporter.ts";
+
+export interface MatchingDeps {
+  /** SCAN_SCOPE_FILTER_ENABLED: excluded components are not matched. */
+  scopeFilter: boolean;
+  /** The local vulnerability database's matcher at its current version (docs/vulnerability-database.md). */
+  vulndb: { index(): Promise<{ version: string; index: AdvisoryIndex }> };
+  matches: VulnerabilityMatches;
+  /** The EPSS scores and KEV entries each matched vulnerability is sent with (docs/enrichment-feeds.md). */
+  enrichment: Pick<EnrichmentReader, "epssOf" | "kevEntriesOf">;
+  /** VULNDB_TIMEOUT_SECONDS: the matching stage's ceiling. */
+  matchingTimeoutSeconds: number;
+}
+
+/** A scan's verdicts at one database version, and the vulnerabilities they name as projects takes them. */
+export interface MatchedInventory {
+  version: string;
+  result: ScanVerdicts;
+  /** With their EPSS and KEV data. */
+  vulnerabilities: Vulnerability[];
+}
+
+/** Runs `work` under the matching stage's ceiling (`timeout`: VULNDB_TIMEOUT_SECONDS) besides the job's signal. */
+async function withinMatchingTime<T>(
+  deps: MatchingDeps,
+  jobSignal: AbortSignal,
+  timeout: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  try {
+    return await work(AbortSignal.any([jobSignal, timeout]));
+  } catch (err) {
+    jobSignal.throwIfAborted();
+    if (timeout.aborted)
+      throw new Error(
+        `vulnerability matching took longer than VULNDB_TIMEOUT_SECONDS (${deps.matchingTimeoutSeconds} s)`,
+        { cause: err },
+      );
+    throw err;
+  }
+}
+
+/**
+ * The matching stage's first half, which needs only the SBOM: the components' distinct package versions matched
+ * against the local database, and the EPSS and KEV data of the vulnerabilities named.
+ */
+export async function matchInventory(
+  deps: MatchingDeps,
+  inventory: SbomInventory,
+  jobSignal: AbortSignal,
+  timeout: AbortSignal,
+): Promise<MatchedInventory> {
+  return withinMatchingTime(deps, jobSignal, timeout, async (signal) => {
+    const { version, index } = await deps.vulndb.index();
+    const components = deps.scopeFilter
+      ? inventory.components.filter((c) => c.scope !== "excluded")
+      : inventory.components;
+    const result = await scanVerdictsYielding(
+      index,
+      components.map((c) => c.purl),
+    );
+    signal.throwIfAborted();
+    const cves = result.vulnerabilities.flatMap(cveIdsOf);
+    const enrichment: CveEnrichment = {
+      epss: await deps.enrichment.epssOf(cves),
+      kev: await deps.enrichment.kevEntriesOf(cves),
+    };
+    return { version, result, vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)) };
+  });
+}
+
+/**
+ * The matching stage's second half, once the inventory is ingested: the verdicts recorded by projects
+ * (RecordScanMatches, idempotent per scan and database version).
+ */
+export async function recordMatches(
+  job: ScanJob,
+  deps: MatchingDeps,
+  reporter: AttemptReporter,
+  { version, result, vulnerabilities }: MatchedInventory,
+  jobSignal: AbortSignal,
+  timeout: AbortSignal,
+): Promise<void> {
+  const affected = result.verdicts.filter((v) => v.vulnerabilities.length > 0).length;
+  const lines = [
+    `Matched ${result.verdicts.length} distinct package versions against the vulnerability database (version ${version}): ` +
+      `${affected} affected, ${result.vulnerabilities.length} vulnerabilities.`,
+  ];
+  if (result.unknownEcosystems.size > 0)
+    lines.push(
+      `Not assessed (ecosystem unknown to the matcher): ${[...result.unknownEcosystems].map(([t, n]) => `${t} ${n}`).join(", ")}.`,
+    );
+  if (result.unnamed > 0) lines.push(`Not assessed (no purl with a version): ${result.unnamed} components.`);
+  await reporter.log("matching", "stdout", lines);
+  const recorded = await withinMatchingTime(deps, jobSignal, timeout, (signal) =>
+    deps.matches.recordScanMatches(
+      {
+        projectId: job.projectId,
+        scanId: job.scanId,
+        databaseVersion: version,
+        vulnerabilities,
+        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+      },
+      signal,
+    ),
+  );
+  await reporter.log("matching", "stdout", [`Recorded ${recorded.findingCount} vulnerability findings.`]);
+}
