@@ -23,7 +23,7 @@ import {
   recentSnapshots,
 } from "../store/governance-facts.ts";
 import { componentGroups } from "../store/inventory-summary.ts";
-import { projectWithNewestSnapshot } from "../store/inventory-reads.ts";
+import { projectWithNewestSnapshot } from "../store/inventory/snapshots.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
 export interface GovernanceFactsDeps {

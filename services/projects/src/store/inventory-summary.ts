@@ -7,7 +7,7 @@ import { column, rawQuery, rawStatement, type BulkTransaction } from "@sca/db";
 import type { ComponentGroup } from "../domain/project-overview.ts";
 import { UNCATEGORIZED } from "../domain/scan-feed.ts";
 
-// The newest snapshot is the component list's default anchor (store/inventory-reads.ts newestSnapshot): the
+// The newest snapshot is the component list's default anchor (store/inventory/snapshots.ts newestSnapshot): the
 // summaries count what the list shows. Both parameters are the project id. `?` placeholders (rawStatement's);
 // the bulk transaction numbers them.
 const RECOUNT = `with newest as (

@@ -11,6 +11,9 @@ import type { ScanFigures } from "./known-scans.ts";
 
 export type { ProjectRow } from "./entities/project.ts";
 
+/** Each project's access scope, for another owner's statement that reads it with its own rows (ADR 9). */
+export const PROJECT_ACCESS_ROWS = "select id, team_id, organization_id, visibility from projects";
+
 export async function projectById(em: EntityManager, id: string): Promise<ProjectRow | null> {
   return em.findOne(Project, { id }, SNAPSHOT);
 }
