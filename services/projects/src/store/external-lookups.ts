@@ -1,7 +1,7 @@
 // The stored vulnerabilities by package or by advisory id (GET /v1/external-packages, /v1/external-advisories).
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "./inventory/relations.ts";
 
 /** Projects whose holders a lookup reads at most (each is then checked against the caller). */
 export const HOLDING_PROJECTS_MAX = 500;
@@ -27,7 +27,7 @@ export async function holdingProjects(
     em,
     `select sp.project_id, jsonb_agg(distinct sp.version) as versions,
        coalesce(jsonb_agg(distinct c.license) filter (where c.license is not null), '[]'::jsonb) as licenses
-     from snapshot_packages sp join inventory_components c on c.id = sp.component_row_id
+     from snapshot_packages sp join (${COMPONENT_ROWS}) c on c.id = sp.component_row_id
      where sp.ecosystem = ? and sp.name = ? and sp.scan_id in (${LATEST_SNAPSHOTS})
      group by sp.project_id order by sp.project_id limit ?`,
     [ecosystem, name, HOLDING_PROJECTS_MAX],

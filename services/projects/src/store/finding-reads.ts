@@ -5,6 +5,7 @@ import { column, containsPattern, rawQuery } from "@sca/db";
 import type { FindingFilter, FindingSortKey } from "../domain/finding-list.ts";
 import type { Triage } from "../domain/vex-status.ts";
 import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
+import { COMPONENT_ROWS } from "./inventory/relations.ts";
 
 const FINDING_COLUMNS = {
   id: column.text,
@@ -63,7 +64,7 @@ const SELECT = `select f.id, f.project_id, f.scan_id, f.component_row_id, f.comp
     t.pending_justification, t.pending_responses, t.pending_detail, t.pending_by, t.pending_at`;
 const FROM = `from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
-  join inventory_components c on c.id = f.component_row_id
+  join (${COMPONENT_ROWS}) c on c.id = f.component_row_id
   join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
     and t.vulnerability_id = f.vulnerability_id`;
 

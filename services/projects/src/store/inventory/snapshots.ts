@@ -139,3 +139,58 @@ export async function snapshotFacts(
     },
   );
 }
+
+export interface SnapshotCounts {
+  componentCount: number;
+  edgeCount: number;
+}
+
+/** The counts of the scan's snapshot when it was ingested already. */
+export async function ingestedSnapshot(em: EntityManager, scanId: string): Promise<SnapshotCounts | null> {
+  const row = await em.findOne(InventorySnapshot, { scanId }, { ...SNAPSHOT, fields: ["componentCount", "edgeCount"] });
+  return row ? { componentCount: row.componentCount, edgeCount: row.edgeCount } : null;
+}
+
+/** The project of the scan's snapshot, or null when the scan was not ingested. */
+export async function snapshotProject(em: EntityManager, scanId: string): Promise<string | null> {
+  const row = await em.findOne(InventorySnapshot, { scanId }, { ...SNAPSHOT, fields: ["projectId"] });
+  return row?.projectId ?? null;
+}
+
+/** The scan ids of the project's snapshots. */
+export async function snapshotScanIds(em: EntityManager, projectId: string): Promise<string[]> {
+  const rows = await em.find(InventorySnapshot, { projectId }, { ...SNAPSHOT, fields: ["scanId"] });
+  return rows.map((r) => r.scanId);
+}
+
+/** The newest `limit` snapshots of the project, newest first. */
+export async function recentSnapshots(
+  em: EntityManager,
+  projectId: string,
+  limit: number,
+): Promise<{ scanId: string; ingestedAt: Date }[]> {
+  const rows = await em.find(
+    InventorySnapshot,
+    { projectId },
+    {
+      ...SNAPSHOT,
+      fields: ["scanId", "ingestedAt"],
+      orderBy: { ingestedAt: QueryOrder.DESC, scanId: QueryOrder.DESC },
+      limit,
+    },
+  );
+  return rows.map((r) => ({ scanId: r.scanId, ingestedAt: r.ingestedAt }));
+}
+
+/**
+ * Labels the scan's snapshot with the scan's release as the scan-orchestrator settled it on success (metadata.release,
+ * else the document's): the job does not carry metadata, so ingestion only knew the document's.
+ */
+export async function labelSnapshot(
+  em: EntityManager,
+  projectId: string,
+  scanId: string,
+  release: string | null,
+): Promise<void> {
+  await em.nativeUpdate(InventorySnapshot, { scanId, projectId }, { release });
+}
