@@ -214,6 +214,13 @@ export async function* exportProjects(
   }
 }
 
+/** The team of each of these projects, by project id. */
+export async function projectTeams(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.find(Project, { id: { $in: [...ids] } }, { ...SNAPSHOT, fields: ["id", "teamId"] });
+  return new Map(rows.map((r) => [r.id, r.teamId]));
+}
+
 /** The projects whose license policy in force may have changed: a team's, or every team's of an organization. */
 export async function projectsUnderLicensePolicy(
   em: EntityManager,

@@ -1,11 +1,12 @@
 // The build gate's read of a snapshot (docs/gate.md, "The projects read"): one statement of aggregates over the
 // snapshot's findings and components, answering counts and, per check, a bounded list of offending items. The open
 // findings are read once (a materialised CTE over the (scan_id, vulnerability_id) index); the component checks
-// walk the snapshot's rows once.
+// read only the flagged rows (the inventory's partial index). Raw SQL (ADR 5): aggregates and bounded lists in one
+// prepared statement, which the ORM cannot express.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, preparedQuery } from "@sca/db";
-import { CLOSING_STATES } from "../domain/gate-facts.ts";
-import { COMPONENT_ROWS } from "./inventory/relations.ts";
+import { CLOSING_STATES } from "../../domain/gate-facts.ts";
+import { COMPONENT_ROWS } from "../inventory/relations.ts";
 
 export interface GateFactFindingRow {
   finding_id: string;

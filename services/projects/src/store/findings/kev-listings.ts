@@ -1,12 +1,13 @@
 // What a KEV listing touches (docs/findings.md, "KEV listings"): the open findings of each project's newest snapshot
 // whose vulnerability the refresh just put on the known-exploited catalog, or (`onlyFindings`) the findings a
 // re-match just added whose vulnerability is listed already. Bounded per project in one statement: each project's
-// first `perProject` findings (most severe first) and its whole count, never every row.
+// first `perProject` findings (most severe first) and its whole count, never every row. Raw SQL (ADR 5): window
+// functions over the newest snapshots, which the ORM cannot express.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
-import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "./inventory/relations.ts";
-import { ACTIVE_PROJECT_ROWS } from "./projects.ts";
+import { OPEN_STATES } from "../../domain/vulnerability-sla.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
+import { ACTIVE_PROJECT_ROWS } from "../projects.ts";
 
 export interface KevTouchedFinding {
   projectId: string;

@@ -1,9 +1,10 @@
 // The governance band's reads of findings (docs/governance.md): the recent snapshots' open findings by severity,
 // the newest snapshot's known-exploited findings against their due dates, and its findings awaiting a second person.
-// A handful of statements over the (scan_id, vulnerability_id) index, whatever the project's size.
+// A handful of statements over the (scan_id, vulnerability_id) index, whatever the project's size. Raw SQL (ADR 5):
+// counts grouped and filtered in PostgreSQL, no row reaches us.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { CLOSING_STATES } from "../domain/gate-facts.ts";
+import { CLOSING_STATES } from "../../domain/gate-facts.ts";
 
 const OPEN_FINDINGS = `from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id

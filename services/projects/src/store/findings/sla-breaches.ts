@@ -1,13 +1,13 @@
 // The SLA sweep's statement (docs/findings.md, "Remediation windows"): marks, in one set-based UPDATE, the triages
 // whose finding in a project's newest snapshot is still open past its window and not yet marked, and answers what
 // it marked with the facts the breach event carries. Bounded per call (`limit`); the sweep calls again until a call
-// marks fewer. Archived projects are left out. A concurrent sweep (another replica) cannot mark a row twice: the UPDATE re-checks
-// `sla_breached_at is null` on the row it locks.
+// marks fewer. Archived projects are left out. A concurrent sweep (another replica) cannot mark a row twice: the
+// UPDATE re-checks `sla_breached_at is null` on the row it locks. Raw SQL (ADR 5): a bounded set-based update.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { OPEN_STATES, type SlaSeverity } from "../domain/vulnerability-sla.ts";
-import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "./inventory/relations.ts";
-import { ACTIVE_PROJECT_ROWS } from "./projects.ts";
+import { OPEN_STATES, type SlaSeverity } from "../../domain/vulnerability-sla.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
+import { ACTIVE_PROJECT_ROWS } from "../projects.ts";
 
 export interface MarkedBreach {
   projectId: string;
