@@ -8,8 +8,6 @@ import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
 import { openTriage } from "./triage.ts";
 import type { Verdict } from "./vulnerabilities.ts";
 
-const json = (rows: readonly unknown[]) => JSON.stringify(rows);
-
 /**
  * The distinct package versions of the named packages held by the newest snapshot of any project, `chunk` at a
  * time, ordered so that the walk is a keyset (no offset).
@@ -31,7 +29,7 @@ export async function* heldVersions(
          and (sp.ecosystem, sp.name, sp.version) > (?, ?, ?)
        order by sp.ecosystem, sp.name, sp.version
        limit ?`,
-      [json(packages), after.ecosystem, after.name, after.version, chunk],
+      [JSON.stringify(packages), after.ecosystem, after.name, after.version, chunk],
       { ecosystem: column.text, name: column.text, version: column.text },
     );
     if (rows.length === 0) return;
@@ -60,8 +58,8 @@ export async function applyRefresh(
   verdicts: Verdict[],
 ): Promise<{ added: FindingChangeRow[]; removed: FindingChangeRow[] }> {
   if (verdicts.length === 0) return { added: [], removed: [] };
-  const versions = json(verdicts.map((v) => v.pkg));
-  const pairs = json(
+  const versions = JSON.stringify(verdicts.map((v) => v.pkg));
+  const pairs = JSON.stringify(
     verdicts.flatMap((v) =>
       v.vulnerabilities.map((a) => ({ ...v.pkg, vulnerability_id: a.id, fixed_versions: a.fixedVersions })),
     ),
@@ -143,7 +141,7 @@ export async function findingChangeDetails(
      join vulnerabilities v on v.id = f.vulnerability_id
      join (${COMPONENT_ROWS}) c on c.id = f.component_row_id
      where f.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
-    [json(findingIds)],
+    [JSON.stringify(findingIds)],
     {
       id: column.text,
       vulnerabilityId: column.text,

@@ -19,8 +19,6 @@ export interface PlannedFinding {
   fixedVersions: string[];
 }
 
-const json = (rows: unknown[]) => JSON.stringify(rows);
-
 /** The scan's match record, when its verdicts were recorded. */
 export async function recordedMatch(
   em: EntityManager,
@@ -48,9 +46,13 @@ export async function writeScanFindings(
       `insert into snapshot_packages (component_row_id, scan_id, project_id, ecosystem, name, version)
        select component_row_id, ?, ?, ecosystem, name, version
        from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, ecosystem text, name text, version text)`,
-      [scan.scanId, scan.projectId, json(packages.map((p) => ({ component_row_id: p.componentRowId, ...p.pkg })))],
+      [
+        scan.scanId,
+        scan.projectId,
+        JSON.stringify(packages.map((p) => ({ component_row_id: p.componentRowId, ...p.pkg }))),
+      ],
     );
-  const rows = json(
+  const rows = JSON.stringify(
     planned.map((f) => ({
       id: uuidv7(),
       component_row_id: f.componentRowId,

@@ -1,11 +1,11 @@
 // finding_triage: the triage (VEX status) of a vulnerability on a project's component (docs/findings.md). A change
 // locks the row, then writes it through the entity; the rows of new findings are opened in one set-based statement
 // (raw SQL, ADR 5: thousands of rows at once).
-import { LockMode, raw, type EntityManager } from "@mikro-orm/postgresql";
+import { LockMode, raw, type EntityData, type EntityManager } from "@mikro-orm/postgresql";
 import { rawStatement, SNAPSHOT } from "@sca/db";
 import type { Triage } from "../../domain/vex-status.ts";
 import { OPEN_STATES } from "../../domain/vulnerability-sla.ts";
-import { FindingTriage } from "../entities/findings.ts";
+import { FindingTriage, type FindingTriageRow } from "../entities/findings.ts";
 
 export interface TriageKey {
   projectId: string;
@@ -76,10 +76,21 @@ const NO_PENDING = {
   pendingAt: null,
 };
 
+/** Writes `changes` on the locked row, its version incremented; answers the new version (the locked one plus one). */
+async function writeLocked(
+  em: EntityManager,
+  locked: LockedTriage,
+  changes: EntityData<FindingTriageRow>,
+): Promise<number> {
+  const version = locked.version + 1;
+  await em.nativeUpdate(FindingTriage, locked.key, { ...changes, version });
+  return version;
+}
+
 /**
- * Writes the triage, its version incremented; answers the new version (the row is locked: the locked version plus
- * one). Closing a finding ends its SLA breach, so a reopened finding past its window is a new breach, alerted again.
- * A change waiting for confirmation is dropped: the status just set (or confirmed) is the newer decision.
+ * Writes the triage; answers the new version. Closing a finding ends its SLA breach, so a reopened finding past its
+ * window is a new breach, alerted again. A change waiting for confirmation is dropped: the status just set (or
+ * confirmed) is the newer decision.
  */
 export async function writeTriage(
   em: EntityManager,
@@ -87,19 +98,16 @@ export async function writeTriage(
   t: Triage,
   by: string | null,
 ): Promise<number> {
-  const version = locked.version + 1;
-  await em.nativeUpdate(FindingTriage, locked.key, {
+  return writeLocked(em, locked, {
     status: t.status,
     justification: t.justification,
     responses: t.responses,
     detail: t.detail,
-    version,
     updatedAt: raw("now()"),
     updatedBy: by,
     ...(OPEN_STATES.includes(t.status) ? {} : { slaBreachedAt: null }),
     ...NO_PENDING,
   });
-  return version;
 }
 
 /** Records a change waiting for a second person (the status in force stays); answers the new version. */
@@ -109,24 +117,19 @@ export async function writePendingTriage(
   t: Triage,
   by: string | null,
 ): Promise<number> {
-  const version = locked.version + 1;
-  await em.nativeUpdate(FindingTriage, locked.key, {
+  return writeLocked(em, locked, {
     pendingStatus: t.status,
     pendingJustification: t.justification,
     pendingResponses: t.responses,
     pendingDetail: t.detail,
     pendingBy: by,
     pendingAt: raw("now()"),
-    version,
   });
-  return version;
 }
 
 /** Drops the change waiting for a second person; answers the new version. */
 export async function dropPendingTriage(em: EntityManager, locked: LockedTriage): Promise<number> {
-  const version = locked.version + 1;
-  await em.nativeUpdate(FindingTriage, locked.key, { ...NO_PENDING, version });
-  return version;
+  return writeLocked(em, locked, NO_PENDING);
 }
 
 /** Triage rows for (component, vulnerability) pairs the project never had; existing triage is kept as it is. */

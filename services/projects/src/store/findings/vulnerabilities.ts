@@ -28,8 +28,6 @@ export interface Verdict {
   vulnerabilities: { id: string; fixedVersions: string[] }[];
 }
 
-const json = (rows: unknown[]) => JSON.stringify(rows);
-
 /** Inserts or replaces the vulnerabilities and their aliases (an alias moves to the vulnerability now naming it). */
 export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
   if (vulns.length === 0) return;
@@ -49,7 +47,7 @@ export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVuln
        epss_percentile = excluded.epss_percentile, known_exploited = excluded.known_exploited,
        kev_due_date = excluded.kev_due_date, updated_at = now()`,
     [
-      json(
+      JSON.stringify(
         vulns.map((v) => ({
           id: v.id,
           aliases: v.aliases,
@@ -75,7 +73,7 @@ export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVuln
     `insert into vulnerability_aliases (alias, vulnerability_id)
      select distinct on (alias) alias, id from jsonb_to_recordset(?::jsonb) as x(alias text, id text)
      on conflict (alias) do update set vulnerability_id = excluded.vulnerability_id`,
-    [json(aliases)],
+    [JSON.stringify(aliases)],
   );
 }
 
@@ -102,7 +100,7 @@ export async function updateVulnerabilityScores(
        is distinct from (x.epss_score, x.epss_percentile, x.known_exploited, x.kev_due_date)
      returning v.id, v.known_exploited and not old.known_exploited as newly_listed`,
     [
-      json(
+      JSON.stringify(
         vulns.map((v) => ({
           id: v.id,
           epss_score: v.epssScore,
@@ -125,7 +123,7 @@ export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): P
     em,
     `delete from package_vulnerabilities p using jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text)
      where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
-    [json(verdicts.map((v) => v.pkg))],
+    [JSON.stringify(verdicts.map((v) => v.pkg))],
   );
   const rows = verdicts.flatMap((v) =>
     v.vulnerabilities.map((a) => ({ ...v.pkg, vulnerability_id: a.id, fixed_versions: a.fixedVersions })),
@@ -138,6 +136,6 @@ export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): P
      from jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
        fixed_versions jsonb)
      on conflict do nothing`,
-    [json(rows)],
+    [JSON.stringify(rows)],
   );
 }
