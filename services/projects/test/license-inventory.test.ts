@@ -1,6 +1,7 @@
 // LicenseInventoryService through the real servers: a real SBOM of the shared set ingested as the scanner-runner
 // hands it over, its licenses summarised in SQL and checked against the component list (another read path), the
-// attributions streamed once each in name order, a project without scans, and hiding from outsiders.
+// attributions streamed once each in name order, the first-party license detections the scancode stage recorded (a
+// page in recorded order, the path filter), a project without scans, and hiding from outsiders.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
+import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import {
   LicenseInventoryService,
@@ -143,5 +145,80 @@ describe("ExportAttributions", () => {
       };
       await expect(drain()).rejects.toMatchObject({ code: Code.NotFound });
     }
+  });
+});
+
+describe("ListFileLicenses", () => {
+  const detections = [
+    { path: "LICENSE", license: "Apache-2.0", score: 100, startLine: 1, endLine: 202, matcher: "1-hash", rule: "a" },
+    { path: "src/Main/COPYING", license: "MIT", score: 87.5, startLine: 3, endLine: 21, matcher: "2-aho", rule: "b" },
+    {
+      path: "src/util/notice.txt",
+      license: "BSD-3-Clause",
+      score: 42.25,
+      startLine: 7,
+      endLine: 9,
+      matcher: "3-seq",
+      rule: "c",
+    },
+  ];
+
+  beforeAll(async () => {
+    await h.projects.client(FileLicenseService).recordFileLicenses(
+      {
+        projectId,
+        scanId,
+        stage: {
+          status: "timed_out",
+          message: "scancode: timed out",
+          fileCount: 40,
+          scannedFileCount: 12,
+          truncated: true,
+        },
+        detections,
+      },
+      await callAs.service("scanner-runner"),
+    );
+  });
+
+  it("answers the stage and a page of the detections in recorded order with the whole count", async () => {
+    const client = h.projects.client(FileLicenseService);
+    const first = await client.listFileLicenses({ projectId, limit: 2, offset: 0 }, await member());
+    expect(first).toMatchObject({
+      scanId,
+      stage: {
+        status: "timed_out",
+        message: "scancode: timed out",
+        fileCount: 40,
+        scannedFileCount: 12,
+        truncated: true,
+      },
+      total: 3,
+    });
+    expect(first.items.map((d) => ({ ...d, $typeName: undefined }))).toEqual(
+      detections.slice(0, 2).map((d) => ({ ...d, $typeName: undefined })),
+    );
+    const rest = await client.listFileLicenses({ projectId, limit: 2, offset: 2 }, await member());
+    expect(rest.total).toBe(3);
+    expect(rest.items.map((d) => [d.path, d.score])).toEqual([["src/util/notice.txt", 42.25]]);
+  });
+
+  it("filters by a part of the path, ignoring case, and counts the matches", async () => {
+    const client = h.projects.client(FileLicenseService);
+    const page = await client.listFileLicenses({ projectId, path: "SRC/", limit: 10, offset: 0 }, await member());
+    expect(page.total).toBe(2);
+    expect(page.items.map((d) => d.path)).toEqual(["src/Main/COPYING", "src/util/notice.txt"]);
+    const none = await client.listFileLicenses({ projectId, path: "%", limit: 10, offset: 0 }, await member());
+    expect(none).toMatchObject({ total: 0, items: [] });
+  });
+
+  it("answers no scan for a project without a succeeded scan, NotFound to outsiders", async () => {
+    const client = h.projects.client(FileLicenseService);
+    const empty = await client.listFileLicenses({ projectId: emptyProjectId, limit: 10, offset: 0 }, await member());
+    expect(empty).toMatchObject({ scanId: "", total: 0, items: [] });
+    expect(empty.stage).toBeUndefined();
+    await expect(client.listFileLicenses({ projectId, limit: 10, offset: 0 }, await outsider())).rejects.toMatchObject({
+      code: Code.NotFound,
+    });
   });
 });

@@ -17,7 +17,7 @@ import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import type { Project } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, fixturesOf, sharedDir, type CallOptions } from "@sca/testkit";
-import { DELETE_BATCH_ROWS } from "../src/store/inventory-writes.ts";
+import { DELETE_BATCH_ROWS } from "../src/store/batched-delete.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");

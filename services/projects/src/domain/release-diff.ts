@@ -2,7 +2,7 @@
 // are compared by key (the canonical purl, else type/group/name@version): a key in one scan only is added or
 // removed, unless its identity (the purl without its version, else type, group and name) has exactly one such
 // component on each side: then the pair is one component whose version changed. A key in both scans whose license
-// differs is a license change. The set differences run in SQL (store/inventory-reads.ts); each list answers at
+// differs is a license change. The set differences run in SQL (store/inventory/release-diff.ts); each list answers at
 // most DIFF_LIST_CAP rows, the counts are always whole.
 
 export const DIFF_LIST_CAP = 1000;

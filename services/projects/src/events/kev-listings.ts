@@ -8,7 +8,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue, topicContract, TOPICS } from "@sca/kafka";
 import { KevListedFindingSchema, VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
-import { openFindingsKevListed, type KevTouchedFinding } from "../store/kev-listings.ts";
+import { openFindingsKevListed, type KevTouchedFinding } from "../store/findings/kev-listings.ts";
 
 export const kevListingEvents = topicContract(TOPICS.domainEvents, VulnerabilitiesKevListedSchema);
 

@@ -19,14 +19,15 @@ import {
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import type { LicenseCategories } from "../clients/license-categories.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { recountInventorySummary } from "../store/inventory-summary.ts";
+import { lockProjectInventory } from "../store/inventory/ingestion.ts";
+import { setLicenseCategory, snapshotLicenses } from "../store/inventory/licenses.ts";
+import { snapshotScanIds } from "../store/inventory/snapshots.ts";
 import {
-  lockProjectInventory,
-  setLicenseCategory,
-  snapshotLicenses,
-  snapshotScanIds,
-} from "../store/inventory-writes.ts";
-import { projectById, projectsUnderLicensePolicy, type ProjectRow } from "../store/projects.ts";
+  projectById,
+  projectsUnderLicensePolicy,
+  recountInventorySummary,
+  type ProjectRow,
+} from "../store/projects.ts";
 
 export const LICENSE_POLICY_FEED_GROUP = "projects.license-policy-feed";
 

@@ -6,7 +6,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue } from "@sca/kafka";
 import { FlaggedComponentSchema, MaliciousComponentsFlaggedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import type { FlaggedComponentRow } from "../store/component-states.ts";
+import type { FlaggedComponentRow } from "../store/inventory/component-states.ts";
 import { projectDomainEvents } from "./project-events.ts";
 
 /** Components named in one event; the count is whole. */

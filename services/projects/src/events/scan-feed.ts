@@ -13,11 +13,11 @@ import {
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { isScanStatus, stateNewsApplies } from "../domain/scan-feed.ts";
-import { recountInventorySummary } from "../store/inventory-summary.ts";
-import { deleteSnapshots, labelSnapshot, lockProjectInventory } from "../store/inventory-writes.ts";
+import { deleteSnapshots, lockProjectInventory } from "../store/inventory/ingestion.ts";
+import { labelSnapshot } from "../store/inventory/snapshots.ts";
 import { deleteFileLicenses } from "../store/file-licenses.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
-import { lockProject, setScanFigures } from "../store/projects.ts";
+import { lockProject, recountInventorySummary, setScanFigures } from "../store/projects.ts";
 
 export const SCAN_FEED_GROUP = "projects.scan-feed";
 

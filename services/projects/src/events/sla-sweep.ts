@@ -8,7 +8,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { enqueue } from "@sca/kafka";
 import { SlaBreachSchema, VulnerabilitySlaBreachedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { breachCutoffs, SLA_SEVERITIES, slaDueAt, type SlaWindows } from "../domain/vulnerability-sla.ts";
-import { markSlaBreaches, type MarkedBreach } from "../store/sla-breaches.ts";
+import { markSlaBreaches, type MarkedBreach } from "../store/findings/sla-breaches.ts";
 import { projectDomainEvents } from "./project-events.ts";
 
 /** Rows marked per transaction. */

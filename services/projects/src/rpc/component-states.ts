@@ -31,9 +31,9 @@ import {
   RESTAMP_FEEDS,
   writeComponentStates,
   type RestampFeed,
-} from "../store/component-states.ts";
-import { writeFetchedLicenses } from "../store/fetched-licenses.ts";
-import { snapshotProject } from "../store/vulnerability-matches.ts";
+} from "../store/inventory/component-states.ts";
+import { writeFetchedLicenses } from "../store/inventory/licenses.ts";
+import { snapshotProject } from "../store/inventory/snapshots.ts";
 import { MATCH_CALLER } from "./vulnerability-matches.ts";
 
 const HELD_CHUNK = 5000;

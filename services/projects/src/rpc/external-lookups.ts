@@ -11,7 +11,7 @@ import {
 import { requireCaller } from "@sca/rpc";
 import { LOOKUP_ECOSYSTEMS, lookupPackage, type LookupEcosystem } from "../domain/package-version.ts";
 import { mayRead } from "../domain/project-access.ts";
-import { advisoryByAlias, holdingProjects, packageAdvisoryIds } from "../store/external-lookups.ts";
+import { advisoryByAlias, holdingProjects, packageAdvisoryIds } from "../store/findings/advisories.ts";
 import { projectById } from "../store/projects.ts";
 import type { FindingHandlers, FindingServiceDeps } from "./vulnerability-findings.ts";
 

@@ -14,7 +14,8 @@ import { mayTriage } from "../domain/project-access.ts";
 import { confirmationRefusal } from "../domain/triage-confirmation.ts";
 import { isVexState, mayMove } from "../domain/vex-status.ts";
 import { emitAudit } from "../events/project-events.ts";
-import { dropPendingTriage, findingById, lockTriage, writeTriage } from "../store/finding-reads.ts";
+import { findingById } from "../store/findings/reads.ts";
+import { dropPendingTriage, lockTriage, writeTriage } from "../store/findings/triage.ts";
 import { findingView } from "./finding-views.ts";
 import {
   changedBy,
@@ -68,8 +69,8 @@ export function findingConfirmationHandlers(
         if (!mayMove(from, pending.status)) throw nothingPending(current.status);
       }
       const version = confirming
-        ? await writeTriage(em, key, pending, changedBy(caller))
-        : await dropPendingTriage(em, key);
+        ? await writeTriage(em, current, pending, changedBy(caller))
+        : await dropPendingTriage(em, current);
       emitAudit(em, {
         action: confirming ? "vulnerability_finding.status_confirmed" : "vulnerability_finding.status_change_declined",
         actor: callerActor(caller),

@@ -7,7 +7,7 @@ import {
 } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import type { VexFinding } from "../domain/vex-documents.ts";
 import type { Triage } from "../domain/vex-status.ts";
-import type { FindingRow } from "../store/finding-reads.ts";
+import type { FindingRow } from "../store/findings/reads.ts";
 
 export function findingView(r: FindingRow): VulnerabilityFinding {
   return create(VulnerabilityFindingSchema, {

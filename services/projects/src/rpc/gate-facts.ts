@@ -15,8 +15,8 @@ import { rejectViolations } from "../domain/component-list.ts";
 import { epssThresholdViolations, gateItemLimitOf } from "../domain/gate-facts.ts";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { gateFactsOf, type GateFactComponentRow, type GateFactFindingRow } from "../store/gate-facts.ts";
-import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory-reads.ts";
+import { gateFactsOf, type GateFactComponentRow, type GateFactFindingRow } from "../store/findings/gate-facts.ts";
+import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory/snapshots.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
 export interface GateFactsDeps {

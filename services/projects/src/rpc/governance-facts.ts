@@ -16,14 +16,9 @@ import { isoDay, KEV_DUE_SOON_DAYS, kevSlaState, TREND_SNAPSHOTS, trendDirection
 import { mayRead } from "../domain/project-access.ts";
 import { overviewFigures } from "../domain/project-overview.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import {
-  kevDueDates,
-  openFindingsBySeverity,
-  pendingConfirmations,
-  recentSnapshots,
-} from "../store/governance-facts.ts";
-import { componentGroups } from "../store/inventory-summary.ts";
-import { projectWithNewestSnapshot } from "../store/inventory-reads.ts";
+import { kevDueDates, openFindingsBySeverity, pendingConfirmations } from "../store/findings/governance.ts";
+import { projectWithNewestSnapshot, recentSnapshots } from "../store/inventory/snapshots.ts";
+import { componentGroups } from "../store/inventory/summary.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
 export interface GovernanceFactsDeps {

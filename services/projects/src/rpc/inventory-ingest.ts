@@ -12,7 +12,8 @@ import { requireService } from "@sca/rpc";
 import { InventoryArtefactError, readInventoryArtefact } from "../domain/inventory-artefact.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { inventoryIngestedInsert } from "../events/project-events.ts";
-import { ingestedSnapshot, writeInventory } from "../store/inventory-writes.ts";
+import { writeInventory } from "../store/inventory/ingestion.ts";
+import { ingestedSnapshot } from "../store/inventory/snapshots.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
 /** The only caller of IngestInventory. */
@@ -74,7 +75,7 @@ export function inventoryIngestHandlers(deps: InventoryServiceDeps): InventoryHa
         create(IngestInventoryResponseSchema, { ...counts, alreadyIngested });
 
       // A repeat needs neither the artefact nor the lock; writeInventory checks again under the lock.
-      const done = await ingestedSnapshot(deps.orm, scanId);
+      const done = await ingestedSnapshot(deps.orm.em.fork(), scanId);
       if (done) return answer(done, true);
 
       let contents;

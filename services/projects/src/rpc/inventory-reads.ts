@@ -24,10 +24,10 @@ import {
   exportComponents,
   listComponents,
   listComponentsJson,
-  projectWithNewestSnapshot,
   type ComponentListRow,
   type InventoryComponentRow,
-} from "../store/inventory-reads.ts";
+} from "../store/inventory/component-list.ts";
+import { projectWithNewestSnapshot } from "../store/inventory/snapshots.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 import { anchoredSnapshot, anchorViolations, projectNotFound, readableProjectId } from "./readable-inventory.ts";
 

@@ -21,16 +21,9 @@ import { rejectViolations } from "../domain/component-list.ts";
 import { cutGraph, GRAPH_NODE_CAP } from "../domain/dependency-graph.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { changesOf, DIFF_LIST_CAP, diffSummary, diffTruncated, NO_CHANGES } from "../domain/release-diff.ts";
-import {
-  diffSnapshots,
-  graphEdges,
-  graphNodes,
-  snapshotFacts,
-  type DiffComponentRow,
-  type DiffRows,
-  type GraphNodeRow,
-  type SnapshotFacts,
-} from "../store/inventory-reads.ts";
+import { graphEdges, graphNodes, type GraphNodeRow } from "../store/inventory/dependency-graph.ts";
+import { diffSnapshots, type DiffComponentRow, type DiffRows } from "../store/inventory/release-diff.ts";
+import { snapshotFacts, type SnapshotFacts } from "../store/inventory/snapshots.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 import { optional } from "./inventory-reads.ts";
 import { anchoredSnapshot, anchorViolations, readableProjectId } from "./readable-inventory.ts";

@@ -10,7 +10,7 @@ import {
   SummariseProjectLicensesResponseSchema,
   type LicensedProject,
 } from "@sca/proto/sca/projects/v1/license_inventory_pb.ts";
-import { attributionPages, licenseExpressionCounts } from "../store/license-reads.ts";
+import { attributionPages, licenseExpressionCounts } from "../store/inventory/licenses.ts";
 import type { ProjectRow } from "../store/projects.ts";
 import type { InventoryServiceDeps } from "./inventory-deps.ts";
 import { anchoredSnapshot, readableProject } from "./readable-inventory.ts";

@@ -13,7 +13,7 @@ import {
 import { isSuperAdmin, requireCaller, type Caller } from "@sca/rpc";
 import { roleOnTeam } from "../domain/project-access.ts";
 import { overviewFigures } from "../domain/project-overview.ts";
-import { componentGroups } from "../store/inventory-summary.ts";
+import { componentGroups } from "../store/inventory/summary.ts";
 import { lastSucceededAt } from "../store/known-scans.ts";
 import type { ProjectHandlers, ProjectServiceDeps } from "./project-deps.ts";
 import { anchoredSnapshot, anchorViolations, readableProject } from "./readable-inventory.ts";

@@ -8,7 +8,7 @@ import type { InventoryAnchor } from "@sca/proto/sca/projects/v1/inventory_pb.ts
 import { requireCaller } from "@sca/rpc";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { newestSnapshot, snapshotOfScan, type SnapshotRef } from "../store/inventory-reads.ts";
+import { newestSnapshot, snapshotOfScan, type SnapshotRef } from "../store/inventory/snapshots.ts";
 import { projectById, type ProjectRow } from "../store/projects.ts";
 
 /** A scan_id and/or a release label, as the reads' queries give them. */

@@ -23,7 +23,13 @@ import {
   type SbomDocumentFacts,
   type SbomWriter,
 } from "../domain/sbom-export/index.ts";
-import { componentPagesByKey, edgesFrom, hasComponentKey, rootEdges, snapshotForExport } from "../store/sbom-reads.ts";
+import {
+  componentPagesByKey,
+  edgesFrom,
+  hasComponentKey,
+  rootEdges,
+  snapshotForExport,
+} from "../store/inventory/sbom.ts";
 import type { InventoryServiceDeps } from "./inventory-deps.ts";
 import { anchoredSnapshot, anchorViolations, readableProject } from "./readable-inventory.ts";
 

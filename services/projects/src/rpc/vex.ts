@@ -26,13 +26,8 @@ import { needsConfirmation } from "../domain/triage-confirmation.ts";
 import { isVexState, sameTriage } from "../domain/vex-status.ts";
 import { emitAudit } from "../events/project-events.ts";
 import { approvalRequiredStatusesFor } from "../store/approval-required-statuses.ts";
-import {
-  lockTriage,
-  snapshotFindings,
-  writePendingTriage,
-  writeTriage,
-  type FindingRow,
-} from "../store/finding-reads.ts";
+import { snapshotFindings, type FindingRow } from "../store/findings/reads.ts";
+import { lockTriage, writePendingTriage, writeTriage } from "../store/findings/triage.ts";
 import { triageOfRow, vexFindingOf } from "./finding-views.ts";
 import { anchoredSnapshot, readableProject } from "./readable-inventory.ts";
 import { changedBy, type FindingHandlers, type FindingServiceDeps } from "./vulnerability-findings.ts";
@@ -132,11 +127,11 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
               const from = isVexState(current.status) ? current.status : "in_triage";
               // A status the gate policy names waits for a second person, as through the PATCH.
               if (needsConfirmation(from, s.triage.status, required)) {
-                await writePendingTriage(em, key, s.triage, changedBy(caller));
+                await writePendingTriage(em, current, s.triage, changedBy(caller));
                 pendingKeys.add(`${f.componentKey}\u0000${f.vulnerabilityId}`);
                 continue;
               }
-              await writeTriage(em, key, s.triage, `vex-import:${changedBy(caller) ?? "unknown"}`);
+              await writeTriage(em, current, s.triage, `vex-import:${changedBy(caller) ?? "unknown"}`);
               updatedKeys.add(`${f.componentKey}\u0000${f.vulnerabilityId}`);
             }
             matched.push(

@@ -1,8 +1,9 @@
 // Projects' copy of the gate policies' approval_required_statuses (docs/findings.md, "Statuses a second person
 // confirms"), written by the GatePolicyChanged consumer and read by the triage.
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery } from "@sca/db";
+import { raw, type EntityManager } from "@mikro-orm/postgresql";
+import { SNAPSHOT } from "@sca/db";
 import { approvalRequiredStatuses } from "../domain/triage-confirmation.ts";
+import { ApprovalRequiredStatuses } from "./entities/findings.ts";
 
 export interface GatePolicyCopy {
   organizationId: string;
@@ -17,21 +18,19 @@ export interface GatePolicyCopy {
  * arrive in order, keyed by its organization; the check keeps a redelivered older one from winning all the same).
  */
 export async function storeGatePolicyCopy(em: EntityManager, copy: GatePolicyCopy): Promise<void> {
-  await rawQuery(
-    em,
-    `insert into approval_required_statuses (scope_id, organization_id, team_id, statuses, changed_at)
-     values (?, ?, ?, ?::jsonb, ?)
-     on conflict (scope_id) do update set organization_id = excluded.organization_id, statuses = excluded.statuses,
-       changed_at = excluded.changed_at
-     where approval_required_statuses.changed_at <= excluded.changed_at`,
-    [
-      copy.teamId ?? copy.organizationId,
-      copy.organizationId,
-      copy.teamId,
-      copy.statuses === null ? null : JSON.stringify(copy.statuses),
-      copy.changedAt,
-    ],
-  );
+  await em
+    .createQueryBuilder(ApprovalRequiredStatuses)
+    .insert({
+      scopeId: copy.teamId ?? copy.organizationId,
+      organizationId: copy.organizationId,
+      teamId: copy.teamId,
+      statuses: copy.statuses,
+      changedAt: copy.changedAt,
+    })
+    .onConflict("scopeId")
+    .merge(["organizationId", "statuses", "changedAt"])
+    .where({ changedAt: { $lte: raw("excluded.changed_at") } })
+    .execute("run");
 }
 
 /** The statuses in effect for a project of the team (and organization). */
@@ -40,11 +39,10 @@ export async function approvalRequiredStatusesFor(
   teamId: string,
   organizationId: string | null,
 ): Promise<readonly string[]> {
-  const rows = await rawQuery(
-    em,
-    `select scope_id, statuses from approval_required_statuses where scope_id = ? or scope_id = ?`,
-    [teamId, organizationId ?? teamId],
-    { scopeId: column.text, statuses: column.json<string[]>().nullable },
+  const rows = await em.find(
+    ApprovalRequiredStatuses,
+    { scopeId: { $in: [teamId, organizationId ?? teamId] } },
+    { ...SNAPSHOT, fields: ["scopeId", "statuses"] },
   );
   const of = (id: string | null) => (id === null ? undefined : rows.find((r) => r.scopeId === id)?.statuses);
   return approvalRequiredStatuses(of(teamId), of(organizationId));

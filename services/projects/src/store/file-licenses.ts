@@ -1,8 +1,10 @@
 // Writes and reads of file_license_scans and file_license_detections: the scancode stage's first-party license
 // detections per scan (docs/scancode.md). A scan's detections are replaced whole (a later attempt records again),
-// in one transaction, the rows streamed in with COPY.
+// in one transaction, the rows streamed in with COPY (raw SQL, ADR 5: bulk ingestion); reads and deletions go
+// through the entities.
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { bulkTransaction, column, containsPattern, rawQuery, rawStatement } from "@sca/db";
+import { bulkTransaction, containsPattern, SNAPSHOT } from "@sca/db";
+import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
 
 export interface FileLicenseStageRow {
   status: string;
@@ -71,19 +73,20 @@ export async function recordFileLicenses(
 }
 
 export async function fileLicenseStageOf(em: EntityManager, scanId: string): Promise<FileLicenseStageRow | null> {
-  const [row] = await rawQuery(
-    em,
-    `select status, message, file_count, scanned_file_count, truncated from file_license_scans where scan_id = ?`,
-    [scanId],
-    {
-      status: column.text,
-      message: column.text,
-      fileCount: column.integer,
-      scannedFileCount: column.integer,
-      truncated: column.boolean,
-    },
+  const row = await em.findOne(
+    FileLicenseScan,
+    { scanId },
+    { ...SNAPSHOT, fields: ["status", "message", "fileCount", "scannedFileCount", "truncated"] },
   );
-  return row ?? null;
+  return row
+    ? {
+        status: row.status,
+        message: row.message,
+        fileCount: row.fileCount,
+        scannedFileCount: row.scannedFileCount,
+        truncated: row.truncated,
+      }
+    : null;
 }
 
 /** A page of the scan's detections in their recorded (path, start_line, license) order, and how many match. */
@@ -93,27 +96,28 @@ export async function fileLicensePage(
   filter: { path?: string },
   page: { limit: number; offset: number },
 ): Promise<{ items: FileLicenseDetectionRow[]; total: number }> {
-  const where = filter.path ? "scan_id = ? and path ilike ?" : "scan_id = ?";
-  const params: unknown[] = filter.path ? [scanId, containsPattern(filter.path)] : [scanId];
-  const [count] = await rawQuery(em, `select count(*) as total from file_license_detections where ${where}`, params, {
-    total: column.integer,
-  });
-  const items = await rawQuery(
-    em,
-    `select path, license, score, start_line, end_line, matcher, rule from file_license_detections
-      where ${where} order by ordinal limit ? offset ?`,
-    [...params, page.limit, page.offset],
+  const [rows, total] = await em.findAndCount(
+    FileLicenseDetectionRecord,
+    filter.path ? { scanId, path: { $ilike: containsPattern(filter.path) } } : { scanId },
     {
-      path: column.text,
-      license: column.text,
-      score: column.number,
-      startLine: column.integer,
-      endLine: column.integer,
-      matcher: column.text,
-      rule: column.text,
+      ...SNAPSHOT,
+      fields: ["path", "license", "score", "startLine", "endLine", "matcher", "rule"],
+      orderBy: { ordinal: "asc" },
+      limit: page.limit,
+      offset: page.offset,
     },
   );
-  return { items, total: count?.total ?? 0 };
+  // MikroORM answers a double column as text unless told otherwise: the score is a number either way.
+  const items = rows.map((r) => ({
+    path: r.path,
+    license: r.license,
+    score: Number(r.score),
+    startLine: r.startLine,
+    endLine: r.endLine,
+    matcher: r.matcher,
+    rule: r.rule,
+  }));
+  return { items, total };
 }
 
 /** Drops the project's detections of these (deleted) scans, inside the caller's transaction; another project's stay. */
@@ -123,15 +127,9 @@ export async function deleteFileLicenses(
   scanIds: readonly string[],
 ): Promise<void> {
   if (scanIds.length === 0) return;
-  const ids = `{${scanIds.join(",")}}`;
-  await rawStatement(
-    em,
-    `delete from file_license_detections where scan_id in
-       (select scan_id from file_license_scans where project_id = ? and scan_id = any(?::uuid[]))`,
-    [projectId, ids],
-  );
-  await rawStatement(em, "delete from file_license_scans where project_id = ? and scan_id = any(?::uuid[])", [
-    projectId,
-    ids,
-  ]);
+  const owned = { projectId, scanId: { $in: [...scanIds] } };
+  const scans = await em.find(FileLicenseScan, owned, { ...SNAPSHOT, fields: ["scanId"] });
+  if (scans.length > 0)
+    await em.nativeDelete(FileLicenseDetectionRecord, { scanId: { $in: scans.map((r) => r.scanId) } });
+  await em.nativeDelete(FileLicenseScan, owned);
 }

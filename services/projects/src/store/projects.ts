@@ -1,15 +1,24 @@
 // The projects table: the one module that reads or writes `projects` (docs/adr/0005). Who may see which rows is
-// decided in domain/ (a ListScope); this module turns it and the list's filter into one query.
+// decided in domain/ (a ListScope); this module turns it and the list's filter into one query. Raw SQL only inside an
+// ingestion's bulk transaction (no EntityManager there) and for the summaries' recount, one update from the
+// inventory's counts (ADR 9).
 import { randomUUID } from "node:crypto";
 import { LockMode, raw, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
-import { containsPattern, SNAPSHOT } from "@sca/db";
+import { column, containsPattern, rawStatement, SNAPSHOT, type BulkTransaction } from "@sca/db";
 import type { ListScope } from "../domain/project-access.ts";
 import type { NewProjectPlan, ProjectDetails, Visibility } from "../domain/project-fields.ts";
 import { DISTRIBUTION_MODEL_UNSET } from "../domain/project-fields.ts";
 import { Project, type ProjectRow } from "./entities/project.ts";
+import { INVENTORY_SUMMARY } from "./inventory/summary.ts";
 import type { ScanFigures } from "./known-scans.ts";
 
 export type { ProjectRow } from "./entities/project.ts";
+
+/** Each project's access scope, for another owner's statement that reads it with its own rows (ADR 9). */
+export const PROJECT_ACCESS_ROWS = "select id, team_id, organization_id, visibility from projects";
+
+/** The projects not archived, with their team (ADR 9). */
+export const ACTIVE_PROJECT_ROWS = "select id, team_id from projects where archived_at is null";
 
 export async function projectById(em: EntityManager, id: string): Promise<ProjectRow | null> {
   return em.findOne(Project, { id }, SNAPSHOT);
@@ -97,6 +106,29 @@ export async function setScanFigures(em: EntityManager, id: string, f: ScanFigur
   );
 }
 
+// The summaries take the newest snapshot's counts (inventory/summary.ts); both parameters are the project id.
+// `?` placeholders (rawStatement's); the bulk transaction numbers them.
+const RECOUNT = `update projects set (license_category_summary, severity_summary) = (${INVENTORY_SUMMARY}) where id = ?`;
+const RECOUNT_NUMBERED = (() => {
+  let n = 0;
+  return RECOUNT.replace(/\?/g, () => `$${++n}`);
+})();
+
+/** Recounts the project's inventory summaries inside the caller's (or any EntityManager's) transaction. */
+export async function recountInventorySummary(em: EntityManager, projectId: string): Promise<void> {
+  await rawStatement(em, RECOUNT, [projectId, projectId]);
+}
+
+/** The same, inside an ingestion's bulk transaction. */
+export async function recountInventorySummaryIn(tx: BulkTransaction, projectId: string): Promise<void> {
+  await tx.statement(RECOUNT_NUMBERED, [projectId, projectId]);
+}
+
+/** Whether the project exists, inside an ingestion's bulk transaction. */
+export async function projectExistsIn(tx: BulkTransaction, id: string): Promise<boolean> {
+  return (await tx.query("select id from projects where id = $1", [id], { id: column.text })).length > 0;
+}
+
 /** The sealed git credential (for the scan that clones the repository), or null. */
 export async function sealedGitCredential(em: EntityManager, id: string): Promise<string | null> {
   const row = await em.findOne(Project, { id }, { ...SNAPSHOT, fields: ["id", "gitCredentialSealed"] });
@@ -180,6 +212,13 @@ export async function* exportProjects(
     const last: ProjectRow = rows[rows.length - 1]!;
     after = { name: last.name, id: last.id };
   }
+}
+
+/** The team of each of these projects, by project id. */
+export async function projectTeams(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.find(Project, { id: { $in: [...ids] } }, { ...SNAPSHOT, fields: ["id", "teamId"] });
+  return new Map(rows.map((r) => [r.id, r.teamId]));
 }
 
 /** The projects whose license policy in force may have changed: a team's, or every team's of an organization. */

@@ -102,7 +102,7 @@ export const InventoryComponent = defineEntity({
     { name: "inventory_components_scan_eol_state", properties: ["scanId", "eolState"] },
     { name: "inventory_components_scan_currency_state", properties: ["scanId", "currencyState"] },
     { name: "inventory_components_scan_malicious_state", properties: ["scanId", "maliciousState"] },
-    // The gate's component checks (store/gate-facts.ts) read only the few rows that fail them, not the snapshot.
+    // The gate's component checks (store/findings/gate-facts.ts) read only the few rows that fail them, not the snapshot.
     {
       name: "inventory_components_scan_gate_flagged",
       expression:

@@ -2,11 +2,13 @@
 // "Re-stamping after a snapshot refresh"): one set-based statement over a JSON array of the purls' states
 // (jsonb_to_recordset), joined to the rows by purl: a scan's snapshot, or every project's newest snapshot when a
 // refreshed snapshot re-stamps them. Each statement answers the rows it changed with their malicious state before
-// (a self-join reads the row as it was), so the rows that became flagged are known without another pass.
+// (a self-join reads the row as it was), so the rows that became flagged are known without another pass. Raw SQL
+// (ADR 5): set-based statements over thousands of rows.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import type { ComponentStateRow } from "../domain/component-states.ts";
-import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+import type { ComponentStateRow } from "../../domain/component-states.ts";
+import { ACTIVE_PROJECT_ROWS } from "../projects.ts";
+import { LATEST_SNAPSHOTS } from "./relations.ts";
 
 /** The feeds a re-stamp replaces, each with its columns. */
 export const RESTAMP_FEEDS = {
@@ -177,7 +179,7 @@ export async function flaggedComponents(
     `select c.project_id, p.team_id, c.scan_id, c.component_id, c.name, c.version, c.purl, c.malicious_id,
        c.malicious_source
      from inventory_components c
-     join projects p on p.id = c.project_id and p.archived_at is null
+     join (${ACTIVE_PROJECT_ROWS}) p on p.id = c.project_id
      where c.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
        ${
          sincePrevious

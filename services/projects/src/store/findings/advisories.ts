@@ -1,7 +1,10 @@
-// The stored vulnerabilities by package or by advisory id (GET /v1/external-packages, /v1/external-advisories).
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery } from "@sca/db";
-import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+// The stored vulnerabilities by package or by advisory id (GET /v1/external-packages, /v1/external-advisories). An
+// advisory is read through the entities; raw SQL (ADR 5) for a package's distinct advisories and for the newest
+// snapshots holding it, grouped per project in PostgreSQL.
+import { raw, type EntityManager } from "@mikro-orm/postgresql";
+import { column, rawQuery, SNAPSHOT } from "@sca/db";
+import { Vulnerability, VulnerabilityAlias } from "../entities/findings.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
 
 /** Projects whose holders a lookup reads at most (each is then checked against the caller). */
 export const HOLDING_PROJECTS_MAX = 500;
@@ -27,7 +30,7 @@ export async function holdingProjects(
     em,
     `select sp.project_id, jsonb_agg(distinct sp.version) as versions,
        coalesce(jsonb_agg(distinct c.license) filter (where c.license is not null), '[]'::jsonb) as licenses
-     from snapshot_packages sp join inventory_components c on c.id = sp.component_row_id
+     from snapshot_packages sp join (${COMPONENT_ROWS}) c on c.id = sp.component_row_id
      where sp.ecosystem = ? and sp.name = ? and sp.scan_id in (${LATEST_SNAPSHOTS})
      group by sp.project_id order by sp.project_id limit ?`,
     [ecosystem, name, HOLDING_PROJECTS_MAX],
@@ -46,21 +49,22 @@ export interface AdvisoryRow {
 
 /** The vulnerability an id names (its own or an alias; exact first, then ignoring case). */
 export async function advisoryByAlias(em: EntityManager, id: string): Promise<AdvisoryRow | null> {
-  const [row] = await rawQuery(
-    em,
-    `select a.alias, v.id, v.aliases, v.summary, v.cvss_score::text, v.cvss_vector
-     from vulnerability_aliases a join vulnerabilities v on v.id = a.vulnerability_id
-     where a.alias = ? or upper(a.alias) = upper(?)
-     order by (a.alias = ?) desc limit 1`,
-    [id, id, id],
-    {
-      alias: column.text,
-      id: column.text,
-      aliases: column.json<string[]>(),
-      summary: column.text,
-      cvssScore: column.text.nullable,
-      cvssVector: column.text,
-    },
+  const alias =
+    (await em.findOne(VulnerabilityAlias, { alias: id }, SNAPSHOT)) ??
+    (await em.findOne(VulnerabilityAlias, { [raw("upper(alias)")]: raw("upper(?)", [id]) }, SNAPSHOT));
+  if (!alias) return null;
+  const v = await em.findOne(
+    Vulnerability,
+    { id: alias.vulnerabilityId },
+    { ...SNAPSHOT, fields: ["id", "aliases", "summary", "cvssScore", "cvssVector"] },
   );
-  return row ? { ...row, cvssScore: row.cvssScore === null ? null : Number(row.cvssScore) } : null;
+  if (!v) return null;
+  return {
+    alias: alias.alias,
+    id: v.id,
+    aliases: v.aliases,
+    summary: v.summary,
+    cvssScore: v.cvssScore === null ? null : Number(v.cvssScore),
+    cvssVector: v.cvssVector,
+  };
 }

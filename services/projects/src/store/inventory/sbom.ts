@@ -1,15 +1,16 @@
 // What the SBOM export reads: the snapshot's facts, its components a page at a time in key order (keyset on the
 // (scan_id, key) unique index), and the edges of each page with their targets' keys. Nothing holds a whole
-// snapshot: memory stays bounded by the page size, whatever the number of components.
+// snapshot: memory stays bounded by the page size, whatever the number of components. Raw SQL (ADR 5) only for the
+// edges joined to their targets' keys (the entities carry no relations).
 import { QueryOrder, type EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, SNAPSHOT } from "@sca/db";
-import type { SbomComponent, SbomEdgeTarget } from "../domain/sbom-export/index.ts";
+import type { SbomComponent, SbomEdgeTarget } from "../../domain/sbom-export/index.ts";
 import {
   InventoryComponent,
   InventorySnapshot,
   type InventoryComponentRow,
   type InventorySnapshotRow,
-} from "./entities/inventory.ts";
+} from "../entities/inventory.ts";
 
 export type SnapshotForExport = Pick<
   InventorySnapshotRow,
@@ -124,7 +125,6 @@ const EDGE_COLUMNS = {
   scope: column.text.nullable,
 };
 
-// Edges joined to their target's key: the ORM's entities carry no relations, hence rawQuery (ADR 5).
 const EDGES_SQL = `
   select e.from_component_id, t.component_id, t.key, e.scope
     from inventory_edges e

@@ -1,11 +1,13 @@
 // What a KEV listing touches (docs/findings.md, "KEV listings"): the open findings of each project's newest snapshot
 // whose vulnerability the refresh just put on the known-exploited catalog, or (`onlyFindings`) the findings a
 // re-match just added whose vulnerability is listed already. Bounded per project in one statement: each project's
-// first `perProject` findings (most severe first) and its whole count, never every row.
+// first `perProject` findings (most severe first) and its whole count, never every row. Raw SQL (ADR 5): window
+// functions over the newest snapshots, which the ORM cannot express.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
-import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+import { OPEN_STATES } from "../../domain/vulnerability-sla.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
+import { ACTIVE_PROJECT_ROWS } from "../projects.ts";
 
 export interface KevTouchedFinding {
   projectId: string;
@@ -40,8 +42,8 @@ export async function openFindingsKevListed(
        join vulnerabilities v on v.id = f.vulnerability_id
        join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
          and t.vulnerability_id = f.vulnerability_id
-       join inventory_components c on c.id = f.component_row_id
-       join projects p on p.id = f.project_id and p.archived_at is null
+       join (${COMPONENT_ROWS}) c on c.id = f.component_row_id
+       join (${ACTIVE_PROJECT_ROWS}) p on p.id = f.project_id
        where f.vulnerability_id in (select jsonb_array_elements_text(?::jsonb)) and f.removed_at is null
          and v.known_exploited
          ${onlyFindings ? "and f.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))" : ""}
@@ -84,7 +86,7 @@ export async function countOpenKevFindings(em: EntityManager): Promise<number> {
        join vulnerabilities v on v.id = f.vulnerability_id and v.known_exploited
        join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
          and t.vulnerability_id = f.vulnerability_id
-       join projects p on p.id = f.project_id and p.archived_at is null
+       join (${ACTIVE_PROJECT_ROWS}) p on p.id = f.project_id
       where f.removed_at is null
         and f.scan_id in (${LATEST_SNAPSHOTS})
         and t.status in (select jsonb_array_elements_text(?::jsonb))`,

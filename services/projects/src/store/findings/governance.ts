@@ -1,30 +1,16 @@
-// The governance band's reads (docs/governance.md): the project's recent snapshots, their open findings by severity,
+// The governance band's reads of findings (docs/governance.md): the recent snapshots' open findings by severity,
 // the newest snapshot's known-exploited findings against their due dates, and its findings awaiting a second person.
-// A handful of statements over the (scan_id, vulnerability_id) index, whatever the project's size.
+// A handful of statements over the (scan_id, vulnerability_id) index, whatever the project's size. Raw SQL (ADR 5):
+// counts grouped and filtered in PostgreSQL, no row reaches us.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { CLOSING_STATES } from "../domain/gate-facts.ts";
+import { CLOSING_STATES } from "../../domain/gate-facts.ts";
 
 const OPEN_FINDINGS = `from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
   join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
     and t.vulnerability_id = f.vulnerability_id
   where f.removed_at is null and t.status not in (select jsonb_array_elements_text(?::jsonb))`;
-
-/** The newest `limit` snapshots of the project, newest first. */
-export async function recentSnapshots(
-  em: EntityManager,
-  projectId: string,
-  limit: number,
-): Promise<{ scanId: string; ingestedAt: Date }[]> {
-  return rawQuery(
-    em,
-    `select scan_id, ingested_at from inventory_snapshots where project_id = ?
-     order by ingested_at desc, scan_id desc limit ?`,
-    [projectId, limit],
-    { scanId: column.text, ingestedAt: column.timestamp },
-  );
-}
 
 /** Open findings per snapshot and severity. */
 export async function openFindingsBySeverity(

@@ -1,12 +1,13 @@
 // The SLA sweep's statement (docs/findings.md, "Remediation windows"): marks, in one set-based UPDATE, the triages
 // whose finding in a project's newest snapshot is still open past its window and not yet marked, and answers what
 // it marked with the facts the breach event carries. Bounded per call (`limit`); the sweep calls again until a call
-// marks fewer. Archived projects are left out. A concurrent sweep (another replica) cannot mark a row twice: the UPDATE re-checks
-// `sla_breached_at is null` on the row it locks.
+// marks fewer. Archived projects are left out. A concurrent sweep (another replica) cannot mark a row twice: the
+// UPDATE re-checks `sla_breached_at is null` on the row it locks. Raw SQL (ADR 5): a bounded set-based update.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import { OPEN_STATES, SLA_SEVERITIES, type SlaSeverity } from "../domain/vulnerability-sla.ts";
-import { LATEST_SNAPSHOTS } from "./vulnerability-matches.ts";
+import { OPEN_STATES, SLA_SEVERITIES, type SlaSeverity } from "../../domain/vulnerability-sla.ts";
+import { COMPONENT_ROWS, LATEST_SNAPSHOTS } from "../inventory/relations.ts";
+import { ACTIVE_PROJECT_ROWS } from "../projects.ts";
 
 export interface MarkedBreach {
   projectId: string;
@@ -37,8 +38,8 @@ export async function markSlaBreaches(
        join vulnerabilities v on v.id = f.vulnerability_id
        join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
          and t.vulnerability_id = f.vulnerability_id
-       join inventory_components c on c.id = f.component_row_id
-       join projects p on p.id = f.project_id and p.archived_at is null
+       join (${COMPONENT_ROWS}) c on c.id = f.component_row_id
+       join (${ACTIVE_PROJECT_ROWS}) p on p.id = f.project_id
        where t.sla_breached_at is null and t.status in (select jsonb_array_elements_text(?::jsonb))
          and t.first_detected_at <= case v.severity
            ${SLA_SEVERITIES.map((s) => `when '${s}' then ?::timestamptz`).join(" ")} end

@@ -1,10 +1,10 @@
-// Reading vulnerability findings with their vulnerability, component and triage (docs/findings.md, "Reads"): plain
-// rows through rawQuery, one statement per page (the total counted alongside with count(*) over ()).
+// Reading vulnerability findings with their vulnerability, component and triage (docs/findings.md, "Reads"). Raw SQL
+// (ADR 5): one statement per page joining the four, sorted and searched by any of them, the total counted alongside
+// with count(*) over (); a single finding is read by the same statement.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, containsPattern, rawQuery } from "@sca/db";
-import type { FindingFilter, FindingSortKey } from "../domain/finding-list.ts";
-import type { Triage } from "../domain/vex-status.ts";
-import { OPEN_STATES } from "../domain/vulnerability-sla.ts";
+import type { FindingFilter, FindingSortKey } from "../../domain/finding-list.ts";
+import { COMPONENT_ROWS } from "../inventory/relations.ts";
 
 const FINDING_COLUMNS = {
   id: column.text,
@@ -63,7 +63,7 @@ const SELECT = `select f.id, f.project_id, f.scan_id, f.component_row_id, f.comp
     t.pending_justification, t.pending_responses, t.pending_detail, t.pending_by, t.pending_at`;
 const FROM = `from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
-  join inventory_components c on c.id = f.component_row_id
+  join (${COMPONENT_ROWS}) c on c.id = f.component_row_id
   join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
     and t.vulnerability_id = f.vulnerability_id`;
 
@@ -170,127 +170,4 @@ export async function snapshotFindings(em: EntityManager, scanId: string, cap: n
     FINDING_COLUMNS,
   );
   return rows.map(rowOf);
-}
-
-export interface TriageKey {
-  projectId: string;
-  componentKey: string;
-  vulnerabilityId: string;
-}
-
-/** A triage as locked for a change: the status in force, its version, and the change waiting for a second person. */
-export type LockedTriage = Triage & {
-  version: number;
-  pending: (Triage & { by: string | null }) | null;
-};
-
-/** Locks the triage row for the change; null when it does not exist. */
-export async function lockTriage(em: EntityManager, key: TriageKey): Promise<LockedTriage | null> {
-  const [row] = await rawQuery(
-    em,
-    `select status, justification, responses, detail, version, pending_status, pending_justification,
-       pending_responses, pending_detail, pending_by from finding_triage
-     where project_id = ? and component_key = ? and vulnerability_id = ? for update`,
-    [key.projectId, key.componentKey, key.vulnerabilityId],
-    {
-      status: column.text,
-      justification: column.text.nullable,
-      responses: column.json<string[]>(),
-      detail: column.text.nullable,
-      version: column.integer,
-      pendingStatus: column.text.nullable,
-      pendingJustification: column.text.nullable,
-      pendingResponses: column.json<string[]>().nullable,
-      pendingDetail: column.text.nullable,
-      pendingBy: column.text.nullable,
-    },
-  );
-  if (!row) return null;
-  const pending =
-    row.pendingStatus === null
-      ? null
-      : ({
-          status: row.pendingStatus,
-          justification: row.pendingJustification,
-          responses: row.pendingResponses ?? [],
-          detail: row.pendingDetail,
-          by: row.pendingBy,
-        } as Triage & { by: string | null });
-  return {
-    status: row.status,
-    justification: row.justification,
-    responses: row.responses,
-    detail: row.detail,
-    version: row.version,
-    pending,
-  } as LockedTriage;
-}
-
-/**
- * Writes the triage, its version incremented; answers the new version. Closing a finding ends its SLA breach, so a
- * reopened finding past its window is a new breach, alerted again. A change waiting for confirmation is dropped: the
- * status just set (or confirmed) is the newer decision.
- */
-export async function writeTriage(em: EntityManager, key: TriageKey, t: Triage, by: string | null): Promise<number> {
-  const [row] = await rawQuery(
-    em,
-    `update finding_triage set status = ?, justification = ?, responses = ?::jsonb, detail = ?,
-       version = version + 1, updated_at = now(), updated_by = ?,
-       sla_breached_at = case when ? then sla_breached_at end, pending_status = null, pending_justification = null,
-       pending_responses = null, pending_detail = null, pending_by = null, pending_at = null
-     where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
-    [
-      t.status,
-      t.justification,
-      JSON.stringify(t.responses),
-      t.detail,
-      by,
-      OPEN_STATES.includes(t.status),
-      key.projectId,
-      key.componentKey,
-      key.vulnerabilityId,
-    ],
-    { version: column.integer },
-  );
-  return row!.version;
-}
-
-/** Records a change waiting for a second person (the status in force stays); answers the new version. */
-export async function writePendingTriage(
-  em: EntityManager,
-  key: TriageKey,
-  t: Triage,
-  by: string | null,
-): Promise<number> {
-  const [row] = await rawQuery(
-    em,
-    `update finding_triage set pending_status = ?, pending_justification = ?, pending_responses = ?::jsonb,
-       pending_detail = ?, pending_by = ?, pending_at = now(), version = version + 1
-     where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
-    [
-      t.status,
-      t.justification,
-      JSON.stringify(t.responses),
-      t.detail,
-      by,
-      key.projectId,
-      key.componentKey,
-      key.vulnerabilityId,
-    ],
-    { version: column.integer },
-  );
-  return row!.version;
-}
-
-/** Drops the change waiting for a second person; answers the new version. */
-export async function dropPendingTriage(em: EntityManager, key: TriageKey): Promise<number> {
-  const [row] = await rawQuery(
-    em,
-    `update finding_triage set pending_status = null, pending_justification = null, pending_responses = null,
-       pending_detail = null, pending_by = null, pending_at = null, version = version + 1
-     where project_id = ? and component_key = ? and vulnerability_id = ? returning version`,
-    [key.projectId, key.componentKey, key.vulnerabilityId],
-    { version: column.integer },
-  );
-  return row!.version;
 }
