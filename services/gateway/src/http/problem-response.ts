@@ -67,7 +67,8 @@ function fromHttpError(err: HttpError): ProblemError | undefined {
 
 /** The error answer for `err`, and whether it is a fault of ours to log with its cause. */
 function problemFor(err: unknown): { problem: ProblemError; unexpected: boolean } {
-  if (err instanceof ProblemError) return { problem: err, unexpected: false };
+  // instanceof narrows to ProblemError<any>: every ProblemError raised here carries a code of the set.
+  if (err instanceof ProblemError) return { problem: err as ProblemError, unexpected: false };
   if (err instanceof ConnectError) {
     const problem = fromConnectError(err);
     return { problem, unexpected: problem.status >= 500 };
