@@ -67,7 +67,8 @@ stop_all() {
   [ -f "$DATA/kafka/kafka.pid" ] && { kill "$(cat "$DATA/kafka/kafka.pid")" 2>/dev/null || true
     for _ in $(seq 60); do kill -0 "$(cat "$DATA/kafka/kafka.pid")" 2>/dev/null || break; sleep 0.5; done
     rm -f "$DATA/kafka/kafka.pid"; }
-  redis-cli -p "$REDIS_PORT" shutdown >/dev/null 2>&1 || true
+  [ -f "$DATA/redis/redis.pid" ] && kill -0 "$(cat "$DATA/redis/redis.pid")" 2>/dev/null &&
+    { redis-cli -p "$REDIS_PORT" shutdown >/dev/null 2>&1 || true; }
   [ -f "$DATA/postgres/PG_VERSION" ] && as_pg "$(pg_bin)/pg_ctl" -D "$DATA/postgres" -m fast stop >/dev/null 2>&1 || true
 }
 
