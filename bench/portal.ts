@@ -185,16 +185,26 @@ export class Portal {
     const seen = new Map<string, number>();
     const socket = new WebSocket(`${BASE.replace(/^http/, "ws")}/api/ws/scans/${scanId}`);
     socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.token })));
+    // The terminal state frame is the last one; the server keeps the socket open after it (docs/scan-websocket.md).
+    let finished!: () => void;
+    const done = new Promise<void>((r) => (finished = r));
+    socket.addEventListener("close", () => finished());
     socket.addEventListener("message", (e: MessageEvent) => {
-      const frame = JSON.parse(e.data as string) as { type: string; percent?: number; ts?: string; sync?: boolean };
+      const frame = JSON.parse(e.data as string) as {
+        type: string;
+        percent?: number;
+        ts?: string;
+        sync?: boolean;
+        status?: string;
+      };
       const stage = frame.type === "progress" && !frame.sync ? STAGE_OF_PERCENT[frame.percent ?? -1] : undefined;
       if (stage && frame.ts && !seen.has(stage)) seen.set(stage, Date.parse(frame.ts));
+      if (frame.status && ["succeeded", "failed", "cancelled"].includes(frame.status)) finished();
     });
-    const closed = new Promise<void>((r) => socket.addEventListener("close", () => r()));
     return {
       async close() {
-        // The terminal state frame closes the socket (1001 scan_finished); wait for it a little.
-        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+        // Wait a little for the terminal state frame, then close: the client ends the socket.
+        await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
         socket.close();
         return seen;
       },

@@ -7,11 +7,12 @@ import { problemBaseUrl } from "./config.ts";
 import type { GatewayContext } from "./context.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { createProblemRenderer } from "./http/problem-response.ts";
+import { SHUTDOWN_CLOSE } from "./ws/scan-progress.ts";
 import { attachWebSockets, type WebSocketEndpoint } from "./ws/websocket-upgrade.ts";
 
 export interface GatewayServer {
   port: number;
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), closes WebSockets with 1001. */
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), closes WebSockets with SHUTDOWN_CLOSE. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function startGatewayServer(ctx: GatewayContext, opts: GatewayServe
       new Promise<void>((resolve) => {
         closing = true;
         for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-        for (const ws of wss.clients) ws.close(1001, "server_shutdown");
+        for (const ws of wss.clients) ws.close(...SHUTDOWN_CLOSE);
         const force = setTimeout(() => {
           server.closeAllConnections();
           for (const ws of wss.clients) ws.terminate();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
   closeTogether,
   callAs,
@@ -458,6 +459,76 @@ describe("GET /v1/projects/{id}/releases/diff", () => {
     for (const c of d.components.removed) if (c.purl) expect(targetPurls.has(c.purl)).toBe(false);
     for (const c of d.components.changed) expect(c.changes.length).toBeGreaterThan(0);
   }, 120_000);
+
+  it("lists the vulnerabilities with an open finding in one scan only, as the runner's verdicts recorded them", async () => {
+    const tracked = await newProject();
+    const fixtures = await fixturesOf("projects");
+    const runner = await callAs.service("scanner-runner");
+    const matches = projects.client(VulnerabilityMatchService);
+    // The base: lodash 4.17.20 (two advisories, kept in the target) and minimist 1.2.5 (prototype pollution, fixed
+    // in 1.2.6; gone from the target).
+    const from = await scanned(
+      tracked,
+      bom([
+        { name: "lodash", version: "4.17.20" },
+        { name: "minimist", version: "1.2.5" },
+      ]),
+    );
+    const shared = fixtures.scanMatches(tracked, from);
+    await matches.recordScanMatches(
+      {
+        projectId: tracked,
+        scanId: from,
+        databaseVersion: "db-1",
+        vulnerabilities: [
+          ...shared.vulnerabilities!,
+          {
+            id: "CVE-2021-44906",
+            aliases: ["GHSA-xvch-5gv4-984h"],
+            summary: "Prototype Pollution in minimist",
+            severity: "critical",
+            cvssScore: 9.8,
+          },
+        ],
+        verdicts: [
+          shared.verdicts!.find((v) => v.package?.name === "lodash")!,
+          {
+            package: { ecosystem: "npm", name: "minimist", version: "1.2.5" },
+            vulnerabilities: [{ vulnerabilityId: "CVE-2021-44906", fixedVersions: ["1.2.6"] }],
+          },
+        ],
+      },
+      runner,
+    );
+    // The target: the findings fixture (jackson-databind, git, lodash 4.17.20, log4j-core, ...) and its verdicts.
+    const to = await ingestArtefact(
+      projects.client(InventoryService),
+      new DirectoryArtefactStore(dir),
+      tracked,
+      fixtures.findingsArtefact(),
+      { scanId: await scanRow(tracked) },
+    );
+    await matches.recordScanMatches(fixtures.scanMatches(tracked, to), runner);
+
+    const d = (await get(`/v1/projects/${tracked}/releases/diff?base=${from}&target=${to}`, member))
+      .json as unknown as Diff;
+    expect(d.vulnerabilities).toEqual({
+      added: ["CVE-2014-123456", "CVE-2020-25649", "CVE-2021-44228"],
+      removed: ["CVE-2021-44906"],
+    });
+    expect(d.summary).toMatchObject({ vulnerabilities_added: 3, vulnerabilities_removed: 1 });
+    expect(d.truncated).toBe(false);
+    const back = (await get(`/v1/projects/${tracked}/releases/diff?base=${to}&target=${from}`, member))
+      .json as unknown as Diff;
+    expect(back.vulnerabilities).toEqual({
+      added: ["CVE-2021-44906"],
+      removed: ["CVE-2014-123456", "CVE-2020-25649", "CVE-2021-44228"],
+    });
+    expect(back.summary).toMatchObject({ vulnerabilities_added: 1, vulnerabilities_removed: 3 });
+    const same = (await get(`/v1/projects/${tracked}/releases/diff?base=${to}&target=${to}`, member))
+      .json as unknown as Diff;
+    expect(same.vulnerabilities).toEqual({ added: [], removed: [] });
+  }, 60_000);
 
   it("answers at most 1000 rows per list, truncated, with the whole counts in the summary", async () => {
     const grown = await newProject();

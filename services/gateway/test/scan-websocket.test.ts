@@ -64,6 +64,18 @@ async function watch(gw: TestGateway, scanId: string, token: string, opts: { aut
   return { ...c, sync: await c.next() };
 }
 
+/** Until the client has answered n more keepalive pings. */
+const pings = (c: Client, n: number) =>
+  new Promise<void>((resolve) => {
+    let seen = 0;
+    const onPing = () => {
+      if (++seen < n) return;
+      c.ws.off("ping", onPing);
+      resolve();
+    };
+    c.ws.on("ping", onPing);
+  });
+
 async function refusedWith(c: Client, first?: string): Promise<{ code: number; reason: string }> {
   await opened(c);
   if (first !== undefined) c.ws.send(first);
@@ -304,7 +316,7 @@ describe("the scan", () => {
     c.ws.close();
   });
 
-  it("sends the terminal state frame, then closes 1001 scan_finished; a finished scan is synced and closed", async () => {
+  it("sends the terminal state frame and stays open until the client closes or the per-user cap evicts it", async () => {
     const scanId = await newScan("running");
     const c = await watch(gwA, scanId, member.token);
     await progress(scanId, 70, "ingest");
@@ -317,11 +329,27 @@ describe("the scan", () => {
       step: "ingest",
       error_message: "The SBOM is not valid JSON.",
     });
-    expect(await c.closed).toEqual({ code: 1001, reason: "scan_finished" });
 
-    const done = await watch(gwB, await newScan("succeeded"), member.token);
+    // A scan finished at connect: its sync frame, then the socket stays open too.
+    const viewer = await teamMember();
+    const finished = await newScan("succeeded");
+    const done = await watch(gwB, finished, viewer.token);
     expect(done.sync).toMatchObject({ type: "progress", status: "succeeded" });
-    expect(await done.closed).toEqual({ code: 1001, reason: "scan_finished" });
+    // Three keepalive rounds (300 ms each) answered: neither socket is closed by the server.
+    await Promise.all([pings(c, 3), pings(done, 3)]);
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    expect(done.ws.readyState).toBe(WebSocket.OPEN);
+
+    // The client closes: the server only echoes the client's close (no status: 1005), it sends no code of its own.
+    c.ws.close();
+    expect(await c.closed).toEqual({ code: 1005, reason: "" });
+
+    // Past the per-user cap (2 here) the finished scan's socket, the oldest, is evicted as any other.
+    const second = await watch(gwA, finished, viewer.token);
+    const third = await watch(gwB, finished, viewer.token);
+    expect(await done.closed).toEqual({ code: 1001, reason: "newer_connection" });
+    for (const x of [second, third]) x.ws.close();
+    await Promise.all([second.closed, third.closed]);
   });
 });
 

@@ -114,7 +114,7 @@ describe("WebSocket upgrades", () => {
 });
 
 describe("graceful close", () => {
-  it("finishes in-flight requests, closes WebSockets with 1001, then stops accepting", async () => {
+  it("finishes in-flight requests, closes WebSockets 1011 internal, then stops accepting", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => {
       release = r;
@@ -137,12 +137,15 @@ describe("graceful close", () => {
     });
     const ws = new WebSocket(`ws://127.0.0.1:${local.server.port}/ws/test-echo/x`);
     await new Promise((r) => ws.once("message", r));
-    const closed = new Promise<number>((r) => ws.once("close", (code: number) => r(code)));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.once("close", (code: number, reason: Buffer) => r({ code, reason: reason.toString() })),
+    );
 
     const inFlight = fetch(`${local.origin}/api/v1/test-slow`);
     await new Promise((r) => setTimeout(r, 50));
     const closing = local.close();
-    expect(await closed).toBe(1001);
+    // The spec's table has no shutdown reason; 1011 internal is the one that misleads nobody (docs/gateway.md).
+    expect(await closed).toEqual({ code: 1011, reason: "internal" });
     await expect(fetch(`${local.origin}/api/health`)).rejects.toThrow();
     release();
     const res = await inFlight;

@@ -60,6 +60,7 @@ describe("the release diff's rules", () => {
     expect(diffTruncated(totals)).toBe(false);
     expect(diffTruncated({ ...NO_CHANGES, licensesRemoved: DIFF_LIST_CAP })).toBe(false);
     expect(diffTruncated({ ...NO_CHANGES, licensesRemoved: DIFF_LIST_CAP + 1 })).toBe(true);
+    expect(diffTruncated({ ...NO_CHANGES, vulnerabilitiesAdded: DIFF_LIST_CAP + 1 })).toBe(true);
     expect(diffSummary(NO_CHANGES, 0).componentsUnchanged).toBe(0);
   });
 });

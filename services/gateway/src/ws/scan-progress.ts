@@ -2,7 +2,8 @@
 // The client's first frame is {type: auth, token} within WEBSOCKET_AUTH_TIMEOUT_SECONDS; the caps are counted in
 // Redis across instances (connection-caps.ts); the scan-orchestrator's GetScan, called as the caller, answers the
 // initial-sync frame and decides visibility; then the scan events every instance reads (scan-events-feed.ts) go out
-// as progress and log frames, until a terminal state frame, after which the socket closes.
+// as progress and log frames. After a terminal state frame the socket stays open (the spec's close table has no
+// code for a finished scan) until the client closes it, the keepalive fails or the per-user cap evicts it.
 import type { IncomingMessage } from "node:http";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
@@ -21,7 +22,6 @@ import { UUID } from "@sca/ids";
 /** The spec's server-sent close codes and reasons. */
 export const CLOSE = {
   newerConnection: [1001, "newer_connection"],
-  scanFinished: [1001, "scan_finished"],
   authTimeout: [1008, "auth_timeout"],
   authInvalid: [1008, "auth_invalid"],
   authInactive: [1008, "auth_inactive"],
@@ -31,6 +31,12 @@ export const CLOSE = {
   scanNotFound: [4404, "scan_not_found"],
   capacityAtLimit: [4429, "capacity_at_limit"],
 } as const satisfies Record<string, readonly [number, string]>;
+
+/**
+ * Shutdown's close: the table has no shutdown reason, and every code but 1011 names a cause that would mislead
+ * (1001 is the per-user eviction); 1011 internal, as when the forward loop fails, and the client reconnects.
+ */
+export const SHUTDOWN_CLOSE = CLOSE.internal;
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 /** Between keepalive pings; a socket that has not answered the previous ping by the next one is closed 1011. */
@@ -50,7 +56,7 @@ export interface ScanProgressHub {
   endpoint: WebSocketEndpoint;
   /** Hands one scan event to this instance's sockets of that scan. */
   publish(this: void, event: ScanEvent): void;
-  /** Closes every socket of this instance with 1001 and counts them out. */
+  /** Closes every socket of this instance with 1011 internal (SHUTDOWN_CLOSE) and counts them out. */
   close(): Promise<void>;
 }
 
@@ -191,10 +197,9 @@ export async function startScanProgressHub(opts: ScanProgressOptions): Promise<S
       const send = (frame: Record<string, unknown>) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       };
-      const finish = (status: string, ts: string, errorMessage: string | undefined) => {
+      // The final frame; the socket stays open (no close code in the spec's table fits a finished scan).
+      const finish = (status: string, ts: string, errorMessage: string | undefined) =>
         send({ type: "progress", percent, step, ts, status, ...(errorMessage ? { error_message: errorMessage } : {}) });
-        close(socket, CLOSE.scanFinished);
-      };
       function forward(event: ScanEvent, decision: ReturnType<typeof nextLogLine> | null): void {
         if (event.kind === "progress") {
           if (event.message.heartbeat) return;
@@ -227,7 +232,7 @@ export async function startScanProgressHub(opts: ScanProgressOptions): Promise<S
     endpoint: { path: "/ws/scans/{scan_id}", onConnection },
     publish,
     async close() {
-      for (const socket of sockets.values()) close(socket, [1001, "server_shutdown"]);
+      for (const socket of sockets.values()) close(socket, SHUTDOWN_CLOSE);
       await caps.close();
     },
   };

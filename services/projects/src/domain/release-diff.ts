@@ -2,7 +2,8 @@
 // are compared by key (the canonical purl, else type/group/name@version): a key in one scan only is added or
 // removed, unless its identity (the purl without its version, else type, group and name) has exactly one such
 // component on each side: then the pair is one component whose version changed. A key in both scans whose license
-// differs is a license change. The set differences run in SQL (store/inventory/release-diff.ts); each list answers at
+// differs is a license change. A vulnerability is added or removed when only one scan has an open finding of it. The
+// set differences run in SQL (store/inventory/release-diff.ts); each list answers at
 // most DIFF_LIST_CAP rows, the counts are always whole.
 
 export const DIFF_LIST_CAP = 1000;
@@ -29,24 +30,19 @@ export interface DiffTotals {
   componentsChanged: number;
   licensesAdded: number;
   licensesRemoved: number;
-}
-
-export interface DiffSummary extends DiffTotals {
-  componentsUnchanged: number;
   vulnerabilitiesAdded: number;
   vulnerabilitiesRemoved: number;
 }
 
-/**
- * The summary: the totals, and the target's components neither added nor changed. Vulnerabilities always count 0:
- * the diff does not read the findings.
- */
+export interface DiffSummary extends DiffTotals {
+  componentsUnchanged: number;
+}
+
+/** The summary: the totals, and the target's components neither added nor changed. */
 export function diffSummary(totals: DiffTotals, targetComponentCount: number): DiffSummary {
   return {
     ...totals,
     componentsUnchanged: Math.max(0, targetComponentCount - totals.componentsAdded - totals.componentsChanged),
-    vulnerabilitiesAdded: 0,
-    vulnerabilitiesRemoved: 0,
   };
 }
 
@@ -62,4 +58,6 @@ export const NO_CHANGES: DiffTotals = {
   componentsChanged: 0,
   licensesAdded: 0,
   licensesRemoved: 0,
+  vulnerabilitiesAdded: 0,
+  vulnerabilitiesRemoved: 0,
 };

@@ -140,6 +140,7 @@ export function inventoryViewHandlers(
           ? {
               components: { added: [], removed: [], changed: [] },
               licenses: { added: [], removed: [] },
+              vulnerabilities: { added: [], removed: [] },
               totals: NO_CHANGES,
             }
           : await diffSnapshots(em, base, target, DIFF_LIST_CAP);
@@ -157,7 +158,7 @@ export function inventoryViewHandlers(
           })),
         },
         licenses: rows.licenses,
-        vulnerabilities: { added: [], removed: [] },
+        vulnerabilities: rows.vulnerabilities,
         summary: s,
         truncated: diffTruncated(rows.totals),
         listCap: DIFF_LIST_CAP,

@@ -1485,7 +1485,7 @@ export const LicenseDiffSchema: GenMessage<LicenseDiff> = /*@__PURE__*/
   messageDesc(file_sca_projects_v1_inventory, 29);
 
 /**
- * Vulnerability ids; empty until vulnerability matching stores findings.
+ * Vulnerability ids of open findings only the target has (added) or only the base has (removed).
  *
  * @generated from message sca.projects.v1.VulnerabilityDiff
  */

@@ -135,9 +135,9 @@ const diffSchema = z
       added: z.array(licenseCountSchema).meta({ description: "License ids only the target names (its counts)" }),
       removed: z.array(licenseCountSchema).meta({ description: "License ids only the base names (its counts)" }),
     }),
-    vulnerabilities: z
-      .object({ added: z.array(z.string()), removed: z.array(z.string()) })
-      .meta({ description: "Always empty: the diff does not compare the two scans' findings" }),
+    vulnerabilities: z.object({ added: z.array(z.string()), removed: z.array(z.string()) }).meta({
+      description: "Vulnerability ids with an open finding in the target only (added) or the base only (removed)",
+    }),
     summary: z.object({
       components_added: count(),
       components_removed: count(),

@@ -1,8 +1,9 @@
 // The difference of two snapshots (domain/release-diff.ts), computed in PostgreSQL. Raw SQL (ADR 5): set differences
-// over both snapshots' components, at most `cap` rows per list reaching us, which the ORM cannot express.
+// over both snapshots' components, license ids and open findings' vulnerabilities, at most `cap` rows per list
+// reaching us, which the ORM cannot express.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
-import type { DiffTotals } from "../../domain/release-diff.ts";
+import { NO_CHANGES, type DiffTotals } from "../../domain/release-diff.ts";
 
 /** A component as one side of the diff shows it. */
 export interface DiffComponentRow {
@@ -32,6 +33,8 @@ export interface LicenseCountRow {
 export interface DiffRows {
   components: ComponentDiffRows;
   licenses: { added: LicenseCountRow[]; removed: LicenseCountRow[] };
+  /** Vulnerability ids. */
+  vulnerabilities: { added: string[]; removed: string[] };
   totals: DiffTotals;
 }
 
@@ -124,13 +127,7 @@ export async function diffSnapshots(em: EntityManager, base: string, target: str
     { kind: column.text, total: column.integer, ...sideColumns("b"), ...sideColumns("t") },
   );
   const components: ComponentDiffRows = { added: [], removed: [], changed: [] };
-  const totals: DiffTotals = {
-    componentsAdded: 0,
-    componentsRemoved: 0,
-    componentsChanged: 0,
-    licensesAdded: 0,
-    licensesRemoved: 0,
-  };
+  const totals: DiffTotals = { ...NO_CHANGES };
   for (const row of rows) {
     if (row.kind === "added") {
       components.added.push(sideOf(row, "t"));
@@ -144,29 +141,49 @@ export async function diffSnapshots(em: EntityManager, base: string, target: str
     }
   }
 
-  const licenseSide = `select lid as license_id, count(*) as component_count
+  const licenseSide = `select lid as id, count(*) as component_count
        from inventory_components c cross join lateral jsonb_array_elements_text(c.license_ids) as lid
       where c.scan_id = ? group by lid`;
-  const licenseRows = await rawQuery(
-    em,
-    `with b as (${licenseSide}), t as (${licenseSide}),
-       diff as (
-         select 'added' as kind, t.* from t where not exists (select 1 from b where b.license_id = t.license_id)
-         union all
-         select 'removed', b.* from b where not exists (select 1 from t where t.license_id = b.license_id)),
-       ranked as (
-         select diff.*, row_number() over (partition by kind order by license_id) as position,
-                count(*) over (partition by kind) as total
-           from diff)
-     select kind, license_id, component_count, total from ranked where position <= ? order by kind, position`,
-    [base, target, cap],
-    { kind: column.text, licenseId: column.text, componentCount: column.integer, total: column.integer },
-  );
+  const licenseRows = await oneSidedIds(em, licenseSide, base, target, cap);
   const licenses: DiffRows["licenses"] = { added: [], removed: [] };
-  for (const { kind, licenseId, componentCount, total } of licenseRows) {
-    licenses[kind === "added" ? "added" : "removed"].push({ licenseId, componentCount });
+  for (const { kind, id, componentCount, total } of licenseRows) {
+    licenses[kind === "added" ? "added" : "removed"].push({ licenseId: id, componentCount });
     if (kind === "added") totals.licensesAdded = total;
     else totals.licensesRemoved = total;
   }
-  return { components, licenses, totals };
+
+  // A vulnerability is the snapshot's when one of its components has an open finding of it (re-matching may have
+  // set removed_at on the others).
+  const vulnerabilitySide = `select vulnerability_id as id, count(*) as component_count
+       from vulnerability_findings where scan_id = ? and removed_at is null group by vulnerability_id`;
+  const vulnerabilityRows = await oneSidedIds(em, vulnerabilitySide, base, target, cap);
+  const vulnerabilities: DiffRows["vulnerabilities"] = { added: [], removed: [] };
+  for (const { kind, id, total } of vulnerabilityRows) {
+    vulnerabilities[kind === "added" ? "added" : "removed"].push(id);
+    if (kind === "added") totals.vulnerabilitiesAdded = total;
+    else totals.vulnerabilitiesRemoved = total;
+  }
+  return { components, licenses, vulnerabilities, totals };
+}
+
+/**
+ * The ids only the target's side names (`added`) or only the base's (`removed`), at most `cap` of each by id, with
+ * each kind's whole count. `side` selects `id` and `component_count` of the scan given as its one parameter.
+ */
+async function oneSidedIds(em: EntityManager, side: string, base: string, target: string, cap: number) {
+  return rawQuery(
+    em,
+    `with b as (${side}), t as (${side}),
+       diff as (
+         select 'added' as kind, t.* from t where not exists (select 1 from b where b.id = t.id)
+         union all
+         select 'removed', b.* from b where not exists (select 1 from t where t.id = b.id)),
+       ranked as (
+         select diff.*, row_number() over (partition by kind order by id) as position,
+                count(*) over (partition by kind) as total
+           from diff)
+     select kind, id, component_count, total from ranked where position <= ? order by kind, position`,
+    [base, target, cap],
+    { kind: column.text, id: column.text, componentCount: column.integer, total: column.integer },
+  );
 }
