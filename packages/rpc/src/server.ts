@@ -30,7 +30,8 @@ export interface RpcServer {
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (req) => {
     const translate = (err: unknown): ConnectError => {
-      if (err instanceof ProblemError) return toConnectError(err);
+      // instanceof narrows to ProblemError<any>; a handler's problem carries a code of the set.
+      if (err instanceof ProblemError) return toConnectError(err as ProblemError);
       if (err instanceof ConnectError) return err;
       logger.error({ err, procedure: req.method.name }, "unhandled error in handler");
       return new ConnectError("internal error", Code.Internal);
