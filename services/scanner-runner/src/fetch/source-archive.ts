@@ -156,7 +156,7 @@ export async function extractSourceArchive(
         tree.link(place, Buffer.concat(chunks).toString("utf8"), entry.fileName);
         continue;
       }
-      await tree.file(place, await readStreamOf(zip, entry), 0o644, signal);
+      await tree.file(place, () => readStreamOf(zip, entry), 0o644, signal);
     }
   } catch (err) {
     if (err instanceof JobInputError || signal.aborted) throw err;

@@ -83,7 +83,7 @@ export async function extractTarball(
       }
       if (!FILE_TYPES.has(entry.type)) return void entry.resume();
       const mode = (entry.mode ?? 0o644) & 0o111 ? 0o755 : 0o644;
-      await tree.file(place, entry as unknown as PassThrough, mode, signal, true);
+      await tree.file(place, () => entry as unknown as PassThrough, mode, signal, true);
     },
     signal,
   );

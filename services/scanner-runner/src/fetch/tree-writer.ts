@@ -43,9 +43,20 @@ export class TreeWriter {
     for (let d = dir; d.length >= first.length; d = dirname(d)) await this.own(d);
   }
 
-  /** A regular file from `data`; `exclusive`: an existing file refuses it (a name the archive repeats). */
-  async file(place: string, data: Readable, mode: number, signal: AbortSignal, exclusive = false): Promise<void> {
+  /**
+   * A regular file from the stream `open` gives; `exclusive`: an existing file refuses it (a name the archive repeats).
+   * The stream is opened only once its directory exists and is piped at once: a zip entry's stream inflates as soon
+   * as it is open, and its errors (an entry longer than its header says) need a listener before the next tick.
+   */
+  async file(
+    place: string,
+    open: () => Readable | Promise<Readable>,
+    mode: number,
+    signal: AbortSignal,
+    exclusive = false,
+  ): Promise<void> {
     await this.directory(dirname(place));
+    const data = await open();
     const counted = chunkCheck((chunk) => {
       this.written += chunk.length;
       return this.written > this.limits.maxExpandedBytes ? expandedTooLarge(this.limits) : undefined;
