@@ -25,7 +25,8 @@ describe("the outbox relay", () => {
     );
     relay.wake();
 
-    await waitFor("the event to be applied", () => seen.length === 1);
+    // The handler sees the record inside the consumer's transaction; it is applied once that commits.
+    await waitFor("the event to be applied", async () => seen.length === 1 && (await fx.appliedCount(eventId)) === 1);
     expect(seen[0]!.meta).toMatchObject({
       eventId,
       eventType: "sca.events.v1.AuditEvent",
