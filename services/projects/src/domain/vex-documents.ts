@@ -4,6 +4,7 @@
 import { PackageURL } from "packageurl-js";
 import {
   VEX_JUSTIFICATIONS,
+  VEX_STATES,
   VEX_RESPONSES,
   type VexJustification,
   type VexResponse,
@@ -283,14 +284,7 @@ function cyclonedxStatements(doc: Record<string, unknown>): VexStatement[] {
         });
       const a = isObject(v.analysis) ? v.analysis : null;
       const state = a ? text(a.state) : null;
-      const known = [
-        "in_triage",
-        "exploitable",
-        "false_positive",
-        "not_affected",
-        "resolved",
-        "resolved_with_pedigree",
-      ];
+      const known: readonly string[] = VEX_STATES;
       const triage =
         a && state && known.includes(state)
           ? triageFrom(
