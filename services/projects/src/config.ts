@@ -6,6 +6,8 @@ import { SERVICES } from "@sca/runtime/services";
 export const projectsKeys = {
   ...serviceAddressKeys("identity", SERVICES.identity),
   ...serviceAddressKeys("policy", SERVICES.policy),
+  // The external lookups ask the runner's advisory database (docs/findings.md, "External lookups").
+  ...serviceAddressKeys("scanner-runner", SERVICES["scanner-runner"]),
   ...artefactStoreKeys,
   JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
   /** Memory for the component list pages projects keeps, per instance (docs/inventory.md); 0 keeps none. */

@@ -5,6 +5,7 @@ import { TOPICS } from "@sca/kafka";
 import { defineService } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { projectsKeys } from "./config.ts";
+import { runnerAdvisoryDatabase } from "./clients/advisory-database.ts";
 import { identityDirectory } from "./clients/directory.ts";
 import { policyLicenseCategories } from "./clients/license-categories.ts";
 import {
@@ -78,7 +79,9 @@ export const service = defineService({
       registerFindingService(router, {
         orm,
         wakeRelay,
-        externalLookupEnabled: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED,
+        advisoryDatabase: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED
+          ? runnerAdvisoryDatabase(config.SCANNER_RUNNER_RPC_URL, secretKey)
+          : null,
       });
       registerGateFactsService(router, { orm });
       registerGovernanceFactsService(router, { orm });

@@ -1,7 +1,7 @@
 // Vulnerability findings through the real servers: the scanner-runner's verdicts recorded through
 // VulnerabilityMatchService (as the runner calls it), then read, triaged, re-matched, exported as VEX (checked
 // against the official OpenVEX and CycloneDX schemas) and imported from every real VEX document of
-// the shared data set (data/vex); the lookups by package and advisory id.
+// the shared data set (data/vex). The lookups by package and advisory id: external-lookups.test.ts.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,8 +19,7 @@ import {
   type VulnerabilityFinding,
 } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, ingestArtefact, sharedDir, startService, type CallOptions } from "@sca/testkit";
-import { service } from "../src/service.ts";
+import { callAs, ingestArtefact, sharedDir, type CallOptions } from "@sca/testkit";
 import { findingsArtefact, PURLS, scanMatches, VULNS } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
 import { cyclonedxJsonErrors } from "./support/sbom-validators.ts";
@@ -538,55 +537,5 @@ describe("VEX", () => {
     expect(
       await connectCode(findings.importVex({ projectId, document: Buffer.from('{"spdxVersion":"SPDX-2.3"}') }, admin)),
     ).toBe(Code.InvalidArgument);
-  });
-});
-
-describe("external lookups", () => {
-  it("answer packages and advisories from the stored vulnerabilities, projects only where readable", async () => {
-    const projectId = await newProject();
-    await scanned(projectId);
-    const pkg = await findings.lookupExternalPackage({ ecosystem: "npm", name: "lodash" }, viewer);
-    expect(pkg).toMatchObject({ found: true, ecosystem: "npm", name: "lodash", purl: "pkg:npm/lodash" });
-    expect(pkg.advisoryIds).toEqual(expect.arrayContaining(["CVE-2021-23337"]));
-    expect(pkg.internalProjects.map((p) => p.projectId)).toContain(projectId);
-    const hidden = await findings.lookupExternalPackage({ ecosystem: "npm", name: "lodash" }, outsider);
-    expect(hidden.internalProjects.map((p) => p.projectId)).not.toContain(projectId);
-    const maven = await findings.lookupExternalPackage(
-      { ecosystem: "maven", name: "org.apache.logging.log4j:log4j-core" },
-      viewer,
-    );
-    expect(maven).toMatchObject({ purl: "pkg:maven/org.apache.logging.log4j/log4j-core" });
-    expect(maven.advisoryIds).toContain("CVE-2021-44228");
-    expect(await connectCode(findings.lookupExternalPackage({ ecosystem: "cobol", name: "x" }, viewer))).toBe(
-      Code.InvalidArgument,
-    );
-
-    const advisory = await findings.lookupExternalAdvisory({ advisoryId: "GHSA-jfh8-c2jp-5v3q" }, viewer);
-    expect(advisory).toMatchObject({
-      found: true,
-      advisoryId: "GHSA-jfh8-c2jp-5v3q",
-      aliases: ["CVE-2021-44228"],
-      title: "Log4Shell",
-      cvss3Score: 10,
-    });
-    const unknown = await findings.lookupExternalAdvisory({ advisoryId: "CVE-1900-0001" }, viewer);
-    expect(unknown.found).toBe(false);
-  });
-
-  it("answer 404 when EXTERNAL_PACKAGE_LOOKUP_ENABLED is false", async () => {
-    const off = await startService(service, {
-      env: { IDENTITY_RPC_URL: h.identity.url!, EXTERNAL_PACKAGE_LOOKUP_ENABLED: "false" },
-    });
-    try {
-      const client = off.client(VulnerabilityFindingService);
-      expect(await connectCode(client.lookupExternalPackage({ ecosystem: "npm", name: "lodash" }, viewer))).toBe(
-        Code.NotFound,
-      );
-      expect(await connectCode(client.lookupExternalAdvisory({ advisoryId: "CVE-2021-44228" }, viewer))).toBe(
-        Code.NotFound,
-      );
-    } finally {
-      await off.close();
-    }
   });
 });

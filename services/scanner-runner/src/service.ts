@@ -23,6 +23,7 @@ import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { EnrichmentReader } from "./feeds/enrichment-reader.ts";
 import { enrichmentFeedsJob } from "./feeds/feed-jobs.ts";
 import { feedSettingsOf } from "./feeds/feed-settings.ts";
+import { registerAdvisoryLookupService } from "./rpc/advisory-lookups.ts";
 import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
@@ -211,7 +212,10 @@ export const service = defineService({
       for (let slot = 0; slot < slots[lane]; slot++)
         kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
     }
-    return (router) => registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
+    return (router) => {
+      registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
+      registerAdvisoryLookupService(router, vulndb);
+    };
   },
   jobs: ({ orm, config, logger, seams }) => [
     enrichmentFeedsJob(orm, feedSettingsOf(config), logger, seams.feedCheckEveryMs),

@@ -9,6 +9,7 @@ const ghsa: VulnerabilityRecord = {
   aliases: ["CVE-2021-44228", "SNYK-JAVA-1"],
   summary: "Log4Shell",
   severity: UNKNOWN_SEVERITY,
+  cvss3: null,
   publishedAt: null,
   modifiedAt: new Date("2024-01-01T00:00:00Z"),
   references: [],

@@ -1,5 +1,6 @@
-// GET /v1/external-packages and /v1/external-advisories/{id}, answered from the vulnerabilities the scanner-runner
-// recorded (docs/findings.md, "External lookups"); NotFound when EXTERNAL_PACKAGE_LOOKUP_ENABLED is false.
+// GET /v1/external-packages and /v1/external-advisories/{id}: the advisories from the scanner-runner's local
+// vulnerability database (every advisory it imported), the internal projects and licenses from the newest snapshots
+// (docs/findings.md, "External lookups"); NotFound when EXTERNAL_PACKAGE_LOOKUP_ENABLED is false.
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
@@ -9,9 +10,10 @@ import {
   LookupExternalPackageResponseSchema,
 } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { requireCaller } from "@sca/rpc";
+import type { AdvisoryDatabase } from "../clients/advisory-database.ts";
 import { LOOKUP_ECOSYSTEMS, lookupPackage, type LookupEcosystem } from "../domain/package-version.ts";
 import { mayRead } from "../domain/project-access.ts";
-import { advisoryByAlias, holdingProjects, packageAdvisoryIds } from "../store/findings/advisories.ts";
+import { holdingProjects } from "../store/findings/holding-projects.ts";
 import { projectById } from "../store/projects.ts";
 import type { FindingHandlers, FindingServiceDeps } from "./vulnerability-findings.ts";
 
@@ -20,10 +22,14 @@ const disabled = () => ProblemError.notFound("External package lookup is disable
 export function externalLookupHandlers(
   deps: FindingServiceDeps,
 ): FindingHandlers<"lookupExternalPackage" | "lookupExternalAdvisory"> {
+  const enabled = (): AdvisoryDatabase => {
+    if (!deps.advisoryDatabase) throw disabled();
+    return deps.advisoryDatabase;
+  };
   return {
     async lookupExternalPackage(req, ctx: HandlerContext) {
       const caller = requireCaller(ctx);
-      if (!deps.externalLookupEnabled) throw disabled();
+      const advisories = enabled();
       const v: FieldViolation[] = [];
       const ecosystem = req.ecosystem.trim().toLowerCase();
       if (!(ecosystem in LOOKUP_ECOSYSTEMS))
@@ -35,8 +41,10 @@ export function externalLookupHandlers(
       if (!v.length && !pkg) v.push({ path: "query.name", message: "is not a package name of that ecosystem" });
       if (v.length || !pkg) throw ProblemError.validation(v);
       const em = deps.orm.em.fork();
-      const advisoryIds = await packageAdvisoryIds(em, pkg.ecosystem, pkg.name);
-      const holders = await holdingProjects(em, pkg.ecosystem, pkg.name);
+      const [advisoryIds, holders] = await Promise.all([
+        advisories.packageAdvisories(caller, pkg.ecosystem, pkg.name),
+        holdingProjects(em, pkg.ecosystem, pkg.name),
+      ]);
       const internal = [];
       const licenses = new Set<string>();
       for (const h of holders) {
@@ -65,21 +73,20 @@ export function externalLookupHandlers(
     },
 
     async lookupExternalAdvisory(req, ctx: HandlerContext) {
-      requireCaller(ctx);
-      if (!deps.externalLookupEnabled) throw disabled();
+      const caller = requireCaller(ctx);
+      const advisories = enabled();
       const id = req.advisoryId.trim();
       if (id.length < 1 || id.length > 64)
         throw ProblemError.validation([{ path: "path.advisory_id", message: "must be 1..64 characters" }]);
-      const row = await advisoryByAlias(deps.orm.em.fork(), id);
-      if (!row) return create(LookupExternalAdvisoryResponseSchema, { found: false, advisoryId: id });
-      const v3 = row.cvssVector.startsWith("CVSS:3");
+      const a = await advisories.advisory(caller, id);
+      if (!a.found) return create(LookupExternalAdvisoryResponseSchema, { found: false, advisoryId: id });
       return create(LookupExternalAdvisoryResponseSchema, {
         found: true,
-        advisoryId: row.alias,
-        aliases: [row.id, ...row.aliases].filter((a) => a !== row.alias).sort(),
-        title: row.summary,
-        cvss3Score: v3 && row.cvssScore !== null ? row.cvssScore : undefined,
-        cvss3Vector: v3 ? row.cvssVector : "",
+        advisoryId: a.name,
+        aliases: a.aliases,
+        title: a.summary,
+        cvss3Score: a.cvss3Score,
+        cvss3Vector: a.cvss3Vector,
       });
     },
   };

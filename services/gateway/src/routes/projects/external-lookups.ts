@@ -1,5 +1,5 @@
-// Lookups of packages and advisories in the stored vulnerability data (docs/findings.md, "External lookups"):
-// 404 when EXTERNAL_PACKAGE_LOOKUP_ENABLED is false (projects answers so).
+// Lookups of packages and advisories in the local advisory database (docs/findings.md, "External lookups"): 404 when
+// EXTERNAL_PACKAGE_LOOKUP_ENABLED is false (projects answers so).
 import { z } from "zod";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
@@ -42,11 +42,12 @@ export function externalLookupRoutes(ctx: GatewayContext): Route[] {
     defineRoute({
       method: "get",
       path: "/v1/external-packages",
-      summary: "Look a package up in the stored vulnerability data",
+      summary: "Look a package up in the advisory database",
       description:
-        "The advisories recorded for the package (any version) and the projects the caller may read whose newest " +
-        "scan holds it. homepage_url and source_repo_url are null (no registry metadata is stored); version is the " +
-        "highest version a readable project holds, null when none.",
+        "The vulnerabilities the local advisory database holds for the package (any version), whether or not a " +
+        "project holds it, and the projects the caller may read whose newest scan holds it. homepage_url and " +
+        "source_repo_url are null (no registry metadata is stored); version is the highest version a readable " +
+        "project holds, null when none.",
       tags: TAGS,
       operationId: "lookupExternalPackage",
       auth: caller,
@@ -92,7 +93,8 @@ export function externalLookupRoutes(ctx: GatewayContext): Route[] {
       method: "get",
       path: "/v1/external-advisories/{advisory_id}",
       summary: "Look an advisory up by CVE or GHSA id (or any alias)",
-      description: "found is false for an id the stored data does not know.",
+      description:
+        "By canonical id or any alias, ignoring case; found is false for an id the advisory database does not know.",
       tags: TAGS,
       operationId: "lookupExternalAdvisory",
       auth: caller,

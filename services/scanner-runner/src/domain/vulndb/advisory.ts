@@ -2,7 +2,7 @@
 // and per affected package its ranges and versions. Anything malformed makes the advisory skipped (with a reason),
 // never the import aborted.
 import { normalisedName } from "@sca/purl-package";
-import { rateSeverity, type CvssEntry, type SeverityRating } from "./severity.ts";
+import { cvss3Rating, rateSeverity, type CvssEntry, type SeverityRating } from "./severity.ts";
 
 export type EventKind = "introduced" | "fixed" | "last_affected" | "limit";
 
@@ -34,6 +34,8 @@ export interface Advisory {
   aliases: string[];
   summary: string;
   severity: SeverityRating;
+  /** The best CVSS v3.x rating of its vectors (the severity may come from a v4 one); null without a v3 vector. */
+  cvss3: SeverityRating | null;
   references: string[];
   affected: AffectedPackage[];
 }
@@ -116,6 +118,7 @@ export function readAdvisory(raw: unknown): Advisory {
     ratingWord(raw.database_specific),
     ...affectedRaw.filter(isRecord).flatMap((a) => [ratingWord(a.ecosystem_specific), ratingWord(a.database_specific)]),
   ];
+  const severity = rateSeverity(vectors, words);
   const references = Array.isArray(raw.references)
     ? raw.references.filter(isRecord).flatMap((r) => (typeof r.url === "string" ? [r.url] : []))
     : [];
@@ -127,7 +130,8 @@ export function readAdvisory(raw: unknown): Advisory {
     aliases: strings(raw.aliases).filter((a) => a !== id && a.length <= MAX_ID),
     summary:
       typeof raw.summary === "string" ? raw.summary : typeof raw.details === "string" ? raw.details.slice(0, 200) : "",
-    severity: rateSeverity(vectors, words),
+    severity,
+    cvss3: cvss3Rating(vectors, severity),
     references,
     affected,
   };

@@ -30,6 +30,8 @@ export class AdvisoryIndex {
   readonly advisoryCount: number;
   private readonly byPackage = new Map<string, IndexedAffected[]>();
   private readonly verdicts = new Map<string, Verdict>();
+  /** Every name of every vulnerability, upper-cased, to its canonical id: built at the first lookup by name. */
+  private names: Map<string, string> | null = null;
 
   constructor(advisories: readonly Advisory[], now = new Date()) {
     const { canonicalOf, vulnerabilities } = groupVulnerabilities(advisories, now);
@@ -52,6 +54,30 @@ export class AdvisoryIndex {
   /** The package names (ecosystem, name) the index holds advisories for. */
   get packageCount(): number {
     return this.byPackage.size;
+  }
+
+  /** The vulnerabilities whose advisories in force name the package, at any version (sorted). */
+  vulnerabilitiesOf(ecosystem: string, name: string): string[] {
+    const entries = this.byPackage.get(keyOf(ecosystem, normalisedName(ecosystem, name))) ?? [];
+    return [...new Set(entries.map((e) => e.vulnerabilityId))].sort();
+  }
+
+  /**
+   * The vulnerability one of its names (its canonical id or any alias) stands for, ignoring case (people type
+   * "ghsa-..." or "cve-..."), with that name as the advisories spell it.
+   */
+  vulnerabilityNamed(name: string): { name: string; vulnerability: VulnerabilityRecord } | null {
+    if (!this.names) {
+      this.names = new Map();
+      for (const v of this.vulnerabilities.values())
+        for (const n of [v.id, ...v.aliases])
+          if (!this.names.has(n.toUpperCase())) this.names.set(n.toUpperCase(), v.id);
+    }
+    const folded = name.toUpperCase();
+    const vulnerability = this.vulnerabilities.get(this.names.get(folded) ?? "");
+    if (!vulnerability) return null;
+    const spelt = [vulnerability.id, ...vulnerability.aliases].find((n) => n.toUpperCase() === folded) ?? name;
+    return { name: spelt, vulnerability };
   }
 
   /** Forgets the cached verdicts (benchmarks measure the cold path). */

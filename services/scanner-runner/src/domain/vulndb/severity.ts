@@ -97,6 +97,20 @@ export function rateSeverity(vectors: readonly CvssEntry[], ratingWords: readonl
   return rated ? { severity: rated, score: null, vector: "", cvssVersion: 0 } : UNKNOWN_SEVERITY;
 }
 
+/**
+ * The best CVSS v3.x rating among the vectors, given `best`, rateSeverity's answer for them: the advisory lookup shows
+ * the v3 score even where a v4 vector rates the severity. Only a v4-rated set is scored again (v3 beats v2).
+ */
+export function cvss3Rating(vectors: readonly CvssEntry[], best: SeverityRating): SeverityRating | null {
+  if (best.cvssVersion === 3) return best;
+  if (best.cvssVersion !== 4) return null;
+  const v3 = rateSeverity(
+    vectors.filter((v) => v.type === "CVSS_V3"),
+    [],
+  );
+  return v3.cvssVersion === 3 ? v3 : null;
+}
+
 /** The better of two ratings (newer CVSS version, then higher score, then the rating word's rank). */
 export function betterSeverity(a: SeverityRating, b: SeverityRating): SeverityRating {
   if (a.cvssVersion !== b.cvssVersion) return a.cvssVersion > b.cvssVersion ? a : b;

@@ -9,6 +9,8 @@ export interface VulnerabilityRecord {
   aliases: string[];
   summary: string;
   severity: SeverityRating;
+  /** The highest CVSS v3.x rating over its advisories; null when none has a v3 vector. */
+  cvss3: SeverityRating | null;
   publishedAt: Date | null;
   modifiedAt: Date;
   /** At most 20. */
@@ -89,12 +91,14 @@ export function groupVulnerabilities(
     // The canonical advisory's own text first, then the others in id order.
     const ordered = [...group].sort((x, y) => (x.id === id ? -1 : y.id === id ? 1 : x.id < y.id ? -1 : 1));
     let severity = UNKNOWN_SEVERITY;
+    let cvss3: SeverityRating | null = null;
     const references = new Set<string>();
     let published: Date | null = null;
     let modified = ordered[0]?.modified ?? new Date(0);
     for (const a of ordered) {
       canonicalOf.set(a.id, id);
       severity = betterSeverity(severity, a.severity);
+      if (a.cvss3) cvss3 = cvss3 ? betterSeverity(cvss3, a.cvss3) : a.cvss3;
       for (const r of a.references) if (references.size < MAX_REFERENCES) references.add(r);
       if (a.published && (!published || a.published < published)) published = a.published;
       if (a.modified > modified) modified = a.modified;
@@ -104,6 +108,7 @@ export function groupVulnerabilities(
       aliases: [...names].filter((n) => n !== id).sort(),
       summary: ordered.find((a) => a.summary)?.summary ?? "",
       severity,
+      cvss3,
       publishedAt: published,
       modifiedAt: modified,
       references: [...references],
