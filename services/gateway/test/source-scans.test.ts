@@ -332,9 +332,13 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
     const gomod = await readFile(join(MANIFESTS, "gh-cli/go.mod"), "utf8");
     const expected = goModPurls(gomod);
     expect(expected.size).toBeGreaterThan(150);
+    // And Go's standard library and toolchain, at the release of its toolchain directive (docs/source-scans.md).
+    const release = /^toolchain go(\S+)$/m.exec(gomod)?.[1];
+    expect(release).toBe("1.22.6");
+    const goRelease = [`pkg:golang/stdlib@${release}`, `pkg:golang/toolchain@${release}`];
     const stored = await scanned("gh-cli");
-    expect(stored).toHaveLength(expected.size);
-    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
+    expect(stored).toHaveLength(expected.size + 2);
+    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(new Set([...expected, ...goRelease]));
     // Versions as go.mod spells them, +incompatible and pseudo-versions included; go.sum holds the checksum of each
     // but the one module the replace directive swaps for cli's fork (which go.sum holds instead).
     const gosum = await readFile(join(MANIFESTS, "gh-cli/go.sum"), "utf8");
@@ -343,10 +347,13 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
       expect(purl.endsWith(`@${c.version}`)).toBe(true);
       return !gosum.includes(`\n${purl.slice("pkg:golang/".length, purl.lastIndexOf("@"))} ${c.version}/go.mod `);
     });
-    expect(notInGoSum.map((c) => plainPurl(c.purl))).toEqual(["pkg:golang/github.com/rogpeppe/go-internal@v1.13.1"]);
+    expect(notInGoSum.map((c) => plainPurl(c.purl)).sort()).toEqual(
+      ["pkg:golang/github.com/rogpeppe/go-internal@v1.13.1", ...goRelease].sort(),
+    );
     expect(stored.find((c) => c.purl.includes("docker/cli"))?.version).toBe("v27.1.1+incompatible");
-    // go.mod and go.sum name no license.
-    expect(stored.filter((c) => c.license)).toEqual([]);
+    // go.mod and go.sum name no license; Go's own is BSD-3-Clause.
+    const licensed = stored.filter((c) => c.license).map((c) => `${plainPurl(c.purl)} ${c.license}`);
+    expect(licensed.sort()).toEqual(goRelease.map((purl) => `${purl} BSD-3-Clause`));
   }, 240_000);
 
   it("stores spring-petclinic's pom.xml dependencies without running mvn, versions where the pom gives them", async () => {
