@@ -72,7 +72,8 @@ export function packageOfPurl(purl: string): PurlPackage {
     case "cargo":
       return at("crates.io", p.name);
     case "golang":
-      return at("Go", ns ? `${ns}/${p.name}` : p.name);
+      // `pkg:golang/go` is the Go release a binary was built with (osv-scalibr, cdxgen's go list): OSV's `stdlib`.
+      return at("Go", ns ? `${ns}/${p.name}` : p.name === "go" ? "stdlib" : p.name);
     case "pypi":
       return at("PyPI", p.name);
     case "maven":

@@ -20,6 +20,13 @@ describe("components named by purl", () => {
       kind: "package",
       package: { ecosystem: "Go", name: "github.com/gin-gonic/gin", version: "v1.6.0" },
     });
+    // The Go release of a binary, as osv-scalibr names it: the standard library, as OSV-Scanner reads it.
+    expect(pkg("pkg:golang/go@1.20.1")).toEqual({
+      kind: "package",
+      package: { ecosystem: "Go", name: "stdlib", version: "1.20.1" },
+    });
+    expect(pkg("pkg:golang/stdlib@v1.22.6")).toMatchObject({ package: { ecosystem: "Go", name: "stdlib" } });
+    expect(pkg("pkg:golang/toolchain@1.22.6")).toMatchObject({ package: { ecosystem: "Go", name: "toolchain" } });
     expect(pkg("pkg:cargo/tokio@1.0.0")).toMatchObject({ package: { ecosystem: "crates.io", name: "tokio" } });
     expect(pkg("pkg:nuget/Newtonsoft.Json@12.0.1")).toMatchObject({
       package: { ecosystem: "NuGet", name: "newtonsoft.json" },

@@ -5,7 +5,7 @@
 // fails instead of quietly answering from osv.dev.
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,11 @@ export interface OsvScannerOptions {
   advisoriesDir?: string;
   /** Run inside a fresh network namespace when the machine allows it (default true). */
   isolateNetwork?: boolean;
+  /**
+   * Read a go.mod's Go release (its toolchain directive, else its go directive) as the package `stdlib`, as a Go
+   * binary's is (default false, as OSV-Scanner's: its config's `ScanGoModVersion`, given here in a config file).
+   */
+  goModStdlib?: boolean;
 }
 
 export interface OsvScannerPackage {
@@ -209,6 +214,8 @@ export async function osvScannerFindings(
       targets.push(`--lockfile=${staged}`);
     }
     const output = join(work, "result.json");
+    const config = join(work, "osv-scanner.toml");
+    if (options.goModStdlib) await writeFile(config, "ScanGoModVersion = true\n");
     const binary = osvScannerBinary();
     const args = [
       "scan",
@@ -222,6 +229,7 @@ export async function osvScannerFindings(
       "--all-vulns",
       "--format=json",
       `--output-file=${output}`,
+      ...(options.goModStdlib ? [`--config=${config}`] : []),
       ...targets,
     ];
     const namespace = options.isolateNetwork === false ? undefined : networkNamespaceOptions();

@@ -101,6 +101,21 @@ describe("OSV-Scanner as the offline oracle", () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it("reads a go.mod's Go release as stdlib only when asked, from its toolchain directive first", async () => {
+    const goMod = { lockfiles: [join(DATA, "manifests/gh-cli/go.mod")] };
+    const stdlib = (r: Awaited<ReturnType<typeof osvScannerFindings>>) => ({
+      packages: r.packages.filter((p) => p.name === "stdlib"),
+      findings: r.findings.filter((f) => f.name === "stdlib").length,
+    });
+    // OSV-Scanner's default: the go directive is a minimum language version, not the release that builds it.
+    expect(stdlib(await osvScannerFindings(goMod))).toEqual({ packages: [], findings: 0 });
+    // `go 1.22.5` and `toolchain go1.22.6`: the toolchain directive's release.
+    expect(stdlib(await osvScannerFindings(goMod, { goModStdlib: true }))).toEqual({
+      packages: [{ ecosystem: "Go", name: "stdlib", version: "1.22.6" }],
+      findings: 58,
+    });
+  });
+
   describe("on advisories of our own", () => {
     let dir: string;
     beforeAll(async () => {

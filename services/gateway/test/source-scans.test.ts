@@ -321,20 +321,24 @@ describe("source scans of real projects", () => {
 
 describe("source scans of the Go, Maven, uv and bare package.json projects, from their manifests alone", () => {
   type Stored = { purl: string; version: string | null; name: string; license: string | null };
-  async function scanned(repo: string): Promise<Stored[]> {
+  async function scanned(repo: string): Promise<{ id: string; stored: Stored[] }> {
     const id = await project({ git_url: `http://localhost:${git.port}/${repo}.git` });
     const scan = await scanOf(id);
     expect(scan).toMatchObject({ status: "succeeded", error_message: null });
-    return (await componentsOf(id)) as Stored[];
+    return { id, stored: (await componentsOf(id)) as Stored[] };
   }
 
   it("stores every module gh-cli's go.mod requires, at the version it requires, without running go", async () => {
     const gomod = await readFile(join(MANIFESTS, "gh-cli/go.mod"), "utf8");
     const expected = goModPurls(gomod);
     expect(expected.size).toBeGreaterThan(150);
-    const stored = await scanned("gh-cli");
-    expect(stored).toHaveLength(expected.size);
-    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
+    // And Go's standard library and toolchain, at the release of its toolchain directive (docs/source-scans.md).
+    const release = /^toolchain go(\S+)$/m.exec(gomod)?.[1];
+    expect(release).toBe("1.22.6");
+    const goRelease = [`pkg:golang/stdlib@${release}`, `pkg:golang/toolchain@${release}`];
+    const { id, stored } = await scanned("gh-cli");
+    expect(stored).toHaveLength(expected.size + 2);
+    expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(new Set([...expected, ...goRelease]));
     // Versions as go.mod spells them, +incompatible and pseudo-versions included; go.sum holds the checksum of each
     // but the one module the replace directive swaps for cli's fork (which go.sum holds instead).
     const gosum = await readFile(join(MANIFESTS, "gh-cli/go.sum"), "utf8");
@@ -343,17 +347,30 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
       expect(purl.endsWith(`@${c.version}`)).toBe(true);
       return !gosum.includes(`\n${purl.slice("pkg:golang/".length, purl.lastIndexOf("@"))} ${c.version}/go.mod `);
     });
-    expect(notInGoSum.map((c) => plainPurl(c.purl))).toEqual(["pkg:golang/github.com/rogpeppe/go-internal@v1.13.1"]);
+    expect(notInGoSum.map((c) => plainPurl(c.purl)).sort()).toEqual(
+      ["pkg:golang/github.com/rogpeppe/go-internal@v1.13.1", ...goRelease].sort(),
+    );
     expect(stored.find((c) => c.purl.includes("docker/cli"))?.version).toBe("v27.1.1+incompatible");
-    // go.mod and go.sum name no license.
-    expect(stored.filter((c) => c.license)).toEqual([]);
+    // go.mod and go.sum name no license; Go's own is BSD-3-Clause.
+    const licensed = stored.filter((c) => c.license).map((c) => `${plainPurl(c.purl)} ${c.license}`);
+    expect(licensed.sort()).toEqual(goRelease.map((purl) => `${purl} BSD-3-Clause`));
+    // Matched against the shipped advisories: the standard library's 58 (as OSV-Scanner finds them,
+    // services/scanner-runner/test/manifests-oracle.test.ts) and the toolchain's 11 beside the modules' findings.
+    const findings = await call("GET", `/v1/projects/${id}/vulnerabilities?limit=500`);
+    expect(findings.status).toBe(200);
+    const items = findings.json.items as { component_name: string; component_version: string }[];
+    expect(findings.json.total).toBe(items.length);
+    const onRelease = (name: string) =>
+      items.filter((f) => f.component_name === name && f.component_version === release).length;
+    expect({ stdlib: onRelease("stdlib"), toolchain: onRelease("toolchain") }).toEqual({ stdlib: 58, toolchain: 11 });
+    expect(items.length).toBeGreaterThan(58 + 11);
   }, 240_000);
 
   it("stores spring-petclinic's pom.xml dependencies without running mvn, versions where the pom gives them", async () => {
     const pom = await readFile(join(MANIFESTS, "spring-petclinic/pom.xml"), "utf8");
     const expected = pomPurls(pom);
     expect(expected.size).toBeGreaterThan(20);
-    const stored = await scanned("spring-petclinic");
+    const { stored } = await scanned("spring-petclinic");
     expect(stored).toHaveLength(expected.size);
     expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
     // The pom's own properties give the webjars' versions; the parent's dependencyManagement (not read without mvn)
@@ -370,7 +387,7 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
   it("stores every package of flask's uv.lock, flask itself (editable) included", async () => {
     const expected = uvLockPurls(await readFile(join(MANIFESTS, "flask/uv.lock"), "utf8"));
     expect(expected.size).toBeGreaterThan(80);
-    const stored = await scanned("flask");
+    const { stored } = await scanned("flask");
     expect(stored).toHaveLength(expected.size);
     expect(new Set(stored.map((c) => plainPurl(c.purl)))).toEqual(expected);
     expect(stored.filter((c) => c.license)).toEqual([]);
@@ -385,7 +402,7 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
     const pom = (await manifests("spring-petclinic"))["pom.xml"]!;
     await git.repo("wrapped", { "pom.xml": pom, mvnw: wrapper }, { executable: ["mvnw"] });
     try {
-      const stored = await scanned("wrapped");
+      const { stored } = await scanned("wrapped");
       expect(stored).toHaveLength(pomPurls(await readFile(join(MANIFESTS, "spring-petclinic/pom.xml"), "utf8")).size);
       await expect(stat(mark)).rejects.toThrow();
     } finally {
@@ -400,7 +417,7 @@ describe("source scans of the Go, Maven, uv and bare package.json projects, from
     // Every dependency is a range (^x, or 0.0.x, which npm reads as a version but cdxgen does not resolve without
     // a lockfile or node_modules): nothing the file alone pins.
     expect(Object.keys(pkg.dependencies).length).toBe(19);
-    expect(await scanned("dvna")).toEqual([]);
+    expect((await scanned("dvna")).stored).toEqual([]);
   }, 240_000);
 });
 

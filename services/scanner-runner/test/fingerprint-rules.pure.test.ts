@@ -1,12 +1,8 @@
 // The fingerprint stage's pure rules (docs/fingerprint.md): the knowledge base's answer read for what was asked,
 // known files grouped into vendored packages, and those packages as inventory components.
 import { describe, expect, it } from "@jest/globals";
-import {
-  addVendoredComponents,
-  FINGERPRINT_SOURCE_PROPERTY,
-  findingsOf,
-  knownFilesOf,
-} from "../src/domain/fingerprint/known-files.ts";
+import { addVendoredComponents, findingsOf, knownFilesOf } from "../src/domain/fingerprint/known-files.ts";
+import { COMPONENT_SOURCE_PROPERTY } from "../src/domain/sbom/inventory.ts";
 import { readSbom } from "../src/domain/sbom/read-sbom.ts";
 
 const A = "swh:1:cnt:" + "a".repeat(40);
@@ -87,7 +83,7 @@ describe("vendored components", () => {
     });
     expect(lodash.rawData).toEqual({
       purl: "pkg:npm/lodash@4.17.21",
-      properties: [{ name: FINGERPRINT_SOURCE_PROPERTY, value: "fingerprint" }],
+      properties: [{ name: COMPONENT_SOURCE_PROPERTY, value: "fingerprint" }],
       evidence: { occurrences: [{ location: "vendor/lodash/lodash.js" }, { location: "vendor/lodash/lodash.min.js" }] },
       fileCount: 2,
     });

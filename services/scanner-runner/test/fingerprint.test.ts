@@ -14,7 +14,7 @@ import { TOPICS } from "@sca/kafka";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { closeTogether, callAs, EventReader, startService, zipOf, type TestService } from "@sca/testkit";
-import { FINGERPRINT_SOURCE_PROPERTY } from "../src/domain/fingerprint/known-files.ts";
+import { COMPONENT_SOURCE_PROPERTY } from "../src/domain/sbom/inventory.ts";
 import { service } from "../src/service.ts";
 import { artefactDirectory, makeProject, publishJobs, scanJob, upload } from "./support/scan-jobs.ts";
 import { fakeCdxgen, type FakeCdxgen } from "./support/fake-cdxgen.ts";
@@ -174,7 +174,7 @@ describe("the fingerprint stage", () => {
     expect(lodash).toMatchObject({ version: "4.17.21", purl: "pkg:npm/lodash@4.17.21", license: "MIT" });
     const { component } = await inventory.getComponent({ projectId, componentId: lodash.componentId }, reader);
     const raw = JSON.parse(Buffer.from(component!.rawData).toString("utf8")) as Record<string, unknown>;
-    expect(raw.properties).toEqual([{ name: FINGERPRINT_SOURCE_PROPERTY, value: "fingerprint" }]);
+    expect(raw.properties).toEqual([{ name: COMPONENT_SOURCE_PROPERTY, value: "fingerprint" }]);
     expect(raw.evidence).toEqual({ occurrences: [{ location: "vendor/lodash/lodash.min.js" }] });
     expect(page.items.find((c) => c.name === "left-pad")).toMatchObject({ license: "WTFPL" });
 

@@ -3,9 +3,12 @@
 // readSbom and matched over the vendored advisories); OSV-Scanner reads the same lockfiles and manifests offline
 // with a database made from the same advisories. The findings, as (ecosystem, name, version, vulnerability) with
 // vulnerabilities compared as alias groups, must be equal, or each difference is one of the reasoned rows below: a
-// new difference, or an explained one that went away, fails the test.
-import { beforeAll, describe, expect, it } from "@jest/globals";
-import { chown, copyFile, readdir } from "node:fs/promises";
+// new difference, or an explained one that went away, fails the test. OSV-Scanner reads a go.mod's Go release as the
+// package `stdlib` (ScanGoModVersion), as a source scan inventories it; the last part compares the standard library
+// on its own, for the go.mod directives and the SBOM spellings of a Go release.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { chown, copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { osvScannerFindings, sharedDir } from "@sca/testkit";
 import { normalisedName, packageOfPurl } from "@sca/purl-package";
@@ -13,6 +16,9 @@ import { readAdvisory, type Advisory } from "../src/domain/vulndb/advisory.ts";
 import { AdvisoryIndex } from "../src/domain/vulndb/matcher.ts";
 import { scanVerdictsOf } from "../src/domain/vulndb/scan-verdicts.ts";
 import { readSbom } from "../src/domain/sbom/read-sbom.ts";
+import { goToolchainComponents } from "../src/domain/sbom/go-toolchain.ts";
+import { addComponents } from "../src/domain/sbom/inventory.ts";
+import { readGoToolchains } from "../src/tools/go-toolchain.ts";
 import { advisoryDocuments } from "../src/vulndb/advisory-source.ts";
 import { VENDORED_SNAPSHOT } from "../src/vulndb/advisory-database.ts";
 import { runCdxgen } from "../src/tools/cdxgen.ts";
@@ -57,12 +63,14 @@ interface ExplainedDifference {
 /** Packages one side reads from the files and the other does not (keys without a vulnerability), with the reason. */
 const PACKAGE_DIFFERENCES: Record<string, { onlyOurs: string[]; onlyOracle: string[]; why: string }> = {
   "gh-cli": {
-    onlyOurs: ["Go|github.com/rogpeppe/go-internal|1.13.1|"],
+    onlyOurs: ["Go|github.com/rogpeppe/go-internal|1.13.1|", "Go|toolchain|1.22.6|"],
     onlyOracle: [],
     why:
       "go.mod's `replace github.com/rogpeppe/go-internal => github.com/cli/go-internal v0.0.0-…`: cdxgen's go.mod " +
       "parser (go list refused) lists the replaced requirement beside its replacement, OSV-Scanner keeps only the " +
-      "replacement, which is what is built. No advisory names rogpeppe/go-internal 1.13.1, so no finding differs",
+      "replacement, which is what is built. No advisory names rogpeppe/go-internal 1.13.1, so no finding differs. " +
+      "The toolchain (go1.22.6, the release that builds the module, as stdlib) is a component of ours; OSV-Scanner " +
+      "reads the Go release as stdlib only",
   },
   ripgrep: {
     onlyOurs: [],
@@ -74,7 +82,20 @@ const PACKAGE_DIFFERENCES: Record<string, { onlyOurs: string[]; onlyOracle: stri
 };
 
 /** Every difference between our findings and OSV-Scanner's, with the reason. */
-const EXPLAINED_DIFFERENCES: ExplainedDifference[] = [];
+const EXPLAINED_DIFFERENCES: ExplainedDifference[] = [
+  {
+    project: "gh-cli",
+    onlyIn: "ours",
+    ecosystem: "Go",
+    name: "toolchain",
+    version: "1.22.6",
+    vulnerability: "*",
+    count: 11,
+    why:
+      "the Go vulnerability database's `toolchain` advisories (cmd/go, the compiler, the linker) for go1.22.6, the " +
+      "release gh-cli's toolchain directive builds it with: OSV-Scanner makes no toolchain package of a go.mod",
+  },
+];
 
 /**
  * A finding's key. A Go module version is compared without its "v": OSV-Scanner's go.mod extractor drops it
@@ -108,7 +129,10 @@ const cdxgenOptions = {
   sbomMaxBytes: 50 * 1024 ** 2,
 };
 
-/** The project's manifests scanned as a source scan scans a tree: the components' purls cdxgen's SBOM gives. */
+/**
+ * The project's manifests scanned as a source scan scans a tree: the components' purls cdxgen's SBOM gives, with the
+ * standard library and toolchain of the tree's go.mod files.
+ */
 async function inventoryOf(project: string): Promise<string[]> {
   const ws = await openWorkspace("", 65534);
   try {
@@ -116,8 +140,10 @@ async function inventoryOf(project: string): Promise<string[]> {
       await copyFile(join(MANIFESTS, project, file), join(ws.tree, file));
       if (ws.runAs) await chown(join(ws.tree, file), ws.runAs.uid, ws.runAs.gid);
     }
-    const sbom = await runCdxgen(ws, cdxgenOptions, () => {}, new AbortController().signal);
-    return readSbom(sbom).components.map((c) => c.purl ?? "");
+    const signal = new AbortController().signal;
+    const inventory = readSbom(await runCdxgen(ws, cdxgenOptions, () => {}, signal));
+    addComponents(inventory, goToolchainComponents(await readGoToolchains(ws.tree, signal)));
+    return inventory.components.map((c) => c.purl ?? "");
   } finally {
     await ws.remove();
   }
@@ -146,6 +172,7 @@ async function oracleFindings(project: string) {
   const lockfiles = ORACLE_INPUTS[project]!.map((f) => join(MANIFESTS, project, f));
   const result = await osvScannerFindings(lockfiles.length ? { lockfiles } : { directory: join(MANIFESTS, project) }, {
     advisoriesDir: VENDORED_SNAPSHOT,
+    goModStdlib: true,
   });
   const keys = new Set<string>();
   for (const f of result.findings) {
@@ -172,6 +199,9 @@ function unexplained(project: string, onlyOurs: string[], onlyOracle: string[]) 
   return { onlyOurs: [...left.ours].sort(), onlyOracle: [...left.oracle].sort(), notSeen };
 }
 
+/** Each project's findings on both sides, as its comparison found them. */
+const compared = new Map<string, { ours: Set<string>; oracle: Set<string> }>();
+
 describe("our findings on every shared manifest project against OSV-Scanner on the same files", () => {
   it("covers every project of shared/data/manifests", async () => {
     const projects = (await readdir(MANIFESTS, { withFileTypes: true })).filter((e) => e.isDirectory());
@@ -187,6 +217,7 @@ describe("our findings on every shared manifest project against OSV-Scanner on t
       const packages = ourPackages(inventory);
       const onlyOurs = [...ours].filter((k) => !oracle.keys.has(k));
       const onlyOracle = [...oracle.keys].filter((k) => !ours.has(k));
+      compared.set(project, { ours, oracle: oracle.keys });
       // VULNDB_ORACLE_REPORT=1 prints the figures docs/vulnerability-database.md records.
       if (process.env.VULNDB_ORACLE_REPORT)
         process.stdout.write(
@@ -204,4 +235,111 @@ describe("our findings on every shared manifest project against OSV-Scanner on t
     },
     300_000,
   );
+
+  it("gh-cli: its toolchain directive's standard library, go1.22.6, has the same 58 advisories on both sides", () => {
+    const stdlib = (keys: Set<string> | undefined) => [...(keys ?? [])].filter((k) => k.startsWith("Go|stdlib|"));
+    const { ours, oracle } = compared.get("gh-cli") ?? {};
+    expect(stdlib(ours)).toHaveLength(58);
+    expect(stdlib(ours).every((k) => k.startsWith("Go|stdlib|1.22.6|"))).toBe(true);
+    expect(stdlib(oracle).sort()).toEqual(stdlib(ours).sort());
+  });
+});
+
+describe("Go's standard library against OSV-Scanner", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "sca-go-stdlib-oracle-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The vulnerabilities our matcher finds for these purls' packages named `name`, as canonical ids. */
+  const ourVulnerabilities = (purls: string[], name: string) =>
+    scanVerdictsOf(index, purls)
+      .verdicts.filter((v) => v.package.name === name)
+      .flatMap((v) => v.vulnerabilities.map((x) => x.vulnerabilityId))
+      .sort();
+  /** OSV-Scanner's vulnerabilities (as our canonical ids) for its package `name` at the version it printed. */
+  const oracleVulnerabilities = (
+    findings: { name: string; version: string; ids: string[] }[],
+    name: string,
+    version: string,
+  ) =>
+    findings
+      .filter((f) => f.name === name && f.version === version)
+      .map((f) => [...new Set(f.ids.map((id) => canonical.get(id) ?? `unknown:${id}`))].sort().join("+"))
+      .sort();
+
+  // Each go.mod's directives, the release OSV-Scanner reads (and, for a two-number version, the .99 it prints for
+  // it while matching the version as written), and ours.
+  it.each([
+    { directives: ["go 1.21"], release: "1.21", printed: "1.21.99" },
+    { directives: ["go 1.21.0"], release: "1.21.0", printed: "1.21.0" },
+    { directives: ["go 1.16"], release: "1.16", printed: "1.16.99" },
+    { directives: ["go 1.23rc1"], release: "1.23rc1", printed: "1.23.99" },
+    { directives: ["go 1.22.5", "toolchain go1.21.3-custom"], release: "1.21.3", printed: "1.21.3" },
+    { directives: ["go 1.22.5", "toolchain go1.23rc1"], release: "1.23rc1", printed: "1.23.99" },
+  ])("a go.mod saying $directives: stdlib $release, the same advisories", async ({ directives, release, printed }) => {
+    const module = await mkdtemp(join(dir, "module-"));
+    await writeFile(join(module, "go.mod"), ["module example.com/m", "", ...directives, ""].join("\n"));
+    const purls = goToolchainComponents(await readGoToolchains(module, new AbortController().signal)).map(
+      (c) => c.purl!,
+    );
+    expect(purls).toEqual([`pkg:golang/stdlib@${release}`, `pkg:golang/toolchain@${release}`]);
+    const oracle = await osvScannerFindings(
+      { lockfiles: [join(module, "go.mod")] },
+      { advisoriesDir: VENDORED_SNAPSHOT, goModStdlib: true },
+    );
+    expect(oracle.packages).toEqual([{ ecosystem: "Go", name: "stdlib", version: printed }]);
+    const ours = ourVulnerabilities(purls, "stdlib");
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours).toEqual(oracleVulnerabilities(oracle.findings, "stdlib", printed));
+  });
+
+  it("as SBOMs and binaries name it: stdlib (with or without v), go and toolchain purls", async () => {
+    // Each component, the version OSV-Scanner prints for it, and whether its findings are OSV-Scanner's.
+    const components = [
+      // trivy's, for a Go binary's build info (what cdxgen gives for an image's binaries).
+      { name: "stdlib", version: "v1.22.6", purl: "pkg:golang/stdlib@v1.22.6", printed: "v1.22.6", same: true },
+      // osv-scalibr's name for a binary's Go release: stdlib for OSV-Scanner and for us.
+      { name: "go", version: "1.20.1", purl: "pkg:golang/go@1.20.1", printed: "1.20.1", same: true },
+      { name: "toolchain", version: "1.22.6", purl: "pkg:golang/toolchain@1.22.6", printed: "1.22.6", same: true },
+      // A version field spelled as Go spells a release: OSV-Scanner reads the field, not the purl, and its Go
+      // version parser cannot read `go1.21.3`, so every stdlib advisory from `introduced: 0` matches; ours reads
+      // the purl's 1.21.3 (and would read go1.21.3 as 1.21.3).
+      { name: "stdlib", version: "go1.21.3", purl: "pkg:golang/stdlib@1.21.3", printed: "go1.21.3", same: false },
+    ];
+    const sbom = join(dir, "go-releases.cdx.json");
+    await writeFile(
+      sbom,
+      JSON.stringify({
+        bomFormat: "CycloneDX",
+        specVersion: "1.6",
+        version: 1,
+        components: components.map(({ name, version, purl }) => ({
+          type: "library",
+          "bom-ref": purl,
+          name,
+          version,
+          purl,
+        })),
+      }),
+    );
+    // Read by our SBOM reader as an uploaded SBOM is: the purls stay as written.
+    expect(readSbom(await readFile(sbom)).components.map((c) => c.purl)).toEqual(components.map((c) => c.purl));
+    const oracle = await osvScannerFindings({ sbom }, { advisoriesDir: VENDORED_SNAPSHOT });
+    for (const c of components) {
+      const name = c.name === "toolchain" ? "toolchain" : "stdlib";
+      const ours = ourVulnerabilities([c.purl], name);
+      const theirs = oracleVulnerabilities(oracle.findings, name, c.printed);
+      expect({ purl: c.purl, found: ours.length > 0 }).toEqual({ purl: c.purl, found: true });
+      if (c.same) expect({ purl: c.purl, ours }).toEqual({ purl: c.purl, ours: theirs });
+      else {
+        // Every advisory of ours is OSV-Scanner's too; its others were fixed before 1.21.3.
+        expect({ purl: c.purl, ours: ours.filter((v) => !theirs.includes(v)) }).toEqual({ purl: c.purl, ours: [] });
+        expect(theirs.length).toBeGreaterThan(ours.length);
+      }
+    }
+  });
 });

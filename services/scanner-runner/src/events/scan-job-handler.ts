@@ -22,7 +22,8 @@ import {
   unscannedKindMessage,
   type SbomStage,
 } from "../domain/scan-job.ts";
-import { releaseRawData, type SbomInventory } from "../domain/sbom/inventory.ts";
+import { goToolchainComponents } from "../domain/sbom/go-toolchain.ts";
+import { addComponents, releaseRawData, type SbomInventory } from "../domain/sbom/inventory.ts";
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
@@ -140,6 +141,7 @@ async function runStages(
     // The document is read: its bytes (tens of MB for a large SBOM) are not kept through the stages after.
     bytes = null;
     if (found.fingerprints) addVendoredComponents(inventory, found.fingerprints);
+    if (found.goToolchains) addComponents(inventory, goToolchainComponents(found.goToolchains));
     await boundary();
     await reach("read");
     await reporter.log("sbom", "stdout", readingLines(inventory));

@@ -8,6 +8,7 @@ import type { ScanJob } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { CloneSources } from "../clients/clone-source.ts";
 import type { RegistryLogins } from "../clients/registry-logins.ts";
 import type { FingerprintFindings } from "../domain/fingerprint/known-files.ts";
+import type { GoModToolchain } from "../domain/sbom/go-toolchain.ts";
 import { imageRefOf } from "../domain/image-ref.ts";
 import { SOURCE_STAGES, type SourceStage } from "../domain/scan-job.ts";
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
@@ -20,6 +21,7 @@ import { extractSourceArchive } from "../fetch/source-archive.ts";
 import { openWorkspace } from "../sandbox/workspace.ts";
 import { runCdxgen, type CdxgenOptions } from "../tools/cdxgen.ts";
 import type { CdxgenPrestart, PrestartedCdxgen } from "../tools/cdxgen-prestart.ts";
+import { readGoToolchains } from "../tools/go-toolchain.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
 import {
   fingerprintStage,
@@ -63,9 +65,13 @@ export interface SourceSbomDeps {
   source: SourceScanDeps;
 }
 
-/** What the head of a source scan hands on: the fingerprint stage's findings, the scancode stage's pending record. */
+/**
+ * What the head of a source scan hands on: the fingerprint stage's findings, the Go releases the tree's go.mod files
+ * name, the scancode stage's pending record.
+ */
 export interface HeadFindings {
   fingerprints?: FingerprintFindings | null;
+  goToolchains?: GoModToolchain[];
   licensesRecorded?: Promise<unknown>;
 }
 
@@ -164,6 +170,11 @@ export async function buildSourceSbom(
     await boundary();
     await reach("built");
     await reporter.log("cdxgen", "stdout", [`cdxgen wrote a CycloneDX SBOM of ${sbom.length} bytes.`]);
+    if (job.kind === "source") {
+      // cdxgen's go.mod reader skips the go and toolchain directives: Go's standard library and toolchain are read here.
+      found.goToolchains = await readGoToolchains(ws.tree, signal);
+      if (found.goToolchains.length) await reporter.log("cdxgen", "stdout", found.goToolchains.map(goToolchainLine));
+    }
     found.fingerprints = await fingerprintStage(fingerprinting ?? null, source.fingerprint, reporter, signal);
     await boundary();
     if (licensing) {
@@ -192,6 +203,11 @@ export async function buildSourceSbom(
 async function startedAhead(ahead: PrestartedCdxgen, line: ToolLine, signal: AbortSignal): Promise<Buffer> {
   line("stdout", "cdxgen was started ahead of this scan (its modules loaded); running it over the fetched tree.");
   return ahead.run(line, signal);
+}
+
+/** One go.mod's Go release, for the scan's log. */
+function goToolchainLine(t: GoModToolchain): string {
+  return `${t.path} names Go ${t.version} (its ${t.directive} directive, line ${t.line}): the standard library and toolchain are components.`;
 }
 
 /** What stacking an image's layers did, for the scan's log. */

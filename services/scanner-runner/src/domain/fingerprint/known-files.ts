@@ -4,15 +4,12 @@
 // SWHIDs; the answer maps each SWHID to `{ "known": bool }`. A knowledge base that knows where a file comes from
 // adds `purl` (and optionally `name`, `version`, `license`) to a known entry: those files become components of the
 // inventory (vendored OSS); known files without a purl are only counted and named in the scan's log.
-import type { SbomComponent, SbomInventory } from "../sbom/inventory.ts";
+import { addComponents, COMPONENT_SOURCE_PROPERTY, type SbomComponent, type SbomInventory } from "../sbom/inventory.ts";
 import { canonicalPurl } from "../sbom/component-fields.ts";
 import { createLicenseNormaliser } from "../sbom/license-expression.ts";
 
 /** Software Heritage's /known/ endpoint takes at most this many SWHIDs per request. */
 export const KNOWN_BATCH_MAX = 1000;
-
-/** The raw_data property saying a component was found by its files' fingerprints. */
-export const FINGERPRINT_SOURCE_PROPERTY = "sca:component:source";
 
 /** How many of a vendored component's file paths its raw_data keeps. */
 const PATHS_KEPT = 50;
@@ -92,54 +89,51 @@ function namedByPurl(purl: string): { name: string; version: string | null } {
   return { name: path.split("/").pop() || path, version: at > 0 ? decodeURIComponent(body.slice(at + 1)) : null };
 }
 
-/**
- * The vendored components to add to the inventory: those whose purl the SBOM does not already hold (a package
- * manifest found it: not vendored). `license` is normalised by the caller (null: none given).
- */
-export function vendoredComponentsOf(
+/** The vendored components the findings name. `license` is normalised by the caller (null: none given). */
+function vendoredComponentsOf(
   findings: FingerprintFindings,
-  existingKeys: ReadonlySet<string>,
   normalise: (license: string) => { expression: string | null; ids: string[] },
 ): SbomComponent[] {
-  return findings.vendored
-    .filter((v) => !existingKeys.has(v.purl))
-    .map((v) => {
-      const named = namedByPurl(v.purl);
-      const license = v.license ? normalise(v.license) : { expression: null, ids: [] };
-      return {
-        key: v.purl,
-        refs: [],
-        type: "library",
-        group: null,
-        name: v.name ?? named.name,
-        version: v.version ?? named.version,
+  return findings.vendored.map((v) => {
+    const named = namedByPurl(v.purl);
+    const license = v.license ? normalise(v.license) : { expression: null, ids: [] };
+    return {
+      key: v.purl,
+      refs: [],
+      type: "library",
+      group: null,
+      name: v.name ?? named.name,
+      version: v.version ?? named.version,
+      purl: v.purl,
+      cpe: null,
+      hashes: [],
+      declaredLicense: license.expression,
+      concludedLicense: null,
+      licenseIds: license.ids,
+      supplier: null,
+      author: null,
+      description: null,
+      scope: null,
+      direct: null,
+      depth: null,
+      rawData: {
         purl: v.purl,
-        cpe: null,
-        hashes: [],
-        declaredLicense: license.expression,
-        concludedLicense: null,
-        licenseIds: license.ids,
-        supplier: null,
-        author: null,
-        description: null,
-        scope: null,
-        direct: null,
-        depth: null,
-        rawData: {
-          purl: v.purl,
-          properties: [{ name: FINGERPRINT_SOURCE_PROPERTY, value: "fingerprint" }],
-          evidence: { occurrences: v.paths.slice(0, PATHS_KEPT).map((location) => ({ location })) },
-          fileCount: v.paths.length,
-        },
-      };
-    });
+        properties: [{ name: COMPONENT_SOURCE_PROPERTY, value: "fingerprint" }],
+        evidence: { occurrences: v.paths.slice(0, PATHS_KEPT).map((location) => ({ location })) },
+        fileCount: v.paths.length,
+      },
+    };
+  });
 }
 
-/** Adds the findings' vendored components to the inventory, in place; answers how many were added. */
+/**
+ * Adds the findings' vendored components to the inventory, in place: those whose purl the SBOM does not already hold
+ * (a package manifest found it: not vendored). Answers how many were added.
+ */
 export function addVendoredComponents(inventory: SbomInventory, findings: FingerprintFindings): number {
   const normaliser = createLicenseNormaliser();
-  const keys = new Set(inventory.components.map((c) => c.key));
-  const added = vendoredComponentsOf(findings, keys, (license) => normaliser.expression(license));
-  inventory.components.push(...added);
-  return added.length;
+  return addComponents(
+    inventory,
+    vendoredComponentsOf(findings, (license) => normaliser.expression(license)),
+  );
 }

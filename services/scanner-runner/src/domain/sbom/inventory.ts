@@ -104,6 +104,23 @@ export interface SbomInventory {
   warnings: SbomWarning[];
 }
 
+/**
+ * The raw_data property naming how the runner found a component the SBOM did not list: `fingerprint` (the tree's
+ * files' fingerprints, docs/fingerprint.md), `go.mod` (Go's standard library and toolchain, docs/source-scans.md).
+ */
+export const COMPONENT_SOURCE_PROPERTY = "sca:component:source";
+
+/**
+ * Adds components the runner found beside the SBOM to the inventory, in place: those whose key the inventory does not
+ * already hold (the document listed them: not added twice). Answers how many were added.
+ */
+export function addComponents(inventory: SbomInventory, components: readonly SbomComponent[]): number {
+  const keys = new Set(inventory.components.map((c) => c.key));
+  const added = components.filter((c) => !keys.has(c.key));
+  inventory.components.push(...added);
+  return added.length;
+}
+
 /** What a component's raw_data reads once released: nothing of the document (see releaseRawData). */
 const RELEASED_RAW_DATA: Record<string, unknown> = Object.freeze({});
 
