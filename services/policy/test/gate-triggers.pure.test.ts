@@ -29,4 +29,11 @@ describe("gateTriggerOf", () => {
     expect(flagged("snapshot_refresh", 0)).toBeNull();
     expect(flagged("scan", 4)).toBeNull();
   });
+
+  it("judges again when registry licenses changed the snapshot's license categories", () => {
+    const categorised = (changed: number) =>
+      gateTriggerOf({ ...ids, event: "inventory_licenses_categorised", changed });
+    expect(categorised(3)).toEqual({ ...ids, cause: "license_update" });
+    expect(categorised(0)).toBeNull();
+  });
 });

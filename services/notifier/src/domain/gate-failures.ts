@@ -1,12 +1,15 @@
 // What a failing build gate tells people: gate.failed from policy's GateFailed (the gate judged after a scan
-// succeeded, or after an advisory update or a malicious-package snapshot changed the newest snapshot; published once
-// per scan, only when it fails), who gets it by default and what they read.
+// succeeded, or after an advisory update, a malicious-package snapshot or licenses arriving late from the package
+// registries changed the newest snapshot; published once per scan, only when it fails), who gets it by default and what they read.
 import type { NotificationContent } from "./scan-outcomes.ts";
 
 export interface GateFailureFacts {
   projectId: string;
   scanId: string;
-  /** GateFailed's cause: "scan", "advisory_update" or "malicious_snapshot" ("" from an older policy: a scan). */
+  /**
+   * GateFailed's cause: "scan", "advisory_update", "malicious_snapshot" or "license_update" ("" from an older
+   * policy: a scan).
+   */
   cause?: string;
   reasons: readonly { code: string; message: string; count: number }[];
 }
@@ -15,6 +18,7 @@ export interface GateFailureFacts {
 const AFTER: Record<string, string> = {
   advisory_update: " after an advisory update",
   malicious_snapshot: " after a malicious-package snapshot update",
+  license_update: " after licenses arrived from the package registries",
 };
 
 /** Those who fix or decide, as for a failed scan. */

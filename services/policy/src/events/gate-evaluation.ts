@@ -1,7 +1,8 @@
 // The gate evaluated after each scan and after changes no scan made (docs/gate.md, "Evaluated after each scan"): the
 // scan-orchestrator's ScanStateChanged into succeeded comes after the scanner-runner recorded the scan's findings
 // (RecordScanMatches runs before the attempt is reported finished); projects' FindingsChanged (a re-match added
-// findings) and MaliciousComponentsFlagged (a snapshot refresh) come after their changes committed. Which events
+// findings), MaliciousComponentsFlagged (a snapshot refresh) and InventoryLicensesCategorised (registry licenses,
+// perhaps arriving after the scan succeeded, changed categories) come after their changes committed. Which events
 // judge is domain/gate-triggers.ts. Policy judges the project's newest snapshot, with the policy in effect, exactly
 // as GET /v1/projects/{id}/gate-result would. A failing verdict is recorded per scan and GateFailed written to the
 // outbox in the same transaction (idempotent consumer): once per scan whatever made it fail, none when it passes. A
@@ -14,8 +15,10 @@ import { enqueue, topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import { GateFailedSchema, GateFailureReasonSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
 import {
   FindingsChangedSchema,
+  InventoryLicensesCategorisedSchema,
   MaliciousComponentsFlaggedSchema,
   type FindingsChanged,
+  type InventoryLicensesCategorised,
   type MaliciousComponentsFlagged,
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -36,7 +39,10 @@ export const gateTriggers = topicContract(
   ScanStateChangedSchema,
   FindingsChangedSchema,
   MaliciousComponentsFlaggedSchema,
+  InventoryLicensesCategorisedSchema,
 );
+type GateTriggerMessage =
+  ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged | InventoryLicensesCategorised;
 export const gateEvents = topicContract(TOPICS.domainEvents, GateFailedSchema);
 
 /** Policy itself, reading the facts of a scan no person asked about (projects lets this caller read any project). */
@@ -47,7 +53,7 @@ export interface GateEvaluationDeps {
   deployment: GateDeployment;
 }
 
-function triggerEventOf(m: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged): GateTriggerEvent {
+function triggerEventOf(m: GateTriggerMessage): GateTriggerEvent {
   const ids = { projectId: m.projectId, scanId: m.scanId };
   switch (m.$typeName) {
     case "sca.events.v1.ScanStateChanged":
@@ -62,6 +68,8 @@ function triggerEventOf(m: ScanStateChanged | FindingsChanged | MaliciousCompone
       return { ...ids, event: "findings_changed", addedCount: m.addedCount };
     case "sca.events.v1.MaliciousComponentsFlagged":
       return { ...ids, event: "malicious_components_flagged", cause: m.cause, flaggedCount: m.flaggedCount };
+    case "sca.events.v1.InventoryLicensesCategorised":
+      return { ...ids, event: "inventory_licenses_categorised", changed: m.changed };
   }
 }
 
@@ -75,11 +83,7 @@ async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promi
 }
 
 export function gateEvaluationHandler(deps: GateEvaluationDeps) {
-  return async (
-    em: EntityManager,
-    message: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged,
-    meta: EventMeta,
-  ): Promise<void> => {
+  return async (em: EntityManager, message: GateTriggerMessage, meta: EventMeta): Promise<void> => {
     const trigger = gateTriggerOf(triggerEventOf(message));
     if (!trigger) return;
     const subject = await subjectOrNull(deps, trigger.projectId);

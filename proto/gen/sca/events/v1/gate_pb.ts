@@ -47,8 +47,9 @@ export const GateFailureReasonSchema: GenMessage<GateFailureReason> = /*@__PURE_
 
 /**
  * Topic sca.domain.events, keyed by project id; emitted by policy through its outbox when the gate, evaluated after
- * a scan succeeded (its findings recorded) and again when an advisory update or a malicious-package snapshot change
- * touches the project's newest snapshot, fails for that snapshot: at most one per scan, none when it passes
+ * a scan succeeded (its findings recorded) and again when an advisory update, a malicious-package snapshot change or
+ * licenses from the package registries (perhaps arriving after the scan succeeded) touch the project's newest snapshot, fails for that
+ * snapshot: at most one per scan, none when it passes
  * (docs/gate.md, "Evaluated after each scan").
  *
  * @generated from message sca.events.v1.GateFailed
@@ -92,8 +93,9 @@ export type GateFailed = Message<"sca.events.v1.GateFailed"> & {
   reasons: GateFailureReason[];
 
   /**
-   * What made policy judge: "scan" (the scan succeeded), "advisory_update" (a re-match added findings) or
-   * "malicious_snapshot" (a malicious-package snapshot refresh flagged components).
+   * What made policy judge: "scan" (the scan succeeded), "advisory_update" (a re-match added findings),
+   * "malicious_snapshot" (a malicious-package snapshot refresh flagged components) or "license_update" (licenses from
+   * the package registries changed the snapshot's license categories).
    *
    * @generated from field: string cause = 8;
    */
