@@ -380,7 +380,7 @@ describe("LICENSE_FETCH_ENABLED", () => {
     }
   }, 240_000);
 
-  it("air-gapped, a registry that never answers: the scan succeeds with the lookups pending", async () => {
+  it("air-gapped, a registry that never answers: the scan succeeds with the lookups pending, the next asks nobody", async () => {
     registry.requests.length = 0;
     registry.hangEverything = true;
     const runner = await startService(service, {
@@ -404,6 +404,26 @@ describe("LICENSE_FETCH_ENABLED", () => {
       const items = await storedComponents(projectId);
       expect(licenseOf(items, "lodash", "4.17.11")).toMatchObject({ license: "MIT", source: null });
       expect(licenseOf(items, "left-pad", "1.3.0")).toMatchObject({ license: null, source: null });
+
+      // The late lookup waits out the requests' timeouts (LICENSE_FETCH_TIMEOUT_SECONDS); eight unanswered in a row
+      // pause the host, so the lookup ends and the next scan asks nobody and waits for nothing.
+      await eventually(
+        () => Promise.resolve(registry.held()),
+        (held) => held === 0 && registry.requests.length >= 8,
+        90_000,
+      );
+      const asked = registry.requests.length;
+      const nextProject = await makeProject(identity, projects);
+      const next = scanJob({
+        lane: "manual",
+        projectId: nextProject,
+        sbom: await upload(artefacts.store, nextProject, sbom()),
+      });
+      await publishJobs(runner.kafka!, "manual", [next]);
+      const [again] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === next.scanId, 1, 90_000);
+      expect(again).toMatchObject({ outcome: "succeeded", pendingLicenseCount: 0, pendingLicensePurls: [] });
+      expect(registry.requests.length).toBe(asked);
+      expect(licenseOf(await storedComponents(nextProject), "left-pad", "1.3.0")).toMatchObject({ license: null });
     } finally {
       registry.hangEverything = false;
       await events?.stop();

@@ -14,8 +14,8 @@ export interface RegistryServer {
   hang: Set<string>;
   /** Every path hangs (a registry behind a proxy that swallows requests). */
   hangEverything: boolean;
-  /** Requests of `path` still held. */
-  held(path: string): number;
+  /** Requests of `path` (of any path without one) still held. */
+  held(path?: string): number;
   /** Answers the held requests of `path` and lets it answer from now on. */
   release(path: string): void;
   close(): Promise<void>;
@@ -40,7 +40,7 @@ export async function startRegistryServer(documents: RegistryDocuments): Promise
     requests,
     hang,
     hangEverything: false,
-    held: (path: string) => [...waiting.values()].filter((p) => p === path).length,
+    held: (path?: string) => [...waiting.values()].filter((p) => path === undefined || p === path).length,
     release(path: string) {
       hang.delete(path);
       for (const [res, p] of waiting)
