@@ -7,6 +7,7 @@
 // closedRegistryEnv() points the registries at a port nobody listens on (an air-gapped machine).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { freePort } from "@sca/testkit";
 
 export interface SlowRegistry {
   /** PACKAGE_REGISTRY_*_URL for the runner. */
@@ -59,11 +60,7 @@ export async function startSlowRegistry(delayMs: number): Promise<SlowRegistry> 
 
 /** PACKAGE_REGISTRY_*_URL at a loopback port that was free a moment ago (connections are refused). */
 export async function closedRegistryEnv(): Promise<Record<string, string>> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await new Promise((resolve) => server.close(resolve));
-  return registryEnv(url);
+  return registryEnv(`http://127.0.0.1:${await freePort()}`);
 }
 
 function registryEnv(url: string): Record<string, string> {

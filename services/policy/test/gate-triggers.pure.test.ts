@@ -30,10 +30,9 @@ describe("gateTriggerOf", () => {
     expect(flagged("scan", 4)).toBeNull();
   });
 
-  it("judges again when registry licenses changed the snapshot's license categories", () => {
-    const categorised = (changed: number) =>
-      gateTriggerOf({ ...ids, event: "inventory_licenses_categorised", changed });
-    expect(categorised(3)).toEqual({ ...ids, cause: "license_update" });
-    expect(categorised(0)).toBeNull();
+  it("judges again whenever registry licenses were categorised", () => {
+    const categorised = gateTriggerOf({ ...ids, event: "inventory_licenses_categorised" });
+    expect(categorised).toEqual({ ...ids, cause: "license_update" });
+    expect(categorised?.cause).not.toBe("scan");
   });
 });

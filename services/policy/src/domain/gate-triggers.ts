@@ -17,7 +17,7 @@ export type GateTriggerEvent = { projectId: string; scanId: string } & (
   | { event: "scan_state_changed"; status: string; previousStatus: string; landedSuperseded: boolean }
   | { event: "findings_changed"; addedCount: number }
   | { event: "malicious_components_flagged"; cause: string; flaggedCount: number }
-  | { event: "inventory_licenses_categorised"; changed: number }
+  | { event: "inventory_licenses_categorised" }
 );
 
 export function gateTriggerOf(event: GateTriggerEvent): GateTrigger | null {
@@ -35,6 +35,7 @@ export function gateTriggerOf(event: GateTriggerEvent): GateTrigger | null {
       // A scan's own stamping is judged with the scan's success.
       return event.cause === "snapshot_refresh" && event.flaggedCount > 0 ? at("malicious_snapshot") : null;
     case "inventory_licenses_categorised":
-      return event.changed > 0 ? at("license_update") : null;
+      // Judged even when this categorisation changed nothing: another may have categorised the licenses first.
+      return at("license_update");
   }
 }

@@ -2,7 +2,7 @@
 // scan-orchestrator's ScanStateChanged into succeeded comes after the scanner-runner recorded the scan's findings
 // (RecordScanMatches runs before the attempt is reported finished); projects' FindingsChanged (a re-match added
 // findings), MaliciousComponentsFlagged (a snapshot refresh) and InventoryLicensesCategorised (registry licenses,
-// perhaps arriving after the scan succeeded, changed categories) come after their changes committed. Which events
+// perhaps arriving after the scan succeeded, categorised) come after their changes committed. Which events
 // judge is domain/gate-triggers.ts. Policy judges the project's newest snapshot, with the policy in effect, exactly
 // as GET /v1/projects/{id}/gate-result would. A failing verdict is recorded per scan and GateFailed written to the
 // outbox in the same transaction (idempotent consumer): once per scan whatever made it fail, none when it passes. A
@@ -69,7 +69,7 @@ function triggerEventOf(m: GateTriggerMessage): GateTriggerEvent {
     case "sca.events.v1.MaliciousComponentsFlagged":
       return { ...ids, event: "malicious_components_flagged", cause: m.cause, flaggedCount: m.flaggedCount };
     case "sca.events.v1.InventoryLicensesCategorised":
-      return { ...ids, event: "inventory_licenses_categorised", changed: m.changed };
+      return { ...ids, event: "inventory_licenses_categorised" };
   }
 }
 

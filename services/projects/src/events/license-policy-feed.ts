@@ -5,9 +5,10 @@
 // its findings, perhaps after the scan succeeded: categorised again the same way). The components of the snapshots
 // concerned take the license_category the policy now in force gives them, and the project's
 // license_category_summary is recounted. Per snapshot: one read, one CategoriseLicenses call per 10000 components,
-// one UPDATE per category that changed. When fetched licenses changed a snapshot's categories,
-// InventoryLicensesCategorised goes out in the same transaction, so policy judges the gate on the categories as they
-// now are (the scan's success may have been judged before the licenses arrived).
+// one UPDATE per category that changed. After fetched licenses were categorised, InventoryLicensesCategorised goes
+// out in the same transaction, so policy judges the gate on the categories as they now are (the scan's success may
+// have been judged before the licenses arrived). It goes out even when this pass changed nothing: another pass (the
+// snapshot's first categorisation, a policy change) may have categorised the fetched licenses first.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -107,7 +108,7 @@ export function licensePolicyFeedHandler(categories: LicenseCategories, logger: 
       if (!project) return;
       const scanId = event.scanId.toLowerCase();
       const changed = await recategoriseProject(em, categories, project, scanId);
-      if (changed > 0 && event.$typeName === "sca.events.v1.InventoryLicensesFetched")
+      if (event.$typeName === "sca.events.v1.InventoryLicensesFetched")
         enqueue(
           em,
           projectDomainEvents,

@@ -351,10 +351,10 @@ export const InventoryLicensesFetchedSchema: GenMessage<InventoryLicensesFetched
   messageDesc(file_sca_events_v1_projects, 7);
 
 /**
- * The registry license lookup's licenses (InventoryLicensesFetched) changed the license categories of a snapshot's
- * components: written by projects' own categorisation of them, in its transaction. The lookup may end after the scan
- * succeeded (docs/license-fetch.md, "After the outcome"), so policy judges the build gate again on it (docs/gate.md,
- * "Evaluated after each scan").
+ * The registry license lookup's licenses (InventoryLicensesFetched) were categorised: written by projects' own
+ * categorisation of them, in its transaction. The lookup may end after the scan succeeded (docs/license-fetch.md,
+ * "After the findings, and after the outcome"), so policy judges the build gate again on it (docs/gate.md, "Evaluated
+ * after each scan").
  *
  * @generated from message sca.events.v1.InventoryLicensesCategorised
  */
@@ -385,7 +385,7 @@ export type InventoryLicensesCategorised = Message<"sca.events.v1.InventoryLicen
   scanId: string;
 
   /**
-   * Component rows whose category changed.
+   * Component rows whose category this categorisation changed (0 when another had categorised them already).
    *
    * @generated from field: int32 changed = 6;
    */
