@@ -16,10 +16,11 @@ import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
 import { FindingsChangedSchema, InventoryLicensesCategorisedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import { GateFailedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
+import { GateFailedSchema, GatePassedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
 import { ScanArtefactSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
 import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
@@ -420,6 +421,70 @@ describe("gate.failed after late registry licenses", () => {
       ).size,
     ).toBe(1);
     expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
+  }, 90_000);
+});
+
+describe("gate.passed", () => {
+  it("tells the team once when licenses arriving after the scan make a failed gate pass", async () => {
+    const p = await scannedProject();
+    await resolveLog4Shell(p);
+    // The team forbids unknown licenses: the snapshot's six license-less components fail the gate at the scan.
+    await policy
+      .client(LicensePolicyService)
+      .putTeamLicensePolicy(
+        { teamId: p.teamId, policy: { unknownLicenseCategory: "forbidden" } },
+        await callAs.superAdmin(randomUUID()),
+      );
+    await eventually(
+      () =>
+        projects.orm.em
+          .fork()
+          .getConnection()
+          .execute<{ n: number }[]>(
+            "select count(*)::int as n from inventory_components where scan_id = ? and license_category = 'forbidden'",
+            [p.scanId],
+          ),
+      (rows) => rows[0]!.n === 6,
+    );
+    await scanSucceeded(p);
+    await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.failed"),
+    );
+
+    // The registries state MIT for every one of them (recorded as the scanner-runner's late lookup records them).
+    const fixtures = await fixturesOf("projects");
+    await projects.client(ComponentStateService).recordFetchedLicenses(
+      {
+        projectId: p.projectId,
+        scanId: p.scanId,
+        licenses: Object.values(fixtures.purls).map((purl) => ({
+          purl,
+          expression: "MIT",
+          licenseIds: ["MIT"],
+          registry: "npm",
+        })),
+      },
+      runner,
+    );
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.passed"),
+    );
+    expect(mine.find((n) => n.kind === "gate.passed")).toMatchObject({
+      projectId: p.projectId,
+      scanId: p.scanId,
+      title: "The build gate now passes after licenses arrived from the package registries",
+    });
+    const [passed] = await events.waitFor(GatePassedSchema, (e) => e.scanId === p.scanId);
+    expect(passed).toMatchObject({ projectId: p.projectId, teamId: p.teamId, cause: "license_update" });
+    expect(await listOf(p.viewer)).toHaveLength(0);
+
+    // The same event again: nobody is told twice.
+    await redeliver(GatePassedSchema.typeName, p.projectId);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await listOf(p.lead)).filter((n) => n.kind === "gate.passed")).toHaveLength(1);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.passed")).toHaveLength(1);
   }, 90_000);
 });
 
