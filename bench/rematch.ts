@@ -14,6 +14,10 @@
 // The package names, the older database's findings, the expected counts and the job come from the scanner-runner's
 // fixtures (its matcher over the vendored advisories, its job as the orchestrator publishes it; fixturesOf).
 // - the runner's peak resident memory (sampled every 50 ms, and VmHWM) through both (target ≤ 300 MB).
+// - the same 10,000-component scan from stored upload to succeeded, with the registry lookups on (default settings)
+//   against the registry BENCH_REGISTRY names: `slow` (answers after BENCH_REGISTRY_DELAY_MS), `silent` (accepts and
+//   never answers), `closed` (a closed port), or `off` (LICENSE_FETCH_ENABLED and CURRENCY_ENABLED false); target:
+//   at most 1.5 times `off`'s, whichever registry. BENCH_REMATCH_PROJECTS=0 BENCH_SBOM_LARGE=0 runs this part alone.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -33,7 +37,7 @@ import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { callAs, EventReader, fixturesOf, ingestArtefact, startService, testServers, uniqueName } from "@sca/testkit";
-import { startSlowRegistry } from "./offline/slow-registry.ts";
+import { closedRegistryEnv, startSlowRegistry } from "./offline/slow-registry.ts";
 import { printTable } from "./table.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
@@ -126,8 +130,20 @@ for (let i = 0; i < PROJECTS; i++) {
 }
 
 // The runner's registry lookups (license, currency; on unless LICENSE_FETCH_ENABLED / CURRENCY_ENABLED say false)
-// ask a local registry that answers each release after BENCH_REGISTRY_DELAY_MS (30): no public registry is asked.
-const registry = await startSlowRegistry(Number(process.env.BENCH_REGISTRY_DELAY_MS ?? 30));
+// ask a local registry (BENCH_REGISTRY): by default one that answers each release after BENCH_REGISTRY_DELAY_MS (30).
+// No public registry is asked.
+const REGISTRY_MODE = process.env.BENCH_REGISTRY ?? "slow";
+if (!["slow", "silent", "closed", "off"].includes(REGISTRY_MODE))
+  throw new Error(`BENCH_REGISTRY=${REGISTRY_MODE}: slow, silent, closed or off`);
+const registry = await startSlowRegistry(
+  REGISTRY_MODE === "silent" ? Infinity : Number(process.env.BENCH_REGISTRY_DELAY_MS ?? 30),
+);
+const registryEnv =
+  REGISTRY_MODE === "closed"
+    ? await closedRegistryEnv()
+    : REGISTRY_MODE === "off"
+      ? { ...registry.env, LICENSE_FETCH_ENABLED: "false", CURRENCY_ENABLED: "false" }
+      : registry.env;
 const schema = uniqueName("scanner_runner_bench");
 const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", import.meta.url).pathname], {
   env: {
@@ -136,7 +152,7 @@ const child = spawn(process.execPath, [new URL("./offline/runner-process.ts", im
     BENCH_RUNNER_SCHEMA: schema,
     BENCH_ARTEFACT_DIR: dir,
     BENCH_PROJECTS_URL: projects.url!,
-    ...registry.env,
+    ...registryEnv,
   },
   stdio: ["pipe", "pipe", "inherit"],
 });
@@ -234,7 +250,14 @@ function sbomOf(n: number, seed: number): { bytes: Buffer; expected: number } {
 async function scanToFindings(
   n: number,
   seed: number,
-): Promise<{ ms: number; total: number; expected: number; stages: Record<string, number> }> {
+): Promise<{
+  ms: number;
+  total: number;
+  expected: number;
+  stages: Record<string, number>;
+  succeededMs: number;
+  pendingLicenses: number;
+}> {
   const { bytes, expected } = sbomOf(n, seed);
   const projectId = await project(PROJECTS + seed);
   const started = Date.now();
@@ -255,12 +278,17 @@ async function scanToFindings(
     await new Promise((r) => setTimeout(r, 20));
   }
   const listed = Date.now();
-  return { ms: listed - started, total, expected, stages: await stagesOf(scanId, started, listed) };
+  const { stages, succeededMs, pendingLicenses } = await stagesOf(scanId, started, listed);
+  return { ms: listed - started, total, expected, stages, succeededMs, pendingLicenses };
 }
 
 /** Milliseconds between the stages the runner reported (progress frames' occurred_at), upload stored to listed. */
-async function stagesOf(scanId: string, started: number, listed: number): Promise<Record<string, number>> {
-  // The outcome comes after the registry lookups (license, currency), each capped by its own stage time.
+async function stagesOf(
+  scanId: string,
+  started: number,
+  listed: number,
+): Promise<{ stages: Record<string, number>; succeededMs: number; pendingLicenses: number }> {
+  // The outcome waits for the registry lookups (license, currency) at most REGISTRY_LOOKUP_WAIT_SECONDS.
   const [finished] = await scanEvents.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === scanId, 1, 600_000);
   const frames = await scanEvents.waitFor(ScanProgressSchema, (e) => e.scanId === scanId && !e.heartbeat);
   const msOf = (t: { seconds: bigint; nanos: number } | undefined) =>
@@ -277,7 +305,7 @@ async function stagesOf(scanId: string, started: number, listed: number): Promis
   // The SBOM stages of docs/scanner-runner.md: started 0, fetched 20, read 50, stored 70, ingested 95, matched 99.
   if (finished?.outcome !== "succeeded")
     console.error(`scan ${scanId}: ${finished?.outcome ?? "no outcome"} ${finished?.errorMessage ?? ""}`);
-  return {
+  const stages = {
     "to started": at(0) - started,
     fetch: at(20) - at(0),
     read: at(50) - at(20),
@@ -291,6 +319,7 @@ async function stagesOf(scanId: string, started: number, listed: number): Promis
     "license lookup": licensed - recorded,
     "to finished": end - (Number.isNaN(licensed) ? recorded : licensed),
   };
+  return { stages, succeededMs: end - started, pendingLicenses: finished?.pendingLicenseCount ?? NaN };
 }
 
 const small = await scanToFindings(SBOM_COMPONENTS, 1);
@@ -338,6 +367,21 @@ printTable(`SBOM, stored upload to findings queryable (target for 10,000 ≤ ${T
         },
       ]
     : []),
+]);
+printTable(`${SBOM_COMPONENTS}-component SBOM, stored upload to scan succeeded (registry lookups: ${REGISTRY_MODE})`, [
+  {
+    registry:
+      REGISTRY_MODE === "slow"
+        ? `answers after ${process.env.BENCH_REGISTRY_DELAY_MS ?? 30} ms`
+        : REGISTRY_MODE === "silent"
+          ? "never answers"
+          : REGISTRY_MODE === "closed"
+            ? "closed port"
+            : "lookups off",
+    "findings listed ms": small.ms,
+    "succeeded ms": small.succeededMs,
+    "licenses pending at success": small.pendingLicenses,
+  },
 ]);
 printTable(
   "Where a scan's time goes (ms, from the runner's progress frames)",

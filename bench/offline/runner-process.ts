@@ -49,6 +49,7 @@ const instance = await startService("scanner-runner", {
       "LICENSE_FETCH_STAGE_SECONDS",
       "CURRENCY_ENABLED",
       "CURRENCY_LOOKUP_STAGE_SECONDS",
+      "REGISTRY_LOOKUP_WAIT_SECONDS",
       // bench/rematch.ts's local registry (offline/slow-registry.ts).
       ...["NPM", "PYPI", "CRATES", "GO", "NUGET", "RUBYGEMS", "MAVEN"].map((r) => `PACKAGE_REGISTRY_${r}_URL`),
     ]),

@@ -2,9 +2,12 @@
 // server (no public registry is asked by a bench) answering every npm packument, PyPI release document and Maven
 // POM with an Apache-2.0 license after `delayMs`, and 404 for anything else (crates.io, Go, ...: "states none"). With
 // the lookup's 4 requests in flight and 30 ms per answer, 10,000 releases take longer than
-// LICENSE_FETCH_STAGE_SECONDS' 60 s, as the public registries did (docs/benchmarks.md, `rematch`).
+// LICENSE_FETCH_STAGE_SECONDS' 60 s, as the public registries did (docs/benchmarks.md, `rematch`). With `delayMs`
+// Infinity it accepts every request and never answers (a registry behind a proxy that swallows requests);
+// closedRegistryEnv() points the registries at a port nobody listens on (an air-gapped machine).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { freePort } from "@sca/testkit";
 
 export interface SlowRegistry {
   /** PACKAGE_REGISTRY_*_URL for the runner. */
@@ -34,6 +37,7 @@ function answerOf(path: string): { type: string; body: string } | null {
 export async function startSlowRegistry(delayMs: number): Promise<SlowRegistry> {
   let answered = 0;
   const server: Server = createServer((req, res) => {
+    if (delayMs === Infinity) return;
     setTimeout(() => {
       answered++;
       const answer = answerOf(req.url ?? "/");
@@ -44,20 +48,29 @@ export async function startSlowRegistry(delayMs: number): Promise<SlowRegistry> 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    env: {
-      PACKAGE_REGISTRY_NPM_URL: `${url}/npm`,
-      PACKAGE_REGISTRY_PYPI_URL: `${url}/pypi`,
-      PACKAGE_REGISTRY_CRATES_URL: `${url}/crates`,
-      PACKAGE_REGISTRY_GO_URL: `${url}/goproxy`,
-      PACKAGE_REGISTRY_NUGET_URL: `${url}/nuget`,
-      PACKAGE_REGISTRY_RUBYGEMS_URL: `${url}/rubygems`,
-      PACKAGE_REGISTRY_MAVEN_URL: `${url}/maven2`,
-    },
+    env: registryEnv(url),
     requests: () => answered,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** PACKAGE_REGISTRY_*_URL at a loopback port that was free a moment ago (connections are refused). */
+export async function closedRegistryEnv(): Promise<Record<string, string>> {
+  return registryEnv(`http://127.0.0.1:${await freePort()}`);
+}
+
+function registryEnv(url: string): Record<string, string> {
+  return {
+    PACKAGE_REGISTRY_NPM_URL: `${url}/npm`,
+    PACKAGE_REGISTRY_PYPI_URL: `${url}/pypi`,
+    PACKAGE_REGISTRY_CRATES_URL: `${url}/crates`,
+    PACKAGE_REGISTRY_GO_URL: `${url}/goproxy`,
+    PACKAGE_REGISTRY_NUGET_URL: `${url}/nuget`,
+    PACKAGE_REGISTRY_RUBYGEMS_URL: `${url}/rubygems`,
+    PACKAGE_REGISTRY_MAVEN_URL: `${url}/maven2`,
   };
 }

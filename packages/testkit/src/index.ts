@@ -37,6 +37,7 @@ export { startOciRegistry, tarOf, type TarEntry, type TestImage, type TestOciReg
 export { startRegistryAuthProxy, type RegistryAuthOptions, type RegistryAuthProxy } from "./registry-auth-proxy.ts";
 export { dockerSaveOf, ociLayoutFromRegistry } from "./image-archives.ts";
 export type { GitServerRequest, TestGitServer } from "./git-server.ts";
+export { freePort } from "./free-port.ts";
 export { zipOf } from "./zip-writer.ts";
 export type { ZipEntry } from "./zip-writer.ts";
 export { cdxgenBin, scancodeBin } from "./tools.ts";

@@ -3,7 +3,6 @@
 // gate's facts the other): policy listens on a port picked first, which projects is told.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryArtefactStore } from "@sca/artefacts";
@@ -15,10 +14,11 @@ import {
   callAs,
   fixturesOf,
   ingestArtefact,
-  type ServiceFixtures,
   startService,
-  type TestService,
   uniqueName,
+  freePort,
+  type ServiceFixtures,
+  type TestService,
 } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 import { gatewayRequest, type GatewayRequest } from "./support/gateway-request.ts";
@@ -40,14 +40,6 @@ export interface GateStack {
     edit?: (matches: ReturnType<ServiceFixtures["projects"]["scanMatches"]>) => void,
   ): Promise<string>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startGateStack(policyEnv: Record<string, string> = {}): Promise<GateStack> {

@@ -21,7 +21,7 @@ import {
   approvalRequests,
 } from "./events/approvals.ts";
 import { FINDINGS_NEW_GROUP, findingsChangedEvents, findingsNewHandler } from "./events/findings-new.ts";
-import { GATE_FAILURES_GROUP, gateFailedEvents, gateFailedHandler } from "./events/gate-failures.ts";
+import { GATE_FAILURES_GROUP, gateVerdictEvents, gateVerdictHandler } from "./events/gate-failures.ts";
 import { KEV_LISTINGS_GROUP, kevListedHandler, kevListingEvents } from "./events/kev-listings.ts";
 import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.ts";
 import { queueDigests } from "./events/email-digest-job.ts";
@@ -103,7 +103,7 @@ export const service = defineService({
       handle: findingsNewHandler(deps),
     });
     ctx.kafka.consume({ groupId: KEV_LISTINGS_GROUP, topic: kevListingEvents, handle: kevListedHandler(deps) });
-    ctx.kafka.consume({ groupId: GATE_FAILURES_GROUP, topic: gateFailedEvents, handle: gateFailedHandler(deps) });
+    ctx.kafka.consume({ groupId: GATE_FAILURES_GROUP, topic: gateVerdictEvents, handle: gateVerdictHandler(deps) });
     return (router) => {
       registerNotificationService(router, { orm });
       registerNotificationRuleService(router, { orm, directory });

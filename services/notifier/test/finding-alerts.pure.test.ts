@@ -1,7 +1,7 @@
 // The pure rules of findings.new, vulnerability.kev_listed, gate.failed and the team chat webhooks' URLs.
 import { describe, expect, it } from "@jest/globals";
 import { findingsNewNotification, kevListedNotification } from "../src/domain/finding-alerts.ts";
-import { gateFailedNotification } from "../src/domain/gate-failures.ts";
+import { gateFailedNotification, gatePassedNotification } from "../src/domain/gate-failures.ts";
 import { kindSpec } from "../src/domain/kinds.ts";
 import { teamOfRecipient, teamRecipient, webhookState, webhookUrlViolation } from "../src/domain/team-chat-webhooks.ts";
 
@@ -103,5 +103,17 @@ describe("team chat webhook URLs", () => {
     expect(webhookState(null)).toEqual({ configured: false, host: "" });
     expect(teamOfRecipient(teamRecipient("t1"))).toBe("t1");
     expect(teamOfRecipient("org")).toBeNull();
+  });
+});
+
+describe("gate.passed", () => {
+  it("tells that late registry licenses made the gate pass, in-app only by default", () => {
+    expect(gatePassedNotification({ projectId: "p", scanId: "s" })).toMatchObject({
+      kind: "gate.passed",
+      severity: null,
+      title: "The build gate now passes after licenses arrived from the package registries",
+      link: "/projects/p/scans/s",
+    });
+    expect(kindSpec("gate.passed")).toMatchObject({ severity: null, defaults: { in_app: true, email: false } });
   });
 });

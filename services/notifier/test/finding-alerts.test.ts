@@ -2,7 +2,8 @@
 // and its people), projects (the findings, recorded as the scanner-runner records them), policy (the gate) and the
 // notifier share one topic prefix, so the FindingsChanged a re-match writes to projects' outbox, the
 // VulnerabilitiesKevListed an enrichment update writes and the GateFailed policy writes after a scan succeeded (the
-// ScanStateChanged published as the scan-orchestrator publishes it) or after a re-match added findings are the events the notifier turns into
+// ScanStateChanged published as the scan-orchestrator publishes it), after a re-match added findings or after
+// licenses from the package registries (recorded as the scanner-runner records them) made a component forbidden are the events the notifier turns into
 // notifications: to the team by role, once per (event, person), nothing more when Kafka delivers an event again.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { randomUUID } from "node:crypto";
@@ -14,11 +15,13 @@ import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { VulnerabilitiesKevListedSchema } from "@sca/proto/sca/events/v1/kev_listings_pb.ts";
-import { FindingsChangedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
-import { GateFailedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
+import { FindingsChangedSchema, InventoryLicensesCategorisedSchema } from "@sca/proto/sca/events/v1/projects_pb.ts";
+import { GateFailedSchema, GatePassedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
 import { ScanArtefactSchema, ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
+import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
+import { ComponentStateService } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
@@ -28,6 +31,7 @@ import {
   callAs,
   EventReader,
   fixturesOf,
+  freePort,
   startService,
   uniqueName,
   type CallOptions,
@@ -49,11 +53,24 @@ beforeAll(async () => {
   const KAFKA_TOPIC_PREFIX = `${uniqueName("notifier_findings")}.`;
   dir = await mkdtemp(join(tmpdir(), "sca-finding-alerts-"));
   identity = await startService("identity", { env: { KAFKA_TOPIC_PREFIX } });
+  // Each asks the other: projects categorises licenses through policy, policy reads the gate's facts from projects.
+  // Policy listens on a port chosen before projects starts (projects' consumer retries until it answers).
+  const policyPort = await freePort();
   projects = await startService("projects", {
-    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ARTEFACT_DIR: dir },
+    env: {
+      IDENTITY_RPC_URL: identity.url!,
+      POLICY_RPC_URL: `http://127.0.0.1:${policyPort}`,
+      KAFKA_TOPIC_PREFIX,
+      ARTEFACT_DIR: dir,
+    },
   });
   policy = await startService("policy", {
-    env: { IDENTITY_RPC_URL: identity.url!, PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX },
+    env: {
+      IDENTITY_RPC_URL: identity.url!,
+      PROJECTS_RPC_URL: projects.url!,
+      KAFKA_TOPIC_PREFIX,
+      RPC_PORT: String(policyPort),
+    },
   });
   notifier = await startService(service, { env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX } });
   events = await EventReader.start(projects.kafka!, TOPICS.domainEvents);
@@ -348,6 +365,127 @@ describe("gate.failed", () => {
     ).toBe(1);
     expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
   });
+});
+
+describe("gate.failed after late registry licenses", () => {
+  it("judges the newest snapshot again when licenses arriving after the scan make a component forbidden, once", async () => {
+    const p = await scannedProject();
+    await resolveLog4Shell(p);
+    // left-pad 1.3.0 has no license yet (an unknown license: conditional); the catalog forbids GPL-3.0-only for a
+    // project whose distribution model is unset (judged as shipped every way, docs/license-catalog.md).
+    // The registry's answer, recorded as the scanner-runner's late lookup records it after the scan's outcome.
+    const fixtures = await fixturesOf("projects");
+    const { updated } = await projects.client(ComponentStateService).recordFetchedLicenses(
+      {
+        projectId: p.projectId,
+        scanId: p.scanId,
+        licenses: [
+          { purl: fixtures.purls.leftPad, expression: "GPL-3.0-only", licenseIds: ["GPL-3.0-only"], registry: "npm" },
+        ],
+      },
+      runner,
+    );
+    expect(updated).toBe(1);
+    const [categorised] = await events.waitFor(InventoryLicensesCategorisedSchema, (e) => e.scanId === p.scanId);
+    // Changed by this categorisation, or by the snapshot's first one when that came after the licenses.
+    expect(categorised).toMatchObject({ projectId: p.projectId, teamId: p.teamId });
+    expect(categorised!.changed).toBeLessThanOrEqual(1);
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.failed"),
+    );
+    expect(mine.find((n) => n.kind === "gate.failed")).toMatchObject({
+      severity: "high",
+      projectId: p.projectId,
+      scanId: p.scanId,
+      title: "The build gate now fails after licenses arrived from the package registries: forbidden licenses",
+    });
+    const [failed] = await events.waitFor(GateFailedSchema, (e) => e.scanId === p.scanId);
+    expect(failed!.cause).toBe("license_update");
+    expect(failed!.reasons.map((r) => [r.code, r.count])).toEqual([["forbidden_licenses", 1]]);
+
+    // The scan's own success arriving after, and the same licenses recorded again: the snapshot was told once.
+    await scanSucceeded(p);
+    await projects.client(ComponentStateService).recordFetchedLicenses(
+      {
+        projectId: p.projectId,
+        scanId: p.scanId,
+        licenses: [{ purl: fixtures.purls.leftPad, expression: "MIT", licenseIds: ["MIT"], registry: "npm" }],
+      },
+      runner,
+    );
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(
+      new Set(
+        events.seen.filter((r) => r.type === GateFailedSchema.typeName && r.key === p.projectId).map((r) => r.eventId),
+      ).size,
+    ).toBe(1);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.failed")).toHaveLength(1);
+  }, 90_000);
+});
+
+describe("gate.passed", () => {
+  it("tells the team once when licenses arriving after the scan make a failed gate pass", async () => {
+    const p = await scannedProject();
+    await resolveLog4Shell(p);
+    // The team forbids unknown licenses: the snapshot's six license-less components fail the gate at the scan.
+    await policy
+      .client(LicensePolicyService)
+      .putTeamLicensePolicy(
+        { teamId: p.teamId, policy: { unknownLicenseCategory: "forbidden" } },
+        await callAs.superAdmin(randomUUID()),
+      );
+    await eventually(
+      () =>
+        projects.orm.em
+          .fork()
+          .getConnection()
+          .execute<{ n: number }[]>(
+            "select count(*)::int as n from inventory_components where scan_id = ? and license_category = 'forbidden'",
+            [p.scanId],
+          ),
+      (rows) => rows[0]!.n === 6,
+    );
+    await scanSucceeded(p);
+    await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.failed"),
+    );
+
+    // The registries state MIT for every one of them (recorded as the scanner-runner's late lookup records them).
+    const fixtures = await fixturesOf("projects");
+    await projects.client(ComponentStateService).recordFetchedLicenses(
+      {
+        projectId: p.projectId,
+        scanId: p.scanId,
+        licenses: Object.values(fixtures.purls).map((purl) => ({
+          purl,
+          expression: "MIT",
+          licenseIds: ["MIT"],
+          registry: "npm",
+        })),
+      },
+      runner,
+    );
+    const mine = await eventually(
+      () => listOf(p.dev),
+      (items) => items.some((n) => n.kind === "gate.passed"),
+    );
+    expect(mine.find((n) => n.kind === "gate.passed")).toMatchObject({
+      projectId: p.projectId,
+      scanId: p.scanId,
+      title: "The build gate now passes after licenses arrived from the package registries",
+    });
+    const [passed] = await events.waitFor(GatePassedSchema, (e) => e.scanId === p.scanId);
+    expect(passed).toMatchObject({ projectId: p.projectId, teamId: p.teamId, cause: "license_update" });
+    expect(await listOf(p.viewer)).toHaveLength(0);
+
+    // The same event again: nobody is told twice.
+    await redeliver(GatePassedSchema.typeName, p.projectId);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await listOf(p.lead)).filter((n) => n.kind === "gate.passed")).toHaveLength(1);
+    expect((await listOf(p.dev)).filter((n) => n.kind === "gate.passed")).toHaveLength(1);
+  }, 90_000);
 });
 
 /** The fixture's only critical (Log4Shell) triaged as resolved by the project's developer: the gate passes. */

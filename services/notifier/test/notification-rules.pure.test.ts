@@ -31,6 +31,7 @@ describe("kinds", () => {
       "vulnerability.kev_listed",
       "vulnerability.sla_breached",
       "gate.failed",
+      "gate.passed",
       "approval.requested",
       "approval.decided",
       "package.malicious",

@@ -29,4 +29,10 @@ describe("gateTriggerOf", () => {
     expect(flagged("snapshot_refresh", 0)).toBeNull();
     expect(flagged("scan", 4)).toBeNull();
   });
+
+  it("judges again whenever registry licenses were categorised", () => {
+    const categorised = gateTriggerOf({ ...ids, event: "inventory_licenses_categorised" });
+    expect(categorised).toEqual({ ...ids, cause: "license_update" });
+    expect(categorised?.cause).not.toBe("scan");
+  });
 });

@@ -3,7 +3,6 @@
 // projects and recounts license_category_summary; a 10000-component project re-categorised in one pass.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -25,6 +24,7 @@ import {
   startService,
   TEST_SECRET,
   uniqueName,
+  freePort,
   type TestService,
 } from "@sca/testkit";
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
@@ -71,15 +71,6 @@ afterAll(async () => {
 
 const record = (r: MessageInitShape<typeof InventoryRecordSchema>["record"]) =>
   sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, { record: r }));
-
-/** A port nothing listens on (the kernel's pick, released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** A new project of the team, shipped as `distributionModel`. */
 async function newProject(distributionModel?: string, service = projects): Promise<string> {

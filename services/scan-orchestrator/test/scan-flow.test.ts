@@ -16,6 +16,7 @@ import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
 import { callAs, EventReader, startService, type TestService } from "@sca/testkit";
 import { service } from "../src/service.ts";
 import { Scan } from "../src/store/entities/scan.ts";
+import { scanView } from "../src/rpc/scan-views.ts";
 import { scanById, type ScanRow } from "../src/store/scans.ts";
 import { makeScan, newId } from "./support/scan-fixtures.ts";
 
@@ -68,8 +69,17 @@ async function report<D extends DescMessage>(schema: D, message: MessageShape<D>
 const progress = (scan: ScanRow, attempt: number, percent: number, step = "cdxgen") =>
   report(ScanProgressSchema, create(ScanProgressSchema, { scanId: scan.id, attempt, percent, step }), scan.id);
 
-const finished = (scan: ScanRow, attempt: number, f: { outcome: string; retryable?: boolean; errorMessage?: string }) =>
-  report(ScanAttemptFinishedSchema, create(ScanAttemptFinishedSchema, { scanId: scan.id, attempt, ...f }), scan.id);
+const finished = (
+  scan: ScanRow,
+  attempt: number,
+  f: {
+    outcome: string;
+    retryable?: boolean;
+    errorMessage?: string;
+    pendingLicenseCount?: number;
+    pendingLicensePurls?: string[];
+  },
+) => report(ScanAttemptFinishedSchema, create(ScanAttemptFinishedSchema, { scanId: scan.id, attempt, ...f }), scan.id);
 
 const stateChange = async (scanId: string, status: string) =>
   (await domain.waitFor(ScanStateChangedSchema, (e) => e.scanId === scanId && e.status === status))[0]!;
@@ -93,6 +103,23 @@ describe("worker reports", () => {
     expect(landed).toMatchObject({ previousStatus: "running", supersededScanIds: [older.id], landedSuperseded: false });
     expect(await row(newer.id)).toMatchObject({ status: "succeeded", progressPercent: 100, supersededAt: null });
     expect((await row(older.id)).supersededAt).not.toBeNull();
+  });
+
+  it("keeps on a succeeded scan which registry licenses were still being asked at its outcome", async () => {
+    const scan = await makeScan(so.orm, { teamId: team, projectId: newId(), kind: "source", ref: "main" });
+    await progress(scan, 1, 10);
+    await stateChange(scan.id, "running");
+    const pendingLicensePurls = ["pkg:maven/junit/junit@4.13.2", "pkg:npm/left-pad@1.3.0"];
+    await finished(scan, 1, { outcome: "succeeded", pendingLicenseCount: 250, pendingLicensePurls });
+    await stateChange(scan.id, "succeeded");
+    expect(await row(scan.id)).toMatchObject({ status: "succeeded", pendingLicenseCount: 250, pendingLicensePurls });
+    expect(scanView(await row(scan.id))).toMatchObject({ pendingLicenseCount: 250, pendingLicensePurls });
+    // A scan that waited for none says so.
+    const other = await makeScan(so.orm, { teamId: team, projectId: newId(), kind: "source", ref: "main" });
+    await progress(other, 1, 10);
+    await finished(other, 1, { outcome: "succeeded" });
+    await stateChange(other.id, "succeeded");
+    expect(scanView(await row(other.id))).toMatchObject({ pendingLicenseCount: 0, pendingLicensePurls: [] });
   });
 
   it("ignores reports about another attempt and about a cancelled scan", async () => {

@@ -29,6 +29,11 @@ export const scannerRunnerKeys = {
   LICENSE_FETCH_TIMEOUT_SECONDS: key(p.int(10, { min: 1, max: 120, clamp: true })),
   LICENSE_FETCH_CONCURRENCY: key(p.int(4, { min: 1, max: 32, clamp: true })),
   LICENSE_FETCH_STAGE_SECONDS: key(p.int(60, { min: 1, max: 600, clamp: true })),
+  /**
+   * Ours: how long a scan's outcome waits for its registry lookups (licenses and currency); what has not answered by
+   * then is looked up after the outcome and filled in when it arrives (docs/license-fetch.md, "After the outcome").
+   */
+  REGISTRY_LOOKUP_WAIT_SECONDS: key(p.int(2, { min: 0, max: 600, clamp: true })),
   /** The spec's vendored-OSS stage of source scans (docs/fingerprint.md): sends file hashes, never source. */
   FINGERPRINT_ENABLED: key(p.bool(false)),
   /** A Software Heritage style /known/ endpoint; the default is the public archive's. */

@@ -16,6 +16,7 @@ import { adminRegistryLogins } from "./clients/registry-logins.ts";
 import { platformOf } from "./domain/image-ref.ts";
 import { CloneAllowList } from "./domain/clone-target.ts";
 import { projectsVulnerabilityMatches } from "./clients/vulnerability-matches.ts";
+import { LateRegistryLookups } from "./events/late-registry-lookups.ts";
 import { RunningJobs } from "./events/running-jobs.ts";
 import { scanJobHandler } from "./events/scan-job-handler.ts";
 import { scanStateNewsHandler } from "./events/scan-state-news.ts";
@@ -114,6 +115,25 @@ export const service = defineService({
     const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
     ctx.addCloser("refresh propagation", () => propagation.stop());
+    const licenseFetch = {
+      registries: config.LICENSE_FETCH_ENABLED ? registries : null,
+      limits: {
+        timeoutMs: config.LICENSE_FETCH_TIMEOUT_SECONDS * 1000,
+        concurrency: config.LICENSE_FETCH_CONCURRENCY,
+      },
+      stageMs: config.LICENSE_FETCH_STAGE_SECONDS * 1000,
+      componentStates,
+    };
+    const states = {
+      enrichment,
+      registries: config.CURRENCY_ENABLED ? registries : null,
+      currencyStageMs: config.CURRENCY_LOOKUP_STAGE_SECONDS * 1000,
+      componentStates,
+    };
+    // The registry lookups scans' outcomes did not wait for (and a stopped instance's, once their lease passed).
+    const lateLookups = new LateRegistryLookups({ orm, licenseFetch, states, logger });
+    lateLookups.start();
+    ctx.addCloser("late registry lookups", () => lateLookups.stop());
     const deps = {
       orm,
       store,
@@ -128,15 +148,8 @@ export const service = defineService({
         maven: config.SCAN_SCOPE_FILTER_MAVEN_ENABLED,
         node: config.SCAN_SCOPE_FILTER_NODE_ENABLED,
       },
-      licenseFetch: {
-        registries: config.LICENSE_FETCH_ENABLED ? registries : null,
-        limits: {
-          timeoutMs: config.LICENSE_FETCH_TIMEOUT_SECONDS * 1000,
-          concurrency: config.LICENSE_FETCH_CONCURRENCY,
-        },
-        stageMs: config.LICENSE_FETCH_STAGE_SECONDS * 1000,
-        componentStates,
-      },
+      licenseFetch,
+      registryWaitMs: config.REGISTRY_LOOKUP_WAIT_SECONDS * 1000,
       inventory: projectsInventory(config.PROJECTS_RPC_URL, secretKey),
       source: {
         cloneSources: projectsCloneSources(config.PROJECTS_RPC_URL, secretKey),
@@ -192,12 +205,7 @@ export const service = defineService({
       matches,
       enrichment,
       matchingTimeoutSeconds: config.VULNDB_TIMEOUT_SECONDS,
-      states: {
-        enrichment,
-        registries: config.CURRENCY_ENABLED ? registries : null,
-        currencyStageMs: config.CURRENCY_LOOKUP_STAGE_SECONDS * 1000,
-        componentStates,
-      },
+      states,
     };
     // A slot is a member of the lane's group (shared by every instance) holding one job at a time; the lanes never
     // share slots, so a flood of automatic jobs waits in its own topic while a person's job takes a manual slot.

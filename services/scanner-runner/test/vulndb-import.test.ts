@@ -11,8 +11,9 @@ import * as tar from "tar";
 import yazl from "yazl";
 import { entities } from "../src/store/entities.ts";
 import { migrations } from "../src/store/migrations/index.ts";
-import { loadAdvisoryIndex, VENDORED_SNAPSHOT } from "../src/vulndb/advisory-database.ts";
-import { importAdvisories } from "../src/vulndb/import-advisories.ts";
+import { createLogger } from "@sca/log";
+import { AdvisoryDatabase, loadAdvisoryIndex, VENDORED_SNAPSHOT } from "../src/vulndb/advisory-database.ts";
+import { currentStatus, importAdvisories } from "../src/vulndb/import-advisories.ts";
 
 const schema = uniqueName("t_vulndb");
 let orm: MikroORM;
@@ -155,5 +156,33 @@ describe("the vulnerability database import", () => {
     const fromZip = await importAdvisories(orm.em.fork(), `${base}/whole.zip`, { signal });
     expect(fromZip.record).toMatchObject({ advisoryCount: 1, addedCount: 1, skippedCount: 0 });
     expect(fromZip.record.source).toBe(`${base}/whole.zip`);
+  });
+
+  it("imports at once from a changed VULNDB_REPOSITORY, not VULNDB_REFRESH_HOURS later", async () => {
+    const advisory = (id: string) => JSON.stringify({ id, modified: "2024-02-01T00:00:00Z" });
+    served.set("/first.zip", await zipOf({ "GHSA-1111.json": advisory("GHSA-1111") }));
+    served.set("/second.zip", await zipOf({ "GHSA-2222.json": advisory("GHSA-2222") }));
+    const logger = createLogger("scanner-runner-test", "ERROR");
+    const databaseOf = (path: string) =>
+      new AdvisoryDatabase(orm, { repository: `${base}${path}`, refreshHours: 168, logger });
+
+    // The last test's import succeeded from whole.zip moments ago: a week is far off, yet the new source imports.
+    const first = databaseOf("/first.zip");
+    await first.check();
+    const imported = await currentStatus(orm.em.fork());
+    expect(imported).toMatchObject({ source: `${base}/first.zip`, lastResult: "imported", advisoryCount: 1 });
+    expect(first.loaded?.index.vulnerabilities.has("GHSA-1111")).toBe(true);
+    // The same source again is not due.
+    await first.check();
+    expect((await currentStatus(orm.em.fork()))?.lastAttemptAt).toEqual(imported?.lastAttemptAt);
+    await first.stop();
+
+    // Another instance (or a restart) with VULNDB_REPOSITORY changed imports from it at its first check.
+    const second = databaseOf("/second.zip");
+    await second.check();
+    expect(await currentStatus(orm.em.fork())).toMatchObject({ source: `${base}/second.zip`, lastResult: "imported" });
+    expect(second.loaded?.index.vulnerabilities.has("GHSA-2222")).toBe(true);
+    expect(second.loaded?.index.vulnerabilities.has("GHSA-1111")).toBe(false);
+    await second.stop();
   });
 });

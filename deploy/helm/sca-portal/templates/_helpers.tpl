@@ -140,6 +140,8 @@ secretKeyRef:
   value: {{ .licenseFetchConcurrency | quote }}
 - name: LICENSE_FETCH_STAGE_SECONDS
   value: {{ .licenseFetchStageSeconds | quote }}
+- name: REGISTRY_LOOKUP_WAIT_SECONDS
+  value: {{ .registryLookupWaitSeconds | quote }}
 - name: FINGERPRINT_ENABLED
   value: {{ .fingerprint | quote }}
 {{- with .fingerprintApiUrl }}

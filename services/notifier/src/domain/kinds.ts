@@ -35,6 +35,7 @@ export const KINDS: readonly KindSpec[] = [
   kind("vulnerability.kev_listed", "critical", true),
   kind("vulnerability.sla_breached", "high", true),
   kind("gate.failed", "high", true),
+  kind("gate.passed", null, false),
   kind("approval.requested", null, true),
   kind("approval.decided", null, true),
   kind("package.malicious", "critical", true),

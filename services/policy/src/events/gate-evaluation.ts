@@ -1,21 +1,25 @@
 // The gate evaluated after each scan and after changes no scan made (docs/gate.md, "Evaluated after each scan"): the
 // scan-orchestrator's ScanStateChanged into succeeded comes after the scanner-runner recorded the scan's findings
 // (RecordScanMatches runs before the attempt is reported finished); projects' FindingsChanged (a re-match added
-// findings) and MaliciousComponentsFlagged (a snapshot refresh) come after their changes committed. Which events
+// findings), MaliciousComponentsFlagged (a snapshot refresh) and InventoryLicensesCategorised (registry licenses,
+// perhaps arriving after the scan succeeded, categorised) come after their changes committed. Which events
 // judge is domain/gate-triggers.ts. Policy judges the project's newest snapshot, with the policy in effect, exactly
 // as GET /v1/projects/{id}/gate-result would. A failing verdict is recorded per scan and GateFailed written to the
-// outbox in the same transaction (idempotent consumer): once per scan whatever made it fail, none when it passes. A
+// outbox in the same transaction (idempotent consumer): once per scan whatever made it fail, none when it passes,
+// except that late registry licenses making a told failure pass write GatePassed (once) and re-arm the record. A
 // snapshot that is no longer the newest is not judged (the newer scan's own event is).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue, topicContract, TOPICS, type EventMeta } from "@sca/kafka";
-import { GateFailedSchema, GateFailureReasonSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
+import { GateFailedSchema, GateFailureReasonSchema, GatePassedSchema } from "@sca/proto/sca/events/v1/gate_pb.ts";
 import {
   FindingsChangedSchema,
+  InventoryLicensesCategorisedSchema,
   MaliciousComponentsFlaggedSchema,
   type FindingsChanged,
+  type InventoryLicensesCategorised,
   type MaliciousComponentsFlagged,
 } from "@sca/proto/sca/events/v1/projects_pb.ts";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -27,7 +31,7 @@ import { gateTriggerOf, type GateTriggerEvent } from "../domain/gate-triggers.ts
 import { gateVerdict } from "../domain/gate-verdict.ts";
 import { GATE_ITEM_LIMIT } from "../rpc/gate-policy-service.ts";
 import { gateFactsOf } from "../rpc/gate-policy-views.ts";
-import { recordGateFailure } from "../store/gate-scan-failures.ts";
+import { clearGateFailure, recordGateFailure } from "../store/gate-scan-failures.ts";
 import { gatePoliciesFor, settingsOf } from "../store/gate-policies.ts";
 
 export const GATE_EVALUATION_GROUP = "policy.gate-evaluation";
@@ -36,8 +40,11 @@ export const gateTriggers = topicContract(
   ScanStateChangedSchema,
   FindingsChangedSchema,
   MaliciousComponentsFlaggedSchema,
+  InventoryLicensesCategorisedSchema,
 );
-export const gateEvents = topicContract(TOPICS.domainEvents, GateFailedSchema);
+type GateTriggerMessage =
+  ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged | InventoryLicensesCategorised;
+export const gateEvents = topicContract(TOPICS.domainEvents, GateFailedSchema, GatePassedSchema);
 
 /** Policy itself, reading the facts of a scan no person asked about (projects lets this caller read any project). */
 export const GATE_EVALUATOR: Caller = { ...ANONYMOUS, kind: "service", service: "policy" };
@@ -47,7 +54,7 @@ export interface GateEvaluationDeps {
   deployment: GateDeployment;
 }
 
-function triggerEventOf(m: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged): GateTriggerEvent {
+function triggerEventOf(m: GateTriggerMessage): GateTriggerEvent {
   const ids = { projectId: m.projectId, scanId: m.scanId };
   switch (m.$typeName) {
     case "sca.events.v1.ScanStateChanged":
@@ -62,6 +69,8 @@ function triggerEventOf(m: ScanStateChanged | FindingsChanged | MaliciousCompone
       return { ...ids, event: "findings_changed", addedCount: m.addedCount };
     case "sca.events.v1.MaliciousComponentsFlagged":
       return { ...ids, event: "malicious_components_flagged", cause: m.cause, flaggedCount: m.flaggedCount };
+    case "sca.events.v1.InventoryLicensesCategorised":
+      return { ...ids, event: "inventory_licenses_categorised" };
   }
 }
 
@@ -75,11 +84,7 @@ async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promi
 }
 
 export function gateEvaluationHandler(deps: GateEvaluationDeps) {
-  return async (
-    em: EntityManager,
-    message: ScanStateChanged | FindingsChanged | MaliciousComponentsFlagged,
-    meta: EventMeta,
-  ): Promise<void> => {
+  return async (em: EntityManager, message: GateTriggerMessage, meta: EventMeta): Promise<void> => {
     const trigger = gateTriggerOf(triggerEventOf(message));
     if (!trigger) return;
     const subject = await subjectOrNull(deps, trigger.projectId);
@@ -98,8 +103,25 @@ export function gateEvaluationHandler(deps: GateEvaluationDeps) {
     });
     if (answer.scanId !== trigger.scanId) return;
     const verdict = gateVerdict(gateFactsOf(answer), values, deps.deployment);
-    if (verdict.passed) return;
     const at = meta.timestamp;
+    if (verdict.passed) {
+      // Late licenses are the one change no person made that can turn a told failure into a pass: told once.
+      if (trigger.cause === "license_update" && (await clearGateFailure(em, trigger.scanId, at)))
+        enqueue(
+          em,
+          gateEvents,
+          subject.projectId,
+          create(GatePassedSchema, {
+            occurredAt: timestampFromDate(at),
+            projectId: subject.projectId,
+            teamId: subject.teamId,
+            organizationId: subject.organizationId ?? "",
+            scanId: trigger.scanId,
+            cause: trigger.cause,
+          }),
+        );
+      return;
+    }
     const recorded = await recordGateFailure(em, {
       scanId: trigger.scanId,
       projectId: subject.projectId,

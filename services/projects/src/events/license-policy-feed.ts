@@ -2,15 +2,22 @@
 // event applied once), of its own ProjectUpdated when a project's use changed, and of its own InventoryIngested (a new
 // snapshot, categorised after its ingestion committed: ingestion never waits on policy, and the consumer retries
 // while policy is unreachable) and InventoryLicensesFetched (the registry lookup's licenses landed on a snapshot after
-// its findings: categorised again the same way). The components of the snapshots concerned take the license_category the policy now
-// in force gives them, and the project's license_category_summary is recounted. Per snapshot: one read, one
-// CategoriseLicenses call per 10000 components, one UPDATE per category that changed.
+// its findings, perhaps after the scan succeeded: categorised again the same way). The components of the snapshots
+// concerned take the license_category the policy now in force gives them, and the project's
+// license_category_summary is recounted. Per snapshot: one read, one CategoriseLicenses call per 10000 components,
+// one UPDATE per category that changed. After fetched licenses were categorised, InventoryLicensesCategorised goes
+// out in the same transaction, so policy judges the gate on the categories as they now are (the scan's success may
+// have been judged before the licenses arrived). It goes out even when this pass changed nothing: another pass (the
+// snapshot's first categorisation, a policy change) may have categorised the fetched licenses first.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
+import { enqueue, topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import { LicensePolicyChangedSchema, type LicensePolicyChanged } from "@sca/proto/sca/events/v1/policy_pb.ts";
 import {
   InventoryIngestedSchema,
+  InventoryLicensesCategorisedSchema,
   InventoryLicensesFetchedSchema,
   ProjectUpdatedSchema,
   type InventoryIngested,
@@ -28,6 +35,7 @@ import {
   recountInventorySummary,
   type ProjectRow,
 } from "../store/projects.ts";
+import { projectDomainEvents } from "./project-events.ts";
 
 export const LICENSE_POLICY_FEED_GROUP = "projects.license-policy-feed";
 
@@ -97,7 +105,22 @@ export function licensePolicyFeedHandler(categories: LicenseCategories, logger: 
     ) {
       if (!isUuid(event.projectId) || !isUuid(event.scanId)) return;
       const project = await projectById(em, event.projectId.toLowerCase());
-      if (project) await recategoriseProject(em, categories, project, event.scanId.toLowerCase());
+      if (!project) return;
+      const scanId = event.scanId.toLowerCase();
+      const changed = await recategoriseProject(em, categories, project, scanId);
+      if (event.$typeName === "sca.events.v1.InventoryLicensesFetched")
+        enqueue(
+          em,
+          projectDomainEvents,
+          project.id,
+          create(InventoryLicensesCategorisedSchema, {
+            occurredAt: timestampFromDate(meta.timestamp),
+            projectId: project.id,
+            teamId: project.teamId,
+            scanId,
+            changed,
+          }),
+        );
       return;
     }
     if (event.$typeName === "sca.events.v1.ProjectUpdated") {

@@ -8,6 +8,7 @@ import { enqueue, outboxInsert, topicContract, TOPICS } from "@sca/kafka";
 import {
   FindingsChangedSchema,
   InventoryIngestedSchema,
+  InventoryLicensesCategorisedSchema,
   InventoryLicensesFetchedSchema,
   MaliciousComponentsFlaggedSchema,
   ProjectArchivedSchema,
@@ -27,6 +28,7 @@ export const projectDomainEvents = topicContract(
   FindingsChangedSchema,
   InventoryIngestedSchema,
   InventoryLicensesFetchedSchema,
+  InventoryLicensesCategorisedSchema,
   VulnerabilitySlaBreachedSchema,
   MaliciousComponentsFlaggedSchema,
 );

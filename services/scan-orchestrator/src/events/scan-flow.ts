@@ -129,6 +129,8 @@ async function attemptFinished(
     await move(em, m.scanId, { type: "succeed", attempt: m.attempt }, now, settings, logger, async (tx, _, row) => {
       const release = releaseOnSuccess(row.release, m.documentRelease);
       if (release !== row.release) await scans.setRelease(tx, row.id, release, now);
+      if (m.pendingLicenseCount > 0)
+        await scans.setPendingLicenses(tx, row.id, { count: m.pendingLicenseCount, purls: m.pendingLicensePurls });
       const peers = await scans.lockSupersedePeers(tx, row.projectId, row.normalizedRef);
       const outcome = supersedeOnSuccess(row, peers);
       await scans.markSuperseded(tx, [...outcome.supersede, ...(outcome.landedSuperseded ? [row.id] : [])], now);

@@ -32,5 +32,7 @@ export function scanView(r: ScanRow): Scan {
     normalizedRef: r.normalizedRef,
     trigger: r.trigger,
     attempt: r.attempt,
+    pendingLicenseCount: r.pendingLicenseCount,
+    pendingLicensePurls: r.pendingLicensePurls,
   });
 }

@@ -20,7 +20,9 @@ type Defaulted =
   | "startedAt"
   | "completedAt"
   | "supersededAt"
-  | "leaseExpiresAt";
+  | "leaseExpiresAt"
+  | "pendingLicenseCount"
+  | "pendingLicensePurls";
 
 export type NewScan = Omit<ScanRow, Defaulted | "updatedAt"> & Partial<Pick<ScanRow, Defaulted>>;
 
@@ -243,6 +245,15 @@ export async function markSuperseded(em: EntityManager, ids: readonly string[], 
 
 export async function setRelease(em: EntityManager, id: string, release: string | null, at: Date): Promise<void> {
   await em.nativeUpdate(Scan, { id }, { release, updatedAt: at });
+}
+
+/** The registry licenses still being asked when the scan succeeded (docs/license-fetch.md, "After the outcome"). */
+export async function setPendingLicenses(
+  em: EntityManager,
+  id: string,
+  pending: { count: number; purls: string[] },
+): Promise<void> {
+  await em.nativeUpdate(Scan, { id }, { pendingLicenseCount: pending.count, pendingLicensePurls: pending.purls });
 }
 
 /** Running scans whose lease expired at `now`, oldest lease first (index scans_lease). */

@@ -7,6 +7,13 @@ import { createGunzip } from "node:zlib";
 
 export class FeedDownloadError extends Error {
   override name = "FeedDownloadError";
+  /** No answer came: the host could not be reached, or did not answer within the time. */
+  readonly unanswered: boolean;
+
+  constructor(message: string, unanswered = false) {
+    super(message);
+    this.unanswered = unanswered;
+  }
 }
 
 export interface DownloadOptions {
@@ -37,6 +44,7 @@ async function request(url: string, opts: DownloadOptions): Promise<Response> {
       timedOut
         ? `the download from ${hostOf(url)} took longer than ${opts.timeoutMs / 1000} s`
         : `${hostOf(url)} could not be reached`,
+      true,
     );
   }
   if (!res.ok) {

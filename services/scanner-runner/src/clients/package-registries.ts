@@ -4,9 +4,11 @@
 // in memory (bounded), so a rescan or another project holding the same packages asks nobody again. A license lookup
 // that reads the document the currency lookup reads too (npm's packument, PyPI's project, crates.io's crate) keeps
 // its latest release as well, so the scan's later currency stage asks nobody for it. A registry that fails, answers
-// 404 or answers something unreadable gives no latest version and no license.
+// 404 or answers something unreadable gives no latest version and no license. A registry host that leaves
+// UNREACHABLE_AFTER requests in a row unanswered (an air-gapped install, a mirror down) is not asked for
+// UNREACHABLE_MS: its releases answer "could not be asked" at once rather than each waiting out its timeout.
 import type { PackageVersion } from "@sca/purl-package";
-import { downloadBytes } from "./feed-download.ts";
+import { downloadBytes, FeedDownloadError } from "./feed-download.ts";
 import {
   latestReleaseOf,
   latestUrlOf,
@@ -42,6 +44,9 @@ const DOCUMENT_MAX_BYTES = 16 * 1024 ** 2;
 const CACHE_MS = 60 * 60 * 1000;
 const CACHE_MAX = 20_000;
 const USER_AGENT = "sca-portal-scanner-runner (currency and license lookup)";
+/** Requests in a row a host left unanswered (unreachable, or past the timeout) after which it is not asked. */
+const UNREACHABLE_AFTER = 8;
+const UNREACHABLE_MS = 5 * 60 * 1000;
 
 export interface PackageName {
   ecosystem: string;
@@ -75,6 +80,36 @@ class TimedCache<V> {
   }
 }
 
+/** Per registry host: requests left unanswered in a row, and until when it is not asked. */
+class HostReachability {
+  readonly #hosts = new Map<string, { unanswered: number; downUntil: number }>();
+
+  isDown(url: string): boolean {
+    return (this.#hosts.get(originOf(url))?.downUntil ?? 0) > Date.now();
+  }
+
+  answered(url: string): void {
+    this.#hosts.delete(originOf(url));
+  }
+
+  unanswered(url: string): void {
+    const origin = originOf(url);
+    const host = this.#hosts.get(origin) ?? { unanswered: 0, downUntil: 0 };
+    host.unanswered++;
+    // After the pause one more unanswered request is enough to pause again.
+    if (host.unanswered >= UNREACHABLE_AFTER) host.downUntil = Date.now() + UNREACHABLE_MS;
+    this.#hosts.set(origin, host);
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /** The work queue's runner: `concurrency` workers, stopping when the signal aborts. */
 async function eachAtMost<T>(items: T[], concurrency: number, signal: AbortSignal, work: (item: T) => Promise<void>) {
   let next = 0;
@@ -93,6 +128,7 @@ export class PackageRegistries {
   readonly #poms = new TimedCache<LicenseReading | null>();
   /** Documents being fetched: two releases of one package (or a parent POM shared by two) ask once. */
   readonly #inFlight = new Map<string, Promise<Buffer | null>>();
+  readonly #reachability = new HostReachability();
 
   constructor(opts: RegistryLookupOptions) {
     this.#opts = opts;
@@ -212,10 +248,10 @@ export class PackageRegistries {
   /**
    * The document's bytes, or null when the registry fails, answers non-2xx or is too slow, or `signal` aborts. A
    * download shared by several callers is not stopped by one caller's signal (another job may still want it); its
-   * own timeout bounds it.
+   * own timeout bounds it. A host that stopped answering is not asked (null at once).
    */
   async #get(url: string, timeoutMs: number, signal: AbortSignal): Promise<Buffer | null> {
-    if (signal.aborted) return null;
+    if (signal.aborted || this.#reachability.isDown(url)) return null;
     let pending = this.#inFlight.get(url);
     if (!pending) {
       pending = this.#download(url, timeoutMs).finally(() => this.#inFlight.delete(url));
@@ -235,12 +271,16 @@ export class PackageRegistries {
 
   async #download(url: string, timeoutMs: number): Promise<Buffer | null> {
     try {
-      return await downloadBytes(url, DOCUMENT_MAX_BYTES, {
+      const body = await downloadBytes(url, DOCUMENT_MAX_BYTES, {
         timeoutMs,
         // crates.io refuses requests that do not say who asks.
         headers: { "user-agent": USER_AGENT, accept: "application/json, application/xml;q=0.9" },
       });
-    } catch {
+      this.#reachability.answered(url);
+      return body;
+    } catch (err) {
+      if (err instanceof FeedDownloadError && err.unanswered) this.#reachability.unanswered(url);
+      else this.#reachability.answered(url);
       return null;
     }
   }

@@ -25,7 +25,14 @@ export interface Attempt {
 }
 
 export type AttemptOutcome =
-  | { outcome: "succeeded"; componentCount: number; documentRelease: string }
+  | {
+      outcome: "succeeded";
+      componentCount: number;
+      documentRelease: string;
+      /** Distinct purls whose registry license had not answered when the outcome was due, and the first of them. */
+      pendingLicenseCount: number;
+      pendingLicensePurls: string[];
+    }
   | { outcome: "failed"; retryable: boolean; errorMessage: string };
 
 export interface ReporterDeps {

@@ -2,9 +2,11 @@
 // fetches the uploaded SBOM, reads it, writes the inventory artefact, has projects ingest it while matching it,
 // records the findings, then looks up missing licenses (docs/license-fetch.md) and the component states, and reports
 // progress, log lines and the attempt's outcome (a source or container scan's SBOM: source-sbom-stage.ts; matching:
-// matching-stage.ts). Every stage boundary checks the two signals a job has: the consumer stopping (the instance
-// shuts down: the job's transaction rolls back and the record goes to the partition's next owner) and the scan being
-// over for this run (an admin cancel or a later attempt: the job ends quietly, recorded as applied).
+// matching-stage.ts). The outcome waits for the registries at most REGISTRY_LOOKUP_WAIT_SECONDS: what they have not
+// answered by then is queued with it for late-registry-lookups.ts. Every stage boundary checks the two signals a job
+// has: the consumer stopping (the instance shuts down: the job's transaction rolls back and the record goes to the
+// partition's next owner) and the scan being over for this run (an admin cancel or a later attempt: the job ends
+// quietly, recorded as applied).
 import { Readable } from "node:stream";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
@@ -28,6 +30,7 @@ import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
 import { knownState } from "../store/known-scan-states.ts";
+import { queueLateLookup, type LateLookup } from "../store/late-registry-lookups.ts";
 import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
 import { recordComponentStates, type ComponentStateDeps } from "./component-states-stage.ts";
 import { recordFetchedLicenses, type LicenseFetchDeps } from "./license-fetch-stage.ts";
@@ -49,6 +52,8 @@ export interface ScanJobDeps extends SourceSbomDeps, MatchingDeps {
   scopeRefinements: ScopeRefinements;
   /** LICENSE_FETCH_ENABLED and its limits (docs/license-fetch.md). */
   licenseFetch: LicenseFetchDeps;
+  /** REGISTRY_LOOKUP_WAIT_SECONDS, in ms: how long the outcome waits for the registries. */
+  registryWaitMs: number;
   inventory: InventoryIngestion;
   /** The end-of-life, currency and malicious states recorded after matching (docs/enrichment-feeds.md). */
   states: ComponentStateDeps;
@@ -61,6 +66,15 @@ export function inventoryArtefactKey(scanId: string): string {
 
 /** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
 const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
+
+/** Pending purls named in the outcome (and on the scan); the count is whole. */
+const PENDING_PURLS_NAMED = 100;
+
+/** What the stages end with: the outcome, and the registry lookups it did not wait for. */
+interface StagesEnd {
+  outcome: AttemptOutcome;
+  late?: LateLookup;
+}
 
 /** The scan is over for this run (cancelled, or another attempt owns it): stop without reporting an outcome. */
 class RunEnded extends Error {
@@ -84,9 +98,11 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
     };
     try {
       await boundary();
-      const outcome = await runStages(job, deps, reporter, boundary, signal);
+      const { outcome, late } = await runStages(job, deps, reporter, boundary, signal);
       await boundary();
       await reporter.settled(); // the outcome follows every frame of the attempt
+      // Queued with the outcome: both commit, or the job runs again.
+      if (late) await queueLateLookup(em, late);
       reporter.finish(em, outcome);
       logger.info({ outcome: outcome.outcome }, "scan job finished");
     } catch (err) {
@@ -114,11 +130,11 @@ async function runStages(
   reporter: AttemptReporter,
   boundary: () => Promise<void>,
   signal: AbortSignal,
-): Promise<AttemptOutcome> {
+): Promise<StagesEnd> {
   const reach = (stage: SbomStage) => reporter.progress(SBOM_STAGES[stage].step, SBOM_STAGES[stage].percent);
   await reach("started");
   if (!SCANNED_KINDS.includes(job.kind))
-    return { outcome: "failed", retryable: false, errorMessage: unscannedKindMessage(job.kind) };
+    return { outcome: { outcome: "failed", retryable: false, errorMessage: unscannedKindMessage(job.kind) } };
 
   const stopHeartbeats = reporter.heartbeatEvery((deps.leaseSeconds * 1000) / 4);
   try {
@@ -187,18 +203,51 @@ async function runStages(
     if (matched.status === "rejected") throw matched.reason;
     await recordMatches(job, deps, reporter, matched.value, signal, matchingTimeout);
     await boundary();
-    // The findings are recorded (and listed) before the registry license lookup, however long it takes.
-    await recordFetchedLicenses(job, inventory, deps.licenseFetch, deps.scopeFilter, reporter, signal);
+    // The findings are recorded (and listed) before the registry lookups, and the outcome waits for those at most
+    // REGISTRY_LOOKUP_WAIT_SECONDS in all: what has not answered by then is looked up after it.
+    const outcomeDue = AbortSignal.timeout(deps.registryWaitMs);
+    const licenses = await recordFetchedLicenses(
+      job,
+      inventory,
+      deps.licenseFetch,
+      deps.scopeFilter,
+      reporter,
+      signal,
+      outcomeDue,
+    );
     await boundary();
-    await recordComponentStates(job, deps.states, reporter, inventory, deps.scopeFilter, signal);
+    const states = await recordComponentStates(
+      job,
+      deps.states,
+      reporter,
+      inventory,
+      deps.scopeFilter,
+      signal,
+      outcomeDue,
+    );
     await boundary();
     await found.licensesRecorded;
     await reach("matched");
 
+    const pendingLicensePurls = [...licenses.pendingPurls].sort();
     return {
-      outcome: "succeeded",
-      componentCount: ingested.componentCount,
-      documentRelease: inventory.document.release ?? "",
+      outcome: {
+        outcome: "succeeded",
+        componentCount: ingested.componentCount,
+        documentRelease: inventory.document.release ?? "",
+        pendingLicenseCount: pendingLicensePurls.length,
+        pendingLicensePurls: pendingLicensePurls.slice(0, PENDING_PURLS_NAMED),
+      },
+      late:
+        pendingLicensePurls.length + states.pendingPurls.length > 0
+          ? {
+              scanId: job.scanId,
+              projectId: job.projectId,
+              attempt: job.attempt,
+              licensePurls: pendingLicensePurls,
+              currencyPurls: states.pendingPurls,
+            }
+          : undefined,
     };
   } finally {
     stopHeartbeats();

@@ -7,6 +7,7 @@ import {
   MaliciousPackageRecord,
 } from "./entities/enrichment-feeds.ts";
 import { KnownScanState } from "./entities/known-scan-state.ts";
+import { LateRegistryLookup } from "./entities/late-registry-lookup.ts";
 import { ScancodeFileResult } from "./entities/scancode-file-result.ts";
 import { VulndbAdvisory } from "./entities/vulndb-advisory.ts";
 import { VulndbImport } from "./entities/vulndb-import.ts";
@@ -27,4 +28,5 @@ export const entities: DatabaseOptions["entities"] = [
   EolProductRecord,
   MaliciousPackageRecord,
   ScancodeFileResult,
+  LateRegistryLookup,
 ];

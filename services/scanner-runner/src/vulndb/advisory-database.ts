@@ -1,12 +1,15 @@
 // The runner's view of the local vulnerability database: the matcher built from the stored advisories, rebuilt when
 // the database version changes, and the periodic import (every VULNDB_REFRESH_HOURS, from VULNDB_REPOSITORY or the
-// vendored snapshot). Every instance checks once a minute; the import itself is serialised in PostgreSQL.
+// vendored snapshot, and at once when that source changed: domain/vulndb/import-due.ts). Every instance checks once
+// a minute; the import itself is serialised in PostgreSQL.
 import { fileURLToPath } from "node:url";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { column, rawQuery } from "@sca/db";
 import type { Logger } from "@sca/log";
 import { readAdvisory, type Advisory } from "../domain/vulndb/advisory.ts";
+import { importDue } from "../domain/vulndb/import-due.ts";
 import { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
+import { sourceLabel } from "./advisory-source.ts";
 import { currentStatus, importAdvisories, type ImportOutcome } from "./import-advisories.ts";
 
 /** The vendored snapshot (data/osv/SOURCES.md), used when VULNDB_REPOSITORY is empty. */
@@ -92,11 +95,9 @@ export class AdvisoryDatabase {
 
   private async checkOnce(): Promise<void> {
     const status = await currentStatus(this.orm.em.fork());
-    const due =
-      !status?.lastSucceededAt || Date.now() - status.lastSucceededAt.getTime() >= this.options.refreshHours * 3600_000;
-    const recentlyFailed = status?.lastResult === "failed" && Date.now() - status.lastAttemptAt.getTime() < 15 * 60_000;
     let version = status?.databaseVersion ?? null;
-    if (due && !recentlyFailed) version = (await this.importNow()).databaseVersion;
+    if (importDue(status, sourceLabel(this.source), this.options.refreshHours, new Date()))
+      version = (await this.importNow()).databaseVersion;
     if (version !== null && version !== this.current?.version)
       this.current = { version, index: await loadAdvisoryIndex(this.orm) };
   }

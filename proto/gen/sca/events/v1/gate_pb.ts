@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/gate.proto.
  */
 export const file_sca_events_v1_gate: GenFile = /*@__PURE__*/
-  fileDesc("ChhzY2EvZXZlbnRzL3YxL2dhdGUucHJvdG8SDXNjYS5ldmVudHMudjEiQQoRR2F0ZUZhaWx1cmVSZWFzb24SDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg0KBWNvdW50GAMgASgFIuABCgpHYXRlRmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAUgASgJEg8KB3NjYW5faWQYBiABKAkSMQoHcmVhc29ucxgHIAMoCzIgLnNjYS5ldmVudHMudjEuR2F0ZUZhaWx1cmVSZWFzb24SDQoFY2F1c2UYCCABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChhzY2EvZXZlbnRzL3YxL2dhdGUucHJvdG8SDXNjYS5ldmVudHMudjEiQQoRR2F0ZUZhaWx1cmVSZWFzb24SDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg0KBWNvdW50GAMgASgFIuABCgpHYXRlRmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAUgASgJEg8KB3NjYW5faWQYBiABKAkSMQoHcmVhc29ucxgHIAMoCzIgLnNjYS5ldmVudHMudjEuR2F0ZUZhaWx1cmVSZWFzb24SDQoFY2F1c2UYCCABKAkirQEKCkdhdGVQYXNzZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHdGVhbV9pZBgEIAEoCRIXCg9vcmdhbml6YXRpb25faWQYBSABKAkSDwoHc2Nhbl9pZBgGIAEoCRINCgVjYXVzZRgHIAEoCWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A failing check of the build gate, as the gate result names it.
@@ -47,8 +47,9 @@ export const GateFailureReasonSchema: GenMessage<GateFailureReason> = /*@__PURE_
 
 /**
  * Topic sca.domain.events, keyed by project id; emitted by policy through its outbox when the gate, evaluated after
- * a scan succeeded (its findings recorded) and again when an advisory update or a malicious-package snapshot change
- * touches the project's newest snapshot, fails for that snapshot: at most one per scan, none when it passes
+ * a scan succeeded (its findings recorded) and again when an advisory update, a malicious-package snapshot change or
+ * licenses from the package registries (perhaps arriving after the scan succeeded) touch the project's newest snapshot, fails for that
+ * snapshot: at most one per scan, none when it passes
  * (docs/gate.md, "Evaluated after each scan").
  *
  * @generated from message sca.events.v1.GateFailed
@@ -92,8 +93,9 @@ export type GateFailed = Message<"sca.events.v1.GateFailed"> & {
   reasons: GateFailureReason[];
 
   /**
-   * What made policy judge: "scan" (the scan succeeded), "advisory_update" (a re-match added findings) or
-   * "malicious_snapshot" (a malicious-package snapshot refresh flagged components).
+   * What made policy judge: "scan" (the scan succeeded), "advisory_update" (a re-match added findings),
+   * "malicious_snapshot" (a malicious-package snapshot refresh flagged components) or "license_update" (licenses from
+   * the package registries changed the snapshot's license categories).
    *
    * @generated from field: string cause = 8;
    */
@@ -106,4 +108,60 @@ export type GateFailed = Message<"sca.events.v1.GateFailed"> & {
  */
 export const GateFailedSchema: GenMessage<GateFailed> = /*@__PURE__*/
   messageDesc(file_sca_events_v1_gate, 1);
+
+/**
+ * Topic sca.domain.events, keyed by project id; emitted by policy through its outbox when licenses from the package
+ * registries, arriving after the scan, make a gate that had failed for the project's newest snapshot pass (an unknown
+ * license the policy forbids turning out to be an allowed one): once per failure told (docs/gate.md, "Evaluated
+ * after each scan"). A later failure of the same snapshot is told again by GateFailed.
+ *
+ * @generated from message sca.events.v1.GatePassed
+ */
+export type GatePassed = Message<"sca.events.v1.GatePassed"> & {
+  /**
+   * UUIDv7; consumers record it to apply each event once.
+   *
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * @generated from field: string organization_id = 5;
+   */
+  organizationId: string;
+
+  /**
+   * @generated from field: string scan_id = 6;
+   */
+  scanId: string;
+
+  /**
+   * What made policy judge: "license_update".
+   *
+   * @generated from field: string cause = 7;
+   */
+  cause: string;
+};
+
+/**
+ * Describes the message sca.events.v1.GatePassed.
+ * Use `create(GatePassedSchema)` to create a new message.
+ */
+export const GatePassedSchema: GenMessage<GatePassed> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_gate, 2);
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/events/v1/projects.proto.
  */
 export const file_sca_events_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIq0CCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZRIQCgd0ZWFtX2lkGPABIAEoCSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJIpMBChhJbnZlbnRvcnlMaWNlbnNlc0ZldGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIPCgd1cGRhdGVkGAUgASgFIu8BCglTbGFCcmVhY2gSEgoKZmluZGluZ19pZBgBIAEoCRIYChB2dWxuZXJhYmlsaXR5X2lkGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEgwKBHB1cmwYBiABKAkSNQoRZmlyc3RfZGV0ZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmR1ZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi1wEKGFZ1bG5lcmFiaWxpdHlTbGFCcmVhY2hlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJEg8KB3NjYW5faWQYBSABKAkSFgoOYnJlYWNoZWRfY291bnQYBiABKAUSKgoIYnJlYWNoZXMYByADKAsyGC5zY2EuZXZlbnRzLnYxLlNsYUJyZWFjaCKFAQoQRmxhZ2dlZENvbXBvbmVudBIUCgxjb21wb25lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEgwKBHB1cmwYBCABKAkSFAoMbWFsaWNpb3VzX2lkGAUgASgJEhgKEG1hbGljaW91c19zb3VyY2UYBiABKAki8AEKGk1hbGljaW91c0NvbXBvbmVudHNGbGFnZ2VkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSDwoHc2Nhbl9pZBgFIAEoCRINCgVjYXVzZRgGIAEoCRIVCg1mbGFnZ2VkX2NvdW50GAcgASgFEjMKCmNvbXBvbmVudHMYCCADKAsyHy5zY2EuZXZlbnRzLnYxLkZsYWdnZWRDb21wb25lbnRiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChxzY2EvZXZlbnRzL3YxL3Byb2plY3RzLnByb3RvEg1zY2EuZXZlbnRzLnYxIo4BCgxQcm9qZWN0RmFjdHMSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd0ZWFtX2lkGAIgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEgwKBHNsdWcYBSABKAkSEgoKdmlzaWJpbGl0eRgGIAEoCRIQCghhcmNoaXZlZBgHIAEoCCKdAQoOUHJvamVjdENyZWF0ZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKB3Byb2plY3QYAyABKAsyGy5zY2EuZXZlbnRzLnYxLlByb2plY3RGYWN0cxIaChJjcmVhdGVkX2J5X3VzZXJfaWQYBCABKAkimQEKDlByb2plY3RVcGRhdGVkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgdwcm9qZWN0GAMgASgLMhsuc2NhLmV2ZW50cy52MS5Qcm9qZWN0RmFjdHMSFgoOY2hhbmdlZF9maWVsZHMYBCADKAkiggEKD1Byb2plY3RBcmNoaXZlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoHcHJvamVjdBgDIAEoCzIbLnNjYS5ldmVudHMudjEuUHJvamVjdEZhY3RzIpABCg1GaW5kaW5nQ2hhbmdlEhIKCmZpbmRpbmdfaWQYASABKAkSGAoQdnVsbmVyYWJpbGl0eV9pZBgCIAEoCRIQCghzZXZlcml0eRgDIAEoCRIWCg5jb21wb25lbnRfbmFtZRgEIAEoCRIZChFjb21wb25lbnRfdmVyc2lvbhgFIAEoCRIMCgRwdXJsGAYgASgJIq0CCg9GaW5kaW5nc0NoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIYChBkYXRhYmFzZV92ZXJzaW9uGAUgASgJEhMKC2FkZGVkX2NvdW50GAYgASgFEhUKDXJlbW92ZWRfY291bnQYByABKAUSKwoFYWRkZWQYCCADKAsyHC5zY2EuZXZlbnRzLnYxLkZpbmRpbmdDaGFuZ2USLQoHcmVtb3ZlZBgJIAMoCzIcLnNjYS5ldmVudHMudjEuRmluZGluZ0NoYW5nZRIQCgd0ZWFtX2lkGPABIAEoCSJ7ChFJbnZlbnRvcnlJbmdlc3RlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgdzY2FuX2lkGAQgASgJIpMBChhJbnZlbnRvcnlMaWNlbnNlc0ZldGNoZWQSEAoIZXZlbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2plY3RfaWQYAyABKAkSDwoHc2Nhbl9pZBgEIAEoCRIPCgd1cGRhdGVkGAUgASgFIqgBChxJbnZlbnRvcnlMaWNlbnNlc0NhdGVnb3Jpc2VkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSDwoHc2Nhbl9pZBgFIAEoCRIPCgdjaGFuZ2VkGAYgASgFIu8BCglTbGFCcmVhY2gSEgoKZmluZGluZ19pZBgBIAEoCRIYChB2dWxuZXJhYmlsaXR5X2lkGAIgASgJEhAKCHNldmVyaXR5GAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEgwKBHB1cmwYBiABKAkSNQoRZmlyc3RfZGV0ZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmR1ZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi1wEKGFZ1bG5lcmFiaWxpdHlTbGFCcmVhY2hlZBIQCghldmVudF9pZBgBIAEoCRIvCgtvY2N1cnJlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcHJvamVjdF9pZBgDIAEoCRIPCgd0ZWFtX2lkGAQgASgJEg8KB3NjYW5faWQYBSABKAkSFgoOYnJlYWNoZWRfY291bnQYBiABKAUSKgoIYnJlYWNoZXMYByADKAsyGC5zY2EuZXZlbnRzLnYxLlNsYUJyZWFjaCKFAQoQRmxhZ2dlZENvbXBvbmVudBIUCgxjb21wb25lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEgwKBHB1cmwYBCABKAkSFAoMbWFsaWNpb3VzX2lkGAUgASgJEhgKEG1hbGljaW91c19zb3VyY2UYBiABKAki8AEKGk1hbGljaW91c0NvbXBvbmVudHNGbGFnZ2VkEhAKCGV2ZW50X2lkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAMgASgJEg8KB3RlYW1faWQYBCABKAkSDwoHc2Nhbl9pZBgFIAEoCRINCgVjYXVzZRgGIAEoCRIVCg1mbGFnZ2VkX2NvdW50GAcgASgFEjMKCmNvbXBvbmVudHMYCCADKAsyHy5zY2EuZXZlbnRzLnYxLkZsYWdnZWRDb21wb25lbnRiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * What every project event carries: the project as it is after the change.
@@ -351,6 +351,55 @@ export const InventoryLicensesFetchedSchema: GenMessage<InventoryLicensesFetched
   messageDesc(file_sca_events_v1_projects, 7);
 
 /**
+ * The registry license lookup's licenses (InventoryLicensesFetched) were categorised: written by projects' own
+ * categorisation of them, in its transaction. The lookup may end after the scan succeeded (docs/license-fetch.md,
+ * "After the findings, and after the outcome"), so policy judges the build gate again on it (docs/gate.md, "Evaluated
+ * after each scan").
+ *
+ * @generated from message sca.events.v1.InventoryLicensesCategorised
+ */
+export type InventoryLicensesCategorised = Message<"sca.events.v1.InventoryLicensesCategorised"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string team_id = 4;
+   */
+  teamId: string;
+
+  /**
+   * @generated from field: string scan_id = 5;
+   */
+  scanId: string;
+
+  /**
+   * Component rows whose category this categorisation changed (0 when another had categorised them already).
+   *
+   * @generated from field: int32 changed = 6;
+   */
+  changed: number;
+};
+
+/**
+ * Describes the message sca.events.v1.InventoryLicensesCategorised.
+ * Use `create(InventoryLicensesCategorisedSchema)` to create a new message.
+ */
+export const InventoryLicensesCategorisedSchema: GenMessage<InventoryLicensesCategorised> = /*@__PURE__*/
+  messageDesc(file_sca_events_v1_projects, 8);
+
+/**
  * A finding of a project's newest snapshot found open past its remediation window (VULN_SLA_DAYS_*).
  *
  * @generated from message sca.events.v1.SlaBreach
@@ -402,7 +451,7 @@ export type SlaBreach = Message<"sca.events.v1.SlaBreach"> & {
  * Use `create(SlaBreachSchema)` to create a new message.
  */
 export const SlaBreachSchema: GenMessage<SlaBreach> = /*@__PURE__*/
-  messageDesc(file_sca_events_v1_projects, 8);
+  messageDesc(file_sca_events_v1_projects, 9);
 
 /**
  * The daily SLA sweep marked findings of a project in breach: one event per project in each of the sweep's batches
@@ -453,7 +502,7 @@ export type VulnerabilitySlaBreached = Message<"sca.events.v1.VulnerabilitySlaBr
  * Use `create(VulnerabilitySlaBreachedSchema)` to create a new message.
  */
 export const VulnerabilitySlaBreachedSchema: GenMessage<VulnerabilitySlaBreached> = /*@__PURE__*/
-  messageDesc(file_sca_events_v1_projects, 9);
+  messageDesc(file_sca_events_v1_projects, 10);
 
 /**
  * A component of a project's newest snapshot found in the malicious-package snapshot.
@@ -499,7 +548,7 @@ export type FlaggedComponent = Message<"sca.events.v1.FlaggedComponent"> & {
  * Use `create(FlaggedComponentSchema)` to create a new message.
  */
 export const FlaggedComponentSchema: GenMessage<FlaggedComponent> = /*@__PURE__*/
-  messageDesc(file_sca_events_v1_projects, 10);
+  messageDesc(file_sca_events_v1_projects, 11);
 
 /**
  * Components of a project became malicious_state "flagged": when a scan's components are stamped (those not already
@@ -558,5 +607,5 @@ export type MaliciousComponentsFlagged = Message<"sca.events.v1.MaliciousCompone
  * Use `create(MaliciousComponentsFlaggedSchema)` to create a new message.
  */
 export const MaliciousComponentsFlaggedSchema: GenMessage<MaliciousComponentsFlagged> = /*@__PURE__*/
-  messageDesc(file_sca_events_v1_projects, 11);
+  messageDesc(file_sca_events_v1_projects, 12);
 

@@ -30,6 +30,16 @@ export const scanSchema = z
     team_id: z.uuid(),
     trigger: z.enum(["manual", "webhook", "schedule"]),
     attempt: z.number().int().min(1),
+    pending_license_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "Distinct purls whose registry license lookup was still under way when the scan succeeded (0 otherwise); " +
+          "their licenses are filled in after it (docs/license-fetch.md)",
+      }),
+    pending_license_purls: z.array(z.string()).meta({ description: "The first 100 of those purls, in purl order" }),
     created_at: time(),
     started_at: time().nullable(),
     completed_at: time().nullable(),
@@ -60,6 +70,8 @@ export function scanJson(s: Scan): ScanJson {
     team_id: s.teamId,
     trigger: s.trigger as ScanJson["trigger"],
     attempt: s.attempt,
+    pending_license_count: s.pendingLicenseCount,
+    pending_license_purls: [...s.pendingLicensePurls],
     created_at: iso(s.createdAt)!,
     started_at: iso(s.startedAt),
     completed_at: iso(s.completedAt),

@@ -6,6 +6,7 @@ import { Migration20261125100000_GatePolicies } from "./Migration20261125100000_
 import { Migration20261125120000_Approvals } from "./Migration20261125120000_Approvals.ts";
 import { Migration20261125110000_ObligationFulfilments } from "./Migration20261125110000_ObligationFulfilments.ts";
 import { Migration20261125180000_GateScanFailures } from "./Migration20261125180000_GateScanFailures.ts";
+import { Migration20261128160000_GateFailuresCleared } from "./Migration20261128160000_GateFailuresCleared.ts";
 
 /** Every migration of the policy schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -19,4 +20,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   CreateProcessedEventsTable,
   Migration20261125110000_ObligationFulfilments,
   Migration20261125180000_GateScanFailures,
+  Migration20261128160000_GateFailuresCleared,
 ];

@@ -52,6 +52,9 @@ export const Scan = defineEntity({
     completedAt: p.datetime().strictNullable(),
     supersededAt: p.datetime().strictNullable(),
     updatedAt: p.datetime().defaultRaw("now()"),
+    /** Succeeded scans: distinct purls whose registry license was still being asked then, and the first 100. */
+    pendingLicenseCount: p.integer().default(0),
+    pendingLicensePurls: p.json<string[]>().defaultRaw("'[]'::jsonb"),
   },
   indexes: [
     // Lists: a project's scans, the caller's teams' scans, the admin queue (also the age sweep), newest first.

@@ -3,6 +3,7 @@ import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.ts";
 import { Migration20261124180000_UploadSweepIndexes } from "./Migration20261124180000_UploadSweepIndexes.ts";
 import { Migration20261125210000_ImageArchives } from "./Migration20261125210000_ImageArchives.ts";
+import { Migration20261128150000_PendingLicenses } from "./Migration20261128150000_PendingLicenses.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -13,4 +14,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   CreateProcessedEventsTable,
   Migration20261124180000_UploadSweepIndexes,
   Migration20261125210000_ImageArchives,
+  Migration20261128150000_PendingLicenses,
 ];

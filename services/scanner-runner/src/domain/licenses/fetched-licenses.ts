@@ -3,7 +3,7 @@
 // (the registry carries the author's declaration), normalised as the SBOM reader normalises. The lookup runs after
 // the findings are recorded, so the licenses go to projects by purl (RecordFetchedLicenses), which fills the
 // snapshot's license-less rows and marks their raw_data with the registry, so a person tells a declared license from
-// a fetched one.
+// a fetched one. The same rules serve the lookup the scan's outcome waits for and the one after it (by purl).
 import type { createLicenseNormaliser, NormalisedLicense } from "../sbom/license-expression.ts";
 import type { SbomComponent } from "../sbom/inventory.ts";
 import type { RegistryLicense } from "./registry-licenses.ts";
@@ -11,7 +11,8 @@ import type { RegistryLicense } from "./registry-licenses.ts";
 /** The raw_data property naming the registry a license came from (value `registry:<npm|pypi|crates|maven>`). */
 export const LICENSE_SOURCE_PROPERTY = "sca:license:source";
 
-export const lacksLicense = (c: SbomComponent): boolean => c.declaredLicense === null && c.concludedLicense === null;
+export const lacksLicense = (c: Pick<SbomComponent, "declaredLicense" | "concludedLicense">): boolean =>
+  c.declaredLicense === null && c.concludedLicense === null;
 
 /** Several licenses offered as a choice: one OR expression, compound operands kept in parentheses. */
 function anyOf(expressions: string[]): string | null {
@@ -59,7 +60,9 @@ export interface LicenseFills {
  * The licenses to record for the components that wanted one: `answers` keyed by `keyOf(w)` (absent: not reached;
  * null: the registry states none). A component with a license is never filled, whatever was asked for it.
  */
-export function licenseFillsOf<W extends { component: SbomComponent }>(
+export function licenseFillsOf<
+  W extends { component: Pick<SbomComponent, "purl" | "declaredLicense" | "concludedLicense"> },
+>(
   wanting: readonly W[],
   answers: ReadonlyMap<string, (RegistryLicense & { registry: string }) | null>,
   keyOf: (w: W) => string,

@@ -5,6 +5,7 @@ import { Migration20261124133000_VulnerabilityDatabase } from "./Migration202611
 import { Migration20261124210000_EnrichmentFeeds } from "./Migration20261124210000_EnrichmentFeeds.ts";
 import { Migration20261125130000_PendingRefreshes } from "./Migration20261125130000_PendingRefreshes.ts";
 import { Migration20261126100000_ScancodeFileResults } from "./Migration20261126100000_ScancodeFileResults.ts";
+import { Migration20261128150000_LateRegistryLookups } from "./Migration20261128150000_LateRegistryLookups.ts";
 
 /** Every migration of the scanner-runner schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -17,4 +18,5 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124210000_EnrichmentFeeds,
   Migration20261125130000_PendingRefreshes,
   Migration20261126100000_ScancodeFileResults,
+  Migration20261128150000_LateRegistryLookups,
 ];
