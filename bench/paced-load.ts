@@ -18,7 +18,8 @@ export interface PacedResult {
 }
 
 export interface PacedOptions {
-  url: string;
+  /** The URL of every request, or of request i (a walk through pages). */
+  url: string | ((i: number) => string);
   headers: Record<string, string>;
   /** Requests a second, evenly spaced. */
   rate: number;
@@ -34,9 +35,10 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
-  const one = (due: number) =>
+  const urlOf = typeof opts.url === "string" ? () => opts.url as string : opts.url;
+  const one = (due: number, url: string) =>
     new Promise<void>((resolve) => {
-      const req = request(opts.url, { agent, headers: opts.headers, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      const req = request(url, { agent, headers: opts.headers, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
         res.resume();
         res.on("end", () => {
           const status = res.statusCode ?? 0;
@@ -64,7 +66,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     const due = started + (i * 1000) / opts.rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(one(due));
+    inFlight.push(one(due, urlOf(i)));
   }
   await Promise.all(inFlight);
   const elapsed = (performance.now() - started) / 1000;

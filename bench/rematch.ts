@@ -39,6 +39,7 @@ import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerabil
 import { callAs, EventReader, fixturesOf, ingestArtefact, startService, testServers, uniqueName } from "@sca/testkit";
 import { closedRegistryEnv, startSlowRegistry } from "./offline/slow-registry.ts";
 import { printTable } from "./table.ts";
+import { pick, vulnerableSbom } from "./vulnerable-sbom.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
 const COMPONENTS = 1000;
@@ -50,17 +51,6 @@ const TARGET_RSS_MIB = 300;
 // As scripts/stack/portal.sh starts the scanner-runner (and the chart's values set it): a small young generation and
 // a capped old generation.
 const RUNNER_NODE_OPTIONS = "--max-semi-space-size=1"; // as scripts/stack/portal.sh starts it
-
-/** A deterministic pseudo-random pick of `n` distinct purls. */
-function pick(pool: string[], n: number, seed: number): string[] {
-  let s = seed >>> 0 || 1;
-  const chosen = new Set<number>();
-  while (chosen.size < Math.min(n, pool.length)) {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    chosen.add(s % pool.length);
-  }
-  return [...chosen].map((i) => pool[i]!);
-}
 
 function artefactOf(purls: string[]): Uint8Array {
   const record = (r: Parameters<typeof create<typeof InventoryRecordSchema>>[1]) =>
@@ -222,30 +212,6 @@ const count = async (projectId: string) =>
     ).total,
   );
 
-/** An SBOM of `n` distinct real vulnerable package names at several versions, and the findings it must give. */
-function sbomOf(n: number, seed: number): { bytes: Buffer; expected: number } {
-  // The pool alone is a few thousand names: each at several versions (enough of them for n distinct purls).
-  const versions = ["", ...Array.from({ length: Math.ceil(n / pool.length) + 4 }, (_, i) => `${i + 1}.0.0`)];
-  const versioned = versions.flatMap((v) =>
-    pool.map((purl) => (v ? `${purl.slice(0, purl.lastIndexOf("@"))}@${v}` : purl)),
-  );
-  const purls = pick(versioned, n, seed);
-  // One finding per component and vulnerability (the SBOM's components are distinct package versions).
-  const expected = full.scanMatches(purls).findingCount;
-  const bytes = Buffer.from(
-    JSON.stringify({
-      bomFormat: "CycloneDX",
-      specVersion: "1.6",
-      version: 1,
-      components: purls.map((purl) => {
-        const p = PackageURL.fromString(purl);
-        return { type: "library", "bom-ref": purl, name: p.name, version: p.version, purl };
-      }),
-    }),
-  );
-  return { bytes, expected };
-}
-
 /** Stored upload to the finding list's total: the scan job published, the list polled every 20 ms. */
 async function scanToFindings(
   n: number,
@@ -258,7 +224,7 @@ async function scanToFindings(
   succeededMs: number;
   pendingLicenses: number;
 }> {
-  const { bytes, expected } = sbomOf(n, seed);
+  const { bytes, expected } = vulnerableSbom(full, n, seed);
   const projectId = await project(PROJECTS + seed);
   const started = Date.now();
   const upload = await store.put(`uploads/${projectId}/${randomUUID()}`, bytesSource(bytes), {

@@ -12,6 +12,11 @@ export const projectsKeys = {
   JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
   /** Memory for the component list pages projects keeps, per instance (docs/inventory.md); 0 keeps none. */
   COMPONENT_PAGE_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
+  /**
+   * Memory for the finding list orders and the counts of findings projects keeps, per instance (docs/findings.md);
+   * 0 keeps none.
+   */
+  FINDING_READ_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
   /** GET /v1/external-packages and /v1/external-advisories/{id}; false answers 404 (docs/findings.md). */
   EXTERNAL_PACKAGE_LOOKUP_ENABLED: key(p.bool(true)),
   // Vulnerability SLA (docs/findings.md, "Remediation windows"): days from a finding's first detection to its due

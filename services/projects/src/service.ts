@@ -27,7 +27,8 @@ import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
-import { ComponentPageCache } from "./store/component-pages.ts";
+import { componentPageCache } from "./store/component-pages.ts";
+import { keptFindingReads } from "./store/findings/finding-orders.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 
@@ -67,24 +68,26 @@ export const service = defineService({
         artefacts,
         rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
         credentialKey,
-        componentPages: new ComponentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
+        componentPages: componentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
       };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, inventory);
       registerLicenseInventoryService(router, inventory);
       registerFileLicenseService(router, { orm });
       const wakeRelay = () => kafka.wakeRelay();
+      const findingReads = keptFindingReads(config.FINDING_READ_CACHE_MB * 1024 * 1024);
       registerVulnerabilityMatchService(router, { orm, wakeRelay });
       registerComponentStateService(router, { orm, wakeRelay });
       registerFindingService(router, {
         orm,
+        findingReads,
         wakeRelay,
         advisoryDatabase: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED
           ? runnerAdvisoryDatabase(config.SCANNER_RUNNER_RPC_URL, secretKey)
           : null,
       });
-      registerGateFactsService(router, { orm });
-      registerGovernanceFactsService(router, { orm });
+      registerGateFactsService(router, { orm, findingReads });
+      registerGovernanceFactsService(router, { orm, findingReads });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {

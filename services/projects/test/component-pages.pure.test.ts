@@ -1,21 +1,21 @@
 import { describe, expect, it } from "@jest/globals";
-import { ComponentPageCache, type ComponentPage } from "../src/store/component-pages.ts";
+import { componentPageCache, type ComponentPage } from "../src/store/component-pages.ts";
 
 const pageOf = (bytes: number, total = 1): ComponentPage => ({ itemsJson: new Uint8Array(bytes), total });
 
 /** A cache and a counter of the reads it had to make. */
 function counted(maxBytes: number) {
-  const cache = new ComponentPageCache(maxBytes);
+  const cache = componentPageCache(maxBytes);
   let reads = 0;
   const page = (scanId: string, changes: number, query: unknown, bytes = 1000) =>
-    cache.page({ scanId, changes }, query, () => {
+    cache.read({ scanId, changes }, query, () => {
       reads++;
       return Promise.resolve(pageOf(bytes));
     });
   return { cache, page, reads: () => reads };
 }
 
-describe("ComponentPageCache", () => {
+describe("the kept component pages", () => {
   it("answers a page again for the same snapshot, count of writes and query", async () => {
     const c = counted(1024 * 1024);
     const first = await c.page("s1", 3, [{ search: "a" }, [], { limit: 50, offset: 0 }]);
@@ -51,7 +51,14 @@ describe("ComponentPageCache", () => {
     await c.page("s", 1, "big", 5000);
     await c.page("s", 1, "big", 5000);
     expect(c.reads()).toBe(2);
-    expect(c.cache.size).toEqual({ pages: 0, bytes: 0 });
+    expect(c.cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it("reads once for requests that arrive while the page is being read", async () => {
+    const c = counted(1024 * 1024);
+    const [a, b] = await Promise.all([c.page("s", 1, "q"), c.page("s", 1, "q")]);
+    expect(a).toBe(b);
+    expect(c.reads()).toBe(1);
   });
 
   it("keeps nothing with a budget of 0", async () => {

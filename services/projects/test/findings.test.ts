@@ -207,6 +207,90 @@ describe("the findings list", () => {
   });
 });
 
+describe("the findings list's kept orders", () => {
+  const ids = async (projectId: string, req: Parameters<typeof findings.listVulnerabilityFindings>[0] = {}) => {
+    const page = await findings.listVulnerabilityFindings({ projectId, limit: 50, ...req }, viewer);
+    return { total: page.total, ids: page.items.map((f) => f.vulnerabilityId) };
+  };
+  const lastChange = async () => {
+    const [row] = await h.projects.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: string }[]>("select coalesce(max(id), 0) as n from finding_changes");
+    return Number(row!.n);
+  };
+
+  it("answers every committed write to findings, triage and vulnerabilities in the very next list", async () => {
+    const projectId = await newProject();
+    const scanId = await scanned(projectId);
+    const byEpss = ["CVE-2021-44228", "CVE-2021-23337", "CVE-2020-25649", "CVE-2014-123456", "CVE-2020-28500"];
+    expect(await ids(projectId, { sort: "-epss" })).toEqual({ total: 5, ids: byEpss });
+    // Pages of one kept order, the anchored list alike.
+    expect(await ids(projectId, { sort: "-epss", limit: 2, offset: 1 })).toEqual({ total: 5, ids: byEpss.slice(1, 3) });
+    expect(await ids(projectId, { sort: "-epss", offset: 3, anchor: { scanId } })).toEqual({
+      total: 5,
+      ids: byEpss.slice(3),
+    });
+
+    // The vulnerabilities' scores.
+    await matches.recordVulnerabilityUpdates(
+      { vulnerabilities: [{ id: "CVE-2020-28500", severity: "medium", epssScore: 0.5, epssPercentile: 0.9 }] },
+      runner,
+    );
+    expect((await ids(projectId, { sort: "-epss", limit: 2 })).ids).toEqual(["CVE-2021-44228", "CVE-2020-28500"]);
+    expect((await ids(projectId, { sort: "-epss", anchor: { scanId } })).ids[1]).toBe("CVE-2020-28500");
+
+    // The project's triage.
+    expect(await ids(projectId, { filter: { status: ["exploitable"] } })).toEqual({ total: 0, ids: [] });
+    const lodash = (await findings.listVulnerabilityFindings({ projectId, limit: 50 }, viewer)).items.find(
+      (f) => f.vulnerabilityId === "CVE-2021-23337",
+    )!;
+    await findings.updateFindingStatus(
+      { findingId: lodash.id, expectedVersion: 1, status: "exploitable", responses: [] },
+      developer,
+    );
+    expect(await ids(projectId, { filter: { status: ["exploitable"] } })).toEqual({
+      total: 1,
+      ids: ["CVE-2021-23337"],
+    });
+
+    // The snapshot's findings: a new database version without one of them.
+    const all = scanMatches(projectId, scanId, "db-2");
+    const verdicts = all.verdicts as { package: unknown; vulnerabilities: { vulnerabilityId: string }[] }[];
+    await matches.recordScanMatches(
+      {
+        ...all,
+        verdicts: verdicts.map((v) => ({
+          ...v,
+          vulnerabilities: v.vulnerabilities.filter((x) => x.vulnerabilityId !== "CVE-2021-44228"),
+        })),
+      } as typeof all,
+      runner,
+    );
+    // The same statement upserted the fixture's vulnerabilities again: CVE-2020-28500 is unscored once more.
+    expect(await ids(projectId, { sort: "-epss", limit: 1 })).toEqual({ total: 4, ids: ["CVE-2021-23337"] });
+  });
+
+  it("counts no write when the vulnerabilities a scan upserts are unchanged", async () => {
+    const projectId = await newProject();
+    await scanned(projectId);
+    const before = await lastChange();
+    // A second snapshot of another project with the same verdicts: its own findings and triage count, nothing else.
+    const other = await newProject();
+    const otherScan = await scanned(other);
+    const [row] = await h.projects.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ everywhere: string; mine: string }[]>(
+        `select count(*) filter (where id > ? and scan_id is null and project_id is null) as everywhere,
+                count(*) filter (where id > ? and (scan_id = ? or project_id = ?)) as mine from finding_changes`,
+        [before, before, otherScan, other],
+      );
+    expect(Number(row!.everywhere)).toBe(0);
+    expect(Number(row!.mine)).toBeGreaterThan(0);
+  });
+});
+
 describe("triage", () => {
   it("changes the status under the version check, by developers, along the allowed moves, audited", async () => {
     const projectId = await newProject();

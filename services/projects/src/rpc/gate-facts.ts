@@ -15,12 +15,15 @@ import { rejectViolations } from "../domain/component-list.ts";
 import { epssThresholdViolations, gateItemLimitOf } from "../domain/gate-facts.ts";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
+import type { KeptFindingReads } from "../store/findings/finding-orders.ts";
 import { gateFactsOf, type GateFactComponentRow, type GateFactFindingRow } from "../store/findings/gate-facts.ts";
 import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory/snapshots.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
 export interface GateFactsDeps {
   orm: MikroORM;
+  /** The facts of a snapshot kept under its count of writes (FINDING_READ_CACHE_MB). */
+  findingReads: KeptFindingReads;
 }
 
 /** Policy itself, judging each scan once it succeeded (docs/gate.md, "Evaluated after each scan"): no person asks. */
@@ -29,7 +32,8 @@ const GATE_EVALUATOR = "policy";
 async function readable(deps: GateFactsDeps, ctx: HandlerContext, id: string): Promise<ProjectAndSnapshot> {
   const caller = requireCaller(ctx);
   if (!isUuid(id)) throw projectNotFound();
-  const found = await projectWithNewestSnapshot(deps.orm.em.fork(), id.toLowerCase());
+  // With the count of writes its findings and components have had: the version kept facts are valid for.
+  const found = await projectWithNewestSnapshot(deps.orm.em.fork(), id.toLowerCase(), "findings");
   const evaluator = caller.kind === "service" && caller.service === GATE_EVALUATOR;
   if (!found || !(evaluator || mayRead(caller, found.project))) throw projectNotFound();
   return found;
@@ -80,7 +84,10 @@ export function registerGateFactsService(router: ConnectRouter, deps: GateFactsD
         ...(project.organizationId ? { organizationId: project.organizationId } : {}),
       };
       if (!snapshot) return create(GetGateFactsResponseSchema, subject);
-      const facts = await gateFactsOf(deps.orm.em.fork(), snapshot.scanId, req.epssThreshold ?? null, itemLimit);
+      const threshold = req.epssThreshold ?? null;
+      const facts = await deps.findingReads.read(snapshot, ["gate facts", threshold, itemLimit], () =>
+        gateFactsOf(deps.orm.em.fork(), snapshot.scanId, threshold, itemLimit),
+      );
       return create(GetGateFactsResponseSchema, {
         ...subject,
         scanId: snapshot.scanId,

@@ -16,13 +16,16 @@ import { isoDay, KEV_DUE_SOON_DAYS, kevSlaState, TREND_SNAPSHOTS, trendDirection
 import { mayRead } from "../domain/project-access.ts";
 import { overviewFigures } from "../domain/project-overview.ts";
 import { isUuid } from "../domain/project-fields.ts";
+import type { KeptFindingReads } from "../store/findings/finding-orders.ts";
 import { kevDueDates, openFindingsBySeverity, pendingConfirmations } from "../store/findings/governance.ts";
-import { projectWithNewestSnapshot, recentSnapshots } from "../store/inventory/snapshots.ts";
+import { findingListWrites, projectWithNewestSnapshot, recentSnapshots } from "../store/inventory/snapshots.ts";
 import { componentGroups } from "../store/inventory/summary.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
 export interface GovernanceFactsDeps {
   orm: MikroORM;
+  /** The counts of a snapshot's findings kept under its count of writes (FINDING_READ_CACHE_MB). */
+  findingReads: KeptFindingReads;
 }
 
 export function registerGovernanceFactsService(router: ConnectRouter, deps: GovernanceFactsDeps): void {
@@ -44,10 +47,20 @@ export function registerGovernanceFactsService(router: ConnectRouter, deps: Gove
           kevSla: create(KevSlaSchema, { state: "none" }),
           trend: create(TrendSchema, { direction: "unknown", points: [] }),
         });
-      const counts = await openFindingsBySeverity(
+      // Each snapshot's counts are kept under its count of writes: counted again only after a write.
+      const writes = await findingListWrites(
         em,
+        projectId,
         snapshots.map((s) => s.scanId),
       );
+      const source = (scanId: string) => ({ scanId, changes: writes.get(scanId)! });
+      const counts: Awaited<ReturnType<typeof openFindingsBySeverity>> = [];
+      for (const s of snapshots)
+        counts.push(
+          ...(await deps.findingReads.read(source(s.scanId), "open findings by severity", () =>
+            openFindingsBySeverity(em, [s.scanId]),
+          )),
+        );
       const points = [];
       for (const s of snapshots) {
         const bySeverity = (severity: string) =>
@@ -65,7 +78,13 @@ export function registerGovernanceFactsService(router: ConnectRouter, deps: Gove
         });
       }
       const now = new Date();
-      const kev = await kevDueDates(em, newest.scanId, isoDay(now), isoDay(now, KEV_DUE_SOON_DAYS));
+      const [today, dueSoonBy] = [isoDay(now), isoDay(now, KEV_DUE_SOON_DAYS)];
+      const kev = await deps.findingReads.read(source(newest.scanId), ["KEV due dates", today, dueSoonBy], () =>
+        kevDueDates(em, newest.scanId, today, dueSoonBy),
+      );
+      const pending = await deps.findingReads.read(source(newest.scanId), "pending confirmations", async () => ({
+        count: await pendingConfirmations(em, newest.scanId),
+      }));
       return create(GetGovernanceFactsResponseSchema, {
         projectId,
         scanned: true,
@@ -82,7 +101,7 @@ export function registerGovernanceFactsService(router: ConnectRouter, deps: Gove
           oldestOverdueDate: kev.oldestOverdueDate ?? "",
         }),
         trend: create(TrendSchema, { direction: trendDirection(points), points }),
-        pendingStatusConfirmations: await pendingConfirmations(em, newest.scanId),
+        pendingStatusConfirmations: pending.count,
       });
     },
   });

@@ -108,7 +108,7 @@ export function inventoryReadHandlers(
         // The newest snapshot's pages are kept under its count of writes (anchored ones are read each time).
         const page = anchored
           ? await read()
-          : await deps.componentPages.page(found.snapshot!, [filter, sort, window], read);
+          : await deps.componentPages.read(found.snapshot!, [filter, sort, window], read);
         return create(ListComponentsResponseSchema, { ...page, ...window, scanId: snapshot.scanId });
       }
       const { rows, total } = await listComponents(em, snapshot, filter, sort, window);

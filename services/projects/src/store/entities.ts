@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { InventoryChange, InventoryComponent, InventoryEdge, InventorySnapshot } from "./entities/inventory.ts";
 import {
   ApprovalRequiredStatuses,
+  FindingChange,
   FindingTriage,
   PackageVulnerability,
   ScanMatch,
@@ -29,6 +30,7 @@ export const entities: DatabaseOptions["entities"] = [
   ScanMatch,
   VulnerabilityFinding,
   FindingTriage,
+  FindingChange,
   ApprovalRequiredStatuses,
   FileLicenseScan,
   FileLicenseDetectionRecord,

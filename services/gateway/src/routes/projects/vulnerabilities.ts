@@ -189,7 +189,8 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
         query: offsetPagination.query(PROJECT_PAGE_SIZE).extend(findingQuery.shape),
       },
       responses: {
-        200: { description: "A page of findings", schema: offsetPagination.envelope(findingSchema) },
+        // Rows as projects writes them in JSON, held equal to findingJson (test/vulnerability-findings.test.ts).
+        200: { description: "A page of findings", schema: offsetPagination.envelope(findingSchema), shaped: true },
         404: problemResponse("No such project (or not readable), or no succeeded scan for scan_id / release"),
       },
       handler: async ({ params, query, call }) => {
@@ -210,10 +211,11 @@ export function vulnerabilityRoutes(ctx: GatewayContext): Route[] {
             sort: query.sort ?? "",
             limit: query.limit,
             offset: query.offset,
+            itemsAsJson: true,
           },
           call,
         );
-        return { status: 200, body: offsetPagination.page(page.items.map(findingJson), page.total, query) };
+        return { status: 200, body: offsetPagination.serialisedPage(page.itemsJson, page.total, query) };
       },
     }),
     defineRoute({

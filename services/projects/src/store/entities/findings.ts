@@ -1,6 +1,22 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
 
 /**
+ * Statement-level triggers counting writes in finding_changes (migration FindingChanges), declared for the schema
+ * diff as the raw DDL they were made with (transition tables).
+ */
+function changeTriggers(table: string, rows: string, fn: string) {
+  return (["insert", "update", "delete"] as const).map((event) => ({
+    name: `${table}_${event}_changed`,
+    timing: "after" as const,
+    events: [event],
+    forEach: "statement" as const,
+    expression:
+      `create trigger ${table}_${event}_changed after ${event} on ${table} ` +
+      `referencing ${event === "delete" ? "old" : "new"} table as ${rows} for each statement execute function ${fn}()`,
+  }));
+}
+
+/**
  * A vulnerability as the scanner-runner's advisory database last described it (aliases grouped under one canonical
  * id), with its EPSS and KEV enrichment (docs/findings.md). Written by VulnerabilityMatchService only.
  */
@@ -27,6 +43,28 @@ export const Vulnerability = defineEntity({
     kevDueDate: p.string().length(10).default(""),
     updatedAt: p.datetime().defaultRaw("now()"),
   },
+  // A change of what the finding lists filter or sort by (or a deletion) counts in finding_changes for every snapshot.
+  triggers: [
+    {
+      name: "vulnerabilities_update_changed",
+      timing: "after",
+      events: ["update"],
+      forEach: "statement",
+      expression:
+        "create trigger vulnerabilities_update_changed after update on vulnerabilities " +
+        "referencing old table as before_update new table as after_update for each statement " +
+        "execute function vulnerabilities_updated()",
+    },
+    {
+      name: "vulnerabilities_delete_changed",
+      timing: "after",
+      events: ["delete"],
+      forEach: "statement",
+      expression:
+        "create trigger vulnerabilities_delete_changed after delete on vulnerabilities " +
+        "referencing old table as gone_vulnerabilities for each statement execute function vulnerabilities_deleted()",
+    },
+  ],
 });
 
 /** Every id of a vulnerability (its own included), for the lookups by advisory id. */
@@ -111,6 +149,7 @@ export const VulnerabilityFinding = defineEntity({
     { name: "vulnerability_findings_triage", properties: ["projectId", "componentKey", "vulnerabilityId"] },
     { name: "vulnerability_findings_vulnerability", properties: ["vulnerabilityId"] },
   ],
+  triggers: changeTriggers("vulnerability_findings", "changed_findings", "vulnerability_findings_changed"),
 });
 
 /**
@@ -145,6 +184,31 @@ export const FindingTriage = defineEntity({
     pendingBy: p.string().length(255).strictNullable(),
     pendingAt: p.datetime().strictNullable(),
   },
+  triggers: changeTriggers("finding_triage", "changed_triage", "finding_triage_changed"),
+});
+
+/**
+ * One statement that changed findings (`scanId`: of that snapshot), triage (`projectId`: of that project's
+ * snapshots) or the vulnerabilities' sort and filter columns (neither: of every snapshot), added by triggers
+ * (migration FindingChanges). How many a snapshot has is the version its kept finding orders are valid for.
+ */
+export const FindingChange = defineEntity({
+  name: "FindingChange",
+  tableName: "finding_changes",
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    scanId: p.uuid().strictNullable(),
+    projectId: p.uuid().strictNullable(),
+  },
+  indexes: [
+    { name: "finding_changes_scan", properties: ["scanId"] },
+    { name: "finding_changes_project", properties: ["projectId"] },
+    {
+      name: "finding_changes_everywhere",
+      expression:
+        "create index finding_changes_everywhere on finding_changes (id) where scan_id is null and project_id is null",
+    },
+  ],
 });
 
 /**

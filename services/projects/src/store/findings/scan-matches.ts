@@ -6,7 +6,7 @@ import { rawStatement, SNAPSHOT } from "@sca/db";
 import { uuidv7 } from "@sca/kafka";
 import type { PackageVersion } from "../../domain/package-version.ts";
 import { deleteBatched } from "../batched-delete.ts";
-import { ScanMatch, SnapshotPackage } from "../entities/findings.ts";
+import { FindingChange, ScanMatch, SnapshotPackage } from "../entities/findings.ts";
 import { openTriage } from "./triage.ts";
 
 /** One finding a verdict gives a component. */
@@ -98,7 +98,8 @@ export async function writeScanFindings(
 
 /**
  * Deletes the findings, matched package versions and match records of these (deleted) scans, in bounded statements
- * inside the caller's transaction. The triage, keyed by the project's component identity, stays for later scans.
+ * inside the caller's transaction, and their counted writes (finding_changes, the last: the deletions add to it). The
+ * triage, keyed by the project's component identity, stays for later scans.
  */
 export async function deleteFindingsOfScans(
   em: EntityManager,
@@ -108,4 +109,5 @@ export async function deleteFindingsOfScans(
   await deleteBatched(em, "vulnerability_findings", "id", scanIds, signal);
   await deleteBatched(em, "snapshot_packages", "component_row_id", scanIds, signal);
   await em.nativeDelete(ScanMatch, { scanId: { $in: [...scanIds] } });
+  await em.nativeDelete(FindingChange, { scanId: { $in: [...scanIds] } });
 }

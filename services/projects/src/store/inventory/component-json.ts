@@ -4,7 +4,9 @@
 // component-json-rows.test.ts holds the two forms equal on rows with every column set; a field added to the
 // Component message and to componentJson is added here too.
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_UTC})`;
+/** A timestamptz column as toISOString writes it (UTC, milliseconds); null stays null. */
+export const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_UTC})`;
+const iso = isoSql;
 const EMPTY = "'[]'::json";
 
 const FIELDS: [name: string, sql: string][] = [

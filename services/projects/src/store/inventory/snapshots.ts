@@ -3,6 +3,7 @@
 // and gate verdict starts with (ADR 5).
 import { QueryOrder, type EntityManager } from "@mikro-orm/postgresql";
 import { column, preparedQuery, SNAPSHOT } from "@sca/db";
+import { findingWritesSql } from "../findings/relations.ts";
 import { PROJECT_ACCESS_ROWS } from "../projects.ts";
 import { InventorySnapshot, type InventorySnapshotRow } from "../entities/inventory.ts";
 
@@ -16,24 +17,46 @@ export interface ProjectAndSnapshot {
   project: { id: string; teamId: string; organizationId: string | null; visibility: "team" | "organization" };
   /**
    * With when it was ingested (the scan's success as projects knows it): the gate's `scanned_at`; and how many
-   * writes its components have had (inventory_changes), the version a kept list page is valid for.
+   * counted writes what was asked for derives from (SnapshotWrites), the version a kept read is valid for.
    */
   snapshot: (SnapshotRef & { ingestedAt: Date; changes: number }) | null;
 }
 
 /**
- * The project's access scope and its newest snapshot, in one query; null when there is no such project. Prepared:
- * every component list and gate verdict starts with it.
+ * What a snapshot's kept reads derive from (ADR 7): its components (inventory_changes), or its finding list, which
+ * also shows its components (findings/relations.ts).
+ */
+export type SnapshotWrites = "components" | "findings";
+
+const componentWritesSql = (scanId: string) => `(select count(*) from inventory_changes c where c.scan_id = ${scanId})`;
+const findingListWritesSql = (scanId: string, projectId: string) =>
+  `${componentWritesSql(scanId)} + ${findingWritesSql(scanId, projectId)}`;
+
+const WRITES: Record<SnapshotWrites, { statement: string; sql: string }> = {
+  components: {
+    statement: "projects.project-with-newest-snapshot.v3",
+    sql: componentWritesSql("s.scan_id"),
+  },
+  findings: {
+    statement: "projects.project-with-newest-findings.v1",
+    sql: findingListWritesSql("s.scan_id", "p.id"),
+  },
+};
+
+/**
+ * The project's access scope and its newest snapshot with its count of `writes`, in one query; null when there is no
+ * such project. Prepared: every component and finding list and gate verdict starts with it.
  */
 export async function projectWithNewestSnapshot(
   em: EntityManager,
   projectId: string,
+  writes: SnapshotWrites = "components",
 ): Promise<ProjectAndSnapshot | null> {
   const [row] = await preparedQuery(
     em,
-    "projects.project-with-newest-snapshot.v3",
+    WRITES[writes].statement,
     `select p.id, p.team_id, p.organization_id, p.visibility, s.scan_id, s.component_count, s.ingested_at,
-            (select count(*) from inventory_changes c where c.scan_id = s.scan_id)::int as changes
+            ${WRITES[writes].sql}::int as changes
        from (${PROJECT_ACCESS_ROWS}) p
        left join lateral (
          select scan_id, component_count, ingested_at from inventory_snapshots
@@ -193,4 +216,21 @@ export async function labelSnapshot(
   release: string | null,
 ): Promise<void> {
   await em.nativeUpdate(InventorySnapshot, { scanId, projectId }, { release });
+}
+
+/** The count of writes each snapshot's finding list derives from (what projectWithNewestSnapshot answers for "findings"). */
+export async function findingListWrites(
+  em: EntityManager,
+  projectId: string,
+  scanIds: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await preparedQuery(
+    em,
+    "projects.finding-list-writes.v1",
+    `select s.scan_id, (${findingListWritesSql("s.scan_id", "$2::uuid")})::int as changes
+       from unnest($1::uuid[]) as s(scan_id)`,
+    [`{${scanIds.join(",")}}`, projectId],
+    { scanId: column.text, changes: column.integer },
+  );
+  return new Map(rows.map((r) => [r.scanId, r.changes]));
 }

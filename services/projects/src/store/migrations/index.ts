@@ -11,6 +11,7 @@ import { Migration20261126100000_FileLicenses } from "./Migration20261126100000_
 import { Migration20261125200000_TriageConfirmations } from "./Migration20261125200000_TriageConfirmations.ts";
 import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140000_GateFlaggedIndex.ts";
 import { Migration20261127100000_InventoryChanges } from "./Migration20261127100000_InventoryChanges.ts";
+import { Migration20261128140000_FindingChanges } from "./Migration20261128140000_FindingChanges.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -35,4 +36,7 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261126140000_GateFlaggedIndex,
   // Each write of a snapshot's components counted, for the kept list pages (docs/inventory.md).
   Migration20261127100000_InventoryChanges,
+  // Each write of a snapshot's findings, a project's triage or the vulnerabilities counted, for the kept finding
+  // orders (docs/findings.md).
+  Migration20261128140000_FindingChanges,
 ];
