@@ -78,11 +78,16 @@ const TOKEN_HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "sca-caller
  * jose's jwtVerify accepts it (packages/rpc/test/server.test.ts).
  */
 export function signCallerToken(caller: Caller, secretKey: string): Promise<string> {
+  return Promise.resolve(callerToken(caller, secretKey));
+}
+
+/** signCallerToken's token, signed at once (the test kit signs one per call this way). */
+export function callerToken(caller: Caller, secretKey: string): string {
   const iat = Math.floor(Date.now() / 1000);
   const claims = { caller, iss: ISSUER, aud: AUDIENCE, iat, exp: iat + TTL_SECONDS };
   const input = `${TOKEN_HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   const signature = createHmac("sha256", internalKey(secretKey)).update(input).digest("base64url");
-  return Promise.resolve(`${input}.${signature}`);
+  return `${input}.${signature}`;
 }
 
 /**

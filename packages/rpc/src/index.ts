@@ -11,6 +11,7 @@ export {
   requireService,
   requireSuperAdmin,
   serviceCallerToken,
+  callerToken,
   signCallerToken,
   verifyCallerToken,
   CALLER_HEADER,

@@ -1,7 +1,7 @@
 // The one test secret and the one way tests make a call as someone: call options carrying a caller token, as the
 // gateway forwards it. `callAs.token` wraps a token a service answered (AccessService.Authenticate); the others
 // sign one for a caller the test describes, for a service whose test needs no identity.
-import { ANONYMOUS, CALLER_HEADER, signCallerToken, type ApiKeyGrant, type Caller, type Membership } from "@sca/rpc";
+import { ANONYMOUS, CALLER_HEADER, callerToken, type ApiKeyGrant, type Caller, type Membership } from "@sca/rpc";
 
 /** SECRET_KEY of every service a test starts. */
 export const TEST_SECRET = "test-secret-key-that-is-at-least-32-characters";
@@ -11,7 +11,14 @@ export interface CallOptions {
   headers: Record<string, string>;
 }
 
-const signed = async (caller: Caller): Promise<CallOptions> => callAs.token(await signCallerToken(caller, TEST_SECRET));
+// A token lives 60 s and a test file keeps its callers for minutes (longer on a loaded machine), so the headers are
+// signed anew each time a call reads them.
+const signed = (caller: Caller): Promise<CallOptions> =>
+  Promise.resolve({
+    get headers() {
+      return { [CALLER_HEADER]: callerToken(caller, TEST_SECRET) };
+    },
+  });
 
 export const callAs = {
   /** Call options carrying this caller token. */
