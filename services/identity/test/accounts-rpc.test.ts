@@ -263,7 +263,8 @@ describe("failed-sign-in throttle", () => {
     });
     const refused = await failure(h.accounts.login({ email, password: PASSWORD, client }));
     expect(refused).toMatchObject({ status: 429, problemCode: "sign_in_throttled" });
-    expect(refused.extensions.retry_after_seconds).toBe(2);
+    // The window's rest, in whole seconds: 2 right after the third failure, 1 once a loaded machine took a second.
+    expect([1, 2]).toContain(refused.extensions.retry_after_seconds);
     await new Promise((r) => setTimeout(r, 2100));
     expect((await h.accounts.login({ email, password: PASSWORD, client })).outcome.case).toBe("session");
     // the success cleared the count
