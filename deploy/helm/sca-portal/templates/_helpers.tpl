@@ -51,8 +51,8 @@ secretKeyRef:
   {{- end }}
 {{- end -}}
 
-{{/* The environment every process (services and migrations) shares. */}}
-{{- define "sca-portal.env" -}}
+{{/* The keys every process (services and migrations) gets from the chart's values. */}}
+{{- define "sca-portal.derivedEnv" -}}
 - name: APP_ENV
   value: {{ .Values.appEnv | quote }}
 - name: LOG_LEVEL
@@ -165,6 +165,20 @@ secretKeyRef:
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list . .Values.redis "REDIS_URL") | nindent 4 }}
 {{- include "sca-portal.artefactEnv" . }}
+{{- end -}}
+
+{{/*
+The environment every process (services and migrations) shares: the derived keys, then `env`. A key of `env` the
+chart already derives from a value is refused (a duplicated variable is ambiguous: set the value instead).
+*/}}
+{{- define "sca-portal.env" -}}
+{{- $derived := include "sca-portal.derivedEnv" . -}}
+{{- range (fromYamlArray $derived) }}
+{{- if hasKey $.Values.env .name }}
+{{- fail (printf "env.%s: the chart sets %s from its values (docs/deploy.md, \"Values reference\"); set it there" .name .name) }}
+{{- end }}
+{{- end }}
+{{- $derived }}
 {{- range $key, $value := .Values.env }}
 - name: {{ $key }}
   value: {{ $value | toString | quote }}
@@ -252,4 +266,62 @@ left out: it stays the same across upgrades.
 */}}
 {{- define "sca-portal.secretChecksum" -}}
 {{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 | toJson | sha256sum -}}
+{{- end -}}
+
+{{/*
+One setting of a component, as JSON: services.<name>.<key> merged over the top-level <key> (maps merge key by key,
+anything else replaces), so a platform team sets a default once and overrides it per component.
+Call with (list $ "<service>" "<key>"); read with `| fromJson` (maps) or `fromJson` of {"v": ...} for the rest.
+*/}}
+{{- define "sca-portal.setting" -}}
+{{- $ := index . 0 -}}
+{{- $key := index . 2 -}}
+{{- $own := index (index $.Values.services (index . 1)) $key -}}
+{{- $default := index $.Values $key -}}
+{{- if and (kindIs "map" $default) (or (kindIs "map" $own) (kindIs "invalid" $own)) -}}
+{{- dict "v" (mergeOverwrite (deepCopy $default) ($own | default dict)) | toJson -}}
+{{- else if kindIs "invalid" $own -}}
+{{- dict "v" $default | toJson -}}
+{{- else -}}
+{{- dict "v" $own | toJson -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A container's resources, with ephemeral storage requested and limited at the size of its /tmp emptyDir unless the
+values give it: /tmp is all a container writes besides its (rotated) logs. Call with (list <resources> <tmp size>).
+*/}}
+{{- define "sca-portal.resources" -}}
+{{- $r := deepCopy (index . 0) -}}
+{{- $tmp := index . 1 -}}
+{{- $_ := set $r "requests" (merge ($r.requests | default dict) (dict "ephemeral-storage" $tmp)) -}}
+{{- $_ := set $r "limits" (merge ($r.limits | default dict) (dict "ephemeral-storage" $tmp)) -}}
+{{- toYaml $r -}}
+{{- end -}}
+
+{{/*
+The servers outside the release each service talks to (its NetworkPolicy's egress): what the code uses, not a
+setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3.
+*/}}
+{{- define "sca-portal.reaches" -}}
+{{- dict
+    "gateway" (list "redis" "kafka" "s3")
+    "identity" (list "postgresql" "redis" "kafka")
+    "projects" (list "postgresql" "redis" "kafka" "s3")
+    "scan-orchestrator" (list "postgresql" "kafka" "s3")
+    "scanner-runner" (list "postgresql" "redis" "kafka" "s3")
+    "policy" (list "postgresql" "redis" "kafka")
+    "notifier" (list "postgresql" "kafka")
+    "admin" (list "postgresql" "kafka")
+    "migrate" (list "postgresql" "kafka")
+  | toJson -}}
+{{- end -}}
+
+{{/*
+The services a service calls, for those not trusted to reach every pod of the release: the scanner-runner runs
+tools on hostile code, so it reaches projects (inventory), identity and admin (registry logins) only; the migration
+Job calls none.
+*/}}
+{{- define "sca-portal.calls" -}}
+{{- dict "scanner-runner" (list "projects" "identity" "admin") "migrate" list | toJson -}}
 {{- end -}}
