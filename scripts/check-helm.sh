@@ -36,7 +36,18 @@ score() { # name [helm flags...]
   ! grep -q '^\[CRITICAL\]' <<<"$findings" || die "kube-score found critical problems in the $name rendering (above)"
 }
 
+refuse() { # what [helm flags...]: the chart must refuse these values
+  local what=$1; shift
+  ! helm template sca-portal "$CHART" "$@" >/dev/null 2>&1 || die "the chart rendered $what; it must refuse it"
+}
+
 score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
 render dev --values "$VALUES/dev-values.yaml" >/dev/null
+log "helm template: values the chart must refuse"
+refuse "the production profile with the development defaults" --set production=true
+refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \
+  --set secretKey.existingSecret=
+refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNonRoot=flase
+refuse "an unknown top-level key" --set replicas=3

@@ -261,11 +261,17 @@ imagePullSecrets:
 {{- end -}}
 
 {{/*
-A checksum of what the chart's Secret is made from, so pods restart when it changes. A generated SECRET_KEY is
-left out: it stays the same across upgrades.
+A checksum of the secrets pods read, so they restart when one changes: what the chart's Secret is made from (a
+generated SECRET_KEY is left out: it stays the same across upgrades) and the data of the existing Secrets named in
+values, as far as `helm upgrade` can read them (`lookup`; a render without the cluster, as GitOps tools make, sees
+none of it, so there a changed existing Secret needs a rollout restart).
 */}}
 {{- define "sca-portal.secretChecksum" -}}
-{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 | toJson | sha256sum -}}
+{{- $existing := list -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret) .Values.envFromSecrets | compact | uniq -}}
+{{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
+{{- end -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 $existing | toJson | sha256sum -}}
 {{- end -}}
 
 {{/*
