@@ -247,17 +247,38 @@ envFrom:
 {{- end -}}
 {{- end -}}
 
-{{/* Pod-level settings every pod shares. */}}
+{{/*
+Pod-level settings of a component's pods: its ServiceAccount (when the chart makes one), security context and
+scheduling (each services.<component>.<key> over the top-level <key>). Call with (list $ "<component>").
+*/}}
 {{- define "sca-portal.podSettings" -}}
-automountServiceAccountToken: false
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
+{{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
+automountServiceAccountToken: {{ $sa.automount }}
+{{- if and $sa.create (hasKey $.Values.services $name) }}
+serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
+{{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
 enableServiceLinks: false
 securityContext:
-  {{- toYaml .Values.podSecurityContext | nindent 2 }}
-{{- with .Values.imagePullSecrets }}
+  {{- toYaml (include "sca-portal.setting" (list $ $name "podSecurityContext") | fromJson).v | nindent 2 }}
+{{- with $.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+{{- range $key := list "nodeSelector" "tolerations" "runtimeClassName" "priorityClassName" }}
+{{- with (include "sca-portal.setting" (list $ $name $key) | fromJson).v }}
+{{ $key }}:
+  {{- if kindIs "string" . }} {{ . }}{{ else }}{{ toYaml . | nindent 2 }}{{ end }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* A component's container security context. Call with (list $ "<component>"). */}}
+{{- define "sca-portal.securityContext" -}}
+{{- toYaml (include "sca-portal.setting" (list (index . 0) (index . 1) "securityContext") | fromJson).v -}}
 {{- end -}}
 
 {{/*
@@ -277,12 +298,13 @@ none of it, so there a changed existing Secret needs a rollout restart).
 {{/*
 One setting of a component, as JSON: services.<name>.<key> merged over the top-level <key> (maps merge key by key,
 anything else replaces), so a platform team sets a default once and overrides it per component.
-Call with (list $ "<service>" "<key>"); read with `| fromJson` (maps) or `fromJson` of {"v": ...} for the rest.
+Call with (list $ "<component>" "<key>") and read `(... | fromJson).v`; a component outside `services` (the
+migration Job, "migrate") gets the top-level value.
 */}}
 {{- define "sca-portal.setting" -}}
 {{- $ := index . 0 -}}
 {{- $key := index . 2 -}}
-{{- $own := index (index $.Values.services (index . 1)) $key -}}
+{{- $own := index (index $.Values.services (index . 1) | default dict) $key -}}
 {{- $default := index $.Values $key -}}
 {{- if and (kindIs "map" $default) (or (kindIs "map" $own) (kindIs "invalid" $own)) -}}
 {{- dict "v" (mergeOverwrite (deepCopy $default) ($own | default dict)) | toJson -}}
