@@ -170,16 +170,18 @@ secretKeyRef:
 {{/*
 The environment every process (services and migrations) shares: the derived keys, then `env`. A key of `env` the
 chart already derives from a value is refused (a duplicated variable is ambiguous: set the value instead).
+Call with (list $ "<component>").
 */}}
 {{- define "sca-portal.env" -}}
-{{- $derived := include "sca-portal.derivedEnv" . -}}
+{{- $ := index . 0 -}}
+{{- $derived := printf "%s\n%s" (include "sca-portal.derivedEnv" $) (include "sca-portal.componentEnv" .) -}}
 {{- range (fromYamlArray $derived) }}
 {{- if hasKey $.Values.env .name }}
 {{- fail (printf "env.%s: the chart sets %s from its values (docs/deploy.md, \"Values reference\"); set it there" .name .name) }}
 {{- end }}
 {{- end }}
 {{- $derived }}
-{{- range $key, $value := .Values.env }}
+{{- range $key, $value := $.Values.env }}
 - name: {{ $key }}
   value: {{ $value | toString | quote }}
 {{- end }}
@@ -352,4 +354,53 @@ Job calls none.
 */}}
 {{- define "sca-portal.calls" -}}
 {{- dict "scanner-runner" (list "projects" "identity" "admin") "migrate" list | toJson -}}
+{{- end -}}
+
+{{/* The keys one component gets besides the shared ones. Call with (list $ "<component>"). */}}
+{{- define "sca-portal.componentEnv" -}}
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- with index $.Values.services $name }}
+- name: {{ ternary "HTTP_PORT" "RPC_PORT" (eq $name "gateway") }}
+  value: {{ .port | quote }}
+{{- with .nodeOptions }}
+{{- /* Replaces the image's NODE_OPTIONS (--max-semi-space-size=1): repeat it here. */}}
+- name: NODE_OPTIONS
+  value: {{ . | quote }}
+{{- end }}
+{{- with .slots }}
+- name: TASK_WORKER_CONCURRENCY
+  value: {{ .manual | quote }}
+- name: TASK_WORKER_AUTOMATIC_CONCURRENCY
+  value: {{ .automatic | quote }}
+{{- end }}
+{{- end }}
+{{- if eq $name "gateway" }}
+{{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}
+- name: TRUST_PROXY_HOPS
+  value: {{ $.Values.ingress.trustedProxyHops | quote }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The scanner-runner's size from its job slots (docs/deploy.md, "Sizing the scanner-runner"), as JSON: every slot may
+run a tool of sourceScans.toolMemoryMb at once, and hold the largest of a clone (plus scancode's output), an
+expanded archive, or a container image downloaded and unpacked; a stopping pod waits for the longest stage to reach
+its boundary. Call with (list $ <service values>).
+*/}}
+{{- define "sca-portal.slotSizing" -}}
+{{- $ := index . 0 -}}
+{{- $service := index . 1 -}}
+{{- $v := $.Values -}}
+{{- $slots := add $service.slots.manual $service.slots.automatic -}}
+{{- $mi := 1048576 -}}
+{{- $perSlotBytes := max (add $v.sourceScans.cloneMaxBytes $v.scancode.maxResultBytes) $v.sourceScans.archiveMaxExpandedBytes (add $v.containerScans.imageMaxBytes $v.containerScans.imageMaxExpandedBytes) -}}
+{{- $longestStage := max $v.sourceScans.cloneTimeoutSeconds $v.sourceScans.cdxgenTimeoutSeconds $v.scancode.timeoutSeconds $v.containerScans.pullTimeoutSeconds -}}
+{{- dict
+    "slots" $slots
+    "memoryRequest" (printf "%dMi" (add $service.sizing.baseMemoryMi $v.sourceScans.toolMemoryMb))
+    "memoryLimit" (printf "%dMi" (add $service.sizing.baseMemoryMi (mul $slots $v.sourceScans.toolMemoryMb)))
+    "tmp" (printf "%dMi" (add $service.sizing.baseTmpMi (mul $slots (div (add $perSlotBytes (sub $mi 1)) $mi))))
+    "gracePeriodSeconds" (add $longestStage 60)
+  | toJson -}}
 {{- end -}}
