@@ -45,6 +45,8 @@ score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
 render dev --values "$VALUES/dev-values.yaml" >/dev/null
+# The Tiltfile deploys the dev rendering; its image inputs are checked with it.
+bash "$ROOT/scripts/check-tiltfile.sh"
 log "helm template: values the chart must refuse"
 refuse "the production profile with the development defaults" --set production=true
 refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \
