@@ -344,16 +344,17 @@ setting. The addresses are networkPolicy.<server> in values; s3 counts only with
     "notifier" (list "postgresql" "kafka")
     "admin" (list "postgresql" "kafka")
     "migrate" (list "postgresql" "kafka")
+    "test" list
   | toJson -}}
 {{- end -}}
 
 {{/*
 The services a service calls, for those not trusted to reach every pod of the release: the scanner-runner runs
 tools on hostile code, so it reaches projects (inventory), identity and admin (registry logins) only; the migration
-Job calls none.
+Job calls none, the `helm test` pod the gateway alone.
 */}}
 {{- define "sca-portal.calls" -}}
-{{- dict "scanner-runner" (list "projects" "identity" "admin") "migrate" list | toJson -}}
+{{- dict "scanner-runner" (list "projects" "identity" "admin") "migrate" list "test" (list "gateway") | toJson -}}
 {{- end -}}
 
 {{/* The keys one component gets besides the shared ones. Call with (list $ "<component>"). */}}
