@@ -61,6 +61,8 @@ secretKeyRef:
   value: {{ .Values.domain | quote }}
 - name: CORS_ALLOWED_ORIGINS
   value: {{ .Values.corsAllowedOrigins | default (list (printf "https://%s" .Values.domain)) | join "," | quote }}
+- name: PASSWORD_RESET_BASE_URL
+  value: {{ .Values.passwordResetBaseUrl | default (printf "https://%s/reset-password" .Values.domain) | quote }}
 - name: KAFKA_BROKERS
   value: {{ .Values.kafka.brokers | join "," | quote }}
 - name: KAFKA_TOPIC_PREFIX
