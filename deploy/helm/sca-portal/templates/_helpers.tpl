@@ -382,6 +382,13 @@ Job calls none, the `helm test` pod the gateway alone.
 {{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}
 - name: TRUST_PROXY_HOPS
   value: {{ $.Values.ingress.trustedProxyHops | quote }}
+- name: METRICS_ENABLED
+  value: {{ $.Values.metrics.enabled | quote }}
+{{- if $.Values.metrics.enabled }}
+{{- /* /metrics on a port of its own, which the Ingress and HTTPRoute never route to. */}}
+- name: METRICS_PORT
+  value: {{ $.Values.metrics.port | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}
 
