@@ -1,18 +1,55 @@
 #!/usr/bin/env bash
-# Lints (strict: warnings fail) and renders the Helm chart with its default values, with deploy/helm/ci-values.yaml
-# (existing Secrets, TLS, another ingress controller) and with the Tiltfile's deploy/helm/dev-values.yaml.
+# Judges the Helm chart (docs/deploy.md, "How the chart is checked"): each rendering below is linted strictly
+# (warnings fail) and rendered; the default, production and all-features renderings are also scored by kube-score,
+# which fails on any critical finding not accepted in KUBE_SCORE_ACCEPTED (each named with its reason in
+# docs/deploy.md). Tilt's dev values are linted and rendered only: they trade safety for live updates on purpose.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 bash "$ROOT/scripts/setup/helm.sh"
+bash "$ROOT/scripts/setup/kube-score.sh"
 CHART="$ROOT/deploy/helm/sca-portal"
+VALUES="$ROOT/deploy/helm"
 
-check() { # name [helm flags...]
+# Findings accepted on purpose; docs/deploy.md, "Accepted kube-score findings", says why for each (and for
+# --ignore-container-cpu-limit).
+KUBE_SCORE_ACCEPTED=(
+  container-security-context-user-group-id
+  container-image-pull-policy
+)
+
+render() { # name [helm flags...]: lints, then renders to stdout
   local name=$1; shift
   log "helm lint and template: $name values"
-  helm lint --strict --quiet "$CHART" "$@" || die "helm lint failed with the $name values"
-  helm template sca-portal "$CHART" "$@" >/dev/null || die "helm template failed with the $name values"
+  helm lint --strict --quiet "$CHART" "$@" >&2 || die "helm lint failed with the $name values"
+  helm template sca-portal "$CHART" "$@" || die "helm template failed with the $name values"
 }
 
-check default
-check ci --values "$ROOT/deploy/helm/ci-values.yaml"
-check dev --values "$ROOT/deploy/helm/dev-values.yaml"
+score() { # name [helm flags...]
+  local name=$1 rendered; shift
+  rendered="$(render "$name" "$@")"
+  log "kube-score: $name values"
+  local ignores=()
+  for test in "${KUBE_SCORE_ACCEPTED[@]}"; do ignores+=(--ignore-test "$test"); done
+  local findings
+  findings="$(kube-score score --kubernetes-version v1.27 --ignore-container-cpu-limit --output-format ci "${ignores[@]}" - <<<"$rendered" || true)"
+  grep -v '^\[OK\]' <<<"$findings" >&2 || true
+  ! grep -q '^\[CRITICAL\]' <<<"$findings" || die "kube-score found critical problems in the $name rendering (above)"
+}
+
+refuse() { # what [helm flags...]: the chart must refuse these values
+  local what=$1; shift
+  ! helm template sca-portal "$CHART" "$@" >/dev/null 2>&1 || die "the chart rendered $what; it must refuse it"
+}
+
+score default
+score production --values "$VALUES/production-values.yaml"
+score all-features --values "$VALUES/ci-values.yaml"
+render dev --values "$VALUES/dev-values.yaml" >/dev/null
+# The Tiltfile deploys the dev rendering; its image inputs are checked with it.
+bash "$ROOT/scripts/check-tiltfile.sh"
+log "helm template: values the chart must refuse"
+refuse "the production profile with the development defaults" --set production=true
+refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \
+  --set secretKey.existingSecret=
+refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNonRoot=flase
+refuse "an unknown top-level key" --set replicas=3

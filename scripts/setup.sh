@@ -3,7 +3,7 @@
 #   setup.sh node     Node, pnpm and the workspace's packages (./dev test --quick)
 #   setup.sh portal   what running the portal needs (./dev up): PostgreSQL, Redis, Node and pnpm, Kafka, scancode and
 #                     cdxgen, the workspace's packages
-#   setup.sh test     that, and what only the tests use (./dev test): helm, OSV-Scanner, the OCI registry, schemathesis,
+#   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, OSV-Scanner, the OCI registry, schemathesis,
 #                     moto's S3 server, spdx-tools
 #   setup.sh          (./dev setup) everything, and the repository's git hooks
 # Independent steps run together; each step's output is kept in .data/setup/<step>.log and shown when it fails.
@@ -33,6 +33,7 @@ if [ "$mode" != node ]; then
 fi
 if [ "$mode" = test ] || [ "$mode" = all ]; then
   begin helm
+  begin kube-score
   begin osv-scanner
   begin oci-registry
   begin schemathesis

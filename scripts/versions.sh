@@ -13,3 +13,5 @@ OSV_SCANNER_VERSION=v2.6.0
 OSV_SCANNER_GO_TOOLCHAIN=go1.27.3
 # The OCI registry container-scan tests push their images to: go-containerregistry's cmd/registry, from the Go proxy.
 OCI_REGISTRY_VERSION=v0.22.1
+# kube-score, the independent judge of the Helm chart's renderings (scripts/check-helm.sh), from the Go proxy.
+KUBE_SCORE_VERSION=v1.20.0

@@ -50,6 +50,11 @@ export const gatewayKeys = {
   DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
   METRICS_ENABLED: key(p.bool(false)),
   METRICS_TOKEN: key(p.text(""), true),
+  /**
+   * Ours: a port of its own for /metrics, so a deployment's ingress never routes to it (docs/gateway.md). Unset: on
+   * HTTP_PORT as the spec shows it; 0: any free port.
+   */
+  METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
   WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),

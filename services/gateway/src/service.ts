@@ -14,6 +14,7 @@ import { createGatewayContext, type GatewayContext } from "./context.ts";
 import { domainServiceTargets, type ReadinessTarget } from "./health/readiness.ts";
 import { ACCESS_ANSWER_NAMESPACE } from "./http/access-answers.ts";
 import { API_KEY_ANSWER_NAMESPACE } from "./http/api-key-answers.ts";
+import { startMetricsServer } from "./metrics-server.ts";
 import { apiRoutes } from "./routes/index.ts";
 import { startGatewayServer, type GatewayServer } from "./server.ts";
 import { startScanEventsFeed } from "./ws/scan-events-feed.ts";
@@ -66,6 +67,8 @@ export interface GatewayOverrides {
 export interface GatewayInstance {
   /** http://<host>:<port> of its HTTP server. */
   url: string;
+  /** http://<host>:<port> of its metrics server, when METRICS_PORT gives /metrics a port of its own. */
+  metricsUrl: string | undefined;
   ctx: GatewayContext;
   logger: Logger;
   redis: Redis;
@@ -121,8 +124,15 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
     let graceMs: number | undefined;
     opened.push({ name: "http server", close: () => server.close(graceMs) });
     const host = !listen.host || ["0.0.0.0", "::"].includes(listen.host) ? "127.0.0.1" : listen.host;
+    let metricsUrl: string | undefined;
+    if (config.METRICS_ENABLED && config.METRICS_PORT >= 0) {
+      const metrics = await startMetricsServer(ctx, { port: config.METRICS_PORT, host: listen.host });
+      opened.push({ name: "metrics server", close: () => metrics.close() });
+      metricsUrl = `http://${host}:${metrics.port}`;
+    }
     return {
       url: `http://${host}:${server.port}`,
+      metricsUrl,
       ctx,
       logger,
       redis,

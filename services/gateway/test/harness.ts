@@ -21,6 +21,8 @@ export const ALLOWED_ORIGIN = "http://portal.example.test";
 export interface TestGateway {
   /** http://127.0.0.1:<port> */
   origin: string;
+  /** http://127.0.0.1:<port> of the metrics server, with METRICS_ENABLED and METRICS_PORT. */
+  metricsUrl: string | undefined;
   ctx: GatewayContext;
   server: GatewayServer;
   redis: Redis;
@@ -81,6 +83,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   });
   return {
     origin: gateway.url,
+    metricsUrl: gateway.metricsUrl,
     ctx: gateway.ctx,
     server: gateway.server,
     redis: gateway.redis,

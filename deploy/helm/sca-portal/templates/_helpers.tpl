@@ -51,8 +51,8 @@ secretKeyRef:
   {{- end }}
 {{- end -}}
 
-{{/* The environment every process (services and migrations) shares. */}}
-{{- define "sca-portal.env" -}}
+{{/* The keys every process (services and migrations) gets from the chart's values. */}}
+{{- define "sca-portal.derivedEnv" -}}
 - name: APP_ENV
   value: {{ .Values.appEnv | quote }}
 - name: LOG_LEVEL
@@ -61,6 +61,8 @@ secretKeyRef:
   value: {{ .Values.domain | quote }}
 - name: CORS_ALLOWED_ORIGINS
   value: {{ .Values.corsAllowedOrigins | default (list (printf "https://%s" .Values.domain)) | join "," | quote }}
+- name: PASSWORD_RESET_BASE_URL
+  value: {{ .Values.passwordResetBaseUrl | default (printf "https://%s/reset-password" .Values.domain) | quote }}
 - name: KAFKA_BROKERS
   value: {{ .Values.kafka.brokers | join "," | quote }}
 - name: KAFKA_TOPIC_PREFIX
@@ -165,7 +167,23 @@ secretKeyRef:
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list . .Values.redis "REDIS_URL") | nindent 4 }}
 {{- include "sca-portal.artefactEnv" . }}
-{{- range $key, $value := .Values.env }}
+{{- end -}}
+
+{{/*
+The environment every process (services and migrations) shares: the derived keys, then `env`. A key of `env` the
+chart already derives from a value is refused (a duplicated variable is ambiguous: set the value instead).
+Call with (list $ "<component>").
+*/}}
+{{- define "sca-portal.env" -}}
+{{- $ := index . 0 -}}
+{{- $derived := printf "%s\n%s" (include "sca-portal.derivedEnv" $) (include "sca-portal.componentEnv" .) -}}
+{{- range (fromYamlArray $derived) }}
+{{- if hasKey $.Values.env .name }}
+{{- fail (printf "env.%s: the chart sets %s from its values (docs/deploy.md, \"Values reference\"); set it there" .name .name) }}
+{{- end }}
+{{- end }}
+{{- $derived }}
+{{- range $key, $value := $.Values.env }}
 - name: {{ $key }}
   value: {{ $value | toString | quote }}
 {{- end }}
@@ -233,23 +251,166 @@ envFrom:
 {{- end -}}
 {{- end -}}
 
-{{/* Pod-level settings every pod shares. */}}
+{{/*
+Pod-level settings of a component's pods: its ServiceAccount (when the chart makes one), security context and
+scheduling (each services.<component>.<key> over the top-level <key>). Call with (list $ "<component>").
+*/}}
 {{- define "sca-portal.podSettings" -}}
-automountServiceAccountToken: false
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
+{{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
+automountServiceAccountToken: {{ $sa.automount }}
+{{- if and $sa.create (hasKey $.Values.services $name) }}
+serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
+{{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
 enableServiceLinks: false
 securityContext:
-  {{- toYaml .Values.podSecurityContext | nindent 2 }}
-{{- with .Values.imagePullSecrets }}
+  {{- toYaml (include "sca-portal.setting" (list $ $name "podSecurityContext") | fromJson).v | nindent 2 }}
+{{- with $.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- range $key := list "nodeSelector" "tolerations" "runtimeClassName" "priorityClassName" }}
+{{- with (include "sca-portal.setting" (list $ $name $key) | fromJson).v }}
+{{ $key }}:
+  {{- if kindIs "string" . }} {{ . }}{{ else }}{{ toYaml . | nindent 2 }}{{ end }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* A component's container security context. Call with (list $ "<component>"). */}}
+{{- define "sca-portal.securityContext" -}}
+{{- toYaml (include "sca-portal.setting" (list (index . 0) (index . 1) "securityContext") | fromJson).v -}}
+{{- end -}}
+
+{{/*
+A checksum of the secrets pods read, so they restart when one changes: what the chart's Secret is made from (a
+generated SECRET_KEY is left out: it stays the same across upgrades) and the data of the existing Secrets named in
+values, as far as `helm upgrade` can read them (`lookup`; a render without the cluster, as GitOps tools make, sees
+none of it, so there a changed existing Secret needs a rollout restart).
+*/}}
+{{- define "sca-portal.secretChecksum" -}}
+{{- $existing := list -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret) .Values.envFromSecrets | compact | uniq -}}
+{{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
+{{- end -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 $existing | toJson | sha256sum -}}
+{{- end -}}
+
+{{/*
+One setting of a component, as JSON: services.<name>.<key> merged over the top-level <key> (maps merge key by key,
+anything else replaces), so a platform team sets a default once and overrides it per component.
+Call with (list $ "<component>" "<key>") and read `(... | fromJson).v`; a component outside `services` (the
+migration Job, "migrate") gets the top-level value.
+*/}}
+{{- define "sca-portal.setting" -}}
+{{- $ := index . 0 -}}
+{{- $key := index . 2 -}}
+{{- $own := index (index $.Values.services (index . 1) | default dict) $key -}}
+{{- $default := index $.Values $key -}}
+{{- if and (kindIs "map" $default) (or (kindIs "map" $own) (kindIs "invalid" $own)) -}}
+{{- dict "v" (mergeOverwrite (deepCopy $default) ($own | default dict)) | toJson -}}
+{{- else if kindIs "invalid" $own -}}
+{{- dict "v" $default | toJson -}}
+{{- else -}}
+{{- dict "v" $own | toJson -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A container's resources, with ephemeral storage requested and limited at the size of its /tmp emptyDir unless the
+values give it: /tmp is all a container writes besides its (rotated) logs. Call with (list <resources> <tmp size>).
+*/}}
+{{- define "sca-portal.resources" -}}
+{{- $r := deepCopy (index . 0) -}}
+{{- $tmp := index . 1 -}}
+{{- $_ := set $r "requests" (merge ($r.requests | default dict) (dict "ephemeral-storage" $tmp)) -}}
+{{- $_ := set $r "limits" (merge ($r.limits | default dict) (dict "ephemeral-storage" $tmp)) -}}
+{{- toYaml $r -}}
+{{- end -}}
+
+{{/*
+The servers outside the release each service talks to (its NetworkPolicy's egress): what the code uses, not a
+setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3.
+*/}}
+{{- define "sca-portal.reaches" -}}
+{{- dict
+    "gateway" (list "redis" "kafka" "s3")
+    "identity" (list "postgresql" "redis" "kafka")
+    "projects" (list "postgresql" "redis" "kafka" "s3")
+    "scan-orchestrator" (list "postgresql" "kafka" "s3")
+    "scanner-runner" (list "postgresql" "redis" "kafka" "s3")
+    "policy" (list "postgresql" "redis" "kafka")
+    "notifier" (list "postgresql" "kafka")
+    "admin" (list "postgresql" "kafka")
+    "migrate" (list "postgresql" "kafka")
+    "test" list
+  | toJson -}}
+{{- end -}}
+
+{{/*
+The services a service calls, for those not trusted to reach every pod of the release: the scanner-runner runs
+tools on hostile code, so it reaches projects (inventory), identity and admin (registry logins) only; the migration
+Job calls none, the `helm test` pod the gateway alone.
+*/}}
+{{- define "sca-portal.calls" -}}
+{{- dict "scanner-runner" (list "projects" "identity" "admin") "migrate" list "test" (list "gateway") | toJson -}}
+{{- end -}}
+
+{{/* The keys one component gets besides the shared ones. Call with (list $ "<component>"). */}}
+{{- define "sca-portal.componentEnv" -}}
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- with index $.Values.services $name }}
+- name: {{ ternary "HTTP_PORT" "RPC_PORT" (eq $name "gateway") }}
+  value: {{ .port | quote }}
+{{- with .nodeOptions }}
+{{- /* Replaces the image's NODE_OPTIONS (--max-semi-space-size=1): repeat it here. */}}
+- name: NODE_OPTIONS
+  value: {{ . | quote }}
+{{- end }}
+{{- with .slots }}
+- name: TASK_WORKER_CONCURRENCY
+  value: {{ .manual | quote }}
+- name: TASK_WORKER_AUTOMATIC_CONCURRENCY
+  value: {{ .automatic | quote }}
+{{- end }}
+{{- end }}
+{{- if eq $name "gateway" }}
+{{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}
+- name: TRUST_PROXY_HOPS
+  value: {{ $.Values.ingress.trustedProxyHops | quote }}
+- name: METRICS_ENABLED
+  value: {{ $.Values.metrics.enabled | quote }}
+{{- if $.Values.metrics.enabled }}
+{{- /* /metrics on a port of its own, which the Ingress and HTTPRoute never route to. */}}
+- name: METRICS_PORT
+  value: {{ $.Values.metrics.port | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}
 
 {{/*
-A checksum of what the chart's Secret is made from, so pods restart when it changes. A generated SECRET_KEY is
-left out: it stays the same across upgrades.
+The scanner-runner's size from its job slots (docs/deploy.md, "Sizing the scanner-runner"), as JSON: every slot may
+run a tool of sourceScans.toolMemoryMb at once, and hold the largest of a clone (plus scancode's output), an
+expanded archive, or a container image downloaded and unpacked; a stopping pod waits for the longest stage to reach
+its boundary. Call with (list $ <service values>).
 */}}
-{{- define "sca-portal.secretChecksum" -}}
-{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 | toJson | sha256sum -}}
+{{- define "sca-portal.slotSizing" -}}
+{{- $ := index . 0 -}}
+{{- $service := index . 1 -}}
+{{- $v := $.Values -}}
+{{- $slots := add $service.slots.manual $service.slots.automatic -}}
+{{- $mi := 1048576 -}}
+{{- $perSlotBytes := max (add $v.sourceScans.cloneMaxBytes $v.scancode.maxResultBytes) $v.sourceScans.archiveMaxExpandedBytes (add $v.containerScans.imageMaxBytes $v.containerScans.imageMaxExpandedBytes) -}}
+{{- $longestStage := max $v.sourceScans.cloneTimeoutSeconds $v.sourceScans.cdxgenTimeoutSeconds $v.scancode.timeoutSeconds $v.containerScans.pullTimeoutSeconds -}}
+{{- dict
+    "slots" $slots
+    "memoryRequest" (printf "%dMi" (add $service.sizing.baseMemoryMi $v.sourceScans.toolMemoryMb))
+    "memoryLimit" (printf "%dMi" (add $service.sizing.baseMemoryMi (mul $slots $v.sourceScans.toolMemoryMb)))
+    "tmp" (printf "%dMi" (add $service.sizing.baseTmpMi (mul $slots (div (add $perSlotBytes (sub $mi 1)) $mi))))
+    "gracePeriodSeconds" (add $longestStage 60)
+  | toJson -}}
 {{- end -}}
