@@ -71,6 +71,8 @@ export const gatewayKeys = {
   /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
   SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
+  /** Largest backup archive a restore accepts (413 past it); ours, as the spec names none: 64 GiB. */
+  BACKUP_RESTORE_MAX_BYTES: key(p.int(64 * 1024 ** 3, { min: 1024 ** 2, max: 1024 ** 4 })),
   // Uploaded image archives (docs/container-scans.md): the cap of an image pull.
   SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
   ...serviceAddresses,
