@@ -1,6 +1,6 @@
 // The admin service: the audit log (every service's audit events, appended to a hash-chained, append-only table),
 // its searches and CSV export, and its shipping to AUDIT_EXPORT_URL; organizations' ticket-tracker logins; backups
-// and restore (docs/operations.md). main.ts runs it; tests start it through the test kit.
+// and restore, the health and disk panels (docs/operations.md). main.ts runs it; tests start it through the test kit.
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES, startPeriodicJob, type ServiceName } from "@sca/runtime";
@@ -13,7 +13,18 @@ import { registerAuditService } from "./rpc/audit-service.ts";
 import { registerTrackerCredentialService } from "./rpc/tracker-credentials.ts";
 import { registerRegistryCredentialService } from "./rpc/registry-credentials.ts";
 import { registerRegistryLoginService } from "./rpc/registry-logins.ts";
+import { serviceAddressKey } from "@sca/config";
+import { createRedis } from "@sca/redis";
+import {
+  artefactStoreProbe,
+  databaseProbe,
+  kafkaProbe,
+  redisProbe,
+  serviceProbe,
+  smtpProbe,
+} from "./clients/health-probes.ts";
 import { pgBinDir, pgTools } from "./clients/pg-tools.ts";
+import { registerStatusPanelService, type StatusPanelDeps } from "./rpc/status-panels.ts";
 import { enqueueBackup, registerBackupService } from "./rpc/backup-service.ts";
 import { BackupDirectory } from "./store/backup-directory.ts";
 import { failUnfinishedTasks } from "./store/backup-tasks.ts";
@@ -91,6 +102,29 @@ export const service = defineService({
       );
       ctx.addCloser("automatic backup", () => schedule.stop());
     }
+    const redis = createRedis(config.REDIS_URL, logger);
+    ctx.addCloser("redis", () => redis.quit());
+    const others = ["identity", "projects", "scan-orchestrator", "scanner-runner", "policy", "notifier"] as const;
+    const panels: StatusPanelDeps = {
+      orm,
+      redis,
+      store,
+      storeLocation: config.ARTEFACT_BACKEND === "s3" ? `s3://${config.ARTEFACT_S3_BUCKET}` : config.ARTEFACT_DIR,
+      directory: deps.directory,
+      probes: [
+        ...others.map((name) => serviceProbe(name, config[serviceAddressKey(name)])),
+        databaseProbe(orm),
+        kafkaProbe(kafka.client),
+        redisProbe(redis),
+        artefactStoreProbe(store),
+        ...(config.SMTP_HOST ? [smtpProbe(config.SMTP_HOST, config.SMTP_PORT)] : []),
+      ],
+      notConfigured: config.SMTP_HOST ? [] : [{ name: "smtp", kind: "mail" }],
+      limits: {
+        hardLimitPercent: config.DISK_PRESSURE_HARD_LIMIT_PERCENT,
+        minFreeBytes: config.DISK_PRESSURE_MIN_FREE_BYTES,
+      },
+    };
     const tokenKey = secretBoxKey(secretKey, "tracker-token", "sca-admin");
     const passwordKey = secretBoxKey(secretKey, "registry-password", "sca-admin");
     return (router) => {
@@ -99,6 +133,7 @@ export const service = defineService({
       registerRegistryCredentialService(router, { orm, passwordKey });
       registerRegistryLoginService(router, { orm, passwordKey });
       registerBackupService(router, deps, runner);
+      registerStatusPanelService(router, panels);
     };
   },
   jobs: ({ orm, config, logger, seams }) => {
