@@ -9,13 +9,14 @@ import type { ArtefactStore } from "@sca/artefacts";
 import { column, rawQuery } from "@sca/db";
 import {
   DiskItemSchema,
+  GetDatabaseVersionResponseSchema,
   GetDiskPanelResponseSchema,
   GetHealthPanelResponseSchema,
   HealthComponentSchema,
   StatusPanelService,
 } from "@sca/proto/sca/admin/v1/status_panels_pb.ts";
 import type { Redis } from "@sca/redis";
-import { requireSuperAdmin } from "@sca/rpc";
+import { requireCaller, requireSuperAdmin } from "@sca/rpc";
 import { PROBE_TIMEOUT_MS, within, type Probe } from "../clients/health-probes.ts";
 import { underPressure, type DiskLimits } from "../domain/disk-pressure.ts";
 import type { BackupDirectory } from "../store/backup-directory.ts";
@@ -104,6 +105,14 @@ export function registerStatusPanelService(router: ConnectRouter, deps: StatusPa
         });
       });
       return create(GetHealthPanelResponseSchema, { components, updatedAt: timestampFromDate(new Date()) });
+    },
+
+    async getDatabaseVersion(_req, ctx: HandlerContext) {
+      requireCaller(ctx);
+      const [row] = await rawQuery(deps.orm.em.fork(), "select version() as v", [], { v: column.text });
+      return create(GetDatabaseVersionResponseSchema, {
+        version: row?.v.replace(/^PostgreSQL /, "").split(" on ")[0] ?? "",
+      });
     },
 
     async getDiskPanel(_req, ctx: HandlerContext) {

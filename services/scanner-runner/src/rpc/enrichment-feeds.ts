@@ -45,6 +45,11 @@ export function registerEnrichmentFeedService(router: ConnectRouter, deps: Enric
   const status = (feed: FeedName) => feedStatus(deps.orm.em.fork(), feed);
   const { settings } = deps;
   router.service(EnrichmentFeedService, {
+    async getAdvisoryDatabaseVersion(_req, ctx: HandlerContext) {
+      requireCaller(ctx);
+      const row = await currentStatus(deps.orm.em.fork());
+      return { databaseVersion: row?.databaseVersion ?? "", lastSucceededAt: ts(row?.lastSucceededAt) };
+    },
     async getAdvisoryDatabaseStatus(_req, ctx: HandlerContext) {
       requireSuperAdmin(ctx);
       const row = await currentStatus(deps.orm.em.fork());

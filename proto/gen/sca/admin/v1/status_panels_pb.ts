@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/admin/v1/status_panels.proto.
  */
 export const file_sca_admin_v1_status_panels: GenFile = /*@__PURE__*/
-  fileDesc("CiBzY2EvYWRtaW4vdjEvc3RhdHVzX3BhbmVscy5wcm90bxIMc2NhLmFkbWluLnYxItMBCg9IZWFsdGhDb21wb25lbnQSDAoEbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXN0YXRlGAMgASgJEhcKCmxhdGVuY3lfbXMYBCABKAVIAIgBARIPCgd2ZXJzaW9uGAUgASgJEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoNbGFzdF9lcnJvcl9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUINCgtfbGF0ZW5jeV9tc0IQCg5fbGFzdF9lcnJvcl9hdCIXChVHZXRIZWFsdGhQYW5lbFJlcXVlc3QiewoWR2V0SGVhbHRoUGFuZWxSZXNwb25zZRIxCgpjb21wb25lbnRzGAEgAygLMh0uc2NhLmFkbWluLnYxLkhlYWx0aENvbXBvbmVudBIuCgp1cGRhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL1AQoIRGlza0l0ZW0SDAoEbmFtZRgBIAEoCRIQCghsb2NhdGlvbhgCIAEoCRINCgVzdGF0ZRgDIAEoCRIXCgp1c2VkX2J5dGVzGAQgASgDSACIAQESFwoKZnJlZV9ieXRlcxgFIAEoA0gBiAEBEhgKC3RvdGFsX2J5dGVzGAYgASgDSAKIAQESGgoSaGFyZF9saW1pdF9wZXJjZW50GAcgASgFEhYKDm1pbl9mcmVlX2J5dGVzGAggASgDEgwKBG5vdGUYCSABKAlCDQoLX3VzZWRfYnl0ZXNCDQoLX2ZyZWVfYnl0ZXNCDgoMX3RvdGFsX2J5dGVzIhUKE0dldERpc2tQYW5lbFJlcXVlc3QibwoUR2V0RGlza1BhbmVsUmVzcG9uc2USJQoFaXRlbXMYASADKAsyFi5zY2EuYWRtaW4udjEuRGlza0l0ZW0SMAoMY29sbGVjdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDLIAQoSU3RhdHVzUGFuZWxTZXJ2aWNlElsKDkdldEhlYWx0aFBhbmVsEiMuc2NhLmFkbWluLnYxLkdldEhlYWx0aFBhbmVsUmVxdWVzdBokLnNjYS5hZG1pbi52MS5HZXRIZWFsdGhQYW5lbFJlc3BvbnNlElUKDEdldERpc2tQYW5lbBIhLnNjYS5hZG1pbi52MS5HZXREaXNrUGFuZWxSZXF1ZXN0GiIuc2NhLmFkbWluLnYxLkdldERpc2tQYW5lbFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiBzY2EvYWRtaW4vdjEvc3RhdHVzX3BhbmVscy5wcm90bxIMc2NhLmFkbWluLnYxItMBCg9IZWFsdGhDb21wb25lbnQSDAoEbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXN0YXRlGAMgASgJEhcKCmxhdGVuY3lfbXMYBCABKAVIAIgBARIPCgd2ZXJzaW9uGAUgASgJEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoNbGFzdF9lcnJvcl9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUINCgtfbGF0ZW5jeV9tc0IQCg5fbGFzdF9lcnJvcl9hdCIXChVHZXRIZWFsdGhQYW5lbFJlcXVlc3QiewoWR2V0SGVhbHRoUGFuZWxSZXNwb25zZRIxCgpjb21wb25lbnRzGAEgAygLMh0uc2NhLmFkbWluLnYxLkhlYWx0aENvbXBvbmVudBIuCgp1cGRhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL1AQoIRGlza0l0ZW0SDAoEbmFtZRgBIAEoCRIQCghsb2NhdGlvbhgCIAEoCRINCgVzdGF0ZRgDIAEoCRIXCgp1c2VkX2J5dGVzGAQgASgDSACIAQESFwoKZnJlZV9ieXRlcxgFIAEoA0gBiAEBEhgKC3RvdGFsX2J5dGVzGAYgASgDSAKIAQESGgoSaGFyZF9saW1pdF9wZXJjZW50GAcgASgFEhYKDm1pbl9mcmVlX2J5dGVzGAggASgDEgwKBG5vdGUYCSABKAlCDQoLX3VzZWRfYnl0ZXNCDQoLX2ZyZWVfYnl0ZXNCDgoMX3RvdGFsX2J5dGVzIhUKE0dldERpc2tQYW5lbFJlcXVlc3QibwoUR2V0RGlza1BhbmVsUmVzcG9uc2USJQoFaXRlbXMYASADKAsyFi5zY2EuYWRtaW4udjEuRGlza0l0ZW0SMAoMY29sbGVjdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIbChlHZXREYXRhYmFzZVZlcnNpb25SZXF1ZXN0Ii0KGkdldERhdGFiYXNlVmVyc2lvblJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAkysQIKElN0YXR1c1BhbmVsU2VydmljZRJbCg5HZXRIZWFsdGhQYW5lbBIjLnNjYS5hZG1pbi52MS5HZXRIZWFsdGhQYW5lbFJlcXVlc3QaJC5zY2EuYWRtaW4udjEuR2V0SGVhbHRoUGFuZWxSZXNwb25zZRJVCgxHZXREaXNrUGFuZWwSIS5zY2EuYWRtaW4udjEuR2V0RGlza1BhbmVsUmVxdWVzdBoiLnNjYS5hZG1pbi52MS5HZXREaXNrUGFuZWxSZXNwb25zZRJnChJHZXREYXRhYmFzZVZlcnNpb24SJy5zY2EuYWRtaW4udjEuR2V0RGF0YWJhc2VWZXJzaW9uUmVxdWVzdBooLnNjYS5hZG1pbi52MS5HZXREYXRhYmFzZVZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message sca.admin.v1.HealthComponent
@@ -211,6 +211,38 @@ export const GetDiskPanelResponseSchema: GenMessage<GetDiskPanelResponse> = /*@_
   messageDesc(file_sca_admin_v1_status_panels, 5);
 
 /**
+ * @generated from message sca.admin.v1.GetDatabaseVersionRequest
+ */
+export type GetDatabaseVersionRequest = Message<"sca.admin.v1.GetDatabaseVersionRequest"> & {
+};
+
+/**
+ * Describes the message sca.admin.v1.GetDatabaseVersionRequest.
+ * Use `create(GetDatabaseVersionRequestSchema)` to create a new message.
+ */
+export const GetDatabaseVersionRequestSchema: GenMessage<GetDatabaseVersionRequest> = /*@__PURE__*/
+  messageDesc(file_sca_admin_v1_status_panels, 6);
+
+/**
+ * @generated from message sca.admin.v1.GetDatabaseVersionResponse
+ */
+export type GetDatabaseVersionResponse = Message<"sca.admin.v1.GetDatabaseVersionResponse"> & {
+  /**
+   * e.g. "17.6 (Debian 17.6-0+deb13u1)".
+   *
+   * @generated from field: string version = 1;
+   */
+  version: string;
+};
+
+/**
+ * Describes the message sca.admin.v1.GetDatabaseVersionResponse.
+ * Use `create(GetDatabaseVersionResponseSchema)` to create a new message.
+ */
+export const GetDatabaseVersionResponseSchema: GenMessage<GetDatabaseVersionResponse> = /*@__PURE__*/
+  messageDesc(file_sca_admin_v1_status_panels, 7);
+
+/**
  * The health and disk panels (docs/operations.md): what admin sees of the portal's parts when asked, each probed with
  * a short deadline. super_admin only (anyone else NotFound).
  *
@@ -232,6 +264,16 @@ export const StatusPanelService: GenService<{
     methodKind: "unary";
     input: typeof GetDiskPanelRequestSchema;
     output: typeof GetDiskPanelResponseSchema;
+  },
+  /**
+   * The PostgreSQL server's version, for the About page: any authenticated caller.
+   *
+   * @generated from rpc sca.admin.v1.StatusPanelService.GetDatabaseVersion
+   */
+  getDatabaseVersion: {
+    methodKind: "unary";
+    input: typeof GetDatabaseVersionRequestSchema;
+    output: typeof GetDatabaseVersionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_admin_v1_status_panels, 0);
