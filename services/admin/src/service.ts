@@ -1,6 +1,6 @@
 // The admin service: the audit log (every service's audit events, appended to a hash-chained, append-only table),
 // its searches and CSV export, and its shipping to AUDIT_EXPORT_URL; organizations' ticket-tracker logins; backups
-// and restore, the health and disk panels (docs/operations.md). main.ts runs it; tests start it through the test kit.
+// and restore, the health and disk panels, the web UI's crash reports (docs/operations.md). main.ts runs it; tests start it through the test kit.
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
 import { defineService, SERVICES, startPeriodicJob, type ServiceName } from "@sca/runtime";
@@ -25,6 +25,7 @@ import {
 } from "./clients/health-probes.ts";
 import { pgBinDir, pgTools } from "./clients/pg-tools.ts";
 import { registerStatusPanelService, type StatusPanelDeps } from "./rpc/status-panels.ts";
+import { registerCrashReportService } from "./rpc/crash-reports.ts";
 import { enqueueBackup, registerBackupService } from "./rpc/backup-service.ts";
 import { BackupDirectory } from "./store/backup-directory.ts";
 import { failUnfinishedTasks } from "./store/backup-tasks.ts";
@@ -134,6 +135,7 @@ export const service = defineService({
       registerRegistryLoginService(router, { orm, passwordKey });
       registerBackupService(router, deps, runner);
       registerStatusPanelService(router, panels);
+      registerCrashReportService(router, { orm, logger });
     };
   },
   jobs: ({ orm, config, logger, seams }) => {

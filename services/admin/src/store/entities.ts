@@ -4,6 +4,7 @@ import { AuditExportPosition } from "./entities/audit-export-position.ts";
 import { TrackerCredential } from "./entities/tracker-credential.ts";
 import { RegistryCredential } from "./entities/registry-credential.ts";
 import { BackupTask } from "./entities/backup-task.ts";
+import { CrashReport } from "./entities/crash-report.ts";
 
 /** The tables of the admin schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -12,4 +13,5 @@ export const entities: DatabaseOptions["entities"] = [
   TrackerCredential,
   RegistryCredential,
   BackupTask,
+  CrashReport,
 ];

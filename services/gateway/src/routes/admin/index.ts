@@ -3,6 +3,7 @@ import type { Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { auditRoutes } from "./audit.ts";
 import { backupRoutes } from "./backups.ts";
+import { crashReportRoutes } from "./crash-reports.ts";
 import { statusPanelRoutes } from "./status-panels.ts";
 import { trackerCredentialRoutes } from "./tracker-credentials.ts";
 import { registryCredentialRoutes } from "./registry-credentials.ts";
@@ -14,5 +15,6 @@ export function adminRoutes(ctx: GatewayContext): Route[] {
     ...registryCredentialRoutes(ctx),
     ...backupRoutes(ctx),
     ...statusPanelRoutes(ctx),
+    ...crashReportRoutes(ctx),
   ];
 }
