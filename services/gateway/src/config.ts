@@ -66,6 +66,8 @@ export const gatewayKeys = {
   PASSWORD_RESET_RATE_LIMIT: key(p.rate("5/minute")),
   PASSWORD_RESET_CONFIRM_RATE_LIMIT: key(p.rate("5/minute")),
   REFRESH_RATE_LIMIT: key(p.rate("30/minute")),
+  /** The team (group) search per user: GET /v1/admin/teams with `search` (routes/identity/admin-teams.ts). */
+  GROUP_SEARCH_RATE_LIMIT: key(p.rate("20/minute")),
   /** Web UI crash reports a caller may send (routes/admin/crash-reports.ts); ours, the spec names no value. */
   CRASH_REPORT_RATE_LIMIT: key(p.rate("10/minute")),
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
