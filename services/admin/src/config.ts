@@ -12,6 +12,8 @@ export const adminKeys = {
   AUDIT_EXPORT_BATCH_SIZE: key(p.int(500, { min: 1, max: 5000, clamp: true })),
   AUDIT_EXPORT_LAG_SECONDS: key(p.int(30, { min: 0, max: 3600, clamp: true })),
   DATABASE_URL: keys.DATABASE_URL,
+  /** The audit log is append-only: the health panel counts the entries older than this, nothing is deleted. */
+  AUDIT_LOG_RETENTION_DAYS: key(p.int(90, { min: 1, max: 36500 })),
   // The health panel probes every other service, Redis and the SMTP relay; the disk panel shows the disk limits.
   ...serviceAddressKeys("identity", SERVICES.identity),
   ...serviceAddressKeys("projects", SERVICES.projects),

@@ -121,6 +121,7 @@ export const service = defineService({
         ...(config.SMTP_HOST ? [smtpProbe(config.SMTP_HOST, config.SMTP_PORT)] : []),
       ],
       notConfigured: config.SMTP_HOST ? [] : [{ name: "smtp", kind: "mail" }],
+      auditRetentionDays: config.AUDIT_LOG_RETENTION_DAYS,
       limits: {
         hardLimitPercent: config.DISK_PRESSURE_HARD_LIMIT_PERCENT,
         minFreeBytes: config.DISK_PRESSURE_MIN_FREE_BYTES,

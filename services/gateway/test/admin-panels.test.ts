@@ -55,6 +55,7 @@ beforeAll(async () => {
       BACKUP_AUTO_EVERY_HOURS: "0",
       DISK_PRESSURE_HARD_LIMIT_PERCENT: "90",
       DISK_PRESSURE_MIN_FREE_BYTES: "1024",
+      AUDIT_LOG_RETENTION_DAYS: "30",
     },
   });
   gateway = await startTestGateway({
@@ -64,6 +65,13 @@ beforeAll(async () => {
   request = gatewayRequest(gateway.origin);
   const people = await fixturesOf("identity");
   token = await people.accessToken(await people.user(identity.orm, { superAdmin: true }));
+  // Three entries past the 30 days kept, two within.
+  const day = 86_400_000;
+  await (
+    await fixturesOf("admin")
+  ).auditEntries(admin.orm, 5, (i) => ({
+    occurredAt: new Date(Date.now() - (i < 3 ? 31 + i : i) * day),
+  }));
   someone = await people.accessToken(await people.user(identity.orm, { fullName: `P ${randomUUID()}` }));
 }, 60_000);
 
@@ -117,6 +125,8 @@ describe("GET /v1/admin/health", () => {
       last_error: expect.any(String),
       last_error_at: expect.any(String),
     });
+    // The log is append-only: AUDIT_LOG_RETENTION_DAYS only counts what is older.
+    expect(r.json.audit_retention).toEqual({ retention_days: 30, entries_past_retention: 3 });
     // The last error stays on the panel, and is never a stack.
     expect(byName.get("projects")!.last_error).not.toContain("    at ");
   }, 30_000);

@@ -19,6 +19,7 @@ import type { Redis } from "@sca/redis";
 import { requireCaller, requireSuperAdmin } from "@sca/rpc";
 import { PROBE_TIMEOUT_MS, within, type Probe } from "../clients/health-probes.ts";
 import { underPressure, type DiskLimits } from "../domain/disk-pressure.ts";
+import { countEntriesBefore } from "../store/audit-log.ts";
 import type { BackupDirectory } from "../store/backup-directory.ts";
 
 export interface StatusPanelDeps {
@@ -32,6 +33,8 @@ export interface StatusPanelDeps {
   /** Components that are not set up here (the SMTP relay without SMTP_HOST): shown, not probed. */
   notConfigured: Pick<Probe, "name" | "kind">[];
   limits: DiskLimits;
+  /** AUDIT_LOG_RETENTION_DAYS. */
+  auditRetentionDays: number;
 }
 
 const big = (n: number | undefined) => (n === undefined ? undefined : BigInt(Math.max(0, Math.round(n))));
@@ -86,7 +89,12 @@ export function registerStatusPanelService(router: ConnectRouter, deps: StatusPa
   router.service(StatusPanelService, {
     async getHealthPanel(_req, ctx: HandlerContext) {
       requireSuperAdmin(ctx);
-      const results = await Promise.all(deps.probes.map(probe));
+      const [results, pastRetention] = await Promise.all([
+        Promise.all(deps.probes.map(probe)),
+        measured(() =>
+          countEntriesBefore(deps.orm.em.fork(), new Date(Date.now() - deps.auditRetentionDays * 86_400_000)),
+        ),
+      ]);
       const components = [
         ...results.map((r) => ({
           name: r.name,
@@ -104,7 +112,14 @@ export function registerStatusPanelService(router: ConnectRouter, deps: StatusPa
           lastErrorAt: last ? timestampFromDate(last.at) : undefined,
         });
       });
-      return create(GetHealthPanelResponseSchema, { components, updatedAt: timestampFromDate(new Date()) });
+      return create(GetHealthPanelResponseSchema, {
+        components,
+        updatedAt: timestampFromDate(new Date()),
+        auditRetention: {
+          retentionDays: deps.auditRetentionDays,
+          entriesPastRetention: pastRetention === undefined ? undefined : BigInt(pastRetention),
+        },
+      });
     },
 
     async getDatabaseVersion(_req, ctx: HandlerContext) {

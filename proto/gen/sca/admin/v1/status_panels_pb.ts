@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/admin/v1/status_panels.proto.
  */
 export const file_sca_admin_v1_status_panels: GenFile = /*@__PURE__*/
-  fileDesc("CiBzY2EvYWRtaW4vdjEvc3RhdHVzX3BhbmVscy5wcm90bxIMc2NhLmFkbWluLnYxItMBCg9IZWFsdGhDb21wb25lbnQSDAoEbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXN0YXRlGAMgASgJEhcKCmxhdGVuY3lfbXMYBCABKAVIAIgBARIPCgd2ZXJzaW9uGAUgASgJEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoNbGFzdF9lcnJvcl9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUINCgtfbGF0ZW5jeV9tc0IQCg5fbGFzdF9lcnJvcl9hdCIXChVHZXRIZWFsdGhQYW5lbFJlcXVlc3QiewoWR2V0SGVhbHRoUGFuZWxSZXNwb25zZRIxCgpjb21wb25lbnRzGAEgAygLMh0uc2NhLmFkbWluLnYxLkhlYWx0aENvbXBvbmVudBIuCgp1cGRhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL1AQoIRGlza0l0ZW0SDAoEbmFtZRgBIAEoCRIQCghsb2NhdGlvbhgCIAEoCRINCgVzdGF0ZRgDIAEoCRIXCgp1c2VkX2J5dGVzGAQgASgDSACIAQESFwoKZnJlZV9ieXRlcxgFIAEoA0gBiAEBEhgKC3RvdGFsX2J5dGVzGAYgASgDSAKIAQESGgoSaGFyZF9saW1pdF9wZXJjZW50GAcgASgFEhYKDm1pbl9mcmVlX2J5dGVzGAggASgDEgwKBG5vdGUYCSABKAlCDQoLX3VzZWRfYnl0ZXNCDQoLX2ZyZWVfYnl0ZXNCDgoMX3RvdGFsX2J5dGVzIhUKE0dldERpc2tQYW5lbFJlcXVlc3QibwoUR2V0RGlza1BhbmVsUmVzcG9uc2USJQoFaXRlbXMYASADKAsyFi5zY2EuYWRtaW4udjEuRGlza0l0ZW0SMAoMY29sbGVjdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIbChlHZXREYXRhYmFzZVZlcnNpb25SZXF1ZXN0Ii0KGkdldERhdGFiYXNlVmVyc2lvblJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAkysQIKElN0YXR1c1BhbmVsU2VydmljZRJbCg5HZXRIZWFsdGhQYW5lbBIjLnNjYS5hZG1pbi52MS5HZXRIZWFsdGhQYW5lbFJlcXVlc3QaJC5zY2EuYWRtaW4udjEuR2V0SGVhbHRoUGFuZWxSZXNwb25zZRJVCgxHZXREaXNrUGFuZWwSIS5zY2EuYWRtaW4udjEuR2V0RGlza1BhbmVsUmVxdWVzdBoiLnNjYS5hZG1pbi52MS5HZXREaXNrUGFuZWxSZXNwb25zZRJnChJHZXREYXRhYmFzZVZlcnNpb24SJy5zY2EuYWRtaW4udjEuR2V0RGF0YWJhc2VWZXJzaW9uUmVxdWVzdBooLnNjYS5hZG1pbi52MS5HZXREYXRhYmFzZVZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiBzY2EvYWRtaW4vdjEvc3RhdHVzX3BhbmVscy5wcm90bxIMc2NhLmFkbWluLnYxItMBCg9IZWFsdGhDb21wb25lbnQSDAoEbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXN0YXRlGAMgASgJEhcKCmxhdGVuY3lfbXMYBCABKAVIAIgBARIPCgd2ZXJzaW9uGAUgASgJEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoNbGFzdF9lcnJvcl9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUINCgtfbGF0ZW5jeV9tc0IQCg5fbGFzdF9lcnJvcl9hdCIXChVHZXRIZWFsdGhQYW5lbFJlcXVlc3QisgEKFkdldEhlYWx0aFBhbmVsUmVzcG9uc2USMQoKY29tcG9uZW50cxgBIAMoCzIdLnNjYS5hZG1pbi52MS5IZWFsdGhDb21wb25lbnQSLgoKdXBkYXRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNQoPYXVkaXRfcmV0ZW50aW9uGAMgASgLMhwuc2NhLmFkbWluLnYxLkF1ZGl0UmV0ZW50aW9uImgKDkF1ZGl0UmV0ZW50aW9uEhYKDnJldGVudGlvbl9kYXlzGAEgASgFEiMKFmVudHJpZXNfcGFzdF9yZXRlbnRpb24YAiABKANIAIgBAUIZChdfZW50cmllc19wYXN0X3JldGVudGlvbiL1AQoIRGlza0l0ZW0SDAoEbmFtZRgBIAEoCRIQCghsb2NhdGlvbhgCIAEoCRINCgVzdGF0ZRgDIAEoCRIXCgp1c2VkX2J5dGVzGAQgASgDSACIAQESFwoKZnJlZV9ieXRlcxgFIAEoA0gBiAEBEhgKC3RvdGFsX2J5dGVzGAYgASgDSAKIAQESGgoSaGFyZF9saW1pdF9wZXJjZW50GAcgASgFEhYKDm1pbl9mcmVlX2J5dGVzGAggASgDEgwKBG5vdGUYCSABKAlCDQoLX3VzZWRfYnl0ZXNCDQoLX2ZyZWVfYnl0ZXNCDgoMX3RvdGFsX2J5dGVzIhUKE0dldERpc2tQYW5lbFJlcXVlc3QibwoUR2V0RGlza1BhbmVsUmVzcG9uc2USJQoFaXRlbXMYASADKAsyFi5zY2EuYWRtaW4udjEuRGlza0l0ZW0SMAoMY29sbGVjdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIbChlHZXREYXRhYmFzZVZlcnNpb25SZXF1ZXN0Ii0KGkdldERhdGFiYXNlVmVyc2lvblJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAkysQIKElN0YXR1c1BhbmVsU2VydmljZRJbCg5HZXRIZWFsdGhQYW5lbBIjLnNjYS5hZG1pbi52MS5HZXRIZWFsdGhQYW5lbFJlcXVlc3QaJC5zY2EuYWRtaW4udjEuR2V0SGVhbHRoUGFuZWxSZXNwb25zZRJVCgxHZXREaXNrUGFuZWwSIS5zY2EuYWRtaW4udjEuR2V0RGlza1BhbmVsUmVxdWVzdBoiLnNjYS5hZG1pbi52MS5HZXREaXNrUGFuZWxSZXNwb25zZRJnChJHZXREYXRhYmFzZVZlcnNpb24SJy5zY2EuYWRtaW4udjEuR2V0RGF0YWJhc2VWZXJzaW9uUmVxdWVzdBooLnNjYS5hZG1pbi52MS5HZXREYXRhYmFzZVZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message sca.admin.v1.HealthComponent
@@ -99,6 +99,11 @@ export type GetHealthPanelResponse = Message<"sca.admin.v1.GetHealthPanelRespons
    * @generated from field: google.protobuf.Timestamp updated_at = 2;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: sca.admin.v1.AuditRetention audit_retention = 3;
+   */
+  auditRetention?: AuditRetention | undefined;
 };
 
 /**
@@ -107,6 +112,32 @@ export type GetHealthPanelResponse = Message<"sca.admin.v1.GetHealthPanelRespons
  */
 export const GetHealthPanelResponseSchema: GenMessage<GetHealthPanelResponse> = /*@__PURE__*/
   messageDesc(file_sca_admin_v1_status_panels, 2);
+
+/**
+ * The audit log is append-only: AUDIT_LOG_RETENTION_DAYS only counts the entries older than it (nothing is deleted).
+ *
+ * @generated from message sca.admin.v1.AuditRetention
+ */
+export type AuditRetention = Message<"sca.admin.v1.AuditRetention"> & {
+  /**
+   * @generated from field: int32 retention_days = 1;
+   */
+  retentionDays: number;
+
+  /**
+   * Absent when the count could not be read now.
+   *
+   * @generated from field: optional int64 entries_past_retention = 2;
+   */
+  entriesPastRetention?: bigint | undefined;
+};
+
+/**
+ * Describes the message sca.admin.v1.AuditRetention.
+ * Use `create(AuditRetentionSchema)` to create a new message.
+ */
+export const AuditRetentionSchema: GenMessage<AuditRetention> = /*@__PURE__*/
+  messageDesc(file_sca_admin_v1_status_panels, 3);
 
 /**
  * @generated from message sca.admin.v1.DiskItem
@@ -173,7 +204,7 @@ export type DiskItem = Message<"sca.admin.v1.DiskItem"> & {
  * Use `create(DiskItemSchema)` to create a new message.
  */
 export const DiskItemSchema: GenMessage<DiskItem> = /*@__PURE__*/
-  messageDesc(file_sca_admin_v1_status_panels, 3);
+  messageDesc(file_sca_admin_v1_status_panels, 4);
 
 /**
  * @generated from message sca.admin.v1.GetDiskPanelRequest
@@ -186,7 +217,7 @@ export type GetDiskPanelRequest = Message<"sca.admin.v1.GetDiskPanelRequest"> & 
  * Use `create(GetDiskPanelRequestSchema)` to create a new message.
  */
 export const GetDiskPanelRequestSchema: GenMessage<GetDiskPanelRequest> = /*@__PURE__*/
-  messageDesc(file_sca_admin_v1_status_panels, 4);
+  messageDesc(file_sca_admin_v1_status_panels, 5);
 
 /**
  * @generated from message sca.admin.v1.GetDiskPanelResponse
@@ -208,7 +239,7 @@ export type GetDiskPanelResponse = Message<"sca.admin.v1.GetDiskPanelResponse"> 
  * Use `create(GetDiskPanelResponseSchema)` to create a new message.
  */
 export const GetDiskPanelResponseSchema: GenMessage<GetDiskPanelResponse> = /*@__PURE__*/
-  messageDesc(file_sca_admin_v1_status_panels, 5);
+  messageDesc(file_sca_admin_v1_status_panels, 6);
 
 /**
  * @generated from message sca.admin.v1.GetDatabaseVersionRequest
@@ -221,7 +252,7 @@ export type GetDatabaseVersionRequest = Message<"sca.admin.v1.GetDatabaseVersion
  * Use `create(GetDatabaseVersionRequestSchema)` to create a new message.
  */
 export const GetDatabaseVersionRequestSchema: GenMessage<GetDatabaseVersionRequest> = /*@__PURE__*/
-  messageDesc(file_sca_admin_v1_status_panels, 6);
+  messageDesc(file_sca_admin_v1_status_panels, 7);
 
 /**
  * @generated from message sca.admin.v1.GetDatabaseVersionResponse
@@ -240,7 +271,7 @@ export type GetDatabaseVersionResponse = Message<"sca.admin.v1.GetDatabaseVersio
  * Use `create(GetDatabaseVersionResponseSchema)` to create a new message.
  */
 export const GetDatabaseVersionResponseSchema: GenMessage<GetDatabaseVersionResponse> = /*@__PURE__*/
-  messageDesc(file_sca_admin_v1_status_panels, 7);
+  messageDesc(file_sca_admin_v1_status_panels, 8);
 
 /**
  * The health and disk panels (docs/operations.md): what admin sees of the portal's parts when asked, each probed with

@@ -72,7 +72,8 @@ export function statusPanelRoutes(ctx: GatewayContext): Route[] {
       summary: "The health panel",
       description:
         "Every domain service (its readiness), PostgreSQL, Kafka, Redis, the artefact store and the SMTP relay, each " +
-        "probed now with a 2 s deadline: state, latency, version and the last error since admin started.",
+        "probed now with a 2 s deadline: state, latency, version and the last error since admin started; and the " +
+        "count of audit entries older than AUDIT_LOG_RETENTION_DAYS (the log is append-only: nothing is deleted).",
       tags: ["admin: status"],
       operationId: "adminHealthPanel",
       auth,
@@ -80,7 +81,22 @@ export function statusPanelRoutes(ctx: GatewayContext): Route[] {
         200: {
           description: "The panel",
           schema: z
-            .object({ components: z.array(healthComponentSchema), updated_at: z.iso.datetime() })
+            .object({
+              components: z.array(healthComponentSchema),
+              updated_at: z.iso.datetime(),
+              audit_retention: z
+                .object({
+                  retention_days: z.number().int().meta({ description: "AUDIT_LOG_RETENTION_DAYS" }),
+                  entries_past_retention: z
+                    .number()
+                    .int()
+                    .nullable()
+                    .meta({
+                      description: "Audit entries older than that (kept: the log is append-only); null when unknown",
+                    }),
+                })
+                .meta({ id: "AuditRetention" }),
+            })
             .meta({ id: "HealthPanel" }),
         },
         404: hidden,
@@ -89,7 +105,17 @@ export function statusPanelRoutes(ctx: GatewayContext): Route[] {
         const panel = await panels.getHealthPanel({}, call);
         return {
           status: 200,
-          body: { components: panel.components.map(componentJson), updated_at: iso(panel.updatedAt)! },
+          body: {
+            components: panel.components.map(componentJson),
+            updated_at: iso(panel.updatedAt)!,
+            audit_retention: {
+              retention_days: panel.auditRetention?.retentionDays ?? 0,
+              entries_past_retention:
+                panel.auditRetention?.entriesPastRetention === undefined
+                  ? null
+                  : Number(panel.auditRetention.entriesPastRetention),
+            },
+          },
         };
       },
     }),
