@@ -87,13 +87,9 @@ export function statusPanelRoutes(ctx: GatewayContext): Route[] {
               audit_retention: z
                 .object({
                   retention_days: z.number().int().meta({ description: "AUDIT_LOG_RETENTION_DAYS" }),
-                  entries_past_retention: z
-                    .number()
-                    .int()
-                    .nullable()
-                    .meta({
-                      description: "Audit entries older than that (kept: the log is append-only); null when unknown",
-                    }),
+                  entries_past_retention: z.number().int().nullable().meta({
+                    description: "Audit entries older than that (kept: the log is append-only); null when unknown",
+                  }),
                 })
                 .meta({ id: "AuditRetention" }),
             })
