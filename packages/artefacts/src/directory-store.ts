@@ -14,6 +14,7 @@ import {
   InvalidArtefactKey,
   type ArtefactInfo,
   type ArtefactStore,
+  type ListedArtefact,
   type PutOptions,
   type StorageUsage,
   type StoredArtefact,
@@ -91,6 +92,33 @@ export class DirectoryArtefactStore implements ArtefactStore {
     } catch (err) {
       if (isMissing(err)) return false;
       throw err;
+    }
+  }
+
+  async *list(prefix = ""): AsyncIterable<ListedArtefact> {
+    const start = prefix ? this.pathOf(prefix) : this.root;
+    yield* this.walk(start, prefix);
+  }
+
+  /** Files under `dir` depth first in name order; the temporary directory (a name no key can take) is skipped. */
+  private async *walk(dir: string, keyPrefix: string): AsyncIterable<ListedArtefact> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err) || (err as NodeJS.ErrnoException).code === "ENOTDIR") return;
+      throw err;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const key = keyPrefix ? `${keyPrefix}/${entry.name}` : entry.name;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) yield* this.walk(path, key);
+      else if (entry.isFile()) {
+        const s = await stat(path).catch(() => undefined);
+        if (s) yield { key, sizeBytes: s.size };
+      }
     }
   }
 

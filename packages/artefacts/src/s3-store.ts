@@ -20,6 +20,7 @@ import {
   artefactKeySegments,
   type ArtefactInfo,
   type ArtefactStore,
+  type ListedArtefact,
   type PutOptions,
   type StorageUsage,
   type StoredArtefact,
@@ -159,6 +160,16 @@ export class S3ArtefactStore implements ArtefactStore {
       this.usedBytes = undefined;
     }
     return existed;
+  }
+
+  async *list(prefix = ""): AsyncIterable<ListedArtefact> {
+    const Prefix = prefix ? `${this.objectKey(prefix)}/` : undefined;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
+      for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, sizeBytes: object.Size ?? 0 };
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
   }
 
   /**

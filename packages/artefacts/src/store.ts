@@ -24,6 +24,11 @@ export interface ArtefactInfo {
   modifiedAt: Date;
 }
 
+export interface ListedArtefact {
+  key: string;
+  sizeBytes: number;
+}
+
 export interface StorageUsage {
   totalBytes: number;
   freeBytes: number;
@@ -45,6 +50,8 @@ export interface ArtefactStore {
   stat(key: string): Promise<ArtefactInfo | null>;
   /** True when something was deleted. */
   delete(key: string): Promise<boolean>;
+  /** Every artefact under `prefix` (a key's leading segments; empty: all), one page of names at a time. */
+  list(prefix?: string): AsyncIterable<ListedArtefact>;
   /** Space of the volume behind the store (the disk-pressure check reads it). */
   usage(): Promise<StorageUsage>;
   /** Releases what the store holds open (the S3 client's connections; a directory holds nothing). */

@@ -181,5 +181,23 @@ export function describeArtefactStoreContract(name: string, backend: ContractBac
         expect((await readAll((await store.get(key))!)).toString()).toBe("ok");
       }
     });
+
+    it("lists every artefact with its size, or those under a prefix, never a write in progress", async () => {
+      await store.put("uploads/p1/a", bytesSource("aa"), { maxBytes: MiB });
+      await store.put("uploads/p2/b", bytesSource("bbb"), { maxBytes: MiB });
+      await store.put("scans/s1/sbom.json", bytesSource("c"), { maxBytes: MiB });
+      const all = async (prefix?: string) => {
+        const found: { key: string; sizeBytes: number }[] = [];
+        for await (const listed of store.list(prefix)) found.push(listed);
+        return found.sort((x, y) => x.key.localeCompare(y.key));
+      };
+      expect(await all()).toEqual([
+        { key: "scans/s1/sbom.json", sizeBytes: 1 },
+        { key: "uploads/p1/a", sizeBytes: 2 },
+        { key: "uploads/p2/b", sizeBytes: 3 },
+      ]);
+      expect((await all("uploads")).map((a) => a.key)).toEqual(["uploads/p1/a", "uploads/p2/b"]);
+      expect(await all("nothing-here")).toEqual([]);
+    });
   });
 }

@@ -61,6 +61,15 @@ export const keys = {
   /** The scan log as the scanner-runner keeps it and the gateway's scan WebSocket sends it. */
   SCAN_LOG_LINE_MAX_LEN: key(p.int(2000, { min: 1, max: 100000 })),
   SCAN_LOG_MAX_LINES_PER_SCAN: key(p.int(20000, { min: 0, max: 10000000 })),
+  /** The SMTP relay: the notifier sends through it, admin's health panel probes it. Empty: no e-mail channel. */
+  SMTP_HOST: key(p.text("")),
+  SMTP_PORT: key(p.int(587, { min: 1, max: 65535 })),
+  /**
+   * The artefact volume's disk limits: the scan-orchestrator refuses new scans (503 disk-pressure) once its used
+   * share reaches the percentage or its free space falls below the bytes; admin's disk panel shows both.
+   */
+  DISK_PRESSURE_HARD_LIMIT_PERCENT: key(p.int(95, { min: 50, max: 100 })),
+  DISK_PRESSURE_MIN_FREE_BYTES: key(p.int(1024 ** 3, { min: 0, max: 1024 ** 5 })),
   /** Largest source archive accepted at upload (413 past it). */
   SOURCE_ARCHIVE_MAX_BYTES: key(p.int(512 * 1024 ** 2, { min: 1024 ** 2, max: 10 * 1024 ** 3, clamp: true })),
   /** The most bytes an image may download: its config and compressed layers together. */
@@ -125,11 +134,10 @@ export const keys = {
    */
   ARTEFACT_S3_QUOTA_BYTES: key(p.int(0, { min: 0, max: 1024 ** 5 })),
 
-  // The spec's keys no service reads yet (the SCM webhook intake, the group search limit, malicious-package waivers):
-  // the service that comes to read one declares it instead.
+  // The spec's keys no service reads yet (the SCM webhook intake, malicious-package waivers): the service that comes
+  // to read one declares it instead.
   WEBHOOK_MAX_BODY_BYTES: key(p.int(2097152, { min: 65536, max: 26214400, clamp: true })),
   WEBHOOK_RATE_LIMIT: key(p.rate("120/minute")),
-  GROUP_SEARCH_RATE_LIMIT: key(p.rate("20/minute")),
   MALICIOUS_WAIVE_MAX_DAYS: key(p.int(30, { min: 1, max: 3650 })),
 } as const;
 

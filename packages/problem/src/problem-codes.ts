@@ -14,6 +14,7 @@ export const STATUS_PROBLEM_CODES = {
   405: "method_not_allowed",
   408: "request_timeout",
   409: "conflict",
+  411: "length_required",
   412: "precondition_failed",
   413: "body_too_large",
   415: "unsupported_media_type",
@@ -40,6 +41,7 @@ export const RAISED_PROBLEM_CODES = {
     "not_ready",
     "origin_rejected",
     "payload_too_large",
+    "restore_not_confirmed",
   ],
   /** @sca/artefacts: an upload past its cap, refused by the store. */
   artefacts: ["artefact_too_large"],
@@ -81,6 +83,7 @@ export const RAISED_PROBLEM_CODES = {
     "version_mismatch",
   ],
   "scan-orchestrator": ["disk-pressure", "project_archived", "scan_finished"],
+  admin: ["backup_protected"],
 } as const;
 
 export type ProblemCode =

@@ -80,6 +80,8 @@ export interface ServiceFixtures {
         occurredAt?: Date;
       },
     ): Promise<{ first: number; last: number }>;
+    /** The whole log checked as a collector would: every position, every link and every hash, from the first. */
+    auditChain(orm: MikroORM): Promise<{ ok: boolean; count: number; reason?: string }>;
   };
   "scan-orchestrator": {
     /**

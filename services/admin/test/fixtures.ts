@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { bulkTransaction, column } from "@sca/db";
 import type { ServiceFixtures } from "@sca/testkit";
-import { chainNext, type ChainedEntry } from "../src/domain/audit-chain.ts";
+import { chainNext, verifyChain, type ChainedEntry } from "../src/domain/audit-chain.ts";
+import { AuditEntry } from "../src/store/entities/audit-entry.ts";
 
 const COLUMNS = [
   "seq",
@@ -91,5 +92,10 @@ export const fixtures: ServiceFixtures["admin"] = {
       await tx.copyRows("audit_entries", COLUMNS, entries());
       return { first, last: first + count - 1 };
     });
+  },
+  async auditChain(orm) {
+    const rows = await orm.em.fork().find(AuditEntry, {}, { orderBy: { seq: "asc" }, disableIdentityMap: true });
+    const verdict = verifyChain(rows as ChainedEntry[]);
+    return verdict.ok ? { ok: true, count: verdict.count } : { ok: false, count: rows.length, reason: verdict.reason };
   },
 };

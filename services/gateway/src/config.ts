@@ -12,6 +12,8 @@ import {
   type ServiceAddressKey,
 } from "@sca/config";
 import { SERVICES, type ServiceName } from "@sca/runtime/services";
+import { isAbsolute, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** <SERVICE>_RPC_URL of every domain service: where the gateway's clients and its readiness check reach it. */
 const serviceAddresses = Object.assign(
@@ -69,6 +71,10 @@ export const gatewayKeys = {
   PASSWORD_RESET_RATE_LIMIT: key(p.rate("5/minute")),
   PASSWORD_RESET_CONFIRM_RATE_LIMIT: key(p.rate("5/minute")),
   REFRESH_RATE_LIMIT: key(p.rate("30/minute")),
+  /** The team (group) search per user: GET /v1/admin/teams with `search` (routes/identity/admin-teams.ts). */
+  GROUP_SEARCH_RATE_LIMIT: key(p.rate("20/minute")),
+  /** Web UI crash reports a caller may send (routes/admin/crash-reports.ts); ours, the spec names no value. */
+  CRASH_REPORT_RATE_LIMIT: key(p.rate("10/minute")),
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
   OAUTH_AUTHORIZE_RATE_LIMIT: key(p.rate("20/minute")),
   /** Uploads (routes/scans/uploads.ts) stream into the artefact store the scan-orchestrator and the workers share. */
@@ -76,6 +82,22 @@ export const gatewayKeys = {
   /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
   SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
+  // The About page (routes/edge/about.ts): the build's identity and where its license notices were generated.
+  SERVICE_VERSION: keys.SERVICE_VERSION,
+  SERVICE_COMMIT: keys.SERVICE_COMMIT,
+  SERVICE_BUILT_AT: keys.SERVICE_BUILT_AT,
+  /**
+   * The license notices scripts/license-notices.ts generated (index.json and one text per notice); default:
+   * notices/ under the data directory ($SCA_DATA_DIR, else the checkout's .data/), where the set-up writes them.
+   */
+  NOTICES_DIR: key((raw, env) => {
+    const dir =
+      raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/notices`;
+    if (!isAbsolute(dir)) throw new Error("must be an absolute path");
+    return normalize(dir);
+  }),
+  /** Largest backup archive a restore accepts (413 past it); ours, as the spec names none: 64 GiB. */
+  BACKUP_RESTORE_MAX_BYTES: key(p.int(64 * 1024 ** 3, { min: 1024 ** 2, max: 1024 ** 4 })),
   // Uploaded image archives (docs/container-scans.md): the cap of an image pull.
   SCAN_IMAGE_MAX_BYTES: keys.SCAN_IMAGE_MAX_BYTES,
   ...serviceAddresses,

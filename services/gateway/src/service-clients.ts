@@ -7,6 +7,9 @@ import type { Client } from "@connectrpc/connect";
 import { AuditService } from "@sca/proto/sca/admin/v1/audit_pb.ts";
 import { TrackerCredentialService } from "@sca/proto/sca/admin/v1/tracker_credentials_pb.ts";
 import { RegistryCredentialService } from "@sca/proto/sca/admin/v1/registry_credentials_pb.ts";
+import { BackupService } from "@sca/proto/sca/admin/v1/backups_pb.ts";
+import { StatusPanelService } from "@sca/proto/sca/admin/v1/status_panels_pb.ts";
+import { CrashReportService } from "@sca/proto/sca/admin/v1/crash_reports_pb.ts";
 import { AccessService } from "@sca/proto/sca/identity/v1/access_pb.ts";
 import { AccountService, AdminUserService } from "@sca/proto/sca/identity/v1/accounts_pb.ts";
 import { ApiKeyService } from "@sca/proto/sca/identity/v1/api_keys_pb.ts";
@@ -62,6 +65,9 @@ export const SERVICE_CLIENTS = {
     audit: AuditService,
     trackerCredentials: TrackerCredentialService,
     registryCredentials: RegistryCredentialService,
+    backups: BackupService,
+    panels: StatusPanelService,
+    crashReports: CrashReportService,
   },
   policy: {
     licensePolicies: LicensePolicyService,

@@ -390,3 +390,17 @@ describe("organizations", () => {
     ).toMatchObject({ total: 2, page: 2 });
   });
 });
+
+describe("the team search limit", () => {
+  it("answers 429 past GROUP_SEARCH_RATE_LIMIT (20/minute) searches of one user; listing without search is not counted", async () => {
+    const searcher = await s.token(await s.user({ superAdmin: true }));
+    const search = () => s.request("GET", "/v1/admin/teams?search=pay", { bearer: searcher });
+    for (let i = 0; i < 20; i++) expect((await search()).status).toBe(200);
+    const limited = await search();
+    expect(limited.status).toBe(429);
+    expect(limited.json.code).toBe("rate_limited");
+    expect((await s.request("GET", "/v1/admin/teams?page_size=1", { bearer: searcher })).status).toBe(200);
+    // Another user's budget is their own.
+    expect((await s.request("GET", "/v1/admin/teams?search=pay", { bearer: adminToken })).status).toBe(200);
+  });
+});

@@ -160,8 +160,39 @@ describe("the feeds' status panels", () => {
     });
   });
 
+  it("shows the OSV advisory database's last import", async () => {
+    await until(async () => (await get("/v1/admin/osv/status", root)).json.last_result !== "never");
+    const r = await get("/v1/admin/osv/status", root);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({
+      source: expect.any(String),
+      database_version: expect.any(String),
+      last_attempt_at: expect.any(String),
+      last_result: expect.stringMatching(/^(imported|unchanged)$/),
+      last_succeeded_at: expect.any(String),
+      duration_ms: expect.any(Number),
+      skipped_reasons: expect.any(Array),
+      failure: null,
+    });
+    expect(r.json.advisory_count as number).toBeGreaterThan(0);
+    for (const k of [
+      "added_count",
+      "updated_count",
+      "unchanged_count",
+      "removed_count",
+      "withdrawn_count",
+      "skipped_count",
+    ])
+      expect(r.json[k]).toEqual(expect.any(Number));
+  }, 90_000);
+
   it("hides the panels from anyone but a super_admin", async () => {
-    for (const path of ["/v1/admin/kev/status", "/v1/admin/eol/status", "/v1/admin/malicious/status"]) {
+    for (const path of [
+      "/v1/admin/kev/status",
+      "/v1/admin/eol/status",
+      "/v1/admin/malicious/status",
+      "/v1/admin/osv/status",
+    ]) {
       expect((await get(path, member)).status).toBe(404);
       expect((await get(path)).status).toBe(401);
     }

@@ -8,8 +8,8 @@ export const notifierKeys = {
   PASSWORD_RESET_BASE_URL: keys.PASSWORD_RESET_BASE_URL,
   // Notifications (docs/notifications.md)
   /** Empty: the e-mail channel is skipped (logged once at start). */
-  SMTP_HOST: key(p.text("")),
-  SMTP_PORT: key(p.int(587, { min: 1, max: 65535 })),
+  SMTP_HOST: keys.SMTP_HOST,
+  SMTP_PORT: keys.SMTP_PORT,
   SMTP_USER: key(p.text("")),
   SMTP_PASSWORD: key(p.text(""), true),
   /** Upgrade the connection with STARTTLS and refuse a server that does not offer it; false: plain SMTP. */

@@ -9,10 +9,9 @@ export const scanOrchestratorKeys = {
   // store to the deployment: these are our keys, with our defaults.
   /** Queued plus running scans a team may have at once; past it a new scan is refused (429, batch rows rate_limited). */
   SCAN_MAX_CONCURRENT_PER_TEAM: key(p.int(20, { min: 1, max: 10000 })),
-  /** New scans are refused (503 disk-pressure) once the artefact volume's used share reaches this percentage, */
-  DISK_PRESSURE_HARD_LIMIT_PERCENT: key(p.int(95, { min: 50, max: 100 })),
-  /** or once its free space falls below this many bytes. */
-  DISK_PRESSURE_MIN_FREE_BYTES: key(p.int(1024 ** 3, { min: 0, max: 1024 ** 5 })),
+  /** New scans are refused (503 disk-pressure) past the artefact volume's limits. */
+  DISK_PRESSURE_HARD_LIMIT_PERCENT: keys.DISK_PRESSURE_HARD_LIMIT_PERCENT,
+  DISK_PRESSURE_MIN_FREE_BYTES: keys.DISK_PRESSURE_MIN_FREE_BYTES,
   ...artefactStoreKeys,
   /** An SBOM upload or source archive no scan has named within this many hours is deleted. */
   ARTEFACT_UPLOAD_TTL_HOURS: key(p.int(24, { min: 1, max: 720 })),

@@ -191,7 +191,7 @@ Call with (list $ "<component>").
 
 {{/* The services that read or write the artefact store (and so mount its volume with the directory backend). */}}
 {{- define "sca-portal.artefactUsers" -}}
-{{- list "gateway" "projects" "scan-orchestrator" "scanner-runner" | toJson -}}
+{{- list "gateway" "projects" "scan-orchestrator" "scanner-runner" "admin" | toJson -}}
 {{- end -}}
 
 {{/* The artefact store's keys (every process loads the same, so migrations validate them too). */}}

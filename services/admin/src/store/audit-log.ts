@@ -112,3 +112,8 @@ export async function* exportEntries(
 export async function entriesAfter(em: EntityManager, seq: number, limit: number): Promise<AuditEntryRow[]> {
   return em.find(AuditEntry, { seq: { $gt: seq } }, { ...SNAPSHOT, orderBy: { seq: "asc" }, limit });
 }
+
+/** How many entries happened before `before` (the readiness count of AUDIT_LOG_RETENTION_DAYS; nothing is deleted). */
+export async function countEntriesBefore(em: EntityManager, before: Date): Promise<number> {
+  return em.count(AuditEntry, { occurredAt: { $lt: before } });
+}

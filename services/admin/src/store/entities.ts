@@ -3,6 +3,8 @@ import { AuditEntry } from "./entities/audit-entry.ts";
 import { AuditExportPosition } from "./entities/audit-export-position.ts";
 import { TrackerCredential } from "./entities/tracker-credential.ts";
 import { RegistryCredential } from "./entities/registry-credential.ts";
+import { BackupTask } from "./entities/backup-task.ts";
+import { CrashReport } from "./entities/crash-report.ts";
 
 /** The tables of the admin schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -10,4 +12,6 @@ export const entities: DatabaseOptions["entities"] = [
   AuditExportPosition,
   TrackerCredential,
   RegistryCredential,
+  BackupTask,
+  CrashReport,
 ];

@@ -14,6 +14,7 @@ import { isSnapshotStale, type FeedName } from "../domain/feeds/feed-status.ts";
 import type { FeedSettings } from "../feeds/feed-settings.ts";
 import type { FeedStatusRow } from "../store/entities/enrichment-feeds.ts";
 import { feedStatus } from "../store/feed-status.ts";
+import { currentStatus } from "../vulndb/import-advisories.ts";
 
 export interface EnrichmentFeedDeps {
   orm: MikroORM;
@@ -44,6 +45,33 @@ export function registerEnrichmentFeedService(router: ConnectRouter, deps: Enric
   const status = (feed: FeedName) => feedStatus(deps.orm.em.fork(), feed);
   const { settings } = deps;
   router.service(EnrichmentFeedService, {
+    async getAdvisoryDatabaseVersion(_req, ctx: HandlerContext) {
+      requireCaller(ctx);
+      const row = await currentStatus(deps.orm.em.fork());
+      return { databaseVersion: row?.databaseVersion ?? "", lastSucceededAt: ts(row?.lastSucceededAt) };
+    },
+    async getAdvisoryDatabaseStatus(_req, ctx: HandlerContext) {
+      requireSuperAdmin(ctx);
+      const row = await currentStatus(deps.orm.em.fork());
+      if (!row) return { lastResult: "never" };
+      return {
+        source: row.source,
+        databaseVersion: row.databaseVersion,
+        lastAttemptAt: ts(row.lastAttemptAt),
+        lastResult: row.lastResult,
+        lastSucceededAt: ts(row.lastSucceededAt),
+        durationMs: BigInt(row.durationMs),
+        advisoryCount: BigInt(row.advisoryCount),
+        addedCount: BigInt(row.addedCount),
+        updatedCount: BigInt(row.updatedCount),
+        unchangedCount: BigInt(row.unchangedCount),
+        removedCount: BigInt(row.removedCount),
+        withdrawnCount: BigInt(row.withdrawnCount),
+        skippedCount: BigInt(row.skippedCount),
+        skippedReasons: row.skippedReasons,
+        failure: row.failure ?? "",
+      };
+    },
     async getKnownExploitedFeedStatus(_req, ctx: HandlerContext) {
       requireSuperAdmin(ctx);
       const row = await status("kev");

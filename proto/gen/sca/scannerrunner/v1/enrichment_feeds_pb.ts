@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/scannerrunner/v1/enrichment_feeds.proto.
  */
 export const file_sca_scannerrunner_v1_enrichment_feeds: GenFile = /*@__PURE__*/
-  fileDesc("CitzY2Evc2Nhbm5lcnJ1bm5lci92MS9lbnJpY2htZW50X2ZlZWRzLnByb3RvEhRzY2Euc2Nhbm5lcnJ1bm5lci52MSIkCiJHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXF1ZXN0IiIKIEdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0IiMKIUdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdCIcChpHZXRFcHNzQXZhaWxhYmlsaXR5UmVxdWVzdCKiAgoHRmVlZFJ1bhIPCgdlbmFibGVkGAEgASgIEjMKD2xhc3RfYXR0ZW1wdF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbGFzdF9yZXN1bHQYAyABKAkSMgoObGFzdF9zeW5jZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD25leHRfcmVmcmVzaF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLZHVyYXRpb25fbXMYBiABKANIAIgBARIWCg5za2lwcGVkX3JlYXNvbhgHIAEoCRIRCglmZWVkX2hvc3QYCCABKAlCDgoMX2R1cmF0aW9uX21zIqIBCiNHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhIKCmZlZWRfY291bnQYAiABKAMSDgoGbGlzdGVkGAMgASgDEhAKCGRlbGlzdGVkGAQgASgDEhkKEWtldl9mbGFnZ2VkX3RvdGFsGAUgASgDIoACCiFHZXRFbmRPZkxpZmVEYXRhc2V0U3RhdHVzUmVzcG9uc2USKgoDcnVuGAEgASgLMh0uc2NhLnNjYW5uZXJydW5uZXIudjEuRmVlZFJ1bhIXCg9yZWZyZXNoX2VuYWJsZWQYAiABKAgSFQoNcHJvZHVjdF9jb3VudBgDIAEoAxISCgpydWxlX2NvdW50GAQgASgDEhUKDXNuYXBzaG90X2RhdGUYBSABKAkSFwoPc25hcHNob3Rfb3JpZ2luGAYgASgJEg8KB3N0YW1wZWQYByABKAMSGQoRZW9sX2ZsYWdnZWRfdG90YWwYCCABKAMSDwoHY2xlYXJlZBgJIAEoAyL/AQoiR2V0TWFsaWNpb3VzU25hcHNob3RTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhcKD3JlZnJlc2hfZW5hYmxlZBgCIAEoCBISCgplY29zeXN0ZW1zGAMgAygJEhIKCnB1cmxfY291bnQYBCABKAMSFQoNc25hcHNob3RfZGF0ZRgFIAEoCRIWCg5zbmFwc2hvdF9zdGFsZRgGIAEoCBIPCgdzdGFtcGVkGAcgASgDEhUKDWZsYWdnZWRfdG90YWwYCCABKAMSFQoNbmV3bHlfZmxhZ2dlZBgJIAEoAyKSAQobR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEhEKCWF2YWlsYWJsZRgBIAEoCBIyCg5sYXN0X3N5bmNlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVmcmVzaF9lbmFibGVkGAMgASgIEhMKC3Njb3JlZF9jdmVzGAQgASgDMskEChVFbnJpY2htZW50RmVlZFNlcnZpY2USkgEKG0dldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1cxI4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1c1JlcXVlc3QaOS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRKMAQoZR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1cxI2LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0Gjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1c1Jlc3BvbnNlEo8BChpHZXRNYWxpY2lvdXNTbmFwc2hvdFN0YXR1cxI3LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdBo4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVzcG9uc2USegoTR2V0RXBzc0F2YWlsYWJpbGl0eRIwLnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVwc3NBdmFpbGFiaWxpdHlSZXF1ZXN0GjEuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CitzY2Evc2Nhbm5lcnJ1bm5lci92MS9lbnJpY2htZW50X2ZlZWRzLnByb3RvEhRzY2Euc2Nhbm5lcnJ1bm5lci52MSIkCiJHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXF1ZXN0IiIKIEdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0IiMKIUdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdCIcChpHZXRFcHNzQXZhaWxhYmlsaXR5UmVxdWVzdCKiAgoHRmVlZFJ1bhIPCgdlbmFibGVkGAEgASgIEjMKD2xhc3RfYXR0ZW1wdF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbGFzdF9yZXN1bHQYAyABKAkSMgoObGFzdF9zeW5jZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD25leHRfcmVmcmVzaF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLZHVyYXRpb25fbXMYBiABKANIAIgBARIWCg5za2lwcGVkX3JlYXNvbhgHIAEoCRIRCglmZWVkX2hvc3QYCCABKAlCDgoMX2R1cmF0aW9uX21zIqIBCiNHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhIKCmZlZWRfY291bnQYAiABKAMSDgoGbGlzdGVkGAMgASgDEhAKCGRlbGlzdGVkGAQgASgDEhkKEWtldl9mbGFnZ2VkX3RvdGFsGAUgASgDIoACCiFHZXRFbmRPZkxpZmVEYXRhc2V0U3RhdHVzUmVzcG9uc2USKgoDcnVuGAEgASgLMh0uc2NhLnNjYW5uZXJydW5uZXIudjEuRmVlZFJ1bhIXCg9yZWZyZXNoX2VuYWJsZWQYAiABKAgSFQoNcHJvZHVjdF9jb3VudBgDIAEoAxISCgpydWxlX2NvdW50GAQgASgDEhUKDXNuYXBzaG90X2RhdGUYBSABKAkSFwoPc25hcHNob3Rfb3JpZ2luGAYgASgJEg8KB3N0YW1wZWQYByABKAMSGQoRZW9sX2ZsYWdnZWRfdG90YWwYCCABKAMSDwoHY2xlYXJlZBgJIAEoAyL/AQoiR2V0TWFsaWNpb3VzU25hcHNob3RTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhcKD3JlZnJlc2hfZW5hYmxlZBgCIAEoCBISCgplY29zeXN0ZW1zGAMgAygJEhIKCnB1cmxfY291bnQYBCABKAMSFQoNc25hcHNob3RfZGF0ZRgFIAEoCRIWCg5zbmFwc2hvdF9zdGFsZRgGIAEoCBIPCgdzdGFtcGVkGAcgASgDEhUKDWZsYWdnZWRfdG90YWwYCCABKAMSFQoNbmV3bHlfZmxhZ2dlZBgJIAEoAyKSAQobR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEhEKCWF2YWlsYWJsZRgBIAEoCBIyCg5sYXN0X3N5bmNlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVmcmVzaF9lbmFibGVkGAMgASgIEhMKC3Njb3JlZF9jdmVzGAQgASgDIiIKIEdldEFkdmlzb3J5RGF0YWJhc2VTdGF0dXNSZXF1ZXN0IvoDCiFHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USDgoGc291cmNlGAEgASgJEhgKEGRhdGFiYXNlX3ZlcnNpb24YAiABKAkSOAoPbGFzdF9hdHRlbXB0X2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhMKC2xhc3RfcmVzdWx0GAQgASgJEjoKEWxhc3Rfc3VjY2VlZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhgKC2R1cmF0aW9uX21zGAYgASgDSAKIAQESFgoOYWR2aXNvcnlfY291bnQYByABKAMSEwoLYWRkZWRfY291bnQYCCABKAMSFQoNdXBkYXRlZF9jb3VudBgJIAEoAxIXCg91bmNoYW5nZWRfY291bnQYCiABKAMSFQoNcmVtb3ZlZF9jb3VudBgLIAEoAxIXCg93aXRoZHJhd25fY291bnQYDCABKAMSFQoNc2tpcHBlZF9jb3VudBgNIAEoAxIXCg9za2lwcGVkX3JlYXNvbnMYDiADKAkSDwoHZmFpbHVyZRgPIAEoCUISChBfbGFzdF9hdHRlbXB0X2F0QhQKEl9sYXN0X3N1Y2NlZWRlZF9hdEIOCgxfZHVyYXRpb25fbXMiIwohR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0IpABCiJHZXRBZHZpc29yeURhdGFiYXNlVmVyc2lvblJlc3BvbnNlEhgKEGRhdGFiYXNlX3ZlcnNpb24YASABKAkSOgoRbGFzdF9zdWNjZWVkZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCFAoSX2xhc3Rfc3VjY2VlZGVkX2F0MuoGChVFbnJpY2htZW50RmVlZFNlcnZpY2USkgEKG0dldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1cxI4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1c1JlcXVlc3QaOS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRKMAQoZR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1cxI2LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0Gjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1c1Jlc3BvbnNlEo8BChpHZXRNYWxpY2lvdXNTbmFwc2hvdFN0YXR1cxI3LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdBo4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVzcG9uc2USegoTR2V0RXBzc0F2YWlsYWJpbGl0eRIwLnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVwc3NBdmFpbGFiaWxpdHlSZXF1ZXN0GjEuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEowBChlHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzEjYuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVN0YXR1c1JlcXVlc3QaNy5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USjwEKGkdldEFkdmlzb3J5RGF0YWJhc2VWZXJzaW9uEjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0Gjguc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetKnownExploitedFeedStatusRequest
@@ -334,6 +334,155 @@ export const GetEpssAvailabilityResponseSchema: GenMessage<GetEpssAvailabilityRe
   messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 8);
 
 /**
+ * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusRequest
+ */
+export type GetAdvisoryDatabaseStatusRequest = Message<"sca.scannerrunner.v1.GetAdvisoryDatabaseStatusRequest"> & {
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusRequest.
+ * Use `create(GetAdvisoryDatabaseStatusRequestSchema)` to create a new message.
+ */
+export const GetAdvisoryDatabaseStatusRequestSchema: GenMessage<GetAdvisoryDatabaseStatusRequest> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 9);
+
+/**
+ * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusResponse
+ */
+export type GetAdvisoryDatabaseStatusResponse = Message<"sca.scannerrunner.v1.GetAdvisoryDatabaseStatusResponse"> & {
+  /**
+   * Where the last import read from (a path, or a URL's origin and path, never a credential); empty before any.
+   *
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * The advisories' version (changes with every import that changed something); empty before any import.
+   *
+   * @generated from field: string database_version = 2;
+   */
+  databaseVersion: string;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_attempt_at = 3;
+   */
+  lastAttemptAt?: Timestamp | undefined;
+
+  /**
+   * imported, unchanged, failed, or never (no import yet).
+   *
+   * @generated from field: string last_result = 4;
+   */
+  lastResult: string;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_succeeded_at = 5;
+   */
+  lastSucceededAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional int64 duration_ms = 6;
+   */
+  durationMs?: bigint | undefined;
+
+  /**
+   * What the last import read and did.
+   *
+   * @generated from field: int64 advisory_count = 7;
+   */
+  advisoryCount: bigint;
+
+  /**
+   * @generated from field: int64 added_count = 8;
+   */
+  addedCount: bigint;
+
+  /**
+   * @generated from field: int64 updated_count = 9;
+   */
+  updatedCount: bigint;
+
+  /**
+   * @generated from field: int64 unchanged_count = 10;
+   */
+  unchangedCount: bigint;
+
+  /**
+   * @generated from field: int64 removed_count = 11;
+   */
+  removedCount: bigint;
+
+  /**
+   * @generated from field: int64 withdrawn_count = 12;
+   */
+  withdrawnCount: bigint;
+
+  /**
+   * @generated from field: int64 skipped_count = 13;
+   */
+  skippedCount: bigint;
+
+  /**
+   * Up to 20 "file: reason" lines of the advisories skipped.
+   *
+   * @generated from field: repeated string skipped_reasons = 14;
+   */
+  skippedReasons: string[];
+
+  /**
+   * Why the last import failed; empty otherwise.
+   *
+   * @generated from field: string failure = 15;
+   */
+  failure: string;
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusResponse.
+ * Use `create(GetAdvisoryDatabaseStatusResponseSchema)` to create a new message.
+ */
+export const GetAdvisoryDatabaseStatusResponseSchema: GenMessage<GetAdvisoryDatabaseStatusResponse> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 10);
+
+/**
+ * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionRequest
+ */
+export type GetAdvisoryDatabaseVersionRequest = Message<"sca.scannerrunner.v1.GetAdvisoryDatabaseVersionRequest"> & {
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionRequest.
+ * Use `create(GetAdvisoryDatabaseVersionRequestSchema)` to create a new message.
+ */
+export const GetAdvisoryDatabaseVersionRequestSchema: GenMessage<GetAdvisoryDatabaseVersionRequest> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 11);
+
+/**
+ * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionResponse
+ */
+export type GetAdvisoryDatabaseVersionResponse = Message<"sca.scannerrunner.v1.GetAdvisoryDatabaseVersionResponse"> & {
+  /**
+   * Empty before the first import.
+   *
+   * @generated from field: string database_version = 1;
+   */
+  databaseVersion: string;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_succeeded_at = 2;
+   */
+  lastSucceededAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionResponse.
+ * Use `create(GetAdvisoryDatabaseVersionResponseSchema)` to create a new message.
+ */
+export const GetAdvisoryDatabaseVersionResponseSchema: GenMessage<GetAdvisoryDatabaseVersionResponse> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 12);
+
+/**
  * The scanner-runner's enrichment feeds (docs/enrichment-feeds.md): the known-exploited catalog (KEV), EPSS scores,
  * the end-of-life dataset and the malicious-package snapshot. The status panels are for a super_admin (anyone else:
  * NotFound, as every admin route); the EPSS availability is for any authenticated caller.
@@ -372,6 +521,26 @@ export const EnrichmentFeedService: GenService<{
     methodKind: "unary";
     input: typeof GetEpssAvailabilityRequestSchema;
     output: typeof GetEpssAvailabilityResponseSchema;
+  },
+  /**
+   * The OSV advisory database's status panel: its last import (vulndb_imports). super_admin only.
+   *
+   * @generated from rpc sca.scannerrunner.v1.EnrichmentFeedService.GetAdvisoryDatabaseStatus
+   */
+  getAdvisoryDatabaseStatus: {
+    methodKind: "unary";
+    input: typeof GetAdvisoryDatabaseStatusRequestSchema;
+    output: typeof GetAdvisoryDatabaseStatusResponseSchema;
+  },
+  /**
+   * The advisories' version and when they were last imported, for the About page: any authenticated caller.
+   *
+   * @generated from rpc sca.scannerrunner.v1.EnrichmentFeedService.GetAdvisoryDatabaseVersion
+   */
+  getAdvisoryDatabaseVersion: {
+    methodKind: "unary";
+    input: typeof GetAdvisoryDatabaseVersionRequestSchema;
+    output: typeof GetAdvisoryDatabaseVersionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_scannerrunner_v1_enrichment_feeds, 0);

@@ -5,6 +5,7 @@ import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { authenticatedOf } from "../../http/authenticate.ts";
 import { teamJson, teamSchema } from "./views.ts";
 
 const TAGS = ["admin: teams"];
@@ -17,16 +18,28 @@ const listQuery = pageSizePagination.query(NUMBERED_PAGE_SIZE).extend({
 export function adminTeamRoutes(ctx: GatewayContext): Route[] {
   const directory = ctx.clients.identity.directory;
   const auth = ctx.auth.route("super_admin");
+  // The spec's group search limit, per user: a list with `search` counts, paging through the list does not.
+  const rule = ctx.config.GROUP_SEARCH_RATE_LIMIT;
+  const searchLimit = ctx.rateLimit({
+    name: "group-search",
+    ...rule,
+    key: (req) => authenticatedOf(req).caller.user_id ?? authenticatedOf(req).caller.api_key_id ?? "",
+  });
   return [
     defineRoute({
       method: "get",
       path: "/v1/admin/teams",
       summary: "List teams",
+      description: `A list with \`search\` is limited to ${rule.limit} per ${rule.windowSeconds} s per user (GROUP_SEARCH_RATE_LIMIT).`,
       tags: TAGS,
       operationId: "adminListTeams",
       auth,
+      middleware: [(req, res, next) => (req.query.search === undefined ? next() : searchLimit(req, res, next))],
       request: { query: listQuery },
-      responses: { 200: { description: "A page of teams", schema: pageSizePagination.envelope(teamSchema) } },
+      responses: {
+        200: { description: "A page of teams", schema: pageSizePagination.envelope(teamSchema) },
+        429: problemResponse("Too many searches by this user (GROUP_SEARCH_RATE_LIMIT)"),
+      },
       handler: async ({ query, call }) => {
         const list = await directory.listTeams(
           { page: pageSizePagination.request(query), search: query.search ?? "" },

@@ -1,11 +1,14 @@
 // The enrichment feeds of the scanner-runner (EnrichmentFeedService): the three admin status panels the spec lists
-// (known-exploited feed, end-of-life dataset, malicious-package snapshot; super_admin, 404 to anyone else) and the
+// (known-exploited feed, end-of-life dataset, malicious-package snapshot; super_admin, 404 to anyone else), the OSV
+// advisory database's (ours, issue 27) and the
 // deployment's EPSS availability (any authenticated caller). The spec leaves these paths out; ours are documented
 // in docs/enrichment-feeds.md.
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import {
+  advisoryDatabaseJson,
+  advisoryDatabaseSchema,
   endOfLifeDatasetJson,
   endOfLifeDatasetSchema,
   epssAvailabilityJson,
@@ -62,6 +65,21 @@ export function feedRoutes(ctx: GatewayContext): Route[] {
       handler: async ({ call }) => ({
         status: 200,
         body: maliciousSnapshotJson(await feeds.getMaliciousSnapshotStatus({}, call)),
+      }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/admin/osv/status",
+      summary: "The OSV advisory database's status panel",
+      description:
+        "Its last import (VULNDB_REPOSITORY, every VULNDB_REFRESH_HOURS): source, version, counts and the advisories skipped.",
+      tags: ["admin: feeds"],
+      operationId: "adminAdvisoryDatabaseStatus",
+      auth: ctx.auth.route("super_admin"),
+      responses: { 200: { description: "The panel", schema: advisoryDatabaseSchema }, 404: hidden },
+      handler: async ({ call }) => ({
+        status: 200,
+        body: advisoryDatabaseJson(await feeds.getAdvisoryDatabaseStatus({}, call)),
       }),
     }),
     defineRoute({

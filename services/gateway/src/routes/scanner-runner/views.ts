@@ -4,6 +4,7 @@ import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type {
   FeedRun,
+  GetAdvisoryDatabaseStatusResponse,
   GetEndOfLifeDatasetStatusResponse,
   GetEpssAvailabilityResponse,
   GetKnownExploitedFeedStatusResponse,
@@ -121,6 +122,52 @@ export function maliciousSnapshotJson(s: GetMaliciousSnapshotStatusResponse): z.
     stamped: Number(s.stamped),
     flagged_total: Number(s.flaggedTotal),
     newly_flagged: Number(s.newlyFlagged),
+  };
+}
+
+export const advisoryDatabaseSchema = z
+  .object({
+    source: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the last import read (a path, or a URL without credentials)" }),
+    database_version: z
+      .string()
+      .nullable()
+      .meta({ description: "The advisories' version; changes with each import that changed something" }),
+    last_attempt_at: when("When an import was last attempted; null before the first"),
+    last_result: z.enum(["never", "imported", "unchanged", "failed"]).meta({ description: "How that import ended" }),
+    last_succeeded_at: when("When an import last succeeded; null when none has"),
+    duration_ms: z.number().int().min(0).nullable().meta({ description: "How long the last import took" }),
+    advisory_count: count("Advisories the last import read"),
+    added_count: count("Of those, new"),
+    updated_count: count("Of those, changed"),
+    unchanged_count: count("Of those, unchanged"),
+    removed_count: count("Advisories gone from the source"),
+    withdrawn_count: count("Advisories withdrawn"),
+    skipped_count: count("Advisories skipped (malformed)"),
+    skipped_reasons: z.array(z.string()).meta({ description: 'Up to 20 "file: reason" lines of those skipped' }),
+    failure: z.string().nullable().meta({ description: "Why the last import failed" }),
+  })
+  .meta({ id: "AdvisoryDatabaseStatus" });
+
+export function advisoryDatabaseJson(s: GetAdvisoryDatabaseStatusResponse): z.input<typeof advisoryDatabaseSchema> {
+  return {
+    source: orNull(s.source),
+    database_version: orNull(s.databaseVersion),
+    last_attempt_at: isoOrNull(s.lastAttemptAt),
+    last_result: s.lastResult as z.input<typeof advisoryDatabaseSchema>["last_result"],
+    last_succeeded_at: isoOrNull(s.lastSucceededAt),
+    duration_ms: s.durationMs === undefined ? null : Number(s.durationMs),
+    advisory_count: Number(s.advisoryCount),
+    added_count: Number(s.addedCount),
+    updated_count: Number(s.updatedCount),
+    unchanged_count: Number(s.unchangedCount),
+    removed_count: Number(s.removedCount),
+    withdrawn_count: Number(s.withdrawnCount),
+    skipped_count: Number(s.skippedCount),
+    skipped_reasons: s.skippedReasons,
+    failure: orNull(s.failure),
   };
 }
 
