@@ -31,7 +31,12 @@ async function call(
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (type) headers["content-type"] = type;
-  const res = await fetch(`${base}/api${path}`, { method, headers, body });
+  // A kept-alive connection the gateway closed just as the request left fails before it was read: asked again once.
+  const send = () => fetch(`${base}/api${path}`, { method, headers, body });
+  const res = await send().catch((err: unknown) => {
+    if ((err as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw err;
+    return send();
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} } satisfies Reply;
 }
@@ -147,17 +152,35 @@ export class Portal {
     return expectStatus(reply, 200, "vulnerabilities").total as number;
   }
 
-  /** Every finding of the project's newest snapshot, `limit` a page. */
-  async findings(projectId: string, limit = 500): Promise<Record<string, unknown>[]> {
-    const all: Record<string, unknown>[] = [];
-    for (let offset = 0; ; offset += limit) {
-      const reply = await this.call(
-        "GET",
-        `/v1/projects/${projectId}/vulnerabilities?limit=${limit}&offset=${offset}&sort=vulnerability`,
+  /**
+   * The project's open findings, the product's purl and the vulnerability's ids of each: its OpenVEX export (one
+   * statement per finding, one request), else (the export outlasting the gateway's 10 s call deadline) the finding
+   * list a page of 500 at a time.
+   */
+  async openFindings(projectId: string): Promise<{ purl: string; ids: string[] }[]> {
+    const reply = await this.call("GET", `/v1/projects/${projectId}/vex?format=openvex`);
+    if (reply.status === 200) {
+      const statements = reply.json.statements as {
+        vulnerability: { name: string; aliases?: string[] };
+        products: { "@id": string }[];
+      }[];
+      return statements.flatMap((s) =>
+        s.products.map((p) => ({ purl: p["@id"], ids: [s.vulnerability.name, ...(s.vulnerability.aliases ?? [])] })),
       );
+    }
+    const all: { purl: string; ids: string[] }[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const path = `/v1/projects/${projectId}/vulnerabilities?limit=500&offset=${offset}&sort=vulnerability`;
+      // projects may still be building the export the gateway gave up on: a failed page is asked again.
+      let reply = await this.call("GET", path);
+      for (let attempt = 0; reply.status >= 500 && attempt < 5; attempt++) {
+        await new Promise((r) => setTimeout(r, 5000));
+        reply = await this.call("GET", path);
+      }
       const page = expectStatus(reply, 200, "vulnerabilities");
-      all.push(...(page.items as Record<string, unknown>[]));
-      if (all.length >= Number(page.total) || (page.items as unknown[]).length === 0) return all;
+      const items = page.items as { purl: string; vulnerability_id: string; aliases: string[] }[];
+      all.push(...items.map((f) => ({ purl: f.purl, ids: [f.vulnerability_id, ...f.aliases] })));
+      if (items.length === 0 || all.length >= Number(page.total)) return all;
     }
   }
 
