@@ -153,13 +153,13 @@ export class Portal {
   }
 
   /**
-   * The project's open findings, the product's purl and the vulnerability's ids of each: its OpenVEX export (one
-   * statement per finding, one request), else (the export outlasting the gateway's 10 s call deadline) the finding
-   * list a page of 500 at a time.
+   * The project's open findings, the product's purl and the vulnerability's ids of each: with `viaExport` its OpenVEX
+   * export (one statement per finding, one request), else (or when the export outlasts the gateway's 10 s call
+   * deadline) the finding list a page of 500 at a time.
    */
-  async openFindings(projectId: string): Promise<{ purl: string; ids: string[] }[]> {
-    const reply = await this.call("GET", `/v1/projects/${projectId}/vex?format=openvex`);
-    if (reply.status === 200) {
+  async openFindings(projectId: string, viaExport: boolean): Promise<{ purl: string; ids: string[] }[]> {
+    const reply = viaExport ? await this.call("GET", `/v1/projects/${projectId}/vex?format=openvex`) : null;
+    if (reply?.status === 200) {
       const statements = reply.json.statements as {
         vulnerability: { name: string; aliases?: string[] };
         products: { "@id": string }[];

@@ -158,10 +158,17 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
       encoding: "utf8",
     });
     if (boot.status !== 0) throw new Error(`bootstrap-admin failed:\n${boot.stdout}${boot.stderr}`);
-    const res = await fetch(`${origin}/api/v1/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password }),
+    const login = () =>
+      fetch(`${origin}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+    // The readiness poll's kept-alive connection may be closed by the gateway (idle past its keep-alive timeout while
+    // the bootstrap ran) just as the sign-in leaves on it: asked again once.
+    const res = await login().catch((err: unknown) => {
+      if ((err as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw err;
+      return login();
     });
     if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { access_token: string }).access_token;
