@@ -8,7 +8,6 @@ import { request } from "node:http";
 import { join } from "node:path";
 
 export const BASE = process.env.BENCH_BASE_URL ?? "http://127.0.0.1:8080";
-const API = `${BASE}/api`;
 
 /** Where ./dev up records the portal's process ids (bench/run.sh exports BENCH_RUN_DIR as $DATA/run). */
 export function pidOf(name: string): number {
@@ -21,11 +20,23 @@ export interface Reply {
   json: Record<string, unknown>;
 }
 
-async function call(method: string, path: string, token: string | null, body?: string | Uint8Array, type?: string) {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: string | Uint8Array,
+  type?: string,
+) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (type) headers["content-type"] = type;
-  const res = await fetch(`${API}${path}`, { method, headers, body });
+  // A kept-alive connection the gateway closed just as the request left fails before it was read: asked again once.
+  const send = () => fetch(`${base}/api${path}`, { method, headers, body });
+  const res = await send().catch((err: unknown) => {
+    if ((err as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw err;
+    return send();
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} } satisfies Reply;
 }
@@ -39,13 +50,13 @@ function expectStatus(reply: Reply, status: number, what: string): Record<string
  * Signs in with a password. The spec limits sign-ins to 5 a minute per client address, so against a loopback
  * gateway the request leaves from a loopback address of its own (all of 127.0.0.0/8 is local on Linux).
  */
-function login(email: string, password: string): Promise<Reply> {
+function login(base: string, email: string, password: string): Promise<Reply> {
   const text = JSON.stringify({ email, password });
-  const loopback = ["127.0.0.1", "localhost"].includes(new URL(BASE).hostname);
+  const loopback = ["127.0.0.1", "localhost"].includes(new URL(base).hostname);
   const localAddress = loopback ? `127.78.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 254)}` : undefined;
   return new Promise((resolve, reject) => {
     const req = request(
-      `${API}/v1/auth/login`,
+      `${base}/api/v1/auth/login`,
       {
         method: "POST",
         localAddress,
@@ -87,58 +98,115 @@ export interface IngestTiming {
   /** The last stage frame until the list answered the total (the outcome's way back, and poll granularity). */
   tailMs?: number;
   components: number;
+  /** With expected findings: upload request sent until the finding list's total is that count. */
+  findingsMs?: number;
+  findings?: number;
 }
 
 export class Portal {
   readonly token: string;
+  /** The gateway's origin (the API under /api). */
+  readonly base: string;
 
-  private constructor(token: string) {
+  private constructor(base: string, token: string) {
+    this.base = base;
     this.token = token;
   }
 
+  /** Signs in as ADMIN_EMAIL (default admin@sca.local) with ADMIN_PASSWORD at BENCH_BASE_URL. */
   static async signIn(): Promise<Portal> {
     const password = process.env.ADMIN_PASSWORD;
     if (!password) throw new Error("set ADMIN_PASSWORD (and ADMIN_EMAIL if not admin@sca.local): the super_admin");
-    const json = expectStatus(await login(process.env.ADMIN_EMAIL ?? "admin@sca.local", password), 200, "login");
-    return new Portal(json.access_token as string);
+    const json = expectStatus(await login(BASE, process.env.ADMIN_EMAIL ?? "admin@sca.local", password), 200, "login");
+    return new Portal(BASE, json.access_token as string);
+  }
+
+  /** A portal at `base` whose super_admin's access token the caller already has. */
+  static withToken(base: string, token: string): Portal {
+    return new Portal(base, token);
+  }
+
+  private call(method: string, path: string, body?: string | Uint8Array, type?: string): Promise<Reply> {
+    return call(this.base, method, path, this.token, body, type);
   }
 
   async team(): Promise<string> {
     const slug = `bench-${randomBytes(4).toString("hex")}`;
     const body = JSON.stringify({ name: `Bench ${slug}`, slug });
-    return expectStatus(await call("POST", "/v1/admin/teams", this.token, body, "application/json"), 201, "team")
-      .id as string;
+    return expectStatus(await this.call("POST", "/v1/admin/teams", body, "application/json"), 201, "team").id as string;
   }
 
   async project(teamId: string): Promise<string> {
     const slug = `bench-${randomBytes(4).toString("hex")}`;
     const body = JSON.stringify({ name: `Bench ${slug}`, slug, team_id: teamId });
-    return expectStatus(await call("POST", "/v1/projects", this.token, body, "application/json"), 201, "project")
-      .id as string;
+    return expectStatus(await this.call("POST", "/v1/projects", body, "application/json"), 201, "project").id as string;
   }
 
   async total(projectId: string, query = ""): Promise<number> {
-    const reply = await call("GET", `/v1/projects/${projectId}/components?limit=1${query}`, this.token);
+    const reply = await this.call("GET", `/v1/projects/${projectId}/components?limit=1${query}`);
     return expectStatus(reply, 200, "components").total as number;
+  }
+
+  async findingTotal(projectId: string): Promise<number> {
+    const reply = await this.call("GET", `/v1/projects/${projectId}/vulnerabilities?limit=1`);
+    return expectStatus(reply, 200, "vulnerabilities").total as number;
+  }
+
+  /**
+   * The project's open findings, the product's purl and the vulnerability's ids of each: with `viaExport` its OpenVEX
+   * export (one statement per finding, one request), else (or when the export outlasts the gateway's 10 s call
+   * deadline) the finding list a page of 500 at a time.
+   */
+  async openFindings(projectId: string, viaExport: boolean): Promise<{ purl: string; ids: string[] }[]> {
+    const reply = viaExport ? await this.call("GET", `/v1/projects/${projectId}/vex?format=openvex`) : null;
+    if (reply?.status === 200) {
+      const statements = reply.json.statements as {
+        vulnerability: { name: string; aliases?: string[] };
+        products: { "@id": string }[];
+      }[];
+      return statements.flatMap((s) =>
+        s.products.map((p) => ({ purl: p["@id"], ids: [s.vulnerability.name, ...(s.vulnerability.aliases ?? [])] })),
+      );
+    }
+    const all: { purl: string; ids: string[] }[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const path = `/v1/projects/${projectId}/vulnerabilities?limit=500&offset=${offset}&sort=vulnerability`;
+      // projects may still be building the export the gateway gave up on: a failed page is asked again.
+      let reply = await this.call("GET", path);
+      for (let attempt = 0; reply.status >= 500 && attempt < 5; attempt++) {
+        await new Promise((r) => setTimeout(r, 5000));
+        reply = await this.call("GET", path);
+      }
+      const page = expectStatus(reply, 200, "vulnerabilities");
+      const items = page.items as { purl: string; vulnerability_id: string; aliases: string[] }[];
+      all.push(...items.map((f) => ({ purl: f.purl, ids: [f.vulnerability_id, ...f.aliases] })));
+      if (items.length === 0 || all.length >= Number(page.total)) return all;
+    }
   }
 
   /**
    * Upload, scan, then poll the component list every `pollMs` until its total is `expected` (any total above 0
-   * when not given: a snapshot is written in one transaction, so the list goes from nothing to all of it).
+   * when not given: a snapshot is written in one transaction, so the list goes from nothing to all of it); with
+   * `expectedFindings`, then the finding list until its total is that (the scan's findings are recorded at once).
    */
-  async ingest(projectId: string, sbom: Buffer, expected?: number, pollMs = 20): Promise<IngestTiming> {
+  async ingest(
+    projectId: string,
+    sbom: Buffer,
+    expected?: number,
+    pollMs = 20,
+    expectedFindings?: number,
+  ): Promise<IngestTiming> {
     const t0 = Date.now();
     const upload = expectStatus(
-      await call("POST", `/v1/projects/${projectId}/sbom-uploads`, this.token, sbom, "application/json"),
+      await this.call("POST", `/v1/projects/${projectId}/sbom-uploads`, sbom, "application/json"),
       201,
       "upload",
     );
     const tUpload = Date.now();
     const scan = expectStatus(
-      await call(
+      await this.call(
         "POST",
         `/v1/projects/${projectId}/scans`,
-        this.token,
         JSON.stringify({ kind: "sbom", sbom_upload_id: upload.upload_id }),
         "application/json",
       ),
@@ -152,12 +220,28 @@ export class Portal {
       components = await this.total(projectId);
       if (expected === undefined ? components > 0 : components === expected) break;
       if (components > 0) throw new Error(`the list holds ${components} components, ${expected} expected`);
-      const state = expectStatus(await call("GET", `/v1/scans/${scan.id as string}`, this.token), 200, "scan");
+      const state = expectStatus(await this.call("GET", `/v1/scans/${scan.id as string}`), 200, "scan");
       if (state.status === "failed" || state.status === "cancelled")
         throw new Error(`scan ${state.status as string}: ${state.error_message as string}`);
       await new Promise((r) => setTimeout(r, pollMs));
     }
     const tVisible = Date.now();
+    let findings: number | undefined;
+    if (expectedFindings !== undefined)
+      for (;;) {
+        findings = await this.findingTotal(projectId);
+        if (findings === expectedFindings) break;
+        if (findings > 0) throw new Error(`the list holds ${findings} findings, ${expectedFindings} expected`);
+        const state = expectStatus(await this.call("GET", `/v1/scans/${scan.id as string}`), 200, "scan");
+        // Over (the findings are recorded before the outcome): what the list holds now is all it will hold.
+        if (state.status !== "running" && state.status !== "queued") {
+          findings = await this.findingTotal(projectId);
+          if (findings === expectedFindings) break;
+          throw new Error(`scan ${state.status as string}, ${findings} findings listed of ${expectedFindings}`);
+        }
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    const tFindings = Date.now();
     const seen = await frames.close();
     const at = (stage: string) => seen.get(stage);
     const span = (from: number | undefined, to: number | undefined) =>
@@ -177,13 +261,14 @@ export class Portal {
       stages,
       tailMs: last === undefined ? undefined : tVisible - last,
       components,
+      ...(findings === undefined ? {} : { findings, findingsMs: tFindings - t0 }),
     };
   }
 
   /** The worker's stage times (ms since epoch) from the scan's live progress frames, until close(). */
   private followProgress(scanId: string): { close(): Promise<Map<string, number>> } {
     const seen = new Map<string, number>();
-    const socket = new WebSocket(`${BASE.replace(/^http/, "ws")}/api/ws/scans/${scanId}`);
+    const socket = new WebSocket(`${this.base.replace(/^http/, "ws")}/api/ws/scans/${scanId}`);
     socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.token })));
     // The terminal state frame is the last one; the server keeps the socket open after it (docs/scan-websocket.md).
     let finished!: () => void;

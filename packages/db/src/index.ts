@@ -7,5 +7,5 @@ export { column, preparedQuery, rawQuery, rawStatement } from "./raw-query.ts";
 export type { Column, Columns, RowOf } from "./raw-query.ts";
 export { SNAPSHOT } from "./snapshot.ts";
 export { containsPattern } from "./like-pattern.ts";
-export { bulkTransaction } from "./bulk.ts";
+export { bulkTransaction, JsonText } from "./bulk.ts";
 export type { BulkTransaction, CopyValue } from "./bulk.ts";

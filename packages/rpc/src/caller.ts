@@ -124,7 +124,11 @@ interface VerifiedToken {
 // Tokens that verified: the same bytes under the same key verify the same way again, so a token seen before has only
 // its clock checked. The gateway reuses a caller's token for up to 30 s (identity's cache_seconds), and every request
 // verifies it in the gateway and in each service it reaches (git log -p docs/benchmarks.md).
-const verifiedTokens = new LRUCache<string, VerifiedToken>({ max: 4096 });
+// Bounded by bytes (a caller with many memberships weighs more): the token and the caller as UTF-16, plus the entry.
+const verifiedTokens = new LRUCache<string, VerifiedToken>({
+  maxSize: 4 * 1024 ** 2,
+  sizeCalculation: (v, token) => 2 * (token.length + v.secretKey.length + JSON.stringify(v.caller).length) + 256,
+});
 
 function rememberedCallerOf(token: string, secretKey: string): Caller | undefined {
   const seen = verifiedTokens.get(token);

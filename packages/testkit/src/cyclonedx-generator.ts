@@ -7,6 +7,11 @@ export interface GeneratedBomOptions {
   seed?: number;
   /** Average dependencies per component (default 3). */
   fanOut?: number;
+  /**
+   * The packages the components are, in order (the first `components` of them), instead of generated npm-like
+   * names: a benchmark's real vulnerable package versions, so that matching finds something.
+   */
+  packages?: readonly { purl: string; group?: string; name: string; version: string }[];
 }
 
 function mulberry32(seed: number): () => number {
@@ -36,10 +41,11 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
   const refs: string[] = [];
   const components: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i += 1) {
-    const scope = `@scope${i % 40}`;
-    const name = `package-${i}`;
-    const version = `${1 + (i % 7)}.${i % 13}.${i % 5}`;
-    const ref = `${scope}/${name}@${version}`;
+    const given = options.packages?.[i];
+    const scope = given ? given.group : `@scope${i % 40}`;
+    const name = given?.name ?? `package-${i}`;
+    const version = given?.version ?? `${1 + (i % 7)}.${i % 13}.${i % 5}`;
+    const ref = given?.purl ?? `${scope}/${name}@${version}`;
     refs.push(ref);
     const hex = (i.toString(16) + "0".repeat(64)).slice(0, 64);
     components.push({
@@ -49,17 +55,18 @@ export function generateCycloneDxBom(options: GeneratedBomOptions): Record<strin
       name,
       version,
       description: `Generated package ${i} for reader tests and benchmarks.`,
-      scope: random() < 0.05 ? "optional" : undefined,
+      // Given packages are all required: each of them is matched, as OSV-Scanner matches every one.
+      scope: random() < 0.05 && !given ? "optional" : undefined,
       hashes: [
         { alg: "SHA-256", content: hex },
         { alg: "SHA-1", content: hex.slice(0, 40) },
       ],
       licenses: [LICENSES[i % LICENSES.length]],
-      purl: `pkg:npm/${encodeURIComponent(scope)}/${name}@${version}`,
+      purl: given?.purl ?? `pkg:npm/${encodeURIComponent(scope!)}/${name}@${version}`,
       externalReferences: [
         { type: "distribution", url: `https://registry.example.test/${scope}/${name}/-/${name}-${version}.tgz` },
       ],
-      properties: [{ name: "cdx:npm:package:path", value: `node_modules/${scope}/${name}` }],
+      properties: given ? [] : [{ name: "cdx:npm:package:path", value: `node_modules/${scope}/${name}` }],
     });
   }
   const direct = Math.min(50, n);

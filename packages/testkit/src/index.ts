@@ -53,3 +53,5 @@ export { osvScannerDatabase } from "./osv-scanner-db.ts";
 export type { OsvScannerDatabase } from "./osv-scanner-db.ts";
 export { startTestWebhookReceiver } from "./webhook-receiver.ts";
 export type { ReceivedRequest, TestWebhookReceiver } from "./webhook-receiver.ts";
+export { createDatabase, startPortalProcesses } from "./portal-processes.ts";
+export type { PortalProcesses, PortalProcessOptions } from "./portal-processes.ts";

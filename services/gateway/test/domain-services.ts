@@ -1,11 +1,11 @@
 // Real domain services as child processes (`node src/main.ts`), each on an ephemeral RPC port, for the
 // readiness and gRPC interop tests.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openDatabase } from "@sca/db";
-import { TEST_SECRET, uniqueName } from "@sca/testkit";
+import { freePort, TEST_SECRET, uniqueName } from "@sca/testkit";
 
 // Topics and consumer groups of these processes live under a prefix of the test run's own: a service that consumes
 // (admin reads the audit topic) never joins a running portal's group.
@@ -24,13 +24,7 @@ function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): No
   };
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+export { freePort };
 
 /** `node src/main.ts migrate` of a service against a database. */
 export async function migrateService(name: string, databaseUrl: string): Promise<void> {

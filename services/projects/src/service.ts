@@ -44,6 +44,10 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
+  // As the scanner-runner: V8's memory-saver heap sizing grows the old generation in small steps over what is live, so
+  // the garbage of a large ingestion or a scan's findings is collected rather than kept resident (docs/benchmarks.md,
+  // `findings-at-scale`).
+  v8Flags: ["--memory-saver-mode"],
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
     kafka.consume({

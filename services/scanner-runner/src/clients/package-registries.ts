@@ -8,6 +8,7 @@
 // UNREACHABLE_AFTER requests in a row unanswered (an air-gapped install, a mirror down) is not asked for
 // UNREACHABLE_MS: its releases answer "could not be asked" at once rather than each waiting out its timeout.
 import type { PackageVersion } from "@sca/purl-package";
+import { LRUCache } from "lru-cache";
 import { downloadBytes, FeedDownloadError } from "./feed-download.ts";
 import {
   latestReleaseOf,
@@ -42,7 +43,7 @@ export interface RegistryLookupOptions extends LookupLimits {
 /** A registry document past this size is refused (npm's packuments of busy packages run to a few MiB). */
 const DOCUMENT_MAX_BYTES = 16 * 1024 ** 2;
 const CACHE_MS = 60 * 60 * 1000;
-const CACHE_MAX = 20_000;
+const CACHE_MAX_BYTES = 8 * 1024 ** 2;
 const USER_AGENT = "sca-portal-scanner-runner (currency and license lookup)";
 /** Requests in a row a host left unanswered (unreachable, or past the timeout) after which it is not asked. */
 const UNREACHABLE_AFTER = 8;
@@ -61,22 +62,23 @@ export interface FetchedLicense extends RegistryLicense {
   registry: Registry;
 }
 
-/** At most CACHE_MAX entries, each for CACHE_MS; the oldest go first (a Map iterates in insertion order). */
-class TimedCache<V> {
-  readonly #entries = new Map<string, { at: number; value: V }>();
+/**
+ * At most CACHE_MAX_BYTES of entries (the key and the value's JSON as UTF-16), each for CACHE_MS; the least recently
+ * used go first.
+ */
+class TimedCache<V extends object | null> {
+  readonly #entries = new LRUCache<string, { value: V }>({
+    maxSize: CACHE_MAX_BYTES,
+    ttl: CACHE_MS,
+    sizeCalculation: (entry, key) => 2 * (key.length + JSON.stringify(entry.value).length) + 128,
+  });
 
   get(key: string): { value: V } | undefined {
-    const hit = this.#entries.get(key);
-    return hit && Date.now() - hit.at < CACHE_MS ? { value: hit.value } : undefined;
+    return this.#entries.get(key);
   }
 
   set(key: string, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, { at: Date.now(), value });
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= CACHE_MAX) break;
-      this.#entries.delete(oldest);
-    }
+    this.#entries.set(key, { value });
   }
 }
 

@@ -1,8 +1,9 @@
 // A scan's matches (docs/findings.md, "Recording verdicts"): its findings, the package version of each matched
 // component (snapshot_packages) and the record that it was matched (scan_matches). Raw SQL (ADR 5) for the findings
-// and package versions: set-based statements over a JSON array of rows (jsonb_to_recordset), never row by row.
+// and package versions: set-based statements over a JSON array of rows (jsonb_to_recordset), never row by row, a
+// bounded batch each, so memory does not grow with the SBOM.
 import { raw, type EntityManager } from "@mikro-orm/postgresql";
-import { rawStatement, SNAPSHOT } from "@sca/db";
+import { column, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
 import { uuidv7 } from "@sca/kafka";
 import type { PackageVersion } from "../../domain/package-version.ts";
 import { deleteBatched } from "../batched-delete.ts";
@@ -28,48 +29,105 @@ export async function recordedMatch(
   return row ? { databaseVersion: row.databaseVersion, findingCount: row.findingCount } : null;
 }
 
+/** Rows one statement writes at most: each statement's JSON stays a few MB, whatever the scan holds. */
+const WRITE_BATCH_ROWS = 5000;
+
+/** The findings and package versions planned for some of the snapshot's components (rows named by id). */
+export interface PlannedPage {
+  componentRowIds: string[];
+  packages: { componentRowId: string; pkg: PackageVersion }[];
+  findings: PlannedFinding[];
+}
+
 /**
- * Replaces the scan's findings with `planned` (a finding kept keeps its id and detected_at), its components'
- * package versions with `packages`, and marks the scan matched. Triage rows of new (component, vulnerability)
- * pairs start in_triage. The components' severity follows (inventory/matching.ts recomputeSeverity).
+ * Replaces the scan's findings with those planned, a page of components at a time (a finding kept keeps its id and
+ * detected_at), its components' package versions with the pages', and marks the scan matched; answers the findings
+ * written. Triage rows of new (component, vulnerability) pairs start in_triage. The components' severity follows
+ * (inventory/matching.ts recomputeSeverity).
  */
 export async function writeScanFindings(
   em: EntityManager,
   scan: { scanId: string; projectId: string; databaseVersion: string },
-  packages: { componentRowId: string; pkg: PackageVersion }[],
-  planned: PlannedFinding[],
-): Promise<void> {
+  pages: AsyncIterable<PlannedPage>,
+): Promise<number> {
   await em.nativeDelete(SnapshotPackage, { scanId: scan.scanId });
-  if (packages.length)
-    await rawStatement(
-      em,
-      `insert into snapshot_packages (component_row_id, scan_id, project_id, ecosystem, name, version)
-       select component_row_id, ?, ?, ecosystem, name, version
-       from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, ecosystem text, name text, version text)`,
-      [
-        scan.scanId,
-        scan.projectId,
-        JSON.stringify(packages.map((p) => ({ component_row_id: p.componentRowId, ...p.pkg }))),
-      ],
-    );
-  const rows = JSON.stringify(
-    planned.map((f) => ({
-      id: uuidv7(),
-      component_row_id: f.componentRowId,
-      component_id: f.componentId,
-      component_key: f.componentKey,
-      ecosystem: f.ecosystem,
-      vulnerability_id: f.vulnerabilityId,
-      fixed_versions: f.fixedVersions,
-    })),
-  );
+  // A scan's first recording (the usual case) has no finding to drop.
+  const [{ replacing }] = (await rawQuery(
+    em,
+    "select exists (select 1 from vulnerability_findings where scan_id = ?) as replacing",
+    [scan.scanId],
+    { replacing: column.boolean },
+  )) as [{ replacing: boolean }];
+  let count = 0;
+  for await (const page of pages) {
+    for (let i = 0; i < page.packages.length; i += WRITE_BATCH_ROWS)
+      await insertSnapshotPackages(em, scan, page.packages.slice(i, i + WRITE_BATCH_ROWS));
+    if (replacing) await dropStaleFindings(em, page);
+    for (let i = 0; i < page.findings.length; i += WRITE_BATCH_ROWS) {
+      const batch = page.findings.slice(i, i + WRITE_BATCH_ROWS);
+      await upsertFindings(em, scan, batch);
+      await openTriage(em, scan.projectId, batch);
+    }
+    count += page.findings.length;
+  }
+  await em
+    .createQueryBuilder(ScanMatch)
+    .insert({
+      scanId: scan.scanId,
+      projectId: scan.projectId,
+      databaseVersion: scan.databaseVersion,
+      findingCount: count,
+      recordedAt: raw("now()"),
+    })
+    .onConflict("scanId")
+    .merge(["databaseVersion", "findingCount", "recordedAt"])
+    .execute("run");
+  return count;
+}
+
+async function insertSnapshotPackages(
+  em: EntityManager,
+  scan: { scanId: string; projectId: string },
+  packages: PlannedPage["packages"],
+): Promise<void> {
+  if (packages.length === 0) return;
   await rawStatement(
     em,
-    `delete from vulnerability_findings f where f.scan_id = ? and not exists (
+    `insert into snapshot_packages (component_row_id, scan_id, project_id, ecosystem, name, version)
+     select component_row_id, ?, ?, ecosystem, name, version
+     from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, ecosystem text, name text, version text)`,
+    [
+      scan.scanId,
+      scan.projectId,
+      JSON.stringify(packages.map((p) => ({ component_row_id: p.componentRowId, ...p.pkg }))),
+    ],
+  );
+}
+
+/** Deletes the findings of the page's components that its plan no longer has (a re-recording's). */
+async function dropStaleFindings(em: EntityManager, page: PlannedPage): Promise<void> {
+  if (page.componentRowIds.length === 0) return;
+  await rawStatement(
+    em,
+    `delete from vulnerability_findings f
+     where f.component_row_id = any(?::uuid[]) and not exists (
        select 1 from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, vulnerability_id text)
        where x.component_row_id = f.component_row_id and x.vulnerability_id = f.vulnerability_id)`,
-    [scan.scanId, rows],
+    [
+      `{${page.componentRowIds.join(",")}}`,
+      JSON.stringify(
+        page.findings.map((f) => ({ component_row_id: f.componentRowId, vulnerability_id: f.vulnerabilityId })),
+      ),
+    ],
   );
+}
+
+async function upsertFindings(
+  em: EntityManager,
+  scan: { scanId: string; projectId: string },
+  findings: PlannedFinding[],
+): Promise<void> {
+  if (findings.length === 0) return;
   await rawStatement(
     em,
     `insert into vulnerability_findings as f (id, project_id, scan_id, component_row_id, component_id, component_key,
@@ -79,21 +137,22 @@ export async function writeScanFindings(
        ecosystem text, vulnerability_id text, fixed_versions jsonb)
      on conflict (component_row_id, vulnerability_id) do update set fixed_versions = excluded.fixed_versions,
        removed_at = null`,
-    [scan.projectId, scan.scanId, rows],
+    [
+      scan.projectId,
+      scan.scanId,
+      JSON.stringify(
+        findings.map((f) => ({
+          id: uuidv7(),
+          component_row_id: f.componentRowId,
+          component_id: f.componentId,
+          component_key: f.componentKey,
+          ecosystem: f.ecosystem,
+          vulnerability_id: f.vulnerabilityId,
+          fixed_versions: f.fixedVersions,
+        })),
+      ),
+    ],
   );
-  await openTriage(em, scan.projectId, planned);
-  await em
-    .createQueryBuilder(ScanMatch)
-    .insert({
-      scanId: scan.scanId,
-      projectId: scan.projectId,
-      databaseVersion: scan.databaseVersion,
-      findingCount: planned.length,
-      recordedAt: raw("now()"),
-    })
-    .onConflict("scanId")
-    .merge(["databaseVersion", "findingCount", "recordedAt"])
-    .execute("run");
 }
 
 /**

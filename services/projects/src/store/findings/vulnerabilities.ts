@@ -1,7 +1,7 @@
 // The advisory data the scanner-runner sends (docs/findings.md, "Recording verdicts"): the vulnerabilities with their
 // aliases and scores, and the verdict on each package version. Raw SQL (ADR 5): every write is a set-based statement
-// over a JSON array of rows (jsonb_to_recordset) inside the caller's transaction, thousands of rows in a handful of
-// statements, never row by row.
+// over a JSON array of rows (jsonb_to_recordset) inside the caller's transaction, a bounded batch of rows each (a
+// handful of statements for thousands of rows), never row by row.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, rawStatement } from "@sca/db";
 import type { PackageVersion } from "../../domain/package-version.ts";
@@ -28,9 +28,16 @@ export interface Verdict {
   vulnerabilities: { id: string; fixedVersions: string[] }[];
 }
 
+/** Rows one statement writes at most: its JSON stays a few MB, whatever a scan names. */
+const WRITE_BATCH_ROWS = 2000;
+
 /** Inserts or replaces the vulnerabilities and their aliases (an alias moves to the vulnerability now naming it). */
 export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
-  if (vulns.length === 0) return;
+  for (let i = 0; i < vulns.length; i += WRITE_BATCH_ROWS)
+    await upsertVulnerabilityBatch(em, vulns.slice(i, i + WRITE_BATCH_ROWS));
+}
+
+async function upsertVulnerabilityBatch(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
   await rawStatement(
     em,
     `insert into vulnerabilities as v (id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector,
@@ -118,24 +125,32 @@ export async function updateVulnerabilityScores(
 
 /** The verdicts replace the stored ones of the same package versions. */
 export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): Promise<void> {
-  if (verdicts.length === 0) return;
-  await rawStatement(
-    em,
-    `delete from package_vulnerabilities p using jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text)
-     where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
-    [JSON.stringify(verdicts.map((v) => v.pkg))],
-  );
-  const rows = verdicts.flatMap((v) =>
-    v.vulnerabilities.map((a) => ({ ...v.pkg, vulnerability_id: a.id, fixed_versions: a.fixedVersions })),
-  );
-  if (rows.length === 0) return;
-  await rawStatement(
-    em,
-    `insert into package_vulnerabilities (ecosystem, name, version, vulnerability_id, fixed_versions)
-     select ecosystem, name, version, vulnerability_id, fixed_versions
-     from jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
-       fixed_versions jsonb)
-     on conflict do nothing`,
-    [JSON.stringify(rows)],
-  );
+  // Every verdict's old rows go before any new row is written: a package version named twice keeps both lists' rows.
+  for (let i = 0; i < verdicts.length; i += WRITE_BATCH_ROWS)
+    await rawStatement(
+      em,
+      `delete from package_vulnerabilities p using jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text)
+       where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
+      [JSON.stringify(verdicts.slice(i, i + WRITE_BATCH_ROWS).map((v) => v.pkg))],
+    );
+  let rows: { ecosystem: string; name: string; version: string; vulnerability_id: string; fixed_versions: string[] }[] =
+    [];
+  const flush = async () => {
+    if (rows.length === 0) return;
+    await rawStatement(
+      em,
+      `insert into package_vulnerabilities (ecosystem, name, version, vulnerability_id, fixed_versions)
+       select ecosystem, name, version, vulnerability_id, fixed_versions
+       from jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
+         fixed_versions jsonb)
+       on conflict do nothing`,
+      [JSON.stringify(rows)],
+    );
+    rows = [];
+  };
+  for (const v of verdicts) {
+    for (const a of v.vulnerabilities) rows.push({ ...v.pkg, vulnerability_id: a.id, fixed_versions: a.fixedVersions });
+    if (rows.length >= WRITE_BATCH_ROWS) await flush();
+  }
+  await flush();
 }

@@ -2,7 +2,7 @@
 // on one connection (@sca/db bulkTransaction), one ingestion per project at a time (an advisory lock on the project),
 // the components and edges streamed in with COPY; deletions in bounded statements under the same lock.
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { bulkTransaction, column, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
+import { bulkTransaction, column, JsonText, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
 import type { InventoryContents } from "../../domain/inventory-artefact.ts";
 import { deleteBatched } from "../batched-delete.ts";
 import { deleteFindingsOfScans } from "../findings/scan-matches.ts";
@@ -49,6 +49,10 @@ const COMPONENT_COLUMNS = [
   "dependency_scope",
   "raw_data",
 ] as const;
+
+function* mapped<T, R>(items: Iterable<T>, f: (item: T) => R): Generator<R> {
+  for (const item of items) yield f(item);
+}
 
 /**
  * Writes the snapshot, its components and edges, all or nothing. Under the project's advisory lock the scan is
@@ -98,10 +102,11 @@ export async function writeInventory(
         counts.edgeCount,
       ],
     );
+    // Rows made as COPY takes them: no second array of the whole snapshot.
     await tx.copyRows(
       "inventory_components",
       COMPONENT_COLUMNS,
-      contents.components.map((c) => [
+      mapped(contents.components, (c) => [
         c.id,
         s.scanId,
         s.projectId,
@@ -125,13 +130,13 @@ export async function writeInventory(
         c.direct,
         c.depth,
         c.dependencyScope,
-        c.rawData,
+        new JsonText(c.rawData),
       ]),
     );
     await tx.copyRows(
       "inventory_edges",
       ["id", "scan_id", "from_component_id", "to_component_id", "scope"],
-      contents.edges.map((e) => [e.id, s.scanId, e.fromComponentId, e.toComponentId, e.scope]),
+      mapped(contents.edges, (e) => [e.id, s.scanId, e.fromComponentId, e.toComponentId, e.scope]),
     );
     // The new snapshot is the project's newest: its summaries follow in the same transaction.
     await recountInventorySummaryIn(tx, s.projectId);

@@ -1,6 +1,6 @@
 // What vulnerability matching reads and writes of a snapshot's components (docs/findings.md, "Recording verdicts"):
-// the rows it matches, and each row's severity_max from its open findings. Raw SQL (ADR 5): plain rows of a whole
-// snapshot, and one set-based update over the rows whose severity changes.
+// the rows it matches, and each row's severity_max from its open findings. Raw SQL (ADR 5): plain rows of a snapshot a
+// page at a time, and one set-based update over the rows whose severity changes.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, rawStatement } from "@sca/db";
 import { SEVERITY_RANK } from "../../domain/component-list.ts";
@@ -14,13 +14,29 @@ export interface MatchableComponent {
   purl: string | null;
 }
 
-export async function matchableComponents(em: EntityManager, scanId: string): Promise<MatchableComponent[]> {
-  return rawQuery(em, "select id, component_id, key, purl from inventory_components where scan_id = ?", [scanId], {
-    id: column.text,
-    componentId: column.text,
-    key: column.text,
-    purl: column.text.nullable,
-  });
+const MATCHABLE_COLUMNS = { id: column.text, componentId: column.text, key: column.text, purl: column.text.nullable };
+
+/** The snapshot's components, `size` at a time, by (name, id): the (scan_id, name, id) index walked as a keyset. */
+export async function* matchableComponentPages(
+  em: EntityManager,
+  scanId: string,
+  size: number,
+): AsyncGenerator<MatchableComponent[]> {
+  let after: { name: string; id: string } | null = null;
+  for (;;) {
+    const rows: (MatchableComponent & { name: string })[] = await rawQuery(
+      em,
+      `select id, component_id, key, purl, name from inventory_components
+       where scan_id = ?${after ? " and (name, id) > (?, ?::uuid)" : ""} order by name, id limit ?`,
+      after ? [scanId, after.name, after.id, size] : [scanId, size],
+      { ...MATCHABLE_COLUMNS, name: column.text },
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1]!;
+    after = { name: last.name, id: last.id };
+  }
 }
 
 const SEVERITY_OF_RANK = `case r ${Object.entries(SEVERITY_RANK)

@@ -1,6 +1,7 @@
 // The matcher: the advisories in force, per (ecosystem, normalised package name), each affected package prepared
-// once; a distinct package version is looked up with one map access and its verdict cached for the index's life
-// (an index is built per database version, so the cache is per database version too).
+// once; a distinct package version is looked up with one map access and its verdict cached for the index's life,
+// within a byte budget (an index is built per database version, so the cache is per database version too).
+import { LRUCache } from "lru-cache";
 import { isWithdrawn, type Advisory } from "./advisory.ts";
 import { affects, prepareAffected, type PreparedAffected } from "./affected.ts";
 import { normalisedName, type PackageVersion } from "@sca/purl-package";
@@ -22,14 +23,26 @@ interface IndexedAffected {
 
 const keyOf = (ecosystem: string, name: string): string => `${ecosystem}\u0000${name}`;
 
-/** Verdicts kept per index before the cache starts over (bounded memory; a miss only costs a lookup). */
-export const VERDICT_CACHE_LIMIT = 200_000;
+/** Bytes of verdicts kept per index, least recently used out first (a miss only costs a lookup). */
+export const VERDICT_CACHE_MAX_BYTES = 16 * 1024 ** 2;
+
+/** What a kept verdict costs: its key and ids as UTF-16, and about 64 bytes per object and array. */
+function verdictBytes(verdict: Verdict, key: string): number {
+  let bytes = 2 * key.length + 128;
+  if (verdict.assessed)
+    for (const v of verdict.vulnerabilities)
+      bytes += 128 + 2 * v.vulnerabilityId.length + v.fixedVersions.reduce((n, f) => n + 64 + 2 * f.length, 0);
+  return bytes;
+}
 
 export class AdvisoryIndex {
   readonly vulnerabilities: ReadonlyMap<string, VulnerabilityRecord>;
   readonly advisoryCount: number;
   private readonly byPackage = new Map<string, IndexedAffected[]>();
-  private readonly verdicts = new Map<string, Verdict>();
+  private readonly verdicts = new LRUCache<string, Verdict>({
+    maxSize: VERDICT_CACHE_MAX_BYTES,
+    sizeCalculation: verdictBytes,
+  });
   /** Every name of every vulnerability, upper-cased, to its canonical id: built at the first lookup by name. */
   private names: Map<string, string> | null = null;
 
@@ -91,7 +104,6 @@ export class AdvisoryIndex {
     const cached = this.verdicts.get(key);
     if (cached) return cached;
     const verdict = this.evaluate(pkg.ecosystem, name, pkg.version);
-    if (this.verdicts.size >= VERDICT_CACHE_LIMIT) this.verdicts.clear();
     this.verdicts.set(key, verdict);
     return verdict;
   }
