@@ -46,7 +46,11 @@ stage_end() { # name
 }
 
 # The static checks, with their caches under .data/cache: tsc's incremental build info, eslint's and prettier's caches.
-typecheck() { tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"; }
+# The single-page app has a project of its own (the browser's DOM, JSX), beside the workspace's Node one.
+typecheck() {
+  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"
+  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc-frontend.tsbuildinfo"
+}
 lint_all() {
   prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" .
   eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" .
@@ -55,7 +59,7 @@ lint_all() {
 changed_ts() {
   local base; base="$(git merge-base HEAD origin/main 2>/dev/null || git merge-base HEAD main 2>/dev/null || echo HEAD)"
   { git diff --name-only --diff-filter=d "$base"; git ls-files --others --exclude-standard; } | sort -u |
-    grep -E '\.(ts|js)$' | grep -vE '^(proto/gen|deploy)/' || true
+    grep -E '\.(ts|tsx|js)$' | grep -vE '^(proto/gen|deploy)/' || true
 }
 lint_changed() {
   local files; mapfile -t files < <(changed_ts)
@@ -117,6 +121,7 @@ whole=0
 if [ $whole = 1 ]; then
   # Independent of jest and of each other.
   STAGE_NICE=5 stage_begin contracts bash scripts/check-proto.sh
+  STAGE_NICE=5 stage_begin api-client bash scripts/check-api-client.sh
   STAGE_NICE=5 stage_begin typecheck typecheck
   STAGE_NICE=5 stage_begin lint lint_all
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
@@ -133,7 +138,7 @@ rc=0
 jest_run "$results" "$@" || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
-for name in contracts typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+for name in contracts api-client typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]
