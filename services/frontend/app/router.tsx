@@ -2,10 +2,13 @@
 // link (/reset-password?token=) and the OAuth landings (/ and /login?error=). A signed-in route without a session
 // tries the refresh cookie first, then goes to /login?next=<the route>.
 import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
+import { ComponentsPage } from "./pages/components.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
+import { ScanPage } from "./pages/scan.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
+import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
 import { isSignedIn, refresh } from "./session/session.ts";
 import { Shell } from "./shell.tsx";
 
@@ -35,9 +38,29 @@ const home = createRoute({
 });
 const projects = createRoute({ getParentRoute: () => signedIn, path: "/projects", component: ProjectsPage });
 const project = createRoute({ getParentRoute: () => signedIn, path: "/projects/$projectId", component: ProjectPage });
+const scan = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/scans/$scanId",
+  component: ScanPage,
+});
+const components = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/components",
+  component: ComponentsPage,
+});
+const vulnerabilities = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/vulnerabilities",
+  component: VulnerabilitiesPage,
+});
 
 export const router = createRouter({
-  routeTree: root.addChildren([signIn, forgot, reset, signedIn.addChildren([home, projects, project])]),
+  routeTree: root.addChildren([
+    signIn,
+    forgot,
+    reset,
+    signedIn.addChildren([home, projects, project, scan, components, vulnerabilities]),
+  ]),
   defaultPreload: "intent",
 });
 

@@ -1,12 +1,16 @@
-// A project's page: its overview scores and what its writers may change (name, description) or do (archive).
+// A project's page: its overview scores, gate result and recent scans; links to its components and findings; the
+// SBOM download; and what its writers may change (name, description) or do (archive, scan an SBOM).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { download } from "../download.ts";
 import { field } from "../form.ts";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { canWrite, useMe } from "../session/me.ts";
+import { RecentScans, SbomScan } from "./project-scans.tsx";
 
 export function ProjectPage() {
   const { projectId }: { projectId: string } = useParams({ strict: false });
@@ -23,6 +27,11 @@ export function ProjectPage() {
     queryKey: ["project", projectId, "overview"],
     queryFn: async () => dataOf(await api.GET("/v1/projects/{id}/overview", path)),
   });
+  const gate = useQuery({
+    queryKey: ["project", projectId, "gate"],
+    queryFn: async () => dataOf(await api.GET("/v1/projects/{id}/gate-result", path)),
+  });
+  const [downloadError, setDownloadError] = useState<unknown>(null);
   const edit = useMutation({
     mutationFn: async (form: FormData) =>
       dataOf(
@@ -81,7 +90,26 @@ export function ProjectPage() {
         {p.archived_at ? ` · archived ${new Date(p.archived_at).toLocaleDateString()}` : ""}
       </p>
       {p.description ? <p>{p.description}</p> : null}
-      <ProblemView error={edit.error ?? archive.error ?? overview.error} />
+      <nav className="actions" aria-label="Project">
+        <Link to="/projects/$projectId/components" params={{ projectId }}>
+          Components
+        </Link>
+        <Link to="/projects/$projectId/vulnerabilities" params={{ projectId }}>
+          Vulnerabilities
+        </Link>
+        <button
+          type="button"
+          onClick={() => {
+            setDownloadError(null);
+            download(`/v1/projects/${projectId}/sbom?format=cyclonedx-json`, `${p.slug}.cdx.json`).catch(
+              setDownloadError,
+            );
+          }}
+        >
+          Download SBOM
+        </button>
+      </nav>
+      <ProblemView error={edit.error ?? archive.error ?? overview.error ?? gate.error ?? downloadError} />
       {editing ? (
         <form
           className="card"
@@ -114,6 +142,25 @@ export function ProjectPage() {
           <Score label="Outdated" value={o.outdated_count} />
         </section>
       ) : null}
+      {gate.data ? (
+        <section aria-label="Gate result" className="card">
+          <h2>
+            Gate: <span data-testid="gate-outcome">{gate.data.outcome}</span>
+          </h2>
+          {gate.data.reasons.length ? (
+            <ul>
+              {gate.data.reasons.map((r) => (
+                <li key={r.code}>{r.message}</li>
+              ))}
+            </ul>
+          ) : (
+            <p>No reason to fail.</p>
+          )}
+        </section>
+      ) : null}
+      {writer ? <SbomScan projectId={projectId} /> : null}
+      <h2>Recent scans</h2>
+      {o ? <RecentScans projectId={projectId} scans={o.recent_scans} /> : null}
     </main>
   );
 }
