@@ -4,7 +4,8 @@
 #                         real PostgreSQL, Kafka and Redis on loopback. The static checks and the fuzzing gate run beside
 #                         jest; the run ends with the stage timings, the slowest test files and jest's summary line.
 #   ./dev test --quick    the inner loop: typecheck, lint of the changed files and the pure tests (no servers).
-#   ./dev test PATH...    jest only, on the matching files (after the servers are up); FUZZ_GATE=1 adds the gate.
+#   ./dev test PATH...    jest only, on the matching files (after the servers are up); FUZZ_GATE=1 adds the gate,
+#                         UI_SUITE=1 the UI suite.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
@@ -128,6 +129,8 @@ if [ $whole = 1 ]; then
 fi
 # The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
 if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate node fuzz/gate.ts; fi
+# The UI suite (Playwright on Debian's chromium against a portal of its own, docs/ui.md) likewise; UI_SUITE=1 adds it.
+if [ $whole = 1 ] || [ "${UI_SUITE:-}" = 1 ]; then stage_begin ui node services/frontend/e2e/run.ts; fi
 
 # One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
 # .data/test-results/jest.json for the timings.
@@ -138,7 +141,7 @@ rc=0
 jest_run "$results" "$@" || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
-for name in contracts api-client typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+for name in contracts api-client typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]

@@ -91,7 +91,8 @@ export function ScanPage() {
     };
   }, [scanId, projectId, queryClient]);
 
-  const percent = progress.percent ?? 0;
+  // The state frame repeats the last progress (often 99); a succeeded scan is complete.
+  const percent = progress.status === "succeeded" ? 100 : (progress.percent ?? 0);
   return (
     <main>
       <p>
