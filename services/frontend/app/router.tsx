@@ -2,6 +2,7 @@
 // link (/reset-password?token=) and the OAuth landings (/ and /login?error=). A signed-in route without a session
 // tries the refresh cookie first, then goes to /login?next=<the route>.
 import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
+import { CrashPage } from "./crash.tsx";
 import { ComponentsPage } from "./pages/components.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
@@ -62,6 +63,7 @@ export const router = createRouter({
     signedIn.addChildren([home, projects, project, scan, components, vulnerabilities]),
   ]),
   defaultPreload: "intent",
+  defaultErrorComponent: CrashPage,
 });
 
 declare module "@tanstack/react-router" {
