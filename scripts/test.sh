@@ -60,7 +60,7 @@ lint_all() {
 changed_ts() {
   local base; base="$(git merge-base HEAD origin/main 2>/dev/null || git merge-base HEAD main 2>/dev/null || echo HEAD)"
   { git diff --name-only --diff-filter=d "$base"; git ls-files --others --exclude-standard; } | sort -u |
-    grep -E '\.(ts|tsx|js)$' | grep -vE '^(proto/gen|deploy)/' || true
+    grep -E '\.(ts|tsx|js)$' | grep -vE '^(proto/gen|deploy|packages/api-client/gen)/' || true
 }
 lint_changed() {
   local files; mapfile -t files < <(changed_ts)
