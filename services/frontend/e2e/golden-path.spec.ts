@@ -67,6 +67,9 @@ test("a developer scans juice-shop and triages a finding", async ({ page }) => {
   const gate = page.getByRole("region", { name: "Gate result" });
   await expect(gate.getByTestId("gate-outcome")).toHaveText("fail");
   await expect(gate.getByRole("listitem").filter({ hasText: "forbidden license" })).toContainText("fuzzball");
+  const overview = page.getByRole("region", { name: "Overview" });
+  await expect(overview.locator(".score").filter({ hasText: "Components" })).toContainText(/\d{3,}/);
+  await expect(page.getByRole("table", { name: "Recent scans" }).locator("tbody tr")).toHaveCount(1);
   await screenshot(page, "project");
 
   const download = page.waitForEvent("download");
