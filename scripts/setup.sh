@@ -24,7 +24,7 @@ finish() {
   [ $failed = 0 ] || die "set-up failed"
 }
 
-[ "$mode" = node ] || bash "$S/debian.sh"
+[ "$mode" = node ] || bash "$S/debian.sh" "$mode"
 bash "$S/node.sh"
 begin workspace
 if [ "$mode" != node ]; then

@@ -4,7 +4,8 @@
 #                         real PostgreSQL, Kafka and Redis on loopback. The static checks and the fuzzing gate run beside
 #                         jest; the run ends with the stage timings, the slowest test files and jest's summary line.
 #   ./dev test --quick    the inner loop: typecheck, lint of the changed files and the pure tests (no servers).
-#   ./dev test PATH...    jest only, on the matching files (after the servers are up); FUZZ_GATE=1 adds the gate.
+#   ./dev test PATH...    jest only, on the matching files (after the servers are up); FUZZ_GATE=1 adds the gate,
+#                         UI_SUITE=1 the UI suite.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
@@ -46,7 +47,11 @@ stage_end() { # name
 }
 
 # The static checks, with their caches under .data/cache: tsc's incremental build info, eslint's and prettier's caches.
-typecheck() { tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"; }
+# The single-page app has a project of its own (the browser's DOM, JSX), beside the workspace's Node one.
+typecheck() {
+  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"
+  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc-frontend.tsbuildinfo"
+}
 lint_all() {
   prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" .
   eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" .
@@ -55,7 +60,7 @@ lint_all() {
 changed_ts() {
   local base; base="$(git merge-base HEAD origin/main 2>/dev/null || git merge-base HEAD main 2>/dev/null || echo HEAD)"
   { git diff --name-only --diff-filter=d "$base"; git ls-files --others --exclude-standard; } | sort -u |
-    grep -E '\.(ts|js)$' | grep -vE '^(proto/gen|deploy)/' || true
+    grep -E '\.(ts|tsx|js)$' | grep -vE '^(proto/gen|deploy|packages/api-client/gen)/' || true
 }
 lint_changed() {
   local files; mapfile -t files < <(changed_ts)
@@ -117,12 +122,15 @@ whole=0
 if [ $whole = 1 ]; then
   # Independent of jest and of each other.
   STAGE_NICE=5 stage_begin contracts bash scripts/check-proto.sh
+  STAGE_NICE=5 stage_begin api-client bash scripts/check-api-client.sh
   STAGE_NICE=5 stage_begin typecheck typecheck
   STAGE_NICE=5 stage_begin lint lint_all
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
 fi
 # The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
 if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate node fuzz/gate.ts; fi
+# The UI suite (Playwright on Debian's chromium against a portal of its own, docs/ui.md) likewise; UI_SUITE=1 adds it.
+if [ $whole = 1 ] || [ "${UI_SUITE:-}" = 1 ]; then stage_begin ui node services/frontend/e2e/run.ts; fi
 
 # One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
 # .data/test-results/jest.json for the timings.
@@ -133,7 +141,7 @@ rc=0
 jest_run "$results" "$@" || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
-for name in contracts typecheck lint helm fuzzing-gate; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+for name in contracts api-client typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]

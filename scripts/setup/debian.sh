@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# PostgreSQL and Redis from Debian's packages (only what is missing is installed).
+# PostgreSQL and Redis from Debian's packages (only what is missing is installed); with `test` or `all`, also the
+# chromium the UI's Playwright suite drives (Playwright's own browser download is not reachable).
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 need=()
@@ -7,6 +8,7 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v python3 >/dev/null || need+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+case "${1:-all}" in test | all) command -v chromium >/dev/null || need+=(chromium) ;; esac
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts or stops the portal's processes (every service and the gateway) on this machine.
+# Starts or stops the portal's processes (every service, the gateway and the frontend) on this machine. The frontend
+# serves the UI on http://127.0.0.1:8080/ (HTTP_PORT) and passes /api to the gateway on GATEWAY_PORT (8081).
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
 SERVICES=(identity projects scan-orchestrator scanner-runner policy notifier admin)
@@ -15,12 +16,14 @@ export APP_ENV="${APP_ENV:-dev}"
 # As in the images: a small young generation keeps each idle process well under 150 MB resident.
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
 export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http://localhost:8080}"
+UI_PORT="${HTTP_PORT:-8080}"
+GATEWAY_PORT="${GATEWAY_PORT:-8081}"
 
-start_one() { # name dir
+start_one() { # name dir [KEY=value...]
   local name=$1 dir=$2
   if [ -f "$RUN/$name.pid" ] && kill -0 "$(cat "$RUN/$name.pid")" 2>/dev/null; then return; fi
   # exec: the recorded pid is node's own; the redirections keep the caller's terminal or pipe free.
-  (cd "$dir" && exec nohup node src/main.ts) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
+  (cd "$dir" && exec env "${@:3}" nohup node src/main.ts) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"
 }
 
@@ -44,19 +47,27 @@ case "${1:-}" in
     done
     for m in "${migrating[@]}"; do wait "${m%%:*}" || die "migration of ${m#*:} failed; see $DATA/logs/${m#*:}.log"; done
     for s in "${SERVICES[@]}"; do start_one "$s" "$ROOT/services/$s"; done
-    start_one gateway "$ROOT/services/gateway"
+    # The gateway behind the frontend's proxy: one hop whose X-Forwarded-For carries the client's address.
+    start_one gateway "$ROOT/services/gateway" HTTP_PORT="$GATEWAY_PORT" TRUST_PROXY_HOPS=1
+    # The app is built when its sources are newer than the build.
+    fe="$ROOT/services/frontend"
+    if [ ! -f "$fe/dist/index.html" ] || [ -n "$(find "$fe/app" "$fe/index.html" "$ROOT/packages/api-client/gen" -newer "$fe/dist/index.html" -print -quit)" ]; then
+      (cd "$fe" && node_modules/.bin/vite build --logLevel warn) || die "building the UI failed"
+    fi
+    start_one frontend "$fe" HTTP_PORT="$UI_PORT" GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
     # Up to 120 s: after a restart the scanner-runner joins its consumer groups before it serves, and Kafka may hold a
     # join until the previous run's members time out.
     for _ in $(seq 600); do
-      curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" 2>/dev/null && break; sleep 0.2
+      curl -fsS -o /dev/null "http://127.0.0.1:$UI_PORT/api/health/ready" 2>/dev/null && break; sleep 0.2
     done
-    curl -fsS -o /dev/null "http://127.0.0.1:${HTTP_PORT:-8080}/api/health/ready" || die "the portal did not become ready; see ./dev logs"
+    curl -fsS -o /dev/null "http://127.0.0.1:$UI_PORT/api/health/ready" || die "the portal did not become ready; see ./dev logs"
     if [ -f "$ROOT/services/identity/src/commands/bootstrap-admin.ts" ]; then
       (cd "$ROOT/services/identity" && node src/commands/bootstrap-admin.ts)
     fi
-    log "the portal is up: API http://127.0.0.1:${HTTP_PORT:-8080}/api (docs at /api/docs); ./dev logs to follow, ./dev down to stop"
+    log "the portal is up: UI http://127.0.0.1:$UI_PORT/, API http://127.0.0.1:$UI_PORT/api (docs at /api/docs); ./dev logs to follow, ./dev down to stop"
     ;;
   stop)
+    stop_one frontend
     stop_one gateway
     for s in "${SERVICES[@]}"; do stop_one "$s"; done
     ;;

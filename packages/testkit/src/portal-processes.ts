@@ -44,8 +44,8 @@ export interface PortalProcesses {
   logDir: string;
   /** The pid of each service's and the gateway's node process. */
   pids: Record<ServiceName | "gateway", number>;
-  /** Signs in a super_admin made by identity's bootstrap command: answers an access token. */
-  superAdmin(): Promise<string>;
+  /** Signs in a super_admin made by identity's bootstrap command (with these credentials, else made-up ones). */
+  superAdmin(credentials?: { email: string; password: string }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -141,9 +141,11 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  const superAdmin = async () => {
-    const email = `admin-${randomBytes(3).toString("hex")}@portal.example.com`;
-    const password = `Pp-${randomBytes(12).toString("base64url")}`;
+  const superAdmin = async (credentials?: { email: string; password: string }) => {
+    const { email, password } = credentials ?? {
+      email: `admin-${randomBytes(3).toString("hex")}@portal.example.com`,
+      password: `Pp-${randomBytes(12).toString("base64url")}`,
+    };
     const boot = spawnSync(process.execPath, ["src/commands/bootstrap-admin.ts"], {
       cwd: join(ROOT, "services", "identity"),
       env: { ...env, ADMIN_EMAIL: email, ADMIN_PASSWORD: password },

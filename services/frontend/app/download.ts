@@ -1,0 +1,18 @@
+// Downloads an API answer as a file: a plain link cannot carry the bearer, so the answer is fetched and saved.
+import { ProblemError } from "./problem.ts";
+import { bearer } from "./session/session.ts";
+
+export async function download(apiPath: string, fallbackName: string): Promise<void> {
+  const token = bearer();
+  const res = await fetch(`/api${apiPath}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) throw new ProblemError(res.status, await res.json().catch(() => null), res.headers.get("X-Request-ID"));
+  const name = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}

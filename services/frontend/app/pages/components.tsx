@@ -1,0 +1,150 @@
+// A project's components: search, filters and sort done by the API, one page of rows at a time, and the CSV.
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { useState } from "react";
+import { download } from "../download.ts";
+import { field } from "../form.ts";
+import { Pager } from "../pager.tsx";
+import { dataOf } from "../problem.ts";
+import { ProblemView } from "../problem-view.tsx";
+import { api } from "../session/session.ts";
+
+const LIMIT = 50;
+const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"] as const;
+
+export interface ComponentsSearch {
+  search?: string;
+  severity?: string;
+  /** The notifier's deep link says `flagged`; the API's filter is a boolean. */
+  malicious?: string;
+  direct?: string;
+  sort?: string;
+  offset?: number;
+}
+
+export function ComponentsPage() {
+  const { projectId }: { projectId: string } = useParams({ strict: false });
+  const search: ComponentsSearch = useSearch({ strict: false });
+  const navigate = useNavigate();
+  const [csvError, setCsvError] = useState<unknown>(null);
+  const offset = search.offset ?? 0;
+  const malicious = search.malicious === "flagged" || search.malicious === "true" ? ("true" as const) : undefined;
+  const query = {
+    limit: LIMIT,
+    offset,
+    ...(search.search ? { search: search.search } : {}),
+    ...(search.severity ? { severity: search.severity } : {}),
+    ...(malicious ? { malicious } : {}),
+    ...(search.direct === "true" ? { direct: "true" as const } : {}),
+    ...(search.sort ? { sort: search.sort } : {}),
+  };
+  const components = useQuery({
+    queryKey: ["project", projectId, "components", query],
+    queryFn: async () =>
+      dataOf(await api.GET("/v1/projects/{id}/components", { params: { path: { id: projectId }, query } })),
+    placeholderData: (previous) => previous,
+  });
+  const go = (next: ComponentsSearch) =>
+    void navigate({ to: "/projects/$projectId/components", params: { projectId }, search: { ...search, ...next } });
+  const sortBy = (name: string) => go({ sort: search.sort === name ? `-${name}` : name, offset: 0 });
+  const sortMark = (name: string) => (search.sort === name ? " ▲" : search.sort === `-${name}` ? " ▼" : "");
+
+  return (
+    <main>
+      <p>
+        <Link to="/projects/$projectId" params={{ projectId }}>
+          Back to the project
+        </Link>
+      </p>
+      <div className="heading">
+        <h1>Components</h1>
+        <button
+          type="button"
+          onClick={() => {
+            setCsvError(null);
+            download(`/v1/projects/${projectId}/components/export.csv`, "components.csv").catch(setCsvError);
+          }}
+        >
+          Download CSV
+        </button>
+      </div>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter components"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          go({
+            search: field(form, "search") || undefined,
+            severity: field(form, "severity") || undefined,
+            malicious: field(form, "malicious") || undefined,
+            direct: field(form, "direct") || undefined,
+            offset: 0,
+          });
+        }}
+      >
+        <label>
+          Name or purl
+          <input name="search" type="search" defaultValue={search.search ?? ""} />
+        </label>
+        <label>
+          Highest severity
+          <select name="severity" defaultValue={search.severity ?? ""}>
+            <option value="">any</option>
+            {SEVERITIES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          <input type="checkbox" name="malicious" value="true" defaultChecked={!!malicious} />
+          Malicious only
+        </label>
+        <label className="inline">
+          <input type="checkbox" name="direct" value="true" defaultChecked={search.direct === "true"} />
+          Direct only
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      <ProblemView error={components.error ?? csvError} />
+      <table aria-label="Components">
+        <thead>
+          <tr>
+            <th scope="col">
+              <button type="button" className="link" onClick={() => sortBy("name")}>
+                Name{sortMark("name")}
+              </button>
+            </th>
+            <th scope="col">Version</th>
+            <th scope="col">
+              <button type="button" className="link" onClick={() => sortBy("license")}>
+                License{sortMark("license")}
+              </button>
+            </th>
+            <th scope="col">
+              <button type="button" className="link" onClick={() => sortBy("severity")}>
+                Severity{sortMark("severity")}
+              </button>
+            </th>
+            <th scope="col">Direct</th>
+          </tr>
+        </thead>
+        <tbody>
+          {components.data?.items.map((c) => (
+            <tr key={c.id}>
+              <td>{c.name}</td>
+              <td>{c.version}</td>
+              <td>{c.license ?? "—"}</td>
+              <td>{c.severity_max ?? "—"}</td>
+              <td>{c.direct ? "yes" : "no"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {components.data ? (
+        <Pager offset={offset} limit={LIMIT} total={components.data.total} onOffset={(o) => go({ offset: o })} />
+      ) : null}
+    </main>
+  );
+}

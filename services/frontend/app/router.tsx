@@ -1,0 +1,73 @@
+// The app's routes, among them every link the portal sends people: the notifier's deep links, the password-reset
+// link (/reset-password?token=) and the OAuth landings (/ and /login?error=). A signed-in route without a session
+// tries the refresh cookie first, then goes to /login?next=<the route>.
+import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
+import { CrashPage } from "./crash.tsx";
+import { ComponentsPage } from "./pages/components.tsx";
+import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
+import { ProjectPage } from "./pages/project.tsx";
+import { ProjectsPage } from "./pages/projects.tsx";
+import { ScanPage } from "./pages/scan.tsx";
+import { SignInPage } from "./pages/sign-in.tsx";
+import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
+import { isSignedIn, refresh } from "./session/session.ts";
+import { Shell } from "./shell.tsx";
+
+const root = createRootRoute({ component: Outlet });
+
+const signIn = createRoute({ getParentRoute: () => root, path: "/login", component: SignInPage });
+const forgot = createRoute({ getParentRoute: () => root, path: "/forgot-password", component: ForgotPasswordPage });
+const reset = createRoute({ getParentRoute: () => root, path: "/reset-password", component: ResetPasswordPage });
+
+const signedIn = createRoute({
+  getParentRoute: () => root,
+  id: "signed-in",
+  component: Shell,
+  beforeLoad: async ({ location }) => {
+    if (isSignedIn() || (await refresh())) return;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- TanStack Router redirects by throwing its redirect
+    throw redirect({ to: "/login", search: { next: location.href } });
+  },
+});
+const home = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/",
+  beforeLoad: () => {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- TanStack Router redirects by throwing its redirect
+    throw redirect({ to: "/projects" });
+  },
+});
+const projects = createRoute({ getParentRoute: () => signedIn, path: "/projects", component: ProjectsPage });
+const project = createRoute({ getParentRoute: () => signedIn, path: "/projects/$projectId", component: ProjectPage });
+const scan = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/scans/$scanId",
+  component: ScanPage,
+});
+const components = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/components",
+  component: ComponentsPage,
+});
+const vulnerabilities = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/vulnerabilities",
+  component: VulnerabilitiesPage,
+});
+
+export const router = createRouter({
+  routeTree: root.addChildren([
+    signIn,
+    forgot,
+    reset,
+    signedIn.addChildren([home, projects, project, scan, components, vulnerabilities]),
+  ]),
+  defaultPreload: "intent",
+  defaultErrorComponent: CrashPage,
+});
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}

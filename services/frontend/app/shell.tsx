@@ -1,0 +1,62 @@
+// The signed-in frame: the navigation, the theme switch and sign-out.
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, Outlet, useNavigate } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { api, signedOut } from "./session/session.ts";
+import { useMe } from "./session/me.ts";
+
+type Theme = "light" | "dark";
+const THEME_KEY = "sca.theme";
+
+function initialTheme(): Theme {
+  const saved = localStorage.getItem(THEME_KEY);
+  if (saved === "light" || saved === "dark") return saved;
+  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+export function Shell() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    localStorage.setItem(THEME_KEY, theme);
+  }, [theme]);
+
+  async function signOut() {
+    // Idempotent on the API's side: the cookie's sign-in ends whatever the answer.
+    await api.POST("/v1/auth/logout").catch(() => undefined);
+    signedOut();
+    queryClient.clear();
+    void navigate({ to: "/login" });
+  }
+
+  return (
+    <>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <nav aria-label="Main">
+          <Link to="/projects" className="brand">
+            SCA portal
+          </Link>
+          <Link to="/projects">Projects</Link>
+        </nav>
+        <div className="top-right">
+          <button type="button" onClick={() => setTheme(theme === "dark" ? "light" : "dark")}>
+            {theme === "dark" ? "Light theme" : "Dark theme"}
+          </button>
+          <span className="muted">{me.data?.email}</span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div id="content">
+        <Outlet />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+// Each role on the pages of this part: a viewer reads every page and sees no write button; a member of another team
+// gets the forbidden (or not-found) page the API's answer calls for; every page passes axe (no serious or critical violation).
+import { expect, test } from "@playwright/test";
+import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { people } from "./people.ts";
+
+let projectId: string;
+
+test.beforeAll(async ({ request }) => {
+  const who = people();
+  const created = await request.post(`${process.env.UI_API_URL}/v1/projects`, {
+    headers: { authorization: `Bearer ${who.admin.token}` },
+    data: { name: `Read only ${Date.now()}`, slug: `read-only-${Date.now()}`, team_id: who.teamId },
+  });
+  expect(created.status()).toBe(201);
+  projectId = ((await created.json()) as { id: string }).id;
+});
+
+test("the sign-in page is accessible", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await screenshot(page, "sign-in");
+  await expectAccessible(page);
+});
+
+test("a viewer reads every page and sees no write button", async ({ page }) => {
+  await signIn(page, people().viewer);
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Read only/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "New project" })).toHaveCount(0);
+  await screenshot(page, "projects");
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.getByRole("heading", { level: 1, name: /^Read only/ })).toBeVisible();
+  for (const name of ["Edit", "Archive", "Upload and scan"])
+    await expect(page.getByRole("button", { name })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "Components" }).click();
+  await expect(page.getByRole("heading", { name: "Components" })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.goto(`/projects/${projectId}/vulnerabilities`);
+  await expect(page.getByRole("heading", { name: "Vulnerabilities" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Triage" })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/projects");
+  await expect(page.getByRole("link", { name: /^Read only/ })).toBeVisible();
+  await screenshot(page, "projects-phone");
+});
+
+test("a member of another team gets the forbidden or not-found page the API answers", async ({ page }) => {
+  await signIn(page, people().outsider);
+  await page.goto(`/projects/${projectId}`);
+  const problem = page.getByRole("alert");
+  await expect(problem.locator("strong")).toHaveText(/^(Forbidden|Not found)$/i);
+  await expect(problem).toContainText("Request id:");
+  await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0);
+});

@@ -1,0 +1,96 @@
+// The frontend's server: the built single-page app with long-cached hashed assets, GET /healthz for the container's
+// liveness, and (when GATEWAY_URL is set, as ./dev up runs it) /api and its WebSockets proxied to the gateway, so the
+// UI and the API share one origin. Every route the app has answers index.html; the app's router takes it from there.
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { loadConfig, type ConfigOf } from "@sca/config";
+import { createLogger, type Logger } from "@sca/log";
+import express from "express";
+import { createProxyMiddleware } from "http-proxy-middleware";
+import { frontendKeys } from "./config.ts";
+import { securityHeaders } from "./security-headers.ts";
+
+export type FrontendConfig = ConfigOf<typeof frontendKeys>;
+
+export interface FrontendOverrides {
+  env?: Readonly<Record<string, string | undefined>>;
+  logger?: Logger;
+  listen?: { port: number; host?: string };
+}
+
+export interface FrontendInstance {
+  url: string;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+// Vite names every asset after its content, so an asset URL never changes meaning: a year, immutable.
+const ASSET_MAX_AGE_S = 365 * 24 * 3600;
+
+export async function startFrontend(overrides: FrontendOverrides = {}): Promise<FrontendInstance> {
+  const config = loadConfig(frontendKeys, overrides.env);
+  const logger = overrides.logger ?? createLogger("frontend", config.LOG_LEVEL);
+  const dist = config.FRONTEND_DIST_DIR;
+  if (!existsSync(join(dist, "index.html")))
+    throw new Error(`no built app at ${dist}: run 'pnpm --filter @sca/frontend build'`);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  const proxy = config.GATEWAY_URL
+    ? createProxyMiddleware({
+        target: config.GATEWAY_URL,
+        pathFilter: ["/api"],
+        ws: true,
+        // The gateway keys its per-address limits on the client (TRUST_PROXY_HOPS=1 behind this server).
+        xfwd: true,
+        logger: {
+          info: () => undefined,
+          warn: (m: unknown) => logger.warn(String(m)),
+          error: (m: unknown) => logger.error(String(m)),
+        },
+      })
+    : undefined;
+  if (proxy) app.use(proxy);
+  app.use(securityHeaders);
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+  app.use(
+    "/assets",
+    express.static(join(dist, "assets"), {
+      immutable: true,
+      maxAge: ASSET_MAX_AGE_S * 1000,
+      index: false,
+      fallthrough: false,
+    }),
+  );
+  app.use(express.static(dist, { index: false, maxAge: 0 }));
+  // The app's own routes: its shell, never cached, so a new deployment's asset names are picked up on the next load.
+  app.get("/{*path}", (_req, res) => {
+    res.setHeader("Cache-Control", "no-cache");
+    res.sendFile(join(dist, "index.html"));
+  });
+
+  const server: Server = createServer(app);
+  if (proxy) server.on("upgrade", proxy.upgrade);
+  const listen = overrides.listen ?? { port: config.HTTP_PORT };
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port, listen.host, resolve);
+  });
+  const { port } = server.address() as { port: number };
+  const host = !listen.host || ["0.0.0.0", "::"].includes(listen.host) ? "127.0.0.1" : listen.host;
+  logger.info({ port, gateway: config.GATEWAY_URL || null }, "frontend listening");
+  return {
+    url: `http://${host}:${port}`,
+    logger,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
