@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
+import { FINDING_SEVERITIES } from "@sca/vocabulary";
 import { download } from "../download.ts";
 import { field } from "../form.ts";
 import { Pager } from "../pager.tsx";
@@ -10,7 +11,6 @@ import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 
 const LIMIT = 50;
-const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"] as const;
 
 export interface ComponentsSearch {
   search?: string;
@@ -92,7 +92,7 @@ export function ComponentsPage() {
           Highest severity
           <select name="severity" defaultValue={search.severity ?? ""}>
             <option value="">any</option>
-            {SEVERITIES.map((s) => (
+            {FINDING_SEVERITIES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>

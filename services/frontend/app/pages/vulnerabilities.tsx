@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
 import type { Schemas } from "@sca/api-client";
+import { FINDING_SEVERITIES, VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from "@sca/vocabulary";
 import { field } from "../form.ts";
 import { Pager } from "../pager.tsx";
 import { dataOf, ProblemError } from "../problem.ts";
@@ -13,27 +14,6 @@ import { canWrite, useMe } from "../session/me.ts";
 
 type Finding = Schemas["VulnerabilityFinding"];
 const LIMIT = 50;
-const SEVERITIES = ["critical", "high", "medium", "low", "info", "unknown"];
-export const STATUSES = [
-  "in_triage",
-  "exploitable",
-  "false_positive",
-  "not_affected",
-  "resolved",
-  "resolved_with_pedigree",
-];
-const JUSTIFICATIONS = [
-  "code_not_present",
-  "code_not_reachable",
-  "requires_configuration",
-  "requires_dependency",
-  "requires_environment",
-  "protected_by_compiler",
-  "protected_at_runtime",
-  "protected_at_perimeter",
-  "protected_by_mitigating_control",
-];
-const RESPONSES = ["can_not_fix", "will_not_fix", "update", "rollback", "workaround_available"];
 
 export interface FindingsSearch {
   severity?: string;
@@ -114,7 +94,7 @@ export function VulnerabilitiesPage() {
           Severity
           <select name="severity" defaultValue={search.severity ?? ""}>
             <option value="">any</option>
-            {SEVERITIES.map((s) => (
+            {FINDING_SEVERITIES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
@@ -123,7 +103,7 @@ export function VulnerabilitiesPage() {
           Status
           <select name="status" defaultValue={search.status ?? ""}>
             <option value="">any</option>
-            {STATUSES.map((s) => (
+            {VEX_STATES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
@@ -253,7 +233,7 @@ function Triage({ finding, projectId, onDone }: { finding: Finding; projectId: s
       <label>
         State
         <select name="status" value={status} onChange={(e) => setStatus(e.target.value)}>
-          {STATUSES.map((s) => (
+          {VEX_STATES.map((s) => (
             <option key={s}>{s}</option>
           ))}
         </select>
@@ -265,7 +245,7 @@ function Triage({ finding, projectId, onDone }: { finding: Finding; projectId: s
             <option value="" disabled>
               choose one
             </option>
-            {JUSTIFICATIONS.map((j) => (
+            {VEX_JUSTIFICATIONS.map((j) => (
               <option key={j}>{j}</option>
             ))}
           </select>
@@ -273,7 +253,7 @@ function Triage({ finding, projectId, onDone }: { finding: Finding; projectId: s
       ) : null}
       <fieldset>
         <legend>Responses</legend>
-        {RESPONSES.map((r) => (
+        {VEX_RESPONSES.map((r) => (
           <label key={r} className="inline">
             <input type="checkbox" name="response" value={r} defaultChecked={current.response.includes(r)} />
             {r}
