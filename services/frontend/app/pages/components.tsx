@@ -4,7 +4,8 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useState } from "react";
 import { FINDING_SEVERITIES } from "@sca/vocabulary";
 import { download } from "../download.ts";
-import { field } from "../form.ts";
+import { AnyOf } from "../any-of.tsx";
+import { filters } from "../form.ts";
 import { Pager } from "../pager.tsx";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
@@ -76,10 +77,7 @@ export function ComponentsPage() {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
           go({
-            search: field(form, "search") || undefined,
-            severity: field(form, "severity") || undefined,
-            malicious: field(form, "malicious") || undefined,
-            direct: field(form, "direct") || undefined,
+            ...filters(form, ["search", "severity", "malicious", "direct"]),
             offset: 0,
           });
         }}
@@ -88,15 +86,7 @@ export function ComponentsPage() {
           Name or purl
           <input name="search" type="search" defaultValue={search.search ?? ""} />
         </label>
-        <label>
-          Highest severity
-          <select name="severity" defaultValue={search.severity ?? ""}>
-            <option value="">any</option>
-            {FINDING_SEVERITIES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <AnyOf label="Highest severity" name="severity" words={FINDING_SEVERITIES} value={search.severity} />
         <label className="inline">
           <input type="checkbox" name="malicious" value="true" defaultChecked={!!malicious} />
           Malicious only

@@ -5,7 +5,8 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useState } from "react";
 import type { Schemas } from "@sca/api-client";
 import { FINDING_SEVERITIES, VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from "@sca/vocabulary";
-import { field } from "../form.ts";
+import { AnyOf } from "../any-of.tsx";
+import { field, filters } from "../form.ts";
 import { Pager } from "../pager.tsx";
 import { dataOf, ProblemError } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
@@ -76,12 +77,7 @@ export function VulnerabilitiesPage() {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
           go({
-            severity: field(form, "severity") || undefined,
-            status: field(form, "status") || undefined,
-            kev: field(form, "kev") || undefined,
-            fix: field(form, "fix") || undefined,
-            epss: field(form, "epss") || undefined,
-            search: field(form, "search") || undefined,
+            ...filters(form, ["severity", "status", "kev", "fix", "epss", "search"]),
             offset: 0,
           });
         }}
@@ -90,24 +86,8 @@ export function VulnerabilitiesPage() {
           Search
           <input name="search" type="search" defaultValue={search.search ?? ""} />
         </label>
-        <label>
-          Severity
-          <select name="severity" defaultValue={search.severity ?? ""}>
-            <option value="">any</option>
-            {FINDING_SEVERITIES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select name="status" defaultValue={search.status ?? ""}>
-            <option value="">any</option>
-            {VEX_STATES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <AnyOf label="Severity" name="severity" words={FINDING_SEVERITIES} value={search.severity} />
+        <AnyOf label="Status" name="status" words={VEX_STATES} value={search.status} />
         <label>
           EPSS at least
           <input name="epss" type="number" min={0} max={1} step={0.01} defaultValue={search.epss ?? ""} />
