@@ -14,49 +14,20 @@ import { readdir, readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { create } from "@bufbuild/protobuf";
-import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
-import { PackageURL } from "packageurl-js";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { BackupService } from "@sca/proto/sca/admin/v1/backups_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { callAs, fixturesOf, ingestArtefact, startService } from "@sca/testkit";
 import { printTable } from "./table.ts";
+import { artefactOf, pick } from "./vulnerable-sbom.ts";
 
 const PROJECTS = Number(process.env.BENCH_BACKUP_PROJECTS ?? 100);
 const COMPONENTS = Number(process.env.BENCH_BACKUP_COMPONENTS ?? 1000);
 const TARGET_MS = 120_000;
 const MiB = 1024 * 1024;
-
-/** A deterministic pseudo-random pick of `n` distinct purls. */
-function pick(pool: string[], n: number, seed: number): string[] {
-  let s = seed >>> 0 || 1;
-  const chosen = new Set<number>();
-  while (chosen.size < Math.min(n, pool.length)) {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    chosen.add(s % pool.length);
-  }
-  return [...chosen].map((i) => pool[i]!);
-}
-
-function artefactOf(purls: string[]): Uint8Array {
-  const record = (r: Parameters<typeof create<typeof InventoryRecordSchema>>[1]) =>
-    sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, r));
-  return Buffer.concat([
-    record({
-      record: { case: "document", value: { format: "cyclonedx-json", specVersion: "1.6", graphRooted: false } },
-    }),
-    ...purls.map((purl) => {
-      const p = PackageURL.fromString(purl);
-      return record({
-        record: { case: "component", value: { key: purl, name: p.name, version: p.version ?? "", purl } },
-      });
-    }),
-  ]);
-}
 
 /** Resident set in bytes of a process (VmRSS), or 0 once it is gone. */
 async function rssOf(pid: number | "self"): Promise<number> {

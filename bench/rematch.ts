@@ -24,22 +24,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { create } from "@bufbuild/protobuf";
-import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
-import { PackageURL } from "packageurl-js";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
 import { createKafka, ensureTopics, TOPICS } from "@sca/kafka";
 import { createLogger } from "@sca/log";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { ScanAttemptFinishedSchema, ScanLogLineSchema, ScanProgressSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import { InventoryRecordSchema, InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { callAs, EventReader, fixturesOf, ingestArtefact, startService, testServers, uniqueName } from "@sca/testkit";
 import { closedRegistryEnv, startSlowRegistry } from "./offline/slow-registry.ts";
 import { printTable } from "./table.ts";
-import { pick, vulnerableSbom } from "./vulnerable-sbom.ts";
+import { artefactOf, pick, vulnerableSbom } from "./vulnerable-sbom.ts";
 
 const PROJECTS = Number(process.env.BENCH_REMATCH_PROJECTS ?? 100);
 const COMPONENTS = 1000;
@@ -51,22 +48,6 @@ const TARGET_RSS_MIB = 300;
 // As scripts/stack/portal.sh starts the scanner-runner (and the chart's values set it): a small young generation and
 // a capped old generation.
 const RUNNER_NODE_OPTIONS = "--max-semi-space-size=1"; // as scripts/stack/portal.sh starts it
-
-function artefactOf(purls: string[]): Uint8Array {
-  const record = (r: Parameters<typeof create<typeof InventoryRecordSchema>>[1]) =>
-    sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, r));
-  return Buffer.concat([
-    record({
-      record: { case: "document", value: { format: "cyclonedx-json", specVersion: "1.6", graphRooted: false } },
-    }),
-    ...purls.map((purl) => {
-      const p = PackageURL.fromString(purl);
-      return record({
-        record: { case: "component", value: { key: purl, name: p.name, version: p.version ?? "", purl } },
-      });
-    }),
-  ]);
-}
 
 const runnerFixtures = await fixturesOf("scanner-runner");
 const older = await runnerFixtures.vulnerabilityMatcher({ keep: (i) => i % 10 !== 0 });

@@ -1,6 +1,9 @@
 // CycloneDX documents of real vulnerable package names (the scanner-runner's vendored advisories, through its
 // matcher fixture), so that matching them makes findings, and the number of findings the same advisories give.
+import { create } from "@bufbuild/protobuf";
+import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { PackageURL } from "packageurl-js";
+import { InventoryRecordSchema } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import type { VulnerabilityMatcherFixture } from "@sca/testkit";
 
 /** A deterministic pseudo-random pick of `n` distinct entries of `pool`. */
@@ -59,4 +62,21 @@ function sbomOf(matcher: VulnerabilityMatcherFixture, purls: string[]): { bytes:
     }),
   );
   return { bytes, expected };
+}
+
+/** The inventory artefact the scanner-runner would hand over for these purls (one component each, no graph). */
+export function artefactOf(purls: string[]): Uint8Array {
+  const record = (r: Parameters<typeof create<typeof InventoryRecordSchema>>[1]) =>
+    sizeDelimitedEncode(InventoryRecordSchema, create(InventoryRecordSchema, r));
+  return Buffer.concat([
+    record({
+      record: { case: "document", value: { format: "cyclonedx-json", specVersion: "1.6", graphRooted: false } },
+    }),
+    ...purls.map((purl) => {
+      const p = PackageURL.fromString(purl);
+      return record({
+        record: { case: "component", value: { key: purl, name: p.name, version: p.version ?? "", purl } },
+      });
+    }),
+  ]);
 }
