@@ -7,11 +7,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.ts";
 
 export interface TestKafkaBroker {
   /** host:port of its PLAINTEXT listener, for KAFKA_BROKERS. */
@@ -31,18 +32,6 @@ function kafkaVersion(): string {
   const version = /^KAFKA_VERSION=(\S+)$/m.exec(versions)?.[1];
   if (!version) throw new Error("scripts/versions.sh names no KAFKA_VERSION");
   return version;
-}
-
-/** A port nothing listens on now (the kernel's choice for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

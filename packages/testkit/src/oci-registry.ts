@@ -4,11 +4,11 @@
 // test writes entry by entry with tar-stream, hostile ones included (`..` names, links leading out, whiteouts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
 import { pack } from "tar-stream";
+import { freePort } from "./free-port.ts";
 import { toolsDir, pinnedVersion } from "./tools.ts";
 
 export interface TarEntry {
@@ -59,14 +59,6 @@ export interface TestOciRegistry {
     platforms: { os: string; architecture: string; image: TestImage }[],
   ): Promise<string>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((ok) => server.close(ok));
-  return port;
 }
 
 export async function startOciRegistry(): Promise<TestOciRegistry> {
