@@ -50,9 +50,13 @@ export function deadLetterTopic(topic: string): string {
 
 /**
  * Creates the topics (logical names, created under the client's prefix) that do not exist yet, with the broker's
- * default partitions and replication.
+ * default partitions and replication, and `configEntries` (topic-level settings such as max.message.bytes) if given.
  */
-export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]): Promise<void> {
+export async function ensureTopics(
+  kafka: KafkaClient,
+  topics: readonly string[],
+  configEntries: readonly { name: string; value: string }[] = [],
+): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -61,7 +65,10 @@ export async function ensureTopics(kafka: KafkaClient, topics: readonly string[]
     if (missing.length === 0) return;
     // Another process may create the same topic meanwhile; kafkajs treats "already exists" as done. kafkajs's own
     // waitForLeaders gives up when a young broker does not know a topic it just created yet, so we wait ourselves.
-    await admin.createTopics({ topics: missing.map((topic) => ({ topic })), waitForLeaders: false });
+    await admin.createTopics({
+      topics: missing.map((topic) => ({ topic, configEntries: [...configEntries] })),
+      waitForLeaders: false,
+    });
     await waitForLeaders(admin, missing);
   } finally {
     await admin.disconnect();

@@ -3,7 +3,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import kafkajs from "kafkajs";
 import { withRequestId } from "@sca/log";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { OutboxMessage, OutboxSweep, deadLetterTopic, enqueue, uuidv7 } from "../src/index.ts";
+import { OutboxMessage, OutboxSweep, deadLetterTopic, enqueue, ensureTopics, uuidv7 } from "../src/index.ts";
 import { KafkaFixture, auditEvent, waitFor, type DeliveredRecord } from "./fixture.ts";
 
 const actionOf = (record: DeliveredRecord) => fromBinary(AuditEventSchema, record.value!).action;
@@ -102,14 +102,10 @@ describe("the outbox relay", () => {
 
   it("keeps events while Kafka refuses them and publishes them once it accepts", async () => {
     const topic = fx.auditTopic();
+    // ensureTopics waits out a young broker that does not know the new topic yet; kafkajs's waitForLeaders does not.
+    await ensureTopics(fx.kafka, [topic.topic], [{ name: "max.message.bytes", value: "200" }]);
     const admin = fx.kafka.admin();
     await admin.connect();
-    await admin.createTopics({
-      topics: [
-        { topic: fx.kafka.topicName(topic.topic), configEntries: [{ name: "max.message.bytes", value: "200" }] },
-      ],
-      waitForLeaders: true,
-    });
     const wire = await fx.recordTopic(topic.topic);
     fx.startRelay({ minBackoffMs: 100, maxBackoffMs: 500 });
 
