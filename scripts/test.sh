@@ -17,24 +17,31 @@ run_started=$SECONDS
 declare -A stage_pid stage_started
 epoch() { date +%s; }
 timings=()
+# The CPU seconds a process's waited-for children used (user + system, /proc's cutime and cstime): what a stage cost
+# the two cores, beside the wall seconds it took while sharing them.
+children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$1/stat"; }
+# Busy and total ticks of the machine's CPUs since boot (/proc/stat's first line).
+machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r run_busy0 run_total0 < <(machine_ticks)
 stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that jest's servers keep the CPU they wait on)
   local name=$1; shift
   stage_started[$name]=$(epoch)
-  rm -f "$RESULTS/$name.ended"
+  rm -f "$RESULTS/$name.ended" "$RESULTS/$name.cpu"
   ( [ -z "${STAGE_NICE:-}" ] || renice -n "$STAGE_NICE" "$BASHPID" >/dev/null
-    rc=0; "$@" || rc=$?; date +%s >"$RESULTS/$name.ended"; exit $rc ) >"$RESULTS/$name.log" 2>&1 &
+    rc=0; "$@" || rc=$?; date +%s >"$RESULTS/$name.ended"; children_cpu "$BASHPID" >"$RESULTS/$name.cpu"
+    exit $rc ) >"$RESULTS/$name.log" 2>&1 &
   stage_pid[$name]=$!
 }
 failed=()
-timing() { # name seconds rc
-  timings+=("$(printf '%-24s %5ss  %s' "$1" "$2" "$([ "$3" -eq 0 ] && echo ok || echo "FAILED ($3)")")")
+timing() { # name seconds rc [cpu-seconds]
+  timings+=("$(printf '%-24s %5ss %6s  %s' "$1" "$2" "${4:+${4}s cpu}" "$([ "$3" -eq 0 ] && echo ok || echo "FAILED ($3)")")")
 }
 stage_end() { # name
   local name=$1 rc=0
   wait "${stage_pid[$name]}" || rc=$?
   # Its own end, written by the stage: the wait above may come long after it (stages end while jest runs).
   local took=$(($(cat "$RESULTS/$name.ended" 2>/dev/null || epoch) - stage_started[$name]))
-  timing "$name" "$took" "$rc"
+  timing "$name" "$took" "$rc" "$(cat "$RESULTS/$name.cpu" 2>/dev/null)"
   if [ $rc -ne 0 ]; then
     failed+=("$name")
     log "== $name failed after ${took}s:"
@@ -80,7 +87,9 @@ jest_summary() {
   node -e 'const r=require(process.argv[1]);console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$1"
 }
 print_timings() { # [jest-results-file]
-  log "== timings (whole run $((SECONDS - run_started))s)"
+  local busy total
+  read -r busy total < <(machine_ticks)
+  log "== timings (whole run $((SECONDS - run_started))s; the $(nproc) CPUs $(((busy - run_busy0) * 100 / (total - run_total0 + 1)))% busy)"
   printf '   %s\n' "${timings[@]}" >&2
   if [ -n "${1:-}" ] && [ -s "$1" ]; then
     log "== the 15 slowest test files (all: $1)"
@@ -138,8 +147,8 @@ results="$(mktemp -t jest-results.XXXXXX.json)"
 stage_started[jest]=$(epoch)
 log "== jest"
 rc=0
-jest_run "$results" "$@" || rc=$?
-timing jest "$(($(epoch) - stage_started[jest]))" "$rc"
+( rc=0; jest_run "$results" "$@" || rc=$?; children_cpu "$BASHPID" >"$RESULTS/jest.cpu"; exit $rc ) || rc=$?
+timing jest "$(($(epoch) - stage_started[jest]))" "$rc" "$(cat "$RESULTS/jest.cpu" 2>/dev/null)"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
 for name in contracts api-client typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"

@@ -30,6 +30,8 @@ async function execute(sql: string): Promise<void> {
 export async function createDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
   await execute(`create database ${name} owner sca`);
+  // As sca_test (scripts/stack/servers.sh): a test's commits need not wait for the WAL flush.
+  await execute(`alter database ${name} set synchronous_commit = off`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => execute(`drop database if exists ${name} with (force)`) };
