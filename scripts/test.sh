@@ -132,6 +132,7 @@ if [ $whole = 1 ]; then
   # Independent of jest and of each other.
   STAGE_NICE=5 stage_begin contracts bash scripts/check-proto.sh
   STAGE_NICE=5 stage_begin api-client bash scripts/check-api-client.sh
+  STAGE_NICE=5 stage_begin config-docs node scripts/config-reference.ts --check
   STAGE_NICE=5 stage_begin typecheck typecheck
   STAGE_NICE=5 stage_begin lint lint_all
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
@@ -150,7 +151,7 @@ rc=0
 ( rc=0; jest_run "$results" "$@" || rc=$?; children_cpu "$BASHPID" >"$RESULTS/jest.cpu"; exit $rc ) || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc" "$(cat "$RESULTS/jest.cpu" 2>/dev/null)"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
-for name in contracts api-client typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+for name in contracts api-client config-docs typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]

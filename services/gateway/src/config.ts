@@ -48,6 +48,8 @@ export const gatewayKeys = {
     }
     return origins;
   }),
+  /** A read-only demo: every POST, PUT, PATCH and DELETE outside the authentication routes answers a 403 problem of
+   * type demo_read_only; GET /health reports the flag. */
   DEMO_READ_ONLY: key(p.bool(false)),
   DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
   METRICS_ENABLED: key(p.bool(false)),

@@ -40,24 +40,30 @@ function hostedEndpoint(prefix: "OAUTH_IDP_A" | "OAUTH_IDP_B"): KeySpec<string> 
 
 export const ssoKeys = {
   DOMAIN: keys.DOMAIN,
+  // Hosted provider A's OAuth app (docs/identity-sso.md): its id and secret turn the provider on; the three endpoint
+  // URLs are then required, the scopes asked for are the default's unless set.
   OAUTH_IDP_A_CLIENT_ID: key(parse.text("")),
   OAUTH_IDP_A_CLIENT_SECRET: key(parse.text(""), true),
   OAUTH_IDP_A_AUTHORIZE_URL: hostedEndpoint("OAUTH_IDP_A"),
   OAUTH_IDP_A_TOKEN_URL: hostedEndpoint("OAUTH_IDP_A"),
   OAUTH_IDP_A_USERINFO_URL: hostedEndpoint("OAUTH_IDP_A"),
   OAUTH_IDP_A_SCOPES: key(parse.text("email profile")),
+
+  // Hosted provider B's OAuth app, as provider A's.
   OAUTH_IDP_B_CLIENT_ID: key(parse.text("")),
   OAUTH_IDP_B_CLIENT_SECRET: key(parse.text(""), true),
   OAUTH_IDP_B_AUTHORIZE_URL: hostedEndpoint("OAUTH_IDP_B"),
   OAUTH_IDP_B_TOKEN_URL: hostedEndpoint("OAUTH_IDP_B"),
   OAUTH_IDP_B_USERINFO_URL: hostedEndpoint("OAUTH_IDP_B"),
   OAUTH_IDP_B_SCOPES: key(parse.text("email profile")),
+
   /** The browser-visible origin and prefix of the REST surface; callbacks are {this}/auth/oauth/{provider}/callback. */
   OAUTH_CALLBACK_BASE_URL: {
     parse: (raw, env) =>
       (raw ?? `https://${keys.DOMAIN.parse(env.DOMAIN?.trim() || undefined, env)}/api`).replace(/\/+$/, ""),
   } satisfies KeySpec<string>,
   OAUTH_STATE_TTL_SECONDS: key(parse.int(300, { min: 30, max: 3600 })),
+  /** Each call identity makes to a provider (token exchange, user info, OIDC discovery), connect to answer. */
   OAUTH_HTTP_TIMEOUT_SECONDS: key(parse.int(10, { min: 1, max: 120 })),
   OAUTH_LOGIN_REDIRECT_DEFAULT: key(parse.text("/")),
   OAUTH_LOGIN_REDIRECT_FAILURE: key(parse.text("/login")),
@@ -69,6 +75,7 @@ export const ssoKeys = {
       return checked.issuer;
     },
   } satisfies KeySpec<string>,
+  // The portal's client at OIDC_ISSUER: with its secret and the issuer, OpenID Connect sign-in is on.
   OIDC_CLIENT_ID: key(parse.text("")),
   OIDC_CLIENT_SECRET: key(parse.text(""), true),
   OIDC_SCOPES: { parse: (raw, env) => oidcScopes(parse.text("openid email profile")(raw, env)) } satisfies KeySpec<

@@ -1,0 +1,187 @@
+// Writes docs/configuration.md, the reference of every environment key a process reads, from the declarations
+// themselves: each service's config.ts (and the runtime's keys every domain service loads) says which process reads
+// a key, its parser gives the default, its `secret` flag whether it is one, and the comment above the declaration
+// (in the service's file, else in packages/config/src/keys.ts) what it is. `--check` fails when the file is stale,
+// so a key cannot be added without its line (the contracts stage of ./dev test runs it).
+//   node scripts/config-reference.ts [--check]
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import type { KeySpec } from "../packages/config/src/index.ts";
+import { SERVICES } from "../packages/runtime/src/services.ts";
+import { baseKeys } from "../packages/runtime/src/start-service.ts";
+import { kafkaKeys } from "../packages/runtime/src/service-kafka.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const OUT = "docs/configuration.md";
+type Spec = Record<string, KeySpec<unknown>>;
+
+/** Each process, the file that declares its keys, and the keys it loads. */
+async function processes(): Promise<{ name: string; file: string; spec: Spec }[]> {
+  const load = async (name: string, exported: string) => {
+    const file = `services/${name}/src/config.ts`;
+    const module = (await import(new URL(`../${file}`, import.meta.url).href)) as Record<string, Spec>;
+    return { name, file, spec: module[exported]! };
+  };
+  const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  const domain = await Promise.all(
+    Object.keys(SERVICES).map(async (name) => {
+      const own = await load(name, `${camel(name)}Keys`);
+      // runService loads the base keys for every domain service and the Kafka keys for those that use Kafka; the
+      // definitions do not say which without starting them, so the reference lists both for each.
+      return { ...own, spec: { ...baseKeys, ...kafkaKeys, ...own.spec } };
+    }),
+  );
+  return [...domain, await load("gateway", "gatewayKeys"), await load("frontend", "frontendKeys")];
+}
+
+/**
+ * The comment above each key declared in the object literals of a file, by key name. A `//` comment above a run of
+ * keys with no blank line between them (the SLA days) speaks for the whole run; a doc comment for its key alone.
+ */
+function commentsOf(file: string): Map<string, string> {
+  const text = readFileSync(`${ROOT}${file}`, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found = new Map<string, string>();
+  const clean = (raw: string) =>
+    raw
+      .replace(/^\/\*\*?|\*\/$/g, "")
+      .split("\n")
+      .map((line) => line.replace(/^\s*(\*|\/\/)\s?/, "").trim())
+      .join(" ")
+      .trim();
+  const visit = (node: ts.Node) => {
+    if (ts.isObjectLiteralExpression(node)) {
+      let run: string | undefined;
+      let previousEnd = -1;
+      for (const property of node.properties) {
+        const ranges = ts.getLeadingCommentRanges(text, property.getFullStart()) ?? [];
+        const gap = text.slice(previousEnd < 0 ? property.getFullStart() : previousEnd, property.getStart());
+        if (gap.includes("\n\n") || previousEnd < 0) run = undefined;
+        previousEnd = property.getEnd() + 1;
+        const comments = ranges.map((r) => text.slice(r.pos, r.end));
+        const lineComments = comments.filter((c) => c.startsWith("//"));
+        // A section heading ("// Deployment") names a group; it says nothing of a key.
+        const said = lineComments.map(clean).filter((c) => !/^[A-Z][\w ()/-]*$/.test(c));
+        if (said.length) run = said.join(" ");
+        const own = comments
+          .filter((c) => c.startsWith("/*"))
+          .map(clean)
+          .join(" ");
+        if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name)) continue;
+        const name = property.name.text;
+        const comment = own || run;
+        if (/^[A-Z][A-Z0-9_]+$/.test(name) && comment && !found.has(name)) found.set(name, comment);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The comments of every file under `dir` that declares keys (calls `key(`). */
+function commentsUnder(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const files = readdirSync(`${ROOT}${dir}`, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .sort();
+  for (const f of files) {
+    if (!readFileSync(`${ROOT}${dir}/${f}`, "utf8").includes("key(")) continue;
+    for (const [name, comment] of commentsOf(`${dir}/${f}`)) if (!found.has(name)) found.set(name, comment);
+  }
+  return found;
+}
+
+function defaultOf(spec: KeySpec<unknown>): string {
+  let value: unknown;
+  try {
+    value = spec.parse(undefined, {});
+  } catch {
+    return "required";
+  }
+  if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0))
+    return "(empty)";
+  const per = { 1: "second", 60: "minute", 3600: "hour", 86400: "day" } as Record<number, string>;
+  const rate = value as { limit?: unknown; windowSeconds?: unknown };
+  // A rate is written as it is set: 5/minute.
+  if (typeof rate.limit === "number" && typeof rate.windowSeconds === "number")
+    return `\`${rate.limit}/${per[rate.windowSeconds] ?? `${rate.windowSeconds} seconds`}\``;
+  const shown = Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : JSON.stringify(value);
+  // A default under the checkout (the data directory's) is shown relative to it, as it is on every machine.
+  return `\`${shown.replaceAll(ROOT, "<checkout>/")}\``;
+}
+
+/** The docs pages (docs/*.md) naming each key, as links from docs/. */
+function pagesNaming(names: string[]): Map<string, string[]> {
+  const pages = readdirSync(`${ROOT}docs`)
+    .filter((f) => f.endsWith(".md") && f !== "configuration.md")
+    .sort()
+    .map((f) => ({ f, text: readFileSync(`${ROOT}docs/${f}`, "utf8") }));
+  return new Map(
+    names.map((name) => {
+      const pattern = new RegExp(`\\b${name}\\b`);
+      return [name, pages.filter((p) => pattern.test(p.text)).map((p) => `[${p.f.replace(/\.md$/, "")}](${p.f})`)];
+    }),
+  );
+}
+
+// <SERVICE>_RPC_URL keys are made by serviceAddressKeys, one per domain service.
+function addressComment(key: string): string | undefined {
+  const service = /^([A-Z_]+)_RPC_URL$/.exec(key)?.[1];
+  return service
+    ? `Where the ${service.toLowerCase().replaceAll("_", "-")} service's Connect server is reached (http://host:port).`
+    : undefined;
+}
+
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+async function reference(): Promise<string> {
+  const shared = commentsOf("packages/config/src/keys.ts");
+  const runtime = new Map([
+    ...commentsOf("packages/runtime/src/start-service.ts"),
+    ...commentsOf("packages/runtime/src/service-kafka.ts"),
+  ]);
+  const rows = new Map<string, { readers: string[]; spec: KeySpec<unknown>; comment: string | undefined }>();
+  for (const { name, file, spec } of await processes()) {
+    const own = new Map([...commentsUnder(file.replace(/\/config\.ts$/, "")), ...commentsOf(file)]);
+    for (const [key, keySpec] of Object.entries(spec)) {
+      const row = rows.get(key) ?? { readers: [], spec: keySpec, comment: undefined };
+      row.readers.push(name);
+      row.comment ??= own.get(key) ?? shared.get(key) ?? runtime.get(key) ?? addressComment(key);
+      rows.set(key, row);
+    }
+  }
+  const pages = pagesNaming([...rows.keys()]);
+  const lines = [...rows.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([key, row]) =>
+        `| \`${key}\` | ${row.readers.join(", ")} | ${cell(defaultOf(row.spec))} | ${row.spec.secret ? "yes" : ""} | ${cell(row.comment ?? "")} | ${pages.get(key)!.join(", ")} |`,
+    );
+  return [
+    "# Configuration reference",
+    "",
+    "<!-- Generated by `node scripts/config-reference.ts` from the key declarations; `./dev test` checks it is current. -->",
+    "",
+    `Every environment key a process of the portal reads (${rows.size} keys), which processes read it, its default and`,
+    "whether it is a secret (never printed, not even in an error line; set it from a Secret named in the chart's",
+    "`envFromSecrets`). A process refuses to start on a value its parser rejects and names the key. The chart passes any",
+    "key through `env` (values.yaml); docs/deploy.md says which ones a production install sets. The feature pages of",
+    "docs/ say more about each key where it matters.",
+    "",
+    "| Key | Read by | Default | Secret | What it is | More in |",
+    "|---|---|---|---|---|---|",
+    ...lines,
+    "",
+  ].join("\n");
+}
+
+const text = await reference();
+if (process.argv.includes("--check")) {
+  const current = readFileSync(`${ROOT}${OUT}`, "utf8");
+  if (current !== text) {
+    console.error(`${OUT} is not what the key declarations say: run node scripts/config-reference.ts`);
+    process.exit(1);
+  }
+} else writeFileSync(`${ROOT}${OUT}`, text);
