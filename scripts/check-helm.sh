@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Judges the Helm chart (docs/deploy.md, "How the chart is checked"): each rendering below is linted strictly
-# (warnings fail) and rendered; the default, production and all-features renderings are also scored by kube-score,
+# (warnings fail), rendered and validated by kubeconform against Kubernetes' own schemas (unknown fields refused); the
+# default, production and all-features renderings are also scored by kube-score,
 # which fails on any critical finding not accepted in KUBE_SCORE_ACCEPTED (each named with its reason in
-# docs/deploy.md). Tilt's dev values are linted and rendered only: they trade safety for live updates on purpose.
+# docs/deploy.md). Tilt's dev values are not scored: they trade safety for live updates on purpose.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 bash "$ROOT/scripts/setup/helm.sh"
 bash "$ROOT/scripts/setup/kube-score.sh"
+bash "$ROOT/scripts/setup/kubeconform.sh"
 CHART="$ROOT/deploy/helm/sca-portal"
 VALUES="$ROOT/deploy/helm"
 
@@ -24,6 +26,16 @@ render() { # name [helm flags...]: lints, then renders to stdout
   helm template sca-portal "$CHART" "$@" || die "helm template failed with the $name values"
 }
 
+# Custom resources the chart may render; their schemas are not in Kubernetes' OpenAPI document (docs/deploy.md).
+KUBECONFORM_SKIPPED=HTTPRoute,ServiceMonitor,ScaledObject
+
+conform() { # name: validates the rendering on stdin against Kubernetes' schemas, unknown fields refused
+  log "kubeconform: $1 values"
+  kubeconform -strict -summary -skip "$KUBECONFORM_SKIPPED" \
+    -schema-location "$TOOLS/kubernetes-json-schema-$KUBERNETES_SCHEMA_VERSION/{{ .ResourceKind }}_{{ .Group }}_{{ .ResourceAPIVersion }}.json" \
+    - >&2 || die "kubeconform found the $1 rendering invalid (above)"
+}
+
 score() { # name [helm flags...]
   local name=$1 rendered; shift
   rendered="$(render "$name" "$@")"
@@ -34,6 +46,7 @@ score() { # name [helm flags...]
   findings="$(kube-score score --kubernetes-version v1.27 --ignore-container-cpu-limit --output-format ci "${ignores[@]}" - <<<"$rendered" || true)"
   grep -v '^\[OK\]' <<<"$findings" >&2 || true
   ! grep -q '^\[CRITICAL\]' <<<"$findings" || die "kube-score found critical problems in the $name rendering (above)"
+  conform "$name" <<<"$rendered"
 }
 
 refuse() { # what [helm flags...]: the chart must refuse these values
@@ -44,9 +57,12 @@ refuse() { # what [helm flags...]: the chart must refuse these values
 score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
-render dev --values "$VALUES/dev-values.yaml" >/dev/null
+render dev --values "$VALUES/dev-values.yaml" | conform dev
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
+log "kubeconform: a rendering with a mistyped field must fail"
+! render default 2>/dev/null | sed '0,/^  replicas:/s//  replicass:/' | conform "mistyped" 2>/dev/null ||
+  die "kubeconform accepted a Deployment with a mistyped field (replicass)"
 log "helm template: values the chart must refuse"
 refuse "the production profile with the development defaults" --set production=true
 refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \

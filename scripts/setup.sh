@@ -3,8 +3,8 @@
 #   setup.sh node     Node, pnpm and the workspace's packages (./dev test --quick)
 #   setup.sh portal   what running the portal needs (./dev up): PostgreSQL, Redis, Node and pnpm, Kafka, scancode and
 #                     cdxgen, the workspace's packages
-#   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, OSV-Scanner, the OCI registry, schemathesis,
-#                     moto's S3 server, spdx-tools
+#   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, kubeconform and the Kubernetes
+#                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools
 #   setup.sh          (./dev setup) everything, and the repository's git hooks
 # Independent steps run together; each step's output is kept in .data/setup/<step>.log and shown when it fails.
 set -euo pipefail
@@ -34,6 +34,7 @@ fi
 if [ "$mode" = test ] || [ "$mode" = all ]; then
   begin helm
   begin kube-score
+  begin kubeconform
   begin osv-scanner
   begin oci-registry
   begin schemathesis
