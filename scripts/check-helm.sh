@@ -69,3 +69,5 @@ refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/pr
   --set secretKey.existingSecret=
 refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNonRoot=flase
 refuse "an unknown top-level key" --set replicas=3
+refuse "an environment key no process reads (SMTP_HOSTT)" --set env.SMTP_HOSTT=smtp.example.com
+refuse "a secret key in env instead of a Secret (SMTP_PASSWORD)" --set env.SMTP_PASSWORD=hunter2
