@@ -15,3 +15,5 @@ OSV_SCANNER_GO_TOOLCHAIN=go1.27.3
 OCI_REGISTRY_VERSION=v0.22.1
 # kube-score, the independent judge of the Helm chart's renderings (scripts/check-helm.sh), from the Go proxy.
 KUBE_SCORE_VERSION=v1.20.0
+# cosign, the independent verifier of signed SBOMs and attestations (docs/signing.md), from the Go proxy.
+COSIGN_VERSION=v2.6.5

@@ -1,11 +1,12 @@
 // The SBOM signing routes through a real gateway, projects and identity, with a key-based deployment: scans made
 // succeeded by the scan-orchestrator's event are signed with an encrypted ECDSA P-256 key whose password is given only
 // sealed; the six routes answer with the spec's file names and status codes; and every artifact is verified by
-// a verifier we did not write, @sigstore/verify in-process. A tampered SBOM byte and a wrong key must fail.
+// verifiers we did not write: cosign (built from the Go module proxy, run exactly as the bundle's VERIFY.md says)
+// and @sigstore/verify in-process. A tampered SBOM byte, a wrong key and a swapped attestation subject must fail.
 // Special configuration: the gateway's SIGNING_DOWNLOAD_MAX_BYTES is 64 KiB, above every single file and a small
 // SBOM's zip but below the juice-shop's, so one stack shows both the zip and its 413.
 import { createHash, createPublicKey, generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -19,7 +20,15 @@ import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { seal, secretBoxKey } from "@sca/secret-box";
-import { eventually, fixturesOf, ingestArtefact, sharedDir, TEST_SECRET } from "@sca/testkit";
+import {
+  eventually,
+  fixturesOf,
+  ingestArtefact,
+  runCosign,
+  sharedDir,
+  TEST_SECRET,
+  type CosignRun,
+} from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
 const SBOMS = join(sharedDir(), "data", "sbom", "cyclonedx");
@@ -159,6 +168,12 @@ async function extractedBundle(p: keyof typeof projects): Promise<{ at: string; 
   return { at, files };
 }
 
+/** cosign said no: a failing exit and no "Verified OK". */
+function refused(run: CosignRun): void {
+  expect(run.code).not.toBe(0);
+  expect(run.output).not.toContain("Verified OK");
+}
+
 /** The commands of VERIFY.md's sh block, each as cosign's arguments. */
 function verifyCommands(verifyMd: string): string[][] {
   const block = /```sh\n([\s\S]*?)```/.exec(verifyMd)?.[1] ?? "";
@@ -248,6 +263,50 @@ describe("signing a succeeded scan's SBOM", () => {
       expect(Buffer.from(content).toString("utf8")).not.toMatch(/PRIVATE KEY/);
       expect(Buffer.from(content).toString("utf8")).not.toContain(PASSWORD);
     }
+  });
+});
+
+describe("verified by cosign exactly as VERIFY.md says", () => {
+  it("verifies the signature and the attestation", async () => {
+    const { at, files } = await extractedBundle("small");
+    const commands = verifyCommands(Buffer.from(files["VERIFY.md"]!).toString("utf8"));
+    expect(commands.map((c) => c[0])).toEqual(["verify-blob", "verify-blob-attestation"]);
+    for (const args of commands) {
+      const run = await runCosign(args, at);
+      expect(run).toMatchObject({ code: 0, output: expect.stringContaining("Verified OK") as unknown });
+    }
+  });
+
+  it("fails both on a tampered SBOM byte", async () => {
+    const { at, files } = await extractedBundle("small");
+    const sbomName = `sbom-${projects.small.slug}.cdx.json`;
+    const tampered = Buffer.from(files[sbomName]!);
+    // One digit of the timestamp: still valid JSON, another document.
+    const digit = tampered.indexOf('"timestamp":"2') + '"timestamp":"'.length;
+    expect(tampered[digit]).toBe("2".charCodeAt(0));
+    tampered[digit] = "3".charCodeAt(0);
+    await writeFile(join(at, sbomName), tampered);
+    for (const args of verifyCommands(Buffer.from(files["VERIFY.md"]!).toString("utf8")))
+      refused(await runCosign(args, at));
+  });
+
+  it("fails both with a key that did not sign", async () => {
+    const { at, files } = await extractedBundle("small");
+    await writeFile(join(at, "signing.pub"), wrongKeyPem);
+    for (const args of verifyCommands(Buffer.from(files["VERIFY.md"]!).toString("utf8")))
+      refused(await runCosign(args, at));
+  });
+
+  it("fails the attestation of another SBOM (a swapped subject), though its signature is good", async () => {
+    const mine = await extractedBundle("small");
+    const theirs = await extractedBundle("other");
+    const attestation = `sbom-${projects.small.slug}.intoto.jsonl`;
+    await cp(join(theirs.at, `sbom-${projects.other.slug}.intoto.jsonl`), join(mine.at, attestation));
+    const [, attest] = verifyCommands(Buffer.from(mine.files["VERIFY.md"]!).toString("utf8"));
+    refused(await runCosign(attest!, mine.at));
+    // The same envelope verifies against the SBOM it names.
+    const [, theirAttest] = verifyCommands(Buffer.from(theirs.files["VERIFY.md"]!).toString("utf8"));
+    expect((await runCosign(theirAttest!, theirs.at)).code).toBe(0);
   });
 });
 
