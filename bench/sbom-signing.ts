@@ -13,20 +13,24 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create, toBinary } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { column, rawQuery } from "@sca/db";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
 import { createLogger } from "@sca/log";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { SbomSigningService } from "@sca/proto/sca/projects/v1/sbom_signing_pb.ts";
 import { seal, secretBoxKey } from "@sca/secret-box";
-import { callAs, fixturesOf, generateCycloneDxBom, ingestArtefact, startService, TEST_SECRET } from "@sca/testkit";
+import {
+  callAs,
+  fixturesOf,
+  generateCycloneDxBom,
+  ingestArtefact,
+  publishScanSucceeded,
+  startService,
+  TEST_SECRET,
+} from "@sca/testkit";
 import { percentile, printTable } from "./table.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -109,31 +113,8 @@ async function run(i: number): Promise<{ feed: number; signed: number; exported:
     .createProject({ project: { teamId: team!.id, name: `Signing ${i}`, slug: `${slug}-${i}` } }, developer);
   const projectId = project!.id;
   const scanId = await ingestArtefact(projects.client(InventoryService), store, projectId, artefact);
-  const now = new Date();
-  const event = create(ScanStateChangedSchema, {
-    scanId,
-    projectId,
-    teamId: team!.id,
-    kind: "sbom",
-    status: "succeeded",
-    previousStatus: "running",
-    attempt: 1,
-    createdAt: timestampFromDate(now),
-    occurredAt: timestampFromDate(now),
-    completedAt: timestampFromDate(now),
-  });
   const start = performance.now();
-  await producer.send({
-    topic: projects.kafka!.topicName(TOPICS.domainEvents),
-    acks: -1,
-    messages: [
-      {
-        key: scanId,
-        value: Buffer.from(toBinary(ScanStateChangedSchema, event)),
-        headers: { [EVENT_ID]: uuidv7(), [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-      },
-    ],
-  });
+  await publishScanSucceeded(projects, producer, { scanId, projectId, teamId: team!.id });
   const [feedAt, signedAt] = await Promise.all([until(() => known(scanId)), until(() => signed(projectId))]);
   const exportStart = performance.now();
   let bytes = 0;

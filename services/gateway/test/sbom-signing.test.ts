@@ -10,24 +10,22 @@ import { cp, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create, toBinary } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { bundleFromJSON } from "@sigstore/bundle";
 import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
 import { unzipSync } from "fflate";
 import { DirectoryArtefactStore } from "@sca/artefacts";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { seal, secretBoxKey } from "@sca/secret-box";
 import {
   eventually,
   fixturesOf,
   ingestArtefact,
+  publishScanSucceeded,
   runCosign,
   sharedDir,
   TEST_SECRET,
   type CosignRun,
+  type TestProducer,
 } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
@@ -45,7 +43,7 @@ let developer: string;
 let viewer: string;
 let outsider: string;
 let teamId: string;
-let producer: ReturnType<NonNullable<ProjectsStack["projects"]["kafka"]>["producer"]>;
+let producer: TestProducer;
 const projects: Record<"small" | "other" | "big" | "unsigned", { id: string; slug: string; scanId: string }> =
   {} as never;
 
@@ -76,30 +74,7 @@ async function scannedProject(name: keyof typeof projects, sbomFile: string): Pr
     id,
     artefact,
   );
-  const now = new Date();
-  const event = create(ScanStateChangedSchema, {
-    scanId,
-    projectId: id,
-    teamId,
-    kind: "sbom",
-    status: "succeeded",
-    previousStatus: "running",
-    attempt: 1,
-    createdAt: timestampFromDate(now),
-    occurredAt: timestampFromDate(now),
-    completedAt: timestampFromDate(now),
-  });
-  await producer.send({
-    topic: s.projects.kafka!.topicName(TOPICS.domainEvents),
-    acks: -1,
-    messages: [
-      {
-        key: scanId,
-        value: Buffer.from(toBinary(ScanStateChangedSchema, event)),
-        headers: { [EVENT_ID]: uuidv7(), [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-      },
-    ],
-  });
+  await publishScanSucceeded(s.projects, producer, { scanId, projectId: id, teamId });
   projects[name] = { id, slug, scanId };
   // Signed, or recorded unsigned: anything but "not signed yet".
   await eventually(

@@ -1,9 +1,7 @@
 // The signing's pure rules: the bundle's file names, the provenance statement, VERIFY.md and its commands, the
-// public-key check, and who may download the artifacts.
+// public-key check (who may download: project-rules.pure.test.ts).
 import { describe, expect, it } from "@jest/globals";
 import { generateKeyPairSync } from "node:crypto";
-import { ANONYMOUS, type Caller, type Membership } from "@sca/rpc";
-import { signingAccess, type ProjectScope } from "../src/domain/project-access.ts";
 import { builderIdOf, provenanceStatement } from "../src/domain/sbom-signing/provenance.ts";
 import { isPlainPublicKey } from "../src/domain/sbom-signing/public-key.ts";
 import {
@@ -11,18 +9,6 @@ import {
   signingFileNames,
   verifyInstructions,
 } from "../src/domain/sbom-signing/signing-files.ts";
-
-const TEAM = "00000000-0000-4000-8000-000000000001";
-const ORG = "00000000-0000-4000-8000-0000000000aa";
-const project: ProjectScope = { id: "p", teamId: TEAM, organizationId: ORG, visibility: "organization" };
-const user = (memberships: Membership[], superuser = false): Caller => ({
-  ...ANONYMOUS,
-  kind: "user",
-  user_id: "u",
-  is_superuser: superuser,
-  memberships,
-});
-const on = (role: Membership["role"], team = TEAM): Membership => ({ team_id: team, organization_id: ORG, role });
 
 describe("file names", () => {
   it("are the spec's, from the project's slug", () => {
@@ -126,16 +112,5 @@ describe("the public-key check", () => {
     expect(isPlainPublicKey(privateKey.export({ type: "sec1", format: "pem" }).toString())).toBe(false);
     expect(isPlainPublicKey(pub + privateKey.export({ type: "pkcs8", format: "pem" }).toString())).toBe(false);
     expect(isPlainPublicKey("")).toBe(false);
-  });
-});
-
-describe("who may download", () => {
-  it("developer and above on the team, super_admin; a viewer refused; outsiders and org readers hidden", () => {
-    expect(signingAccess(user([on("developer")]), project)).toBe("allow");
-    expect(signingAccess(user([on("team_admin")]), project)).toBe("allow");
-    expect(signingAccess(user([], true), project)).toBe("allow");
-    expect(signingAccess(user([on("viewer")]), project)).toBe("forbid");
-    expect(signingAccess(user([on("team_admin", "00000000-0000-4000-8000-000000000002")]), project)).toBe("hide");
-    expect(signingAccess(user([]), project)).toBe("hide");
   });
 });
