@@ -14,6 +14,7 @@ import { bundleFromJSON } from "@sigstore/bundle";
 import { toSignedEntity, toTrustMaterial, Verifier } from "@sigstore/verify";
 import { unzipSync } from "fflate";
 import { DirectoryArtefactStore } from "@sca/artefacts";
+import { rawStatement } from "@sca/db";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { seal, secretBoxKey } from "@sca/secret-box";
 import {
@@ -355,5 +356,23 @@ describe("who sees what, unsigned scans and the download cap", () => {
     expect(r.status).toBe(413);
     expect(r.json()).toMatchObject({ max_bytes: 64 * 1024 });
     expect((await signing("big", "signature")).status).toBe(200);
+  });
+});
+
+describe("the public-key route's refusal", () => {
+  it("refuses a stored key that is not plainly a public key, without sending it", async () => {
+    // As if the row had been written wrongly: the route checks what it serves, whatever the store holds.
+    const privatePem = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    await rawStatement(s.projects.orm.em.fork(), "update sbom_signatures set public_key = ? where scan_id = ?", [
+      privatePem,
+      projects.other.scanId,
+    ]);
+    for (const route of ["public-key", "signature-bundle", "signature"]) {
+      const r = await signing("other", route);
+      expect(r.status).toBe(500);
+      expect(r.bytes.toString("utf8")).not.toContain("PRIVATE KEY");
+    }
   });
 });
