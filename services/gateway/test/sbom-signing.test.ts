@@ -376,3 +376,16 @@ describe("the public-key route's refusal", () => {
     }
   });
 });
+
+describe("an export that is no longer what was signed", () => {
+  it("is a 409 for the zip rather than bytes that do not match their signature", async () => {
+    // As after an upgrade (a new SERVICE_VERSION in the export's metadata): the signed digest is not the export's.
+    await rawStatement(s.projects.orm.em.fork(), "update sbom_signatures set sbom_sha256 = ? where scan_id = ?", [
+      "0".repeat(64),
+      projects.small.scanId,
+    ]);
+    const r = await signing("small", "signature-bundle");
+    expect(r.status).toBe(409);
+    expect(r.json().detail).toMatch(/no longer the document that was signed/);
+  });
+});
