@@ -15,7 +15,10 @@ OSV_SCANNER_GO_TOOLCHAIN=go1.27.3
 OCI_REGISTRY_VERSION=v0.22.1
 # kube-score, the independent judge of the Helm chart's renderings (scripts/check-helm.sh), from the Go proxy.
 KUBE_SCORE_VERSION=v1.20.0
+# kubeconform, which validates the renderings against Kubernetes' own schemas (scripts/check-helm.sh), from the Go proxy.
 KUBECONFORM_VERSION=v0.7.0
 # The Kubernetes release whose published OpenAPI document (api/openapi-spec/swagger.json of the k8s.io/kubernetes
 # module, from the Go module proxy) the chart's renderings are validated against.
 KUBERNETES_SCHEMA_VERSION=v1.34.2
+# cosign, the independent verifier of signed SBOMs and attestations (docs/signing.md), from the Go proxy.
+COSIGN_VERSION=v2.6.5

@@ -84,6 +84,8 @@ export const gatewayKeys = {
   /** Largest SBOM accepted at upload (413 past it): scanner-runner's reader cap (SBOM_MAX_BYTES, 50 MiB). */
   SBOM_UPLOAD_MAX_BYTES: key(p.int(50 * 1024 ** 2, { min: 1024, max: 50 * 1024 ** 2, clamp: true })),
   SOURCE_ARCHIVE_MAX_BYTES: keys.SOURCE_ARCHIVE_MAX_BYTES,
+  /** Largest SBOM signing download, the bundle zip's SBOM included (413 past it); ours, as the spec names none. */
+  SIGNING_DOWNLOAD_MAX_BYTES: key(p.int(100 * 1024 ** 2, { min: 1024, max: 1024 ** 3 })),
   // The About page (routes/edge/about.ts): the build's identity and where its license notices were generated.
   SERVICE_VERSION: keys.SERVICE_VERSION,
   SERVICE_COMMIT: keys.SERVICE_COMMIT,

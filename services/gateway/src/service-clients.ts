@@ -30,6 +30,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
+import { SbomSigningService } from "@sca/proto/sca/projects/v1/sbom_signing_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
 import { ScanService } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
@@ -49,6 +50,7 @@ export const SERVICE_CLIENTS = {
     projects: ProjectService,
     inventory: InventoryService,
     sbom: SbomExportService,
+    signing: SbomSigningService,
     findings: VulnerabilityFindingService,
     assignees: ProjectAssigneeService,
     governance: GovernanceFactsService,

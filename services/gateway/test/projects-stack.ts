@@ -21,8 +21,11 @@ export interface ProjectsStack {
   close(): Promise<void>;
 }
 
-/** `projectsEnv`: more of the projects service's keys (ARTEFACT_DIR, ...). */
-export async function startProjectsStack(projectsEnv: Record<string, string> = {}): Promise<ProjectsStack> {
+/** `projectsEnv`: more of the projects service's keys (ARTEFACT_DIR, ...); `gatewayEnv`: more of the gateway's. */
+export async function startProjectsStack(
+  projectsEnv: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
+): Promise<ProjectsStack> {
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
   const KAFKA_TOPIC_PREFIX = `${uniqueName("projects_stack")}.`;
@@ -36,6 +39,7 @@ export async function startProjectsStack(projectsEnv: Record<string, string> = {
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { projects: projects.url! },
+    env: gatewayEnv,
   });
   const directory = identity.client(DirectoryService);
   const admin = await callAs.superAdmin(randomUUID());

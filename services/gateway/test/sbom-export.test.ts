@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { fixturesOf, ingestArtefact, sharedDir } from "@sca/testkit";
+import { eventually, fixturesOf, ingestArtefact, publishScanSucceeded, sharedDir } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
@@ -22,11 +22,13 @@ let projectId: string;
 let slug: string;
 let emptyProjectId: string;
 let scanId: string;
+let teamId: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sca-sbom-route-"));
   s = await startProjectsStack({ ARTEFACT_DIR: dir });
   const team = await s.team();
+  teamId = team.id;
   const other = await s.team();
   member = (await s.person([[team.id, "viewer"]])).token;
   outsider = (await s.person([[other.id, "team_admin"]])).token;
@@ -146,5 +148,27 @@ describe("GET /v1/projects/{id}/sbom", () => {
     expect((await lintFromString({ source: text, absoluteRef: "openapi.json", config })).map((p) => p.message)).toEqual(
       [],
     );
+  });
+});
+
+describe("signing on a deployment without a key (the default)", () => {
+  it("leaves the succeeded scan unsigned, its signature a 404 naming why, its export served", async () => {
+    const developer = (await s.person([[teamId, "developer"]])).token;
+    const producer = s.projects.kafka!.producer();
+    await producer.connect();
+    try {
+      await publishScanSucceeded(s.projects, producer, { scanId, projectId, teamId });
+    } finally {
+      await producer.disconnect();
+    }
+    const signature = async () => {
+      const res = await fetch(`${s.gateway.origin}/v1/projects/${projectId}/sbom/signature`, {
+        headers: { authorization: `Bearer ${developer}` },
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    const r = await eventually(signature, (x) => x.status === 404 && x.json.unsigned_reason !== "pending");
+    expect(r).toMatchObject({ status: 404, json: { unsigned_reason: "not_configured", scan_id: scanId } });
+    expect((await get("")).status).toBe(200);
   });
 });

@@ -27,4 +27,19 @@ export const projectsKeys = {
   VULN_SLA_DAYS_LOW: key(p.int(180, { min: 1, max: 3650, fallbackOnInvalid: true })),
   /** The daily SLA sweep (marking breaches, which alert once each); only false, 0 or no turn it off. */
   VULN_SLA_ALERTS_ENABLED: key(p.optOut()),
+  // SBOM signing (docs/signing.md): the export's metadata, the provenance's builder and the signing key. The key file
+  // is read at each signing (a rotated key takes effect without a restart); its password comes only as a value
+  // sealed with the deployment's secret box (SECRET_KEY), never in clear.
+  SERVICE_VERSION: keys.SERVICE_VERSION,
+  DOMAIN: keys.DOMAIN,
+  /** The CycloneDX export's metadata.authors; omitted when unset. */
+  SBOM_AUTHOR: key(p.text("")),
+  /** The provenance's builder.id; empty: https://DOMAIN/sbom-signing/builder/v1. */
+  SLSA_BUILDER_ID: key(p.text("")),
+  /** Keyless signing (a certificate from SIGNING_CA_URL, an entry in SIGNING_LOG_URL): not available yet. */
+  SIGNING_KEYLESS: key(p.bool(false)),
+  /** An ECDSA P-256 private key, PKCS#8 PEM (encrypted or not) or SEC1 PEM; empty: scans stay unsigned. */
+  SIGNING_KEY_PATH: key(p.text("")),
+  /** The encrypted key's password, sealed with `./dev seal-signing-password` (docs/signing.md); empty: none. */
+  SIGNING_KEY_PASSWORD_ENCRYPTED: key(p.text("")),
 };

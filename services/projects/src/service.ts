@@ -14,6 +14,7 @@ import {
   licensePolicyNews,
 } from "./events/license-policy-feed.ts";
 import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
+import { SBOM_SIGNING_GROUP, sbomSigningHandler, signingNews } from "./events/sbom-signing.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
@@ -26,6 +27,8 @@ import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
+import { registerSbomSigningService } from "./rpc/sbom-signing.ts";
+import { signingPasswordBoxKey } from "./signing/sbom-signer.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { componentPageCache } from "./store/component-pages.ts";
 import { keptFindingReads } from "./store/findings/finding-orders.ts";
@@ -60,6 +63,23 @@ export const service = defineService({
       topic: gatePolicyNews,
       handle: gatePolicyFeedHandler(logger),
     });
+    const sbomIdentity = { author: config.SBOM_AUTHOR || null, toolVersion: config.SERVICE_VERSION };
+    kafka.consume({
+      groupId: SBOM_SIGNING_GROUP,
+      topic: signingNews,
+      handle: sbomSigningHandler({
+        settings: {
+          keyless: config.SIGNING_KEYLESS,
+          keyPath: config.SIGNING_KEY_PATH,
+          sealedPassword: config.SIGNING_KEY_PASSWORD_ENCRYPTED,
+          passwordBoxKey: signingPasswordBoxKey(secretKey),
+        },
+        identity: sbomIdentity,
+        baseUrl: `https://${config.DOMAIN}`,
+        builderId: config.SLSA_BUILDER_ID,
+        logger,
+      }),
+    });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
     const artefacts = openArtefactStore(config);
@@ -75,7 +95,8 @@ export const service = defineService({
         componentPages: componentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
       };
       registerInventoryService(router, inventory);
-      registerSbomExportService(router, inventory);
+      registerSbomExportService(router, { ...inventory, sbomIdentity });
+      registerSbomSigningService(router, { orm });
       registerLicenseInventoryService(router, inventory);
       registerFileLicenseService(router, { orm });
       const wakeRelay = () => kafka.wakeRelay();

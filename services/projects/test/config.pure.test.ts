@@ -21,4 +21,20 @@ describe("projects' configuration keys", () => {
     expect(["off", "true", "maybe"].map(alerts)).toEqual([true, true, true]);
     expect(load(["VULN_SLA_ALERTS_ENABLED"], {}).VULN_SLA_ALERTS_ENABLED).toBe(true);
   });
+
+  it("reads the signing keys as the spec states them: key-based, off until a key is given", () => {
+    const signing = load(
+      ["SIGNING_KEYLESS", "SIGNING_KEY_PATH", "SIGNING_KEY_PASSWORD_ENCRYPTED", "SBOM_AUTHOR", "SLSA_BUILDER_ID"],
+      {},
+    );
+    expect({ ...signing, ...load(["SERVICE_VERSION"], {}) }).toEqual({
+      SIGNING_KEYLESS: false,
+      SIGNING_KEY_PATH: "",
+      SIGNING_KEY_PASSWORD_ENCRYPTED: "",
+      SBOM_AUTHOR: "",
+      SLSA_BUILDER_ID: "",
+      SERVICE_VERSION: "unknown",
+    });
+    expect(load(["SIGNING_KEYLESS"], { SIGNING_KEYLESS: "true" }).SIGNING_KEYLESS).toBe(true);
+  });
 });

@@ -8,6 +8,7 @@ import {
   mayCreate,
   mayRead,
   mayUpdate,
+  signingAccess,
   type ProjectScope,
 } from "../src/domain/project-access.ts";
 import { gitUrlViolation, isLicenseExpression, planNewProject, planPatch } from "../src/domain/project-fields.ts";
@@ -130,6 +131,16 @@ describe("who may do what", () => {
       expect(mayArchive(c, project).ok).toBe(create);
       expect(mayUpdate(c, project).ok).toBe(update);
     }
+  });
+  it("signing downloads: developer and above on the team, super_admin; a viewer refused, others hidden", () => {
+    const orgVisible = { ...project, visibility: "organization" as const };
+    expect(signingAccess(user([on("developer")]), orgVisible)).toBe("allow");
+    expect(signingAccess(user([on("team_admin")]), orgVisible)).toBe("allow");
+    expect(signingAccess(user([], true), orgVisible)).toBe("allow");
+    expect(signingAccess(user([on("viewer")]), orgVisible)).toBe("forbid");
+    // An organization reader who is not on the team is an outsider here.
+    expect(signingAccess(user([on("team_admin", "00000000-0000-4000-8000-000000000002")]), orgVisible)).toBe("hide");
+    expect(signingAccess(user([]), orgVisible)).toBe("hide");
   });
   it("a project key reaches its project only, and never creates", () => {
     const key: Caller = {

@@ -12,6 +12,7 @@ import {
   rootRefCandidate,
   type SbomComponent,
   type SbomDocumentFacts,
+  type SbomIdentity,
   type SbomEdgeTarget,
   type SbomFormat,
   type SbomWriter,
@@ -317,7 +318,7 @@ const edges = new Map<string | null, SbomEdgeTarget[]>([
   [components[1]!.key, [{ componentId: components[0]!.componentId, key: components[0]!.key, scope: "optional" }]],
 ]);
 
-function documentOf(format: SbomFormat, hasGraph = true): string {
+function documentOf(format: SbomFormat, hasGraph = true, identity?: SbomIdentity): string {
   const facts: SbomDocumentFacts = {
     scanId: "2f0e8a4c-1b7d-4e2a-9c3f-5d6e7f809a1b",
     ingestedAt: new Date("2026-11-24T08:01:02.345Z"),
@@ -331,6 +332,7 @@ function documentOf(format: SbomFormat, hasGraph = true): string {
     sourceFormat: "spdx-json",
     sourceSpecVersion: "2.3",
     hasGraph,
+    ...(identity ? { identity } : {}),
   };
   const w: SbomWriter = sbomWriterOf(format, facts);
   let out = w.begin();
@@ -373,6 +375,29 @@ describe("whole documents", () => {
     expect(xml).toContain('<expression acknowledgement="concluded">LicenseRef-Custom-1.0</expression>');
     expect(xml).toContain('<license acknowledgement="declared">');
     expect(xml).toContain('<name>plain &lt;&amp;&gt; "quoted" </name>');
+  });
+
+  it("carries SBOM_AUTHOR and SERVICE_VERSION in valid 1.6 metadata, JSON and XML", async () => {
+    const identity = { author: "Supply <Chain> Team", toolVersion: "4.5.6" };
+    const text = documentOf("cyclonedx-json", true, identity);
+    expect(await cyclonedxJsonErrors(text)).toBeNull();
+    expect((JSON.parse(text) as { metadata: unknown }).metadata).toMatchObject({
+      tools: { components: [{ type: "application", name: "sca-portal", version: "4.5.6" }] },
+      authors: [{ name: "Supply <Chain> Team" }],
+    });
+    const xml = documentOf("cyclonedx-xml", true, identity);
+    expect(await cyclonedxXmlErrors(xml)).toBeNull();
+    expect(xml).toContain("<version>4.5.6</version>");
+    expect(xml).toContain("<authors>\n      <author>\n        <name>Supply &lt;Chain&gt; Team</name>");
+    // No author: none written, and no version without an identity.
+    const anonymous = JSON.parse(documentOf("cyclonedx-json", true, { author: null, toolVersion: "1" })) as {
+      metadata: Record<string, unknown>;
+    };
+    expect(anonymous.metadata.authors).toBeUndefined();
+    const plain = JSON.parse(documentOf("cyclonedx-json")) as {
+      metadata: { tools: { components: { version?: string }[] } };
+    };
+    expect(plain.metadata.tools.components[0]!.version).toBeUndefined();
   });
 
   it("a broken document fails the same validators", async () => {

@@ -77,6 +77,16 @@ export const mayTriage = (caller: Caller, project: ProjectScope): Decision => ma
 export const mayImportVex = (caller: Caller, project: ProjectScope): Decision =>
   mayChange(caller, project, "team_admin");
 
+/**
+ * The SBOM signing downloads (endpoints.md, "SBOM signing artifacts"): developer or above on the project's team. A
+ * reader who is not on the team is an outsider, shown nothing (404, as for a project it cannot read); a viewer on
+ * the team is refused (403).
+ */
+export function signingAccess(caller: Caller, project: ProjectScope): "allow" | "hide" | "forbid" {
+  if (mayChange(caller, project, "developer").ok) return "allow";
+  return grantCovers(caller, project) && roleOnTeam(caller, project.teamId) ? "forbid" : "hide";
+}
+
 /** Creating a project in `teamId`: developer or above there (super_admin anywhere). */
 export function mayCreate(caller: Caller, teamId: string): boolean {
   if (!grantAllowsCreate(caller, teamId)) return false;

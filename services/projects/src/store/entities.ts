@@ -12,6 +12,7 @@ import {
   VulnerabilityFinding,
 } from "./entities/findings.ts";
 import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
+import { SbomSignature } from "./entities/sbom-signature.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { Project } from "./entities/project.ts";
 
@@ -34,4 +35,5 @@ export const entities: DatabaseOptions["entities"] = [
   ApprovalRequiredStatuses,
   FileLicenseScan,
   FileLicenseDetectionRecord,
+  SbomSignature,
 ];

@@ -12,6 +12,7 @@ import { licenseRoutes } from "./licenses.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
+import { sbomSigningRoutes } from "./sbom-signing.ts";
 import { vexRoutes } from "./vex.ts";
 import { vulnerabilityRoutes } from "./vulnerabilities.ts";
 
@@ -23,6 +24,7 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...componentRoutes(ctx),
     ...inventoryViewRoutes(ctx),
     ...sbomRoutes(ctx),
+    ...sbomSigningRoutes(ctx),
     ...projectOverviewRoutes(ctx),
     ...vulnerabilityRoutes(ctx),
     ...licenseRoutes(ctx),

@@ -130,6 +130,12 @@ export function cdxMetadataProperties(facts: SbomDocumentFacts): { name: string;
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** metadata.tools' one component: the portal, with SERVICE_VERSION when the deployment gives its identity. */
+function cdxToolOf(facts: SbomDocumentFacts): { type: "application"; name: string; version?: string } {
+  const version = facts.identity?.toolVersion;
+  return { type: "application", name: TOOL_NAME, ...(version !== undefined ? { version } : {}) };
+}
+
 /**
  * CycloneDX JSON: one line per component and per dependency entry, so a large document streams and diffs well.
  * Each piece is JSON.stringify of a plain object built in a fixed key order.
@@ -145,7 +151,8 @@ export function cycloneDxJsonWriter(facts: SbomDocumentFacts): SbomWriter {
     version: 1,
     metadata: {
       timestamp: facts.ingestedAt.toISOString(),
-      tools: { components: [{ type: "application", name: TOOL_NAME }] },
+      tools: { components: [cdxToolOf(facts)] },
+      ...(facts.identity?.author ? { authors: [{ name: facts.identity.author }] } : {}),
       component: cdxRootOf(facts.root),
       properties: cdxMetadataProperties(facts),
     },
@@ -203,6 +210,7 @@ export function cdxComponentXml(c: CdxComponent, indent: string): string {
 
 /** CycloneDX XML, the same content as the JSON writer's. */
 export function cycloneDxXmlWriter(facts: SbomDocumentFacts): SbomWriter {
+  const tool = cdxToolOf(facts);
   const properties = cdxMetadataProperties(facts)
     .map((p) => `      <property name="${xmlAttribute(p.name)}">${xmlText(p.value)}</property>\n`)
     .join("");
@@ -219,8 +227,12 @@ export function cycloneDxXmlWriter(facts: SbomDocumentFacts): SbomWriter {
       "  <metadata>\n" +
       `    <timestamp>${facts.ingestedAt.toISOString()}</timestamp>\n` +
       "    <tools>\n      <components>\n" +
-      `        <component type="application">\n          <name>${TOOL_NAME}</name>\n        </component>\n` +
+      `        <component type="application">\n${xmlElement("name", tool.name, "          ")}` +
+      `${xmlElement("version", tool.version, "          ")}        </component>\n` +
       "      </components>\n    </tools>\n" +
+      (facts.identity?.author
+        ? `    <authors>\n      <author>\n${xmlElement("name", facts.identity.author, "        ")}      </author>\n    </authors>\n`
+        : "") +
       cdxComponentXml(cdxRootOf(facts.root), "    ") +
       `    <properties>\n${properties}    </properties>\n` +
       "  </metadata>\n" +

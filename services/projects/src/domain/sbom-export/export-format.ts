@@ -97,6 +97,16 @@ export interface SbomDocumentFacts {
   sourceSpecVersion: string;
   /** The snapshot has a dependency graph (at least one edge): every component then gets its dependency entry. */
   hasGraph: boolean;
+  /** The deployment's SBOM_AUTHOR and SERVICE_VERSION; absent: neither is written. */
+  identity?: SbomIdentity;
+}
+
+/** What the deployment says about the documents it writes (the spec's SBOM_AUTHOR and SERVICE_VERSION). */
+export interface SbomIdentity {
+  /** metadata.authors' one name; null when SBOM_AUTHOR is unset. */
+  author: string | null;
+  /** The version of the tool in metadata.tools. */
+  toolVersion: string;
 }
 
 export interface SbomRoot {

@@ -176,5 +176,6 @@ export async function deleteSnapshots(
   // A PostgreSQL array literal: the ids are UUIDs, so nothing in them needs quoting.
   const array = `{${owned.join(",")}}`;
   await rawStatement(em, "delete from inventory_changes where scan_id = any(?::uuid[])", [array]);
+  await rawStatement(em, "delete from sbom_signatures where scan_id = any(?::uuid[])", [array]);
   return rawStatement(em, "delete from inventory_snapshots where scan_id = any(?::uuid[])", [array]);
 }
