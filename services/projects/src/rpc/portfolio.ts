@@ -53,7 +53,12 @@ import {
   teamsByRisk,
   type QueuedRow,
 } from "../store/portfolio/dashboards.ts";
-import { componentHoldings, dependencyPath, openFindingsOfRows, searchPortfolio } from "../store/portfolio/holdings.ts";
+import {
+  componentHoldings,
+  dependencyPaths,
+  openFindingsOfRows,
+  searchPortfolio,
+} from "../store/portfolio/holdings.ts";
 import { projectById } from "../store/projects.ts";
 import { componentView, optional } from "./inventory-reads.ts";
 
@@ -292,14 +297,20 @@ export function registerPortfolioService(router: ConnectRouter, deps: PortfolioD
       if (v.length || !query) throw ProblemError.validation(v);
       const em = deps.orm.em.fork();
       const window = req.unpaged ? { limit: SEARCH_EXPORT_MAX, offset: 0 } : { limit: size, offset: (page - 1) * size };
-      const hits = await searchPortfolio(em, listScope(caller), query, window);
+      const scope = listScope(caller);
+      const hits = await searchPortfolio(em, scope, query, window);
+      // A page past the end has no row to carry the total: counted from the first page.
+      const total =
+        hits[0]?.total ??
+        (window.offset > 0 ? ((await searchPortfolio(em, scope, query, { limit: 1, offset: 0 }))[0]?.total ?? 0) : 0);
       const findings = await openFindingsOfRows(
         em,
         hits.map((h) => h.rowId),
       );
+      const paths = await dependencyPaths(em, hits);
       const items = [];
       for (const h of hits) {
-        const path = await dependencyPath(em, h.scanId, h.rowId);
+        const path = paths.get(h.rowId) ?? [];
         const root = h.rootName ? [h.rootVersion ? `${h.rootName}@${h.rootVersion}` : h.rootName] : [];
         items.push(
           create(SearchHitSchema, {
@@ -320,7 +331,7 @@ export function registerPortfolioService(router: ConnectRouter, deps: PortfolioD
           }),
         );
       }
-      return create(SearchPortfolioResponseSchema, { items, total: hits[0]?.total ?? 0, page, size });
+      return create(SearchPortfolioResponseSchema, { items, total, page, size });
     },
   });
 }

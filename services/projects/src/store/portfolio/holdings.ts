@@ -174,27 +174,48 @@ export async function searchPortfolio(
 }
 
 /**
- * The dependency path from the snapshot's root to the component row: each step takes one edge into the current
- * component, the root's first, else from the shallowest parent (then by name, id), so the walk is one line whatever
- * the graph's width; at most 64 steps. Names with versions, root first; [] when no edge leads to the root.
+ * The dependency path from each snapshot's root to each of these component rows, in one statement: each step takes
+ * one edge into the current component, the root's first, else from the shallowest parent (then by name, id), so a
+ * walk is one line whatever the graph's width; at most 64 steps. Names with versions, root side first, by row id;
+ * [] when no edge leads to the root.
  */
-export async function dependencyPath(em: EntityManager, scanId: string, rowId: string): Promise<string[]> {
+export async function dependencyPaths(
+  em: EntityManager,
+  rows: readonly { scanId: string; rowId: string }[],
+): Promise<Map<string, string[]>> {
+  if (rows.length === 0) return new Map();
   const steps = await rawQuery(
     em,
-    `with recursive up(row_id, n) as (
-       select ?::uuid, 0
-       union all
-       select nxt.from_id, up.n + 1 from up cross join lateral (
-         select e.from_component_id as from_id from inventory_edges e
-           left join inventory_components c on c.id = e.from_component_id
-          where e.scan_id = ?::uuid and e.to_component_id = up.row_id
-          order by e.from_component_id is not null, c.depth asc nulls last, c.name, c.id limit 1) nxt
-       where up.row_id is not null and up.n < 64)
-     select up.n, up.row_id, c.name, c.version from up left join inventory_components c on c.id = up.row_id
-      order by up.n desc`,
-    [rowId, scanId],
-    { n: column.integer, rowId: column.text.nullable, name: column.text.nullable, version: column.text.nullable },
+    `select h.row_id as target, w.n, w.row_id, c.name, c.version
+       from jsonb_to_recordset(?::jsonb) as h(row_id uuid, scan_id uuid)
+       cross join lateral (
+         with recursive up(row_id, n) as (
+           select h.row_id, 0
+           union all
+           select nxt.from_id, up.n + 1 from up cross join lateral (
+             select e.from_component_id as from_id from inventory_edges e
+               left join inventory_components p on p.id = e.from_component_id
+              where e.scan_id = h.scan_id and e.to_component_id = up.row_id
+              order by e.from_component_id is not null, p.depth asc nulls last, p.name, p.id limit 1) nxt
+           where up.row_id is not null and up.n < 64)
+         select * from up) w
+       left join inventory_components c on c.id = w.row_id
+      order by h.row_id, w.n desc`,
+    [JSON.stringify(rows.map((r) => ({ row_id: r.rowId, scan_id: r.scanId })))],
+    {
+      target: column.text,
+      n: column.integer,
+      rowId: column.text.nullable,
+      name: column.text.nullable,
+      version: column.text.nullable,
+    },
   );
-  if (steps[0]?.rowId !== null) return [];
-  return steps.slice(1).map((s) => (s.version ? `${s.name}@${s.version}` : s.name!));
+  const paths = new Map<string, { reached: boolean; labels: string[] }>();
+  for (const s of steps) {
+    let path = paths.get(s.target);
+    // Steps come root side first: the first one of a target tells whether its walk reached the root.
+    if (!path) paths.set(s.target, (path = { reached: s.rowId === null, labels: [] }));
+    if (s.rowId !== null) path.labels.push(s.version ? `${s.name}@${s.version}` : s.name!);
+  }
+  return new Map([...paths].map(([target, p]) => [target, p.reached ? p.labels : []]));
 }
