@@ -90,9 +90,11 @@ clearInterval(sampler);
 const [job] = await rawQuery(
   orm.em.fork(),
   `select extract(epoch from (select max(recorded_at) from daily_metrics) - (select min(counted_at) from project_figures))
-     as seconds, (select count(*) from project_figures) as projects, (select count(*) from daily_metrics) as rows`,
+     as seconds,
+     extract(epoch from (select max(recorded_at) from daily_metrics) - (select max(counted_at) from project_figures))
+     as rows_seconds, (select count(*) from project_figures) as projects, (select count(*) from daily_metrics) as rows`,
   [],
-  { seconds: column.number, projects: column.integer, rows: column.integer },
+  { seconds: column.number, rowsSeconds: column.number, projects: column.integer, rows: column.integer },
 );
 const memory = memoryOf(portal.pids.projects);
 printTable("the dashboards' daily job (target: 60 s, memory flat)", [
@@ -100,6 +102,7 @@ printTable("the dashboards' daily job (target: 60 s, memory flat)", [
     projects: job!.projects,
     "daily rows": job!.rows,
     seconds: job!.seconds,
+    "of which daily rows s": job!.rowsSeconds,
     "projects sampled peak MiB": Math.round(peakRss),
     "VmHWM MiB": Math.round(memory.hwm),
     "after MiB": Math.round(memory.rss),
