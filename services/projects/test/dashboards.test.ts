@@ -7,12 +7,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { DirectoryArtefactStore } from "@sca/artefacts";
+import { column, rawQuery } from "@sca/db";
+import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
+import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, ingestArtefact, type CallOptions } from "@sca/testkit";
+import { callAs, eventually, ingestArtefact, type CallOptions } from "@sca/testkit";
 import { recordDailyMetrics } from "../src/events/daily-metrics.ts";
 import { findingsArtefact, scanMatches } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
@@ -161,5 +166,69 @@ describe("daily metrics and trends", () => {
       .getPortfolioOverview({}, projectKey)
       .catch((e: unknown) => ConnectError.from(e).code);
     expect(refused).toBe(Code.PermissionDenied);
+  });
+});
+
+describe("scan news", () => {
+  /** Publishes the scan-orchestrator's ScanStateChanged for the scan, as its relay does. */
+  async function scanState(projectId: string, team: TeamFixture, scanId: string, status: string, createdAt: Date) {
+    const producer = h.projects.kafka!.producer();
+    await producer.connect();
+    const message = create(ScanStateChangedSchema, {
+      scanId,
+      projectId,
+      teamId: team.id,
+      kind: "sbom",
+      status,
+      attempt: 1,
+      createdAt: timestampFromDate(createdAt),
+      occurredAt: timestampFromDate(new Date()),
+      ...(status === "succeeded" ? { completedAt: timestampFromDate(new Date()) } : {}),
+    });
+    await producer.send({
+      topic: h.projects.kafka!.topicName(TOPICS.domainEvents),
+      acks: -1,
+      messages: [
+        {
+          key: scanId,
+          value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
+          headers: { [EVENT_ID]: uuidv7(), [EVENT_TYPE]: ScanStateChangedSchema.typeName },
+        },
+      ],
+    });
+    await producer.disconnect();
+  }
+
+  it("list each team's recent scans newest first, count the newest statuses, and a success writes its day", async () => {
+    const projectC = await newProject(teamA);
+    const scanC = await scanned(projectC);
+    const failed = randomUUID();
+    await scanState(projectB, teamB, failed, "failed", new Date(Date.now() - 60_000));
+    await scanState(projectC, teamA, scanC, "succeeded", new Date(Date.now() - 30_000));
+    const running = randomUUID();
+    await scanState(projectA, teamA, running, "running", new Date(Date.now() - 90_000));
+    const overview = await eventually(
+      () => portfolio.getPortfolioOverview({}, readerA),
+      (o) => o.recentScans.length === 2,
+    );
+    expect(overview.recentScans.map((r) => [r.scanId, r.projectId, r.status])).toEqual([
+      [scanC, projectC, "succeeded"],
+      [running, projectA, "running"],
+    ]);
+    expect(overview.scanStatusCounts).toEqual({ succeeded: 1, running: 1 });
+    const b = await eventually(
+      () => portfolio.getPortfolioOverview({}, readerB),
+      (o) => o.recentScans.length === 1,
+    );
+    expect(b.recentScans.map((r) => [r.scanId, r.status])).toEqual([[failed, "failed"]]);
+    expect(b.scanStatusCounts).toEqual({ failed: 1 });
+    // The success wrote project C's row of today (C had none: the job ran before C existed).
+    const rows = await rawQuery(
+      h.projects.orm.em.fork(),
+      "select critical, open_findings from daily_metrics where scope = 'project' and scope_id = ? and day = ?::date",
+      [projectC, iso(today)],
+      { critical: column.integer, openFindings: column.integer },
+    );
+    expect(rows).toEqual([{ critical: 1, openFindings: 5 }]);
   });
 });
