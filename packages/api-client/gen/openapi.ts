@@ -1672,6 +1672,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/components/{component_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a component across the portfolio
+         * @description A component id is the same in every project and scan: the component in the newest snapshot of each project the caller may read that holds it, with its license and open vulnerabilities there. 404 when the caller can read none.
+         */
+        get: operations["getComponent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/license_findings/{finding_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a license finding
+         * @description One row of GET /v1/projects/{id}/licenses (a component of a snapshot, by its id), under the list's rule: anyone who may read the project; 404 otherwise.
+         */
+        get: operations["getLicenseFinding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portfolio/search/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a portfolio search as CSV
+         * @description Every project the caller may read whose newest succeeded scan holds the package (name, optionally version and ecosystem), a vulnerability (id or alias, open findings only) or a license (SPDX id): each holding component with the dependency path from the project's root to it. Exactly one of package, vulnerability, license. Every hit, unpaged (at most 100000). Columns: project_id, project_name, team_id, scan_id, release, component_id, name, version, purl, license, direct, dependency_path, vulnerabilities.
+         */
+        get: operations["exportPortfolioSearchCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portfolio/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the portfolio
+         * @description Every project the caller may read whose newest succeeded scan holds the package (name, optionally version and ecosystem), a vulnerability (id or alias, open findings only) or a license (SPDX id): each holding component with the dependency path from the project's root to it. Exactly one of package, vulnerability, license.
+         */
+        get: operations["searchPortfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portfolio overview
+         * @description Counts over the projects in the caller's reach. Rate limited per actor: 120 per 60 s over every dashboard route together (DASHBOARD_RATE_LIMIT).
+         */
+        get: operations["getPortfolioOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/action-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The action queue
+         * @description What to do first, each list capped at limit (default 10, at most 100) with its full count. Rate limited per actor: 120 per 60 s over every dashboard route together (DASHBOARD_RATE_LIMIT).
+         */
+        get: operations["getActionQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/teams-by-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teams by risk
+         * @description The teams in reach, riskiest first, at most 50 (truncated past it). Rate limited per actor: 120 per 60 s over every dashboard route together (DASHBOARD_RATE_LIMIT).
+         */
+        get: operations["listTeamsByRisk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trends
+         * @description The daily rows of the reach (organization rows, or the caller's teams' rows summed) in day, week or month buckets, oldest first; each bucket shows its last recorded day. points: buckets (default 30 days, 12 weeks, 12 months; at most 366). Rate limited per actor: 120 per 60 s over every dashboard route together (DASHBOARD_RATE_LIMIT).
+         */
+        get: operations["getTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{id}/sbom-uploads": {
         parameters: {
             query?: never;
@@ -3902,6 +4062,235 @@ export interface components {
              */
             via_team_id: string;
         };
+        PortfolioComponent: {
+            /** Format: uuid */
+            component_id: string;
+            name: string;
+            version: string | null;
+            purl: string | null;
+            /** @description By project name; at most 500 */
+            projects: {
+                /** Format: uuid */
+                project_id: string;
+                project_name: string;
+                /** Format: uuid */
+                team_id: string;
+                /**
+                 * Format: uuid
+                 * @description The project's newest succeeded scan, which holds the component
+                 */
+                scan_id: string;
+                /** Format: date-time */
+                scanned_at: string;
+                release: string | null;
+                /** @description The component's row in that snapshot, its license included */
+                component: components["schemas"]["Component"];
+                /** @description Its open findings there, most severe first */
+                vulnerabilities: {
+                    /**
+                     * Format: uuid
+                     * @description GET /v1/vulnerability_findings/{finding_id}
+                     */
+                    finding_id: string;
+                    vulnerability_id: string;
+                    severity: string;
+                    /** @description The finding's VEX status */
+                    status: string;
+                    known_exploited: boolean;
+                }[];
+            }[];
+            /** @description More readable projects hold it than listed */
+            truncated: boolean;
+        };
+        PortfolioSearchHit: {
+            /** Format: uuid */
+            project_id: string;
+            project_name: string;
+            /** Format: uuid */
+            team_id: string;
+            /** Format: uuid */
+            scan_id: string;
+            release: string | null;
+            /** Format: uuid */
+            component_id: string;
+            /** Format: uuid */
+            component_row_id: string;
+            name: string;
+            version: string | null;
+            purl: string | null;
+            license: string | null;
+            direct: boolean | null;
+            /** @description From the project's root (the SBOM's primary component) to this component, each name@version; empty when no dependency edge leads to it */
+            dependency_path: string[];
+            /** @description Its open findings' vulnerability ids */
+            vulnerabilities: string[];
+        };
+        PortfolioOverview: {
+            /**
+             * @description organization: every project of the caller's organizations (super_admin: all; an organization-scoped API key: its organization); teams: the projects of the caller's teams
+             * @enum {string}
+             */
+            reach: "organization" | "teams";
+            /** @description Active (not archived) projects in reach */
+            project_count: number;
+            /** @description Approval requests pending or under_review in reach; null for an API key */
+            pending_approvals_count: number | null;
+            license_category_counts: components["schemas"]["DashboardLicenseCategoryCounts"];
+            /** @description Projects by their newest scan's status (never scanned: not counted) */
+            scan_status_counts: {
+                [key: string]: number;
+            };
+            vulnerability_severity_counts: components["schemas"]["DashboardSeverityCounts"];
+            /** @description Open findings on the known-exploited catalog */
+            known_exploited_count: number;
+            /** @description The 10 most recent scans in reach, newest first */
+            recent_scans: {
+                /** Format: uuid */
+                scan_id: string;
+                /** Format: uuid */
+                project_id: string;
+                project_name: string;
+                status: string;
+                release: string | null;
+                /** Format: date-time */
+                created_at: string;
+                completed_at: string | null;
+            }[];
+        };
+        /** @description Components of the newest snapshots by license category */
+        DashboardLicenseCategoryCounts: {
+            allowed: number;
+            conditional: number;
+            forbidden: number;
+            uncategorized: number;
+        };
+        /** @description Open findings of the newest snapshots by severity */
+        DashboardSeverityCounts: {
+            critical: number;
+            high: number;
+            medium: number;
+            low: number;
+            unknown: number;
+        };
+        ActionQueue: {
+            /**
+             * @description organization: every project of the caller's organizations (super_admin: all; an organization-scoped API key: its organization); teams: the projects of the caller's teams
+             * @enum {string}
+             */
+            reach: "organization" | "teams";
+            /** @description Projects the default gate rules block (an open critical finding, a forbidden license, a malicious package), riskiest first */
+            gate_blocked: {
+                count: number;
+                items: components["schemas"]["QueuedProject"][];
+            };
+            /** @description Projects with open known-exploited findings, earliest catalog due date first */
+            kev_sla: {
+                count: number;
+                items: components["schemas"]["QueuedProject"][];
+            };
+            /** @description Approval requests pending or under_review, newest first; null for an API key */
+            pending_approvals: {
+                count: number;
+                items: components["schemas"]["ApprovalRequest"][];
+            } | null;
+            /** @description Projects whose newest succeeded scan is older than stale_after_days, or never scanned */
+            stale_projects: {
+                count: number;
+                items: components["schemas"]["QueuedProject"][];
+            };
+            stale_after_days: number;
+        };
+        QueuedProject: {
+            /** Format: uuid */
+            project_id: string;
+            project_name: string;
+            /** Format: uuid */
+            team_id: string;
+            risk_score: number;
+            critical: number;
+            forbidden_licenses: number;
+            malicious: number;
+            known_exploited: number;
+            /** @description YYYY-MM-DD, earliest due date of its open KEV findings */
+            kev_oldest_due_date: string | null;
+            last_scanned_at: string | null;
+        };
+        ApprovalRequest: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            project_name: string;
+            project_slug: string;
+            /** Format: uuid */
+            team_id: string;
+            /** Format: uuid */
+            component_id: string;
+            component_name: string;
+            component_purl: string | null;
+            /** @enum {string} */
+            status: "pending" | "under_review" | "approved" | "rejected";
+            /** @description The If-Match counter; 1 on creation, +1 per transition */
+            version: number;
+            /** Format: uuid */
+            requested_by_user_id: string;
+            /** @description Full name, else e-mail; null when unknown */
+            requested_by_name: string | null;
+            requested_at: string;
+            decided_by_user_id: string | null;
+            decided_at: string | null;
+            decision_note: string | null;
+        };
+        TeamsByRisk: {
+            /**
+             * @description organization: every project of the caller's organizations (super_admin: all; an organization-scoped API key: its organization); teams: the projects of the caller's teams
+             * @enum {string}
+             */
+            reach: "organization" | "teams";
+            /** @description Teams in reach with at least one active project */
+            team_count: number;
+            project_count: number;
+            shown_team_count: number;
+            shown_project_count: number;
+            /** @description More teams than the cap (50) are in reach */
+            truncated: boolean;
+            teams: {
+                /** Format: uuid */
+                team_id: string;
+                team_name: string;
+                project_count: number;
+                /** @description Its riskiest project's risk_score (0..100) */
+                risk_score: number;
+                gate_blocked: number;
+                vulnerability_severity_counts: components["schemas"]["DashboardSeverityCounts"];
+                known_exploited: number;
+                forbidden_licenses: number;
+            }[];
+        };
+        DashboardTrends: {
+            /**
+             * @description organization: every project of the caller's organizations (super_admin: all; an organization-scoped API key: its organization); teams: the projects of the caller's teams
+             * @enum {string}
+             */
+            reach: "organization" | "teams";
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            buckets: {
+                /** @description YYYY-MM-DD, the bucket's first day (weeks start Monday) */
+                period_start: string;
+                /** @description The bucket's last recorded day, whose figures it shows; null: none recorded */
+                measured_on: string | null;
+                project_count: number;
+                vulnerability_severity_counts: components["schemas"]["DashboardSeverityCounts"];
+                license_category_counts: components["schemas"]["DashboardLicenseCategoryCounts"];
+                known_exploited: number;
+                gate_blocked: number;
+                open_findings: number;
+                /** @description Findings no longer open, ever (cumulative) */
+                fixed_findings: number;
+                mean_days_to_remediate: number | null;
+            }[];
+        };
         SbomUpload: {
             /**
              * Format: uuid
@@ -4302,32 +4691,6 @@ export interface components {
                     low: number;
                 }[];
             };
-        };
-        ApprovalRequest: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            project_id: string;
-            project_name: string;
-            project_slug: string;
-            /** Format: uuid */
-            team_id: string;
-            /** Format: uuid */
-            component_id: string;
-            component_name: string;
-            component_purl: string | null;
-            /** @enum {string} */
-            status: "pending" | "under_review" | "approved" | "rejected";
-            /** @description The If-Match counter; 1 on creation, +1 per transition */
-            version: number;
-            /** Format: uuid */
-            requested_by_user_id: string;
-            /** @description Full name, else e-mail; null when unknown */
-            requested_by_name: string | null;
-            requested_at: string;
-            decided_by_user_id: string | null;
-            decided_at: string | null;
-            decision_note: string | null;
         };
         OrganizationVerdict: {
             /** Format: uuid */
@@ -12289,6 +12652,566 @@ export interface operations {
             };
             /** @description The request does not match its schema; `errors` lists each field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                component_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The component and its holders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioComponent"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No project the caller may read holds the component */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLicenseFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                finding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The license finding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseFinding"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such license finding, or its project is not readable */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportPortfolioSearchCsv: {
+        parameters: {
+            query?: {
+                /** @description A package's name, exact (log4j-core, lodash) */
+                package?: string;
+                /** @description With package: the exact version */
+                version?: string;
+                /** @description With package: the purl type (npm, maven, pypi, golang, ...) */
+                ecosystem?: string;
+                /** @description A vulnerability id or one of its aliases */
+                vulnerability?: string;
+                /** @description An SPDX license id the component's license names */
+                license?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, a header line then one line per hit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description None or several of package, vulnerability, license; or a value too long */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchPortfolio: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Rows per page */
+                size?: number;
+                /** @description A package's name, exact (log4j-core, lodash) */
+                package?: string;
+                /** @description With package: the exact version */
+                version?: string;
+                /** @description With package: the purl type (npm, maven, pypi, golang, ...) */
+                ecosystem?: string;
+                /** @description A vulnerability id or one of its aliases */
+                vulnerability?: string;
+                /** @description An SPDX license id the component's license names */
+                license?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of hits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PortfolioSearchHit"][];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description None or several of package, vulnerability, license; a window past its bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPortfolioOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioOverview"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A project-scoped API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over DASHBOARD_RATE_LIMIT; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getActionQueue: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The action queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionQueue"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A project-scoped API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over DASHBOARD_RATE_LIMIT; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTeamsByRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Teams by risk */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsByRisk"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A project-scoped API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over DASHBOARD_RATE_LIMIT; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrends: {
+        parameters: {
+            query?: {
+                interval?: "day" | "week" | "month";
+                points?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trend buckets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTrends"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A project-scoped API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over DASHBOARD_RATE_LIMIT; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

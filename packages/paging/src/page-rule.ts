@@ -35,6 +35,9 @@ export const NUMBERED_PAGE_SIZE = pageSizeRule({ defaultSize: 50, maxSize: 200 }
 /** The spec's per-project offset shape (concepts "Limits"): 50 by default, 500 at most. */
 export const PROJECT_PAGE_SIZE = pageSizeRule({ defaultSize: 50, maxSize: 500 });
 
+/** The spec's search pages (numbered, `size`): 25 by default, 100 at most. */
+export const SEARCH_PAGE_SIZE = pageSizeRule({ defaultSize: 25, maxSize: 100 });
+
 /** Whether `page` is a page number the spec allows. */
 export function isPageNumber(page: number): boolean {
   return Number.isInteger(page) && page >= PAGE_MIN && page <= PAGE_MAX;

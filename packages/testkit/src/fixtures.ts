@@ -10,6 +10,14 @@ import type { RecordScanMatchesRequestSchema } from "@sca/proto/sca/projects/v1/
 /** The vulnerabilities and verdicts of a scan's package versions, as RecordScanMatches takes them. */
 export type ScanMatches = Pick<MessageInitShape<typeof RecordScanMatchesRequestSchema>, "vulnerabilities" | "verdicts">;
 
+/** What the projects fixture's portfolio writes. */
+export interface PortfolioSeed {
+  teams: { id: string; organizationId: string | null }[];
+  projects: number;
+  componentsPerProject: number;
+  findingsPerProject: number;
+}
+
 /** The scanner-runner's matcher over an advisory set (a benchmark's view of it). */
 export interface VulnerabilityMatcherFixture {
   /** The directory the advisories were read from (laid out as OSV-Scanner reads it too). */
@@ -114,6 +122,14 @@ export interface ServiceFixtures {
     ): MessageInitShape<typeof RecordScanMatchesRequestSchema>;
     /** The artefact's purls by short name. */
     purls: Record<"jackson" | "git" | "lodash" | "log4j" | "leftPad" | "unassessed", string>;
+    /**
+     * A portfolio written straight into projects' tables with COPY (the dashboards' benchmark): `projects` projects
+     * spread over the teams, each with one succeeded snapshot of `componentsPerProject` components (drawn from a
+     * shared pool, so one component is held by many projects; a dependency tree four wide under the root) and
+     * `findingsPerProject` open findings over a shared pool of vulnerabilities (severities mixed, some known
+     * exploited). Nothing is counted: the dashboards' figures are left to projects' daily job.
+     */
+    portfolio(orm: MikroORM, opts: PortfolioSeed): Promise<{ projectIds: string[]; packageNames: string[] }>;
   };
   "scanner-runner": {
     /**

@@ -18,6 +18,7 @@ export type { Person, TestProvider } from "./oidc-provider.ts";
 export { fixturesOf } from "./fixtures.ts";
 export type {
   FixtureService,
+  PortfolioSeed,
   SandboxTreeFixture,
   ScanMatches,
   ServiceFixtures,

@@ -75,6 +75,8 @@ export const gatewayKeys = {
   REFRESH_RATE_LIMIT: key(p.rate("30/minute")),
   /** The team (group) search per user: GET /v1/admin/teams with `search` (routes/identity/admin-teams.ts). */
   GROUP_SEARCH_RATE_LIMIT: key(p.rate("20/minute")),
+  /** The dashboards' one bucket per actor (user or API key), shared by every dashboard route (routes/projects/dashboards.ts). */
+  DASHBOARD_RATE_LIMIT: key(p.rate("120/minute")),
   /** Web UI crash reports a caller may send (routes/admin/crash-reports.ts); ours, the spec names no value. */
   CRASH_REPORT_RATE_LIMIT: key(p.rate("10/minute")),
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */

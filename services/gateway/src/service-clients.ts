@@ -27,6 +27,7 @@ import { OrganizationVerdictService } from "@sca/proto/sca/policy/v1/organizatio
 import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.ts";
 import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_facts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
@@ -55,6 +56,7 @@ export const SERVICE_CLIENTS = {
     assignees: ProjectAssigneeService,
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
+    portfolio: PortfolioService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

@@ -42,7 +42,11 @@ export interface GateStack {
   close(): Promise<void>;
 }
 
-export async function startGateStack(policyEnv: Record<string, string> = {}): Promise<GateStack> {
+/** `policyEnv`, `gatewayEnv`: more of policy's and the gateway's keys. */
+export async function startGateStack(
+  policyEnv: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
+): Promise<GateStack> {
   const dir = await mkdtemp(join(tmpdir(), "sca-gate-"));
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("gate_stack")}.`;
@@ -75,7 +79,7 @@ export async function startGateStack(policyEnv: Record<string, string> = {}): Pr
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
     services: { projects: projects.url!, policy: policy.url!, "scanner-runner": runner.url! },
-    env: { ARTEFACT_DIR: dir },
+    env: { ARTEFACT_DIR: dir, ...gatewayEnv },
   });
   const directory = identity.client(DirectoryService);
   const root = await callAs.superAdmin(randomUUID());

@@ -16,12 +16,14 @@ import {
 import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
 import { SBOM_SIGNING_GROUP, sbomSigningHandler, signingNews } from "./events/sbom-signing.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import { recordDailyMetrics } from "./events/daily-metrics.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
+import { registerPortfolioService } from "./rpc/portfolio.ts";
 import { registerFileLicenseService } from "./rpc/file-licenses.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
@@ -38,11 +40,16 @@ import { migrations } from "./store/migrations/index.ts";
 export interface ProjectsSeams {
   /** How often the vulnerability-SLA sweep runs: daily. */
   slaSweepEveryMs: number;
+  /**
+   * How often the dashboards' daily job runs: hourly, so the first run of each UTC day writes its rows (idempotent
+   * per day) and a restart never skips a day.
+   */
+  dailyMetricsEveryMs: number;
 }
 
 export const service = defineService({
   name: "projects",
-  seams: { slaSweepEveryMs: 86_400_000 } satisfies ProjectsSeams,
+  seams: { slaSweepEveryMs: 86_400_000, dailyMetricsEveryMs: 3_600_000 } satisfies ProjectsSeams,
   config: projectsKeys,
   entities,
   migrations,
@@ -113,10 +120,19 @@ export const service = defineService({
       });
       registerGateFactsService(router, { orm, findingReads });
       registerGovernanceFactsService(router, { orm, findingReads });
+      registerPortfolioService(router, { orm, directory });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {
-    if (!config.VULN_SLA_ALERTS_ENABLED) return [];
+    const dailyMetrics = {
+      name: "dashboards' daily metrics",
+      everyMs: seams.dailyMetricsEveryMs,
+      run: async (signal: AbortSignal) => {
+        const done = await recordDailyMetrics(orm, new Date(), signal);
+        if (done.recounted + done.written > 0) logger.info(done, "dashboards' daily metrics recorded");
+      },
+    };
+    if (!config.VULN_SLA_ALERTS_ENABLED) return [dailyMetrics];
     const windows = {
       critical: config.VULN_SLA_DAYS_CRITICAL,
       high: config.VULN_SLA_DAYS_HIGH,
@@ -124,6 +140,7 @@ export const service = defineService({
       low: config.VULN_SLA_DAYS_LOW,
     };
     return [
+      dailyMetrics,
       {
         name: "vulnerability SLA sweep",
         everyMs: seams.slaSweepEveryMs,

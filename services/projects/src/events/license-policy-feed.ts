@@ -9,6 +9,7 @@
 // out in the same transaction, so policy judges the gate on the categories as they now are (the scan's success may
 // have been judged before the licenses arrived). It goes out even when this pass changed nothing: another pass (the
 // snapshot's first categorisation, a policy change) may have categorised the fetched licenses first.
+import { refreshProjectFigures } from "../store/portfolio/figures.ts";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -68,7 +69,10 @@ export async function recategoriseProject(
   let changed = 0;
   for (const scanId of onlyScanId ? scanIds.filter((id) => id === onlyScanId) : scanIds)
     changed += await recategoriseSnapshot(em, categories, project, scanId);
-  if (changed > 0) await recountInventorySummary(em, project.id);
+  if (changed > 0) {
+    await recountInventorySummary(em, project.id);
+    await refreshProjectFigures(em, project.id);
+  }
   return changed;
 }
 

@@ -17,7 +17,9 @@ import { deleteSnapshots, lockProjectInventory } from "../store/inventory/ingest
 import { labelSnapshot } from "../store/inventory/snapshots.ts";
 import { deleteFileLicenses } from "../store/file-licenses.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
+import { recordProjectDay, refreshProjectFigures } from "../store/portfolio/figures.ts";
 import { lockProject, recountInventorySummary, setScanFigures } from "../store/projects.ts";
+import { isoDate } from "../domain/dashboards.ts";
 
 export const SCAN_FEED_GROUP = "projects.scan-feed";
 
@@ -76,6 +78,11 @@ async function applyStateChange(
   // inventory reads name the scans the releases list shows.
   if (e.status === "succeeded") await labelSnapshot(em, projectId, scanId, release);
   await refreshFigures(em, projectId);
+  // A success counts the dashboards' figures again and writes the project's row of the day (docs/dashboards.md).
+  if (e.status === "succeeded") {
+    await refreshProjectFigures(em, projectId);
+    await recordProjectDay(em, projectId, isoDate(new Date()));
+  }
 }
 
 async function applyScansDeleted(
@@ -98,6 +105,9 @@ async function applyScansDeleted(
   const snapshots = await deleteSnapshots(em, projectId, scanIds, signal);
   await deleteFileLicenses(em, projectId, scanIds);
   await refreshFigures(em, projectId);
-  if (snapshots > 0) await recountInventorySummary(em, projectId);
+  if (snapshots > 0) {
+    await recountInventorySummary(em, projectId);
+    await refreshProjectFigures(em, projectId);
+  }
   logger.info({ projectId, scans: scanIds.length, snapshots }, "deleted scans' inventory dropped");
 }

@@ -25,6 +25,7 @@ import {
   type FindingHandlers,
   type FindingServiceDeps,
 } from "./vulnerability-findings.ts";
+import { refreshProjectFigures } from "../store/portfolio/figures.ts";
 
 const nothingPending = (status: string) =>
   new ProblemError({
@@ -90,6 +91,7 @@ export function findingConfirmationHandlers(
           version: String(version),
         },
       });
+      await refreshProjectFigures(em, project.id);
     });
     deps.wakeRelay();
     return findingView((await findingById(deps.orm.em.fork(), finding.id))!);

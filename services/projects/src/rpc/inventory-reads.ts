@@ -34,7 +34,7 @@ import { anchoredSnapshot, anchorViolations, projectNotFound, readableProjectId 
 const EXPORT_CHUNK = 1000;
 export const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-function componentView(row: ComponentListRow | InventoryComponentRow): Component {
+export function componentView(row: ComponentListRow | InventoryComponentRow): Component {
   return create(ComponentSchema, {
     id: row.id,
     componentId: row.componentId,

@@ -31,6 +31,7 @@ import { lockTriage, writePendingTriage, writeTriage } from "../store/findings/t
 import { triageOfRow, vexFindingOf } from "./finding-views.ts";
 import { anchoredSnapshot, readableProject } from "./readable-inventory.ts";
 import { changedBy, type FindingHandlers, type FindingServiceDeps } from "./vulnerability-findings.ts";
+import { refreshProjectFigures } from "../store/portfolio/figures.ts";
 
 /** Findings a VEX export or import reads at most (a snapshot holds far fewer). */
 export const VEX_FINDINGS_MAX = 100_000;
@@ -143,6 +144,7 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
             );
           }
         }
+        if (updatedKeys.size > 0) await refreshProjectFigures(em, project.id);
         emitAudit(em, {
           action: "vulnerability_finding.vex_imported",
           actor: callerActor(caller),

@@ -14,6 +14,7 @@ import {
 import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
 import { SbomSignature } from "./entities/sbom-signature.ts";
 import { KnownScan } from "./entities/known-scan.ts";
+import { DailyMetric, FindingFix, ProjectFigures } from "./entities/portfolio.ts";
 import { Project } from "./entities/project.ts";
 
 /** The tables of the projects schema. */
@@ -36,4 +37,7 @@ export const entities: DatabaseOptions["entities"] = [
   FileLicenseScan,
   FileLicenseDetectionRecord,
   SbomSignature,
+  ProjectFigures,
+  FindingFix,
+  DailyMetric,
 ];

@@ -4,11 +4,13 @@ import type { GatewayContext } from "../../context.ts";
 import { projectAssigneeRoutes } from "./assignees.ts";
 import { projectBatchRoutes } from "./batch.ts";
 import { componentRoutes } from "./components.ts";
+import { dashboardRoutes } from "./dashboards.ts";
 import { projectExportRoutes } from "./export.ts";
 import { externalLookupRoutes } from "./external-lookups.ts";
 import { fileLicenseRoutes } from "./file-licenses.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { licenseRoutes } from "./licenses.ts";
+import { portfolioRoutes } from "./portfolio.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
@@ -32,5 +34,7 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...vexRoutes(ctx),
     ...externalLookupRoutes(ctx),
     ...projectAssigneeRoutes(ctx),
+    ...portfolioRoutes(ctx),
+    ...dashboardRoutes(ctx),
   ];
 }

@@ -88,7 +88,7 @@ export function licenseFindingJson(c: Component) {
 }
 
 const text = () => z.string().nullable();
-const licenseFindingSchema = z
+export const licenseFindingSchema = z
   .object({
     id: z.uuid().meta({ description: "The component row of the snapshot" }),
     project_id: z.uuid(),

@@ -30,6 +30,12 @@ export const KnownScan = defineEntity({
       expression:
         "create index known_scans_project_created on known_scans (project_id, scan_created_at, scan_id) where deleted_at is null",
     },
+    // The portfolio's newest scans (the dashboards' recent scans).
+    {
+      name: "known_scans_created",
+      expression:
+        "create index known_scans_created on known_scans (scan_created_at desc, scan_id) where deleted_at is null",
+    },
   ],
   checks: [
     {

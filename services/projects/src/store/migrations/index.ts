@@ -13,6 +13,7 @@ import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140
 import { Migration20261127100000_InventoryChanges } from "./Migration20261127100000_InventoryChanges.ts";
 import { Migration20261128140000_FindingChanges } from "./Migration20261128140000_FindingChanges.ts";
 import { Migration20261128180000_SbomSignatures } from "./Migration20261128180000_SbomSignatures.ts";
+import { Migration20261128180000_PortfolioFigures } from "./Migration20261128180000_PortfolioFigures.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -42,4 +43,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261128140000_FindingChanges,
   // Each succeeded scan's signed SBOM export and provenance (docs/signing.md).
   Migration20261128180000_SbomSignatures,
+  // The dashboards' kept figures, fixes and daily metrics (docs/dashboards.md).
+  Migration20261128180000_PortfolioFigures,
 ];

@@ -1,0 +1,143 @@
+// The dashboards at scale (issue 28): a portfolio of BENCH_PROJECTS (1,000) projects of BENCH_COMPONENTS (2,000)
+// components and BENCH_FINDINGS (500) open findings each (2,000,000 components and 500,000 findings at the
+// defaults), written with COPY by the test kit's projects fixture `portfolio` into a fresh database before the portal
+// starts; then:
+// - the daily job (it runs when projects starts): from the first project's figures counted to the last daily row
+//   written (database clocks), the projects process's peak resident memory meanwhile (target: 60 s, memory flat);
+// - the overview, the action queue and teams by risk at BENCH_RATE (20) requests/s paced for BENCH_SECONDS (20) each
+//   as the super_admin (the whole organization: the widest reach; target p99 <= 100 ms);
+// - a package search across the portfolio (a name drawn per request from the seeded pool) at the same rate
+//   (target p99 <= 200 ms).
+// Offline: a portal of its own (@sca/testkit's startPortalProcesses) on the test servers of scripts/env.sh.
+//   . scripts/env.sh && node bench/dashboards.ts
+// The dashboards' rate limit is raised for the run (DASHBOARD_RATE_LIMIT): the bench is one actor.
+import { spawnSync } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { column, openDatabase, rawQuery } from "@sca/db";
+import { createDatabase, fixturesOf, startPortalProcesses } from "@sca/testkit";
+import { pacedLoad } from "./paced-load.ts";
+import { memoryOf } from "./portal.ts";
+import { printTable } from "./table.ts";
+
+const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1_000);
+const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 2_000);
+const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 500);
+const TEAMS = Number(process.env.BENCH_TEAMS ?? 60);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const ROOT = join(import.meta.dirname, "..");
+
+const db = await createDatabase("bench_dashboards");
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "/tmp",
+  APP_ENV: "dev",
+  DATABASE_URL: db.url,
+  REDIS_URL: "redis://127.0.0.1:56379/2",
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? "127.0.0.1:59092",
+  SECRET_KEY: randomBytes(36).toString("base64url"),
+};
+const migrated = spawnSync(process.execPath, ["src/main.ts", "migrate"], {
+  cwd: join(ROOT, "services", "projects"),
+  env,
+  encoding: "utf8",
+});
+if (migrated.status !== 0) throw new Error(`migrating projects failed:\n${migrated.stdout}${migrated.stderr}`);
+
+const orm = await openDatabase({ url: db.url, schema: "projects", entities: [], migrations: [], poolMax: 2 });
+const teams = Array.from({ length: TEAMS }, () => ({ id: randomUUID(), organizationId: null }));
+let started = Date.now();
+const seeded = await (
+  await fixturesOf("projects")
+).portfolio(orm, {
+  teams,
+  projects: PROJECTS,
+  componentsPerProject: COMPONENTS,
+  findingsPerProject: FINDINGS,
+});
+const seedSeconds = (Date.now() - started) / 1000;
+await rawQuery(orm.em.fork(), "analyze", []);
+console.log(
+  `seeded ${PROJECTS} projects, ${PROJECTS * COMPONENTS} components, ${PROJECTS * FINDINGS} findings in ` +
+    `${seedSeconds.toFixed(0)} s`,
+);
+
+started = Date.now();
+const portal = await startPortalProcesses({
+  databaseUrl: db.url,
+  label: "bench-dashboards",
+  env: { DASHBOARD_RATE_LIMIT: "1000000/minute" },
+});
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(portal.pids.projects).rss)), 100);
+// VmHWM: the peak since the process started, the job included even where it ran before the portal answered.
+const today = new Date().toISOString().slice(0, 10);
+const done = async () =>
+  (
+    await rawQuery(
+      orm.em.fork(),
+      "select count(*) as n from daily_metrics where scope = 'organization' and day = ?::date",
+      [today],
+      { n: column.integer },
+    )
+  )[0]!.n > 0;
+while (!(await done())) {
+  if (Date.now() - started > 900_000) throw new Error("the daily job did not finish in 15 minutes");
+  await new Promise((r) => setTimeout(r, 200));
+}
+clearInterval(sampler);
+const [job] = await rawQuery(
+  orm.em.fork(),
+  `select extract(epoch from (select max(recorded_at) from daily_metrics) - (select min(counted_at) from project_figures))
+     as seconds,
+     extract(epoch from (select max(recorded_at) from daily_metrics) - (select max(counted_at) from project_figures))
+     as rows_seconds, (select count(*) from project_figures) as projects, (select count(*) from daily_metrics) as rows`,
+  [],
+  { seconds: column.number, rowsSeconds: column.number, projects: column.integer, rows: column.integer },
+);
+const memory = memoryOf(portal.pids.projects);
+printTable("the dashboards' daily job (target: 60 s, memory flat)", [
+  {
+    projects: job!.projects,
+    "daily rows": job!.rows,
+    seconds: job!.seconds,
+    "of which daily rows s": job!.rowsSeconds,
+    "projects sampled peak MiB": Math.round(peakRss),
+    "VmHWM MiB": Math.round(memory.hwm),
+    "after MiB": Math.round(memory.rss),
+  },
+]);
+
+const token = await portal.superAdmin();
+const headers = { authorization: `Bearer ${token}` };
+const api = `${portal.origin}/api`;
+const rows: Record<string, string | number>[] = [];
+const queries: [string, string | ((i: number) => string), number][] = [
+  ["overview", `${api}/v1/dashboard/overview`, 100],
+  ["action queue", `${api}/v1/dashboard/action-queue`, 100],
+  ["teams by risk", `${api}/v1/dashboard/teams-by-risk`, 100],
+  [
+    "package search",
+    (i) => `${api}/v1/portfolio/search?package=${seeded.packageNames[(i * 7919) % seeded.packageNames.length]}`,
+    200,
+  ],
+];
+for (const [name, url, target] of queries) {
+  await pacedLoad({ url, headers, rate: RATE, seconds: 3, connections: 8 });
+  const r = await pacedLoad({ url, headers, rate: RATE, seconds: SECONDS, connections: 8 });
+  rows.push({
+    query: name,
+    requests: r.requests.total,
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "max ms": r.latency.max,
+    "target p99": target,
+    errors: r.errors + r.non2xx + r.timeouts,
+  });
+}
+printTable(`dashboards and search at ${RATE} req/s paced, ${SECONDS} s each`, rows);
+
+await portal.stop();
+await orm.close();
+await db.drop();

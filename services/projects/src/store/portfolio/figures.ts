@@ -1,0 +1,222 @@
+// The kept rows the dashboards read (docs/dashboards.md): a project's figures counted from its newest snapshot alone
+// (one project's findings over the (scan_id, vulnerability_id) index, never the portfolio's), its fixed findings, and
+// the append-only daily rows. Raw SQL (ADR 5): counts grouped in PostgreSQL, no finding reaches us.
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { column, rawQuery, rawStatement } from "@sca/db";
+import { gateBlocks } from "../../domain/dashboards.ts";
+import { CLOSING_STATES } from "../../domain/gate-facts.ts";
+import { overviewFigures } from "../../domain/project-overview.ts";
+import { findingWritesSql } from "../findings/relations.ts";
+import { componentGroups } from "../inventory/summary.ts";
+
+const CLOSING = JSON.stringify(CLOSING_STATES);
+
+/** The snapshot's open findings (not dated removed, triage not closing them); parameters: scan id, closing states. */
+const OPEN_OF_SNAPSHOT = `select f.component_key, f.vulnerability_id, v.severity, v.known_exploited, v.kev_due_date
+  from vulnerability_findings f
+  join vulnerabilities v on v.id = f.vulnerability_id
+  left join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
+    and t.vulnerability_id = f.vulnerability_id
+  where f.scan_id = ? and f.removed_at is null
+    and coalesce(t.status, 'in_triage') not in (select jsonb_array_elements_text(?::jsonb))`;
+
+/**
+ * Counts the project's figures again from its newest snapshot and keeps them (project_figures), in the caller's
+ * transaction: after an ingestion's success, a match, a re-match, a re-categorisation, a triage change, a deletion.
+ * A finding of the project that is no longer open is dated fixed once (finding_fixes); one open again loses its date.
+ */
+export async function refreshProjectFigures(em: EntityManager, projectId: string): Promise<void> {
+  const [newest] = await rawQuery(
+    em,
+    `select scan_id, ingested_at from inventory_snapshots where project_id = ?
+      order by ingested_at desc, scan_id desc limit 1`,
+    [projectId],
+    { scanId: column.text, ingestedAt: column.timestamp },
+  );
+  if (!newest) {
+    await rawStatement(em, "delete from project_figures where project_id = ?", [projectId]);
+    return;
+  }
+  const scanId = newest.scanId;
+  await rawStatement(
+    em,
+    `delete from finding_fixes x where x.project_id = ? and exists (
+       select from (${OPEN_OF_SNAPSHOT}) o where o.component_key = x.component_key and o.vulnerability_id = x.vulnerability_id)`,
+    [projectId, scanId, CLOSING],
+  );
+  await rawStatement(
+    em,
+    `insert into finding_fixes (project_id, component_key, vulnerability_id, first_detected_at, fixed_at)
+     select t.project_id, t.component_key, t.vulnerability_id, t.first_detected_at, now() from finding_triage t
+      where t.project_id = ? and not exists (
+        select from (${OPEN_OF_SNAPSHOT}) o where o.component_key = t.component_key and o.vulnerability_id = t.vulnerability_id)
+     on conflict do nothing`,
+    [projectId, scanId, CLOSING],
+  );
+  const [findings] = await rawQuery(
+    em,
+    `select count(*) filter (where severity = 'critical') as critical,
+            count(*) filter (where severity = 'high') as high,
+            count(*) filter (where severity = 'medium') as medium,
+            count(*) filter (where severity = 'low') as low,
+            count(*) filter (where severity not in ('critical', 'high', 'medium', 'low')) as unknown,
+            count(*) filter (where known_exploited) as known_exploited,
+            coalesce(min(kev_due_date) filter (where known_exploited and kev_due_date <> ''), '') as kev_oldest_due_date,
+            count(*) as open_findings,
+            (select count(*) from finding_fixes where project_id = ?) as fixed_findings,
+            (select coalesce(sum(extract(epoch from fixed_at - first_detected_at)) / 86400, 0) from finding_fixes
+              where project_id = ?) as remediation_days_total,
+            ${findingWritesSql("?::uuid", "?::uuid")} as finding_writes
+       from (${OPEN_OF_SNAPSHOT}) o`,
+    [projectId, projectId, scanId, projectId, scanId, CLOSING],
+    {
+      critical: column.integer,
+      high: column.integer,
+      medium: column.integer,
+      low: column.integer,
+      unknown: column.integer,
+      knownExploited: column.integer,
+      kevOldestDueDate: column.text,
+      openFindings: column.integer,
+      fixedFindings: column.integer,
+      remediationDaysTotal: column.number,
+      findingWrites: column.integer,
+    },
+  );
+  const components = overviewFigures(await componentGroups(em, scanId));
+  const license = components.licenseDistribution;
+  const f = {
+    ...findings!,
+    licenseAllowed: license.allowed ?? 0,
+    licenseConditional: license.conditional ?? 0,
+    licenseForbidden: license.forbidden ?? 0,
+    licenseUncategorized: license.uncategorized ?? 0,
+    malicious: components.maliciousCount,
+  };
+  await rawStatement(
+    em,
+    `insert into project_figures (project_id, scan_id, scanned_at, risk_score, gate_blocked, kev_oldest_due_date,
+       remediation_days_total, critical, high, medium, low, unknown, known_exploited, license_allowed,
+       license_conditional, license_forbidden, license_uncategorized, malicious, open_findings, fixed_findings,
+       finding_writes, counted_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+     on conflict (project_id) do update set scan_id = excluded.scan_id, scanned_at = excluded.scanned_at,
+       risk_score = excluded.risk_score, gate_blocked = excluded.gate_blocked,
+       kev_oldest_due_date = excluded.kev_oldest_due_date, remediation_days_total = excluded.remediation_days_total,
+       critical = excluded.critical, high = excluded.high, medium = excluded.medium, low = excluded.low,
+       unknown = excluded.unknown, known_exploited = excluded.known_exploited,
+       license_allowed = excluded.license_allowed, license_conditional = excluded.license_conditional,
+       license_forbidden = excluded.license_forbidden, license_uncategorized = excluded.license_uncategorized,
+       malicious = excluded.malicious, open_findings = excluded.open_findings,
+       fixed_findings = excluded.fixed_findings, finding_writes = excluded.finding_writes, counted_at = now()`,
+    [
+      projectId,
+      scanId,
+      newest.ingestedAt,
+      components.riskScore,
+      gateBlocks(f),
+      f.kevOldestDueDate,
+      f.remediationDaysTotal,
+      f.critical,
+      f.high,
+      f.medium,
+      f.low,
+      f.unknown,
+      f.knownExploited,
+      f.licenseAllowed,
+      f.licenseConditional,
+      f.licenseForbidden,
+      f.licenseUncategorized,
+      f.malicious,
+      f.openFindings,
+      f.fixedFindings,
+      f.findingWrites,
+    ],
+  );
+}
+
+/**
+ * Projects whose kept figures are behind their writes: a snapshot came or went, or their findings, triage or the
+ * vulnerabilities were written since they were counted. At most `limit`, the daily job's batch.
+ */
+export async function projectsBehind(em: EntityManager, limit: number, afterId: string): Promise<string[]> {
+  const rows = await rawQuery(
+    em,
+    `select p.id from projects p
+       left join project_figures g on g.project_id = p.id
+       left join lateral (select scan_id from inventory_snapshots where project_id = p.id
+                           order by ingested_at desc, scan_id desc limit 1) s on true
+      where p.archived_at is null and p.id > ?::uuid
+        and (g.project_id is null and s.scan_id is not null
+             or g.project_id is not null and (g.scan_id is distinct from s.scan_id
+                  or g.finding_writes <> ${findingWritesSql("s.scan_id", "p.id")}))
+      order by p.id limit ?`,
+    [afterId, limit],
+    { id: column.text },
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The sums a daily row of a team or an organization carries, over its projects' figures. */
+const SUMS = `count(*) as project_count, count(*) filter (where g.gate_blocked) as gate_blocked,
+  coalesce(max(g.risk_score), 0) as risk_score,
+  case when sum(g.fixed_findings) > 0 then sum(g.remediation_days_total) / sum(g.fixed_findings) end
+    as mean_days_to_remediate,
+  sum(g.critical) as critical, sum(g.high) as high, sum(g.medium) as medium, sum(g.low) as low,
+  sum(g.unknown) as unknown, sum(g.known_exploited) as known_exploited, sum(g.license_allowed) as license_allowed,
+  sum(g.license_conditional) as license_conditional, sum(g.license_forbidden) as license_forbidden,
+  sum(g.license_uncategorized) as license_uncategorized, sum(g.malicious) as malicious,
+  sum(g.open_findings) as open_findings, sum(g.fixed_findings) as fixed_findings`;
+const COLUMNS = `project_count, gate_blocked, risk_score, mean_days_to_remediate, critical, high, medium, low, unknown,
+  known_exploited, license_allowed, license_conditional, license_forbidden, license_uncategorized, malicious,
+  open_findings, fixed_findings`;
+/** The organization of a project with none (a single-organization deployment): the nil UUID. */
+export const NO_ORGANIZATION = "00000000-0000-0000-0000-000000000000";
+const ACTIVE_FIGURES = "from project_figures g join projects p on p.id = g.project_id where p.archived_at is null";
+
+/** The project's row of `day`, unless it has one: the first write of a day wins, rows are never rewritten. */
+export async function recordProjectDay(em: EntityManager, projectId: string, day: string): Promise<void> {
+  await rawStatement(
+    em,
+    `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
+     select 'project', p.id, ?::date, p.team_id, coalesce(p.organization_id, '${NO_ORGANIZATION}'), ${SUMS}
+     ${ACTIVE_FIGURES} and p.id = ? group by p.id, p.team_id, p.organization_id
+     on conflict do nothing`,
+    [day, projectId],
+  );
+}
+
+/**
+ * The day's rows of every project, team and organization that has none yet (the daily job): three statements over
+ * the kept figures, one row per project at most; nothing reaches this process, so its memory stays flat.
+ */
+export async function recordDay(em: EntityManager, day: string): Promise<number> {
+  let written = 0;
+  written += await rawStatement(
+    em,
+    `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
+     select 'project', p.id, ?::date, p.team_id, coalesce(p.organization_id, '${NO_ORGANIZATION}'), ${SUMS}
+     ${ACTIVE_FIGURES} group by p.id, p.team_id, p.organization_id
+     on conflict do nothing`,
+    [day],
+  );
+  written += await rawStatement(
+    em,
+    `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
+     select 'team', p.team_id, ?::date, p.team_id, min(coalesce(p.organization_id, '${NO_ORGANIZATION}')::text)::uuid,
+       ${SUMS}
+     ${ACTIVE_FIGURES} group by p.team_id
+     on conflict do nothing`,
+    [day],
+  );
+  written += await rawStatement(
+    em,
+    `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
+     select 'organization', coalesce(p.organization_id, '${NO_ORGANIZATION}'), ?::date, null,
+       coalesce(p.organization_id, '${NO_ORGANIZATION}'), ${SUMS}
+     ${ACTIVE_FIGURES} group by coalesce(p.organization_id, '${NO_ORGANIZATION}')
+     on conflict do nothing`,
+    [day],
+  );
+  return written;
+}
