@@ -29,6 +29,7 @@ import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_fa
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { ProjectWebhookService } from "@sca/proto/sca/projects/v1/webhooks_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
@@ -53,6 +54,7 @@ export const SERVICE_CLIENTS = {
     assignees: ProjectAssigneeService,
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
+    webhooks: ProjectWebhookService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

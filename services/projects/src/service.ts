@@ -25,6 +25,7 @@ import { registerFileLicenseService } from "./rpc/file-licenses.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
+import { registerProjectWebhookService } from "./rpc/project-webhooks.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { componentPageCache } from "./store/component-pages.ts";
@@ -67,6 +68,11 @@ export const service = defineService({
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
+      registerProjectWebhookService(router, {
+        orm,
+        webhookSecretKey: secretBoxKey(secretKey, "webhook-secret", "sca-projects"),
+        wakeRelay: () => kafka.wakeRelay(),
+      });
       const inventory = {
         orm,
         artefacts,

@@ -14,6 +14,7 @@ import {
 import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { Project } from "./entities/project.ts";
+import { WebhookSecret } from "./entities/webhook-secret.ts";
 
 /** The tables of the projects schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -34,4 +35,5 @@ export const entities: DatabaseOptions["entities"] = [
   ApprovalRequiredStatuses,
   FileLicenseScan,
   FileLicenseDetectionRecord,
+  WebhookSecret,
 ];

@@ -9,8 +9,10 @@ import {
   BatchCreateScansResponseSchema,
   BatchScanRowSchema,
   CreateScanResponseSchema,
+  CreateWebhookScanResponseSchema,
 } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { ProblemError } from "@sca/problem";
+import { requireCaller, requireService, type Caller } from "@sca/rpc";
 import { admitToTeam, diskPressureProblem, diskVerdict, teamCapProblem, type Admission } from "../domain/admission.ts";
 import {
   batchRequestProblem,
@@ -26,6 +28,7 @@ import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } f
 import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
 import * as scans from "../store/scans.ts";
 import * as uploads from "../store/uploads.ts";
+import { deliveryOf, recordDelivery } from "../store/webhook-deliveries.ts";
 import { invalid } from "./fields.ts";
 import { projectAccess, projectPathId } from "./project-access.ts";
 import type { ScanHandlers, ScanServiceDeps } from "./scan-deps.ts";
@@ -41,7 +44,12 @@ const UPLOAD_NAMES: Record<UploadKind, string> = {
   image_archive: "image archive",
 };
 
-export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createScan" | "batchCreateScans"> {
+/** Only the edge receives repository webhooks; it checked the project's signature or token before asking. */
+export const WEBHOOK_INTAKE_CALLER = "gateway";
+
+export function scanCreateHandlers(
+  deps: ScanServiceDeps,
+): ScanHandlers<"createScan" | "batchCreateScans" | "createWebhookScan"> {
   const { settings } = deps;
   const projects = projectAccess(deps);
 
@@ -163,6 +171,67 @@ export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createS
       });
       deps.wakeRelay();
       return create(CreateScanResponseSchema, { scan: scanView(row) });
+    },
+
+    async createWebhookScan(req, ctx) {
+      requireService(ctx, WEBHOOK_INTAKE_CALLER);
+      if (!isUuid(req.projectId) || !isUuid(req.teamId)) throw invalid("project_id", "must be a UUID");
+      const ref = normalizeScanRef("source", req.ref);
+      if (!ref.ok) throw invalid("ref", ref.message);
+      if (req.deliveryId === "" || req.deliveryId.length > 128)
+        throw invalid("delivery_id", "must be 1..128 characters");
+      const key = { provider: req.provider, deliveryId: req.deliveryId, projectId: req.projectId.toLowerCase() };
+      const metadata: Record<string, unknown> = {
+        webhook_provider: req.provider,
+        webhook_event: req.event,
+        webhook_delivery_id: req.deliveryId,
+        repository: req.repository,
+        ...(req.pullRequestNumber === undefined ? {} : { pull_request_number: Number(req.pullRequestNumber) }),
+        ...(req.baseRef === undefined ? {} : { base_ref: req.baseRef }),
+      };
+      const now = new Date();
+      const answered = async (em: EntityManager) => {
+        const earlier = await deliveryOf(em, key);
+        return earlier ? await scans.scanById(em, earlier.scanId) : null;
+      };
+      const seen = await answered(deps.orm.em.fork());
+      if (seen) return create(CreateWebhookScanResponseSchema, { scan: scanView(seen), duplicate: true });
+      await refuseOnDiskPressure();
+      const outcome = await deps.orm.em.fork().transactional(async (em) => {
+        const admitted = await admission(em, req.teamId, now);
+        if (!admitted.admit) throw teamCapProblem(settings.maxConcurrentPerTeam, admitted.retryAfterSeconds);
+        const scanId = uuidv7();
+        if (!(await recordDelivery(em, { ...key, scanId, receivedAt: now }))) {
+          const earlier = await answered(em);
+          if (!earlier)
+            throw new ProblemError({ status: 409, code: "conflict", detail: "The delivery is being handled." });
+          return { scan: earlier, duplicate: true };
+        }
+        const scan = await scans.insertScan(em, {
+          id: scanId,
+          projectId: key.projectId,
+          teamId: req.teamId.toLowerCase(),
+          projectName: req.projectName,
+          projectSlug: req.projectSlug,
+          kind: "source",
+          trigger: "webhook",
+          ref: ref.ref,
+          normalizedRef: ref.normalized,
+          release: null,
+          metadata,
+          requestedByUserId: null,
+          requestedByApiKeyId: null,
+          sbomUploadId: null,
+          sourceArchiveId: null,
+          imageArchiveId: null,
+          createdAt: now,
+        });
+        emitScanStateChanged(em, scan, "", now);
+        emitScanJob(em, scan, {}, now);
+        return { scan, duplicate: false };
+      });
+      if (!outcome.duplicate) deps.wakeRelay();
+      return create(CreateWebhookScanResponseSchema, { scan: scanView(outcome.scan), duplicate: outcome.duplicate });
     },
 
     async batchCreateScans(req, ctx) {
