@@ -2845,6 +2845,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/remediation/npm/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the npm remediation of a project
+         * @description developer+ on the project's team. The package.json edit that moves each vulnerable npm package of the newest scan to its fix (the spec's range-rewrite rules); nothing is persisted. `manifest` (raw package.json) overrides the preserved scan source; without either, manifest_source is none.
+         */
+        post: operations["npmRemediationDryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4746,6 +4766,39 @@ export interface components {
             replaced_existing: boolean;
             /** @description Shown once: configure it at the host now */
             secret: string;
+        };
+        NpmRemediationDryRun: {
+            /** Format: uuid */
+            project_id: string;
+            /** @description The snapshot the recommendations come from */
+            scan_id: string | null;
+            /** @constant */
+            ecosystem: "npm";
+            /** @enum {string} */
+            manifest_source: "override" | "preserved_source" | "none";
+            manifest_found: boolean;
+            changed: boolean;
+            /** @description Present only when changed */
+            edited_manifest?: string;
+            recommendations: {
+                package: string;
+                current_version: string;
+                recommended_version: string;
+            }[];
+            changes: {
+                package: string;
+                section: string;
+                before: string;
+                after: string;
+                changed: boolean;
+            }[];
+            warnings: {
+                /** @enum {string} */
+                code: "lockfile_regeneration_required" | "package_not_present" | "value_not_string" | "unparseable_range" | "already_satisfied" | "target_unparseable" | "duplicate_keys_collapsed";
+                package: string | null;
+                detail: string;
+            }[];
+            notes: string[];
         };
     };
     responses: never;
@@ -18655,6 +18708,115 @@ export interface operations {
                 };
             };
             /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    npmRemediationDryRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    manifest?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NpmRemediationDryRun"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not developer+ on the project's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body exceeds its size limit (body_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of an accepted media type (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The manifest is not a JSON object */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ProjectWebhookService } from "@sca/proto/sca/projects/v1/webhooks_pb.ts";
+import { RemediationService } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
 import { VulnerabilityFindingService } from "@sca/proto/sca/projects/v1/vulnerability_findings_pb.ts";
@@ -55,6 +56,7 @@ export const SERVICE_CLIENTS = {
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
     webhooks: ProjectWebhookService,
+    remediation: RemediationService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

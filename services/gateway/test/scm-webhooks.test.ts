@@ -368,3 +368,45 @@ describe("WEBHOOK_RATE_LIMIT", () => {
     }
   });
 });
+
+describe("npm remediation dry-run", () => {
+  it("answers every field for a manifest override and for none; persists nothing", async () => {
+    const p = await project();
+    const manifest = '{\n  "name": "x",\n  "dependencies": { "lodash": "^4.17.15" }\n}\n';
+    const res = await request("POST", `/v1/projects/${p.id}/remediation/npm/dry-run`, {
+      bearer: developer,
+      body: { manifest },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      project_id: p.id,
+      scan_id: null,
+      ecosystem: "npm",
+      manifest_source: "override",
+      manifest_found: true,
+      changed: false,
+      recommendations: [],
+      changes: [],
+      warnings: [],
+      notes: [expect.stringContaining("no scan")],
+    });
+    const none = await request("POST", `/v1/projects/${p.id}/remediation/npm/dry-run`, { bearer: developer });
+    expect(none.json).toMatchObject({ manifest_source: "none", manifest_found: false, changed: false });
+    expect(none.json).not.toHaveProperty("edited_manifest");
+  });
+
+  it("refuses a manifest that is not JSON (422), an unknown project (404) and no credential (401)", async () => {
+    const p = await project();
+    const bad = await request("POST", `/v1/projects/${p.id}/remediation/npm/dry-run`, {
+      bearer: developer,
+      body: { manifest: "{ not json" },
+    });
+    expect(bad.status).toBe(422);
+    const missing = await request("POST", `/v1/projects/${randomUUID()}/remediation/npm/dry-run`, {
+      bearer: developer,
+      body: {},
+    });
+    expect(missing.status).toBe(404);
+    expect((await request("POST", `/v1/projects/${p.id}/remediation/npm/dry-run`, { body: {} })).status).toBe(401);
+  });
+});

@@ -26,6 +26,7 @@ import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerProjectWebhookService } from "./rpc/project-webhooks.ts";
+import { registerRemediationService } from "./rpc/remediation.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { componentPageCache } from "./store/component-pages.ts";
@@ -68,6 +69,7 @@ export const service = defineService({
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
+      registerRemediationService(router, { orm });
       registerProjectWebhookService(router, {
         orm,
         webhookSecretKey: secretBoxKey(secretKey, "webhook-secret", "sca-projects"),

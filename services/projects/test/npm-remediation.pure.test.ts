@@ -1,7 +1,7 @@
 // The spec's npm range-rewrite rules (docs/scm.md, "Remediation"): operator style kept, only the number changed,
 // every other byte of package.json preserved, each warning code where its case arises.
 import { describe, expect, it } from "@jest/globals";
-import { editManifest, rewriteRange } from "../src/domain/npm-remediation.ts";
+import { editManifest, npmRecommendations, rewriteRange } from "../src/domain/npm-remediation.ts";
 
 const rec = (pkg: string, to: string, from = "0.0.0") => ({
   package: pkg,
@@ -99,5 +99,21 @@ describe("editManifest", () => {
     expect(editManifest("[1, 2]", [])).toMatchObject({ ok: false });
     expect(editManifest('{"a": ', [])).toMatchObject({ ok: false });
     expect(editManifest('{"a": 1} trailing', [])).toMatchObject({ ok: false });
+  });
+});
+
+describe("npmRecommendations", () => {
+  it("moves each package to the lowest fix above it that clears every vulnerability", () => {
+    expect(
+      npmRecommendations([
+        { name: "lodash", version: "4.17.15", fixedVersions: [["4.17.19"], ["4.17.21", "3.10.2"], []] },
+        { name: "minimist", version: "1.2.0", fixedVersions: [["0.2.1", "1.2.2"], ["1.2.6"]] },
+        { name: "express", version: "4.17.1", fixedVersions: [["4.0.0"]] },
+        { name: "odd", version: "not-a-version", fixedVersions: [["1.0.0"]] },
+      ]),
+    ).toEqual([
+      { package: "lodash", current_version: "4.17.15", recommended_version: "4.17.21" },
+      { package: "minimist", current_version: "1.2.0", recommended_version: "1.2.6" },
+    ]);
   });
 });

@@ -326,3 +326,39 @@ export function editManifest(manifest: string, recommendations: readonly Recomme
   });
   return { ok: true, changed: true, edited, changes, warnings };
 }
+
+// ---- Recommendations ----------------------------------------------------------------------------------------
+
+/** A vulnerable npm package of a snapshot, with each of its vulnerabilities' fixed versions. */
+export interface VulnerablePackage {
+  name: string;
+  version: string;
+  fixedVersions: readonly (readonly string[])[];
+}
+
+/**
+ * The version each vulnerable package should move to: for each vulnerability, the lowest fixed version above the
+ * current one; of those, the highest (so one bump clears them all). A package with a vulnerability that names no
+ * such fix is still recommended what the others fix. By package name.
+ */
+export function npmRecommendations(packages: readonly VulnerablePackage[]): Recommendation[] {
+  const best = new Map<string, Recommendation & { at: Version }>();
+  for (const p of packages) {
+    const current = parseVersion(p.version);
+    if (!current) continue;
+    for (const fixes of p.fixedVersions) {
+      const above = fixes
+        .map((f) => ({ text: f.trim().replace(/^v/, ""), at: parseVersion(f) }))
+        .filter((f): f is { text: string; at: Version } => f.at !== null && compare(f.at, current) > 0)
+        .sort((a, b) => compare(a.at, b.at))[0];
+      if (!above) continue;
+      const key = `${p.name}@${p.version}`;
+      const held = best.get(key);
+      if (!held || compare(above.at, held.at) > 0)
+        best.set(key, { package: p.name, current_version: p.version, recommended_version: above.text, at: above.at });
+    }
+  }
+  return [...best.values()]
+    .map(({ at: _at, ...r }) => r)
+    .sort((a, b) => (a.package === b.package ? 0 : a.package < b.package ? -1 : 1));
+}
