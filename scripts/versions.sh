@@ -15,3 +15,8 @@ OSV_SCANNER_GO_TOOLCHAIN=go1.27.3
 OCI_REGISTRY_VERSION=v0.22.1
 # kube-score, the independent judge of the Helm chart's renderings (scripts/check-helm.sh), from the Go proxy.
 KUBE_SCORE_VERSION=v1.20.0
+# Gitea, the real source host of the webhook and remediation tests (docs/scm.md), built from the Go module proxy.
+GITEA_VERSION=v1.27.3
+# Gitea's gitea.dev/* requirements, taken from their former code.gitea.io paths (scripts/setup/gitea.sh).
+GITEA_ACTIONS_PROTO_VERSION=v0.6.0
+GITEA_SDK_VERSION=v0.25.1
