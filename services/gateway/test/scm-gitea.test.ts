@@ -52,8 +52,15 @@ const NPM_FILES = {
 };
 
 beforeAll(async () => {
-  gitea = await sharedGitea();
-  stack = await startSourceScanStack({ name: "scm-gitea", personName: "Hook Person" });
+  // Started side by side (Gitea's first start takes seconds); whichever fails, the stack is still closed.
+  const [host, services] = await Promise.allSettled([
+    sharedGitea(),
+    startSourceScanStack({ name: "scm-gitea", personName: "Hook Person" }),
+  ]);
+  if (services.status === "fulfilled") stack = services.value;
+  if (host.status === "rejected") throw host.reason;
+  if (services.status === "rejected") throw services.reason;
+  gitea = host.value;
 }, 180_000);
 
 afterAll(async () => {
