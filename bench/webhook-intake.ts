@@ -12,19 +12,12 @@ import { randomUUID } from "node:crypto";
 import { sign } from "@octokit/webhooks-methods";
 import { createDatabase, startPortalProcesses } from "@sca/testkit";
 import { pacedLoad, latencyColumns, p99Verdict } from "./paced-load.ts";
-import { cpuMsOf, Portal } from "./portal.ts";
+import { cpuMsOf, Portal, redisDatabase } from "./portal.ts";
 import { printTable } from "./table.ts";
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TARGET_P99_MS = 50;
-
-/** REDIS_URL (scripts/env.sh's) with a database of its own: the sign-in limit is not shared with other portals. */
-function redisDatabase(index: number): string {
-  const url = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:56379");
-  url.pathname = `/${index}`;
-  return url.toString();
-}
 
 const database = await createDatabase("sca_bench");
 const portal = await startPortalProcesses({

@@ -12,6 +12,7 @@ import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { freePort } from "./free-port.ts";
+import { GIT_ENV } from "./git-server.ts";
 import { TEST_RUN_KEY } from "./schema-template.ts";
 import { pinnedVersion, toolsDir } from "./tools.ts";
 
@@ -39,20 +40,6 @@ interface Where {
   token: string;
   pid: number;
 }
-
-/**
- * The test's own git commands (never Gitea's: it writes its global configuration, and git writes a config file by
- * renaming a new file over it, which would replace /dev/null with a regular file).
- */
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_TERMINAL_PROMPT: "0",
-};
 
 function giteaHome(): string {
   return join(toolsDir(), `gitea-${pinnedVersion("GITEA_VERSION")}`);
@@ -152,7 +139,8 @@ async function start(dir: string): Promise<Where> {
   await mkdir(join(dir, "data"), { recursive: true });
   await mkdir(join(dir, "log"), { recursive: true });
   await writeFile(config, appIni(dir, port));
-  // Gitea keeps its own git configuration under HOME (it writes to it), so the client's GIT_CONFIG_GLOBAL is not passed.
+  // Never GIT_ENV (the test's own git commands'): Gitea writes its global git configuration, and git writes a config
+  // file by renaming a new one over it, which would replace GIT_CONFIG_GLOBAL's /dev/null with a regular file.
   const env = { ...process.env, GITEA_WORK_DIR: dir, HOME: dir };
   const gitea = (...args: string[]) =>
     execFileSync(bin, [...args, "--config", config], { env, cwd: dir, encoding: "utf8", stdio: "pipe" });

@@ -90,6 +90,35 @@ export function scanCreateHandlers(
   const artefactOf = (u: uploads.ScanUploadRow | null) =>
     u ? { key: u.artefactKey, sizeBytes: u.sizeBytes, sha256: u.sha256 } : undefined;
 
+  /** A source scan of a git ref, nothing uploaded, queued with its state change and its job (batch rows, webhooks). */
+  async function queueSourceScan(
+    em: EntityManager,
+    scan: Pick<
+      scans.NewScan,
+      "id" | "projectId" | "teamId" | "projectName" | "projectSlug" | "trigger" | "metadata"
+    > & {
+      ref: { ref: string; normalized: string };
+      requester: ReturnType<typeof requester>;
+      createdAt: Date;
+    },
+  ): Promise<scans.ScanRow> {
+    const { ref, requester: by, ...rest } = scan;
+    const row = await scans.insertScan(em, {
+      ...rest,
+      kind: "source",
+      ref: ref.ref,
+      normalizedRef: ref.normalized,
+      release: null,
+      ...by,
+      sbomUploadId: null,
+      sourceArchiveId: null,
+      imageArchiveId: null,
+    });
+    emitScanStateChanged(em, row, "", scan.createdAt);
+    emitScanJob(em, row, {}, scan.createdAt);
+    return row;
+  }
+
   return {
     async createScan(req, ctx) {
       const caller = requireCaller(ctx);
@@ -207,27 +236,18 @@ export function scanCreateHandlers(
             throw new ProblemError({ status: 409, code: "conflict", detail: "The delivery is being handled." });
           return { scan: earlier, duplicate: true };
         }
-        const scan = await scans.insertScan(em, {
+        const scan = await queueSourceScan(em, {
           id: scanId,
           projectId: key.projectId,
           teamId: req.teamId.toLowerCase(),
           projectName: req.projectName,
           projectSlug: req.projectSlug,
-          kind: "source",
           trigger: "webhook",
-          ref: ref.ref,
-          normalizedRef: ref.normalized,
-          release: null,
+          ref,
           metadata,
-          requestedByUserId: null,
-          requestedByApiKeyId: null,
-          sbomUploadId: null,
-          sourceArchiveId: null,
-          imageArchiveId: null,
+          requester: { requestedByUserId: null, requestedByApiKeyId: null },
           createdAt: now,
         });
-        emitScanStateChanged(em, scan, "", now);
-        emitScanJob(em, scan, {}, now);
         return { scan, duplicate: false };
       });
       if (!outcome.duplicate) deps.wakeRelay();
@@ -272,26 +292,18 @@ export function scanCreateHandlers(
           };
           const row = batchRowOutcome(index, rawId, facts);
           if (row.status !== "created") return row;
-          const scan = await scans.insertScan(em, {
+          const scan = await queueSourceScan(em, {
             id: uuidv7(),
             projectId,
             teamId: project.teamId,
             projectName: project.name,
             projectSlug: project.slug,
-            kind: "source",
             trigger: "manual",
-            ref: ref.ref,
-            normalizedRef: ref.normalized,
-            release: null,
+            ref,
             metadata: {},
-            ...requester(caller),
-            sbomUploadId: null,
-            sourceArchiveId: null,
-            imageArchiveId: null,
+            requester: requester(caller),
             createdAt: now,
           });
-          emitScanStateChanged(em, scan, "", now);
-          emitScanJob(em, scan, {}, now);
           return { ...row, scanId: scan.id };
         });
         if (outcome.status === "created") queued = true;
