@@ -37,7 +37,7 @@ if [ ! -x "$DEST/gitea" ]; then
   # go.sum: Gitea's own, which covers every module it needs.
   cp "$src/go.sum" "$BUILD/module/go.sum"
   # nice: the build is CPU-heavy and the machine is shared.
-  (cd "$BUILD/module" && nice -n 10 "$GO" build -p 2 -trimpath -ldflags="-s -w" -o "$BUILD/gitea" gitea.dev)
+  (cd "$BUILD/module" && nice -n 10 "$GO" build -p 2 -trimpath -ldflags="-s -w -X main.Version=${GITEA_VERSION#v}" -o "$BUILD/gitea" gitea.dev)
   # STATIC_ROOT_PATH names the final directory: templates, options and public assets stay; the Go sources go.
   find "$src" -name '*.go' -delete
   rm -rf "$DEST" && mv "$BUILD" "$DEST"
