@@ -37,7 +37,7 @@ import {
   startPortalProcesses,
 } from "@sca/testkit";
 import { advisoriesById, whyOsvScannerMisses } from "./offline/osv-scanner-misses.ts";
-import { cpuMsOf, memoryOf, Portal } from "./portal.ts";
+import { cpuMsOf, memoryOf, Portal, redisDatabase } from "./portal.ts";
 import { printTable } from "./table.ts";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000").split(",").map(Number);
@@ -132,13 +132,6 @@ function compare(ours: Pair[], theirs: Pair[]): { reproduced: number; missed: Pa
     (index.get(p.pkg) ?? []).some((q) => [...p.ids].some((id) => q.ids.has(id)));
   const missed = theirs.filter((p) => !matches(p, ourIndex));
   return { reproduced: theirs.length - missed.length, missed, extra: ours.filter((p) => !matches(p, theirIndex)) };
-}
-
-/** REDIS_URL (scripts/env.sh's) with another database index. */
-function redisDatabase(index: number): string {
-  const url = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:56379");
-  url.pathname = `/${index}`;
-  return url.toString();
 }
 
 const database = await createDatabase("sca_bench");

@@ -27,6 +27,8 @@ export interface PacedOptions {
   /** Keep-alive connections at most; a request due while all are busy waits for one (and counts the wait). */
   connections: number;
   timeoutMs?: number;
+  /** A POST instead of a GET: request i's own headers (added to `headers`) and body. */
+  post?: (i: number) => { headers: Record<string, string>; body: Buffer };
 }
 
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
@@ -36,9 +38,11 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   let timeouts = 0;
   let non2xx = 0;
   const urlOf = typeof opts.url === "string" ? () => opts.url as string : opts.url;
-  const one = (due: number, url: string) =>
+  const one = (due: number, url: string, post?: { headers: Record<string, string>; body: Buffer }) =>
     new Promise<void>((resolve) => {
-      const req = request(url, { agent, headers: opts.headers, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      const headers = post ? { ...opts.headers, ...post.headers } : opts.headers;
+      const method = post ? "POST" : "GET";
+      const req = request(url, { agent, method, headers, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
         res.resume();
         res.on("end", () => {
           const status = res.statusCode ?? 0;
@@ -57,7 +61,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         if (!timedOut) errors++;
         resolve();
       });
-      req.end();
+      req.end(post?.body);
     });
   const total = Math.round(opts.rate * opts.seconds);
   const started = performance.now();
@@ -66,7 +70,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     const due = started + (i * 1000) / opts.rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(one(due, urlOf(i)));
+    inFlight.push(one(due, urlOf(i), opts.post?.(i)));
   }
   await Promise.all(inFlight);
   const elapsed = (performance.now() - started) / 1000;

@@ -309,3 +309,10 @@ export function memoryOf(pid: number): { rss: number; hwm: number } {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
 }
+
+/** REDIS_URL (scripts/env.sh's) with another database index: a portal of a bench's own keeps its limits apart. */
+export function redisDatabase(index: number): string {
+  const url = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:56379");
+  url.pathname = `/${index}`;
+  return url.toString();
+}

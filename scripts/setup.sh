@@ -4,7 +4,7 @@
 #   setup.sh portal   what running the portal needs (./dev up): PostgreSQL, Redis, Node and pnpm, Kafka, scancode and
 #                     cdxgen, the workspace's packages
 #   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, kubeconform and the Kubernetes
-#                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools, cosign
+#                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools, cosign, Gitea
 #   setup.sh          (./dev setup) everything, and the repository's git hooks
 # Independent steps run together; each step's output is kept in .data/setup/<step>.log and shown when it fails.
 set -euo pipefail
@@ -41,6 +41,7 @@ if [ "$mode" = test ] || [ "$mode" = all ]; then
   begin s3
   begin spdx-tools
   begin cosign
+  begin gitea
 fi
 finish
 [ "$mode" != all ] || bash "$S/git-hooks.sh"

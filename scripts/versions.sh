@@ -22,3 +22,8 @@ KUBECONFORM_VERSION=v0.7.0
 KUBERNETES_SCHEMA_VERSION=v1.34.2
 # cosign, the independent verifier of signed SBOMs and attestations (docs/signing.md), from the Go proxy.
 COSIGN_VERSION=v2.6.5
+# Gitea, the real source host of the webhook and remediation tests (docs/scm.md), built from the Go module proxy.
+GITEA_VERSION=v1.27.3
+# Gitea's gitea.dev/* requirements, taken from their former code.gitea.io paths (scripts/setup/gitea.sh).
+GITEA_ACTIONS_PROTO_VERSION=v0.6.0
+GITEA_SDK_VERSION=v0.25.1

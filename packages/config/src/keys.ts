@@ -134,10 +134,11 @@ export const keys = {
    */
   ARTEFACT_S3_QUOTA_BYTES: key(p.int(0, { min: 0, max: 1024 ** 5 })),
 
-  // The spec's keys no service reads yet (the SCM webhook intake, malicious-package waivers): the service that comes
-  // to read one declares it instead.
+  // The repository-webhook intake's (the gateway's; docs/scm.md).
   WEBHOOK_MAX_BODY_BYTES: key(p.int(2097152, { min: 65536, max: 26214400, clamp: true })),
   WEBHOOK_RATE_LIMIT: key(p.rate("120/minute")),
+  // A key of the spec no service reads yet (malicious-package waivers): the service that comes to read it declares
+  // it instead.
   MALICIOUS_WAIVE_MAX_DAYS: key(p.int(30, { min: 1, max: 3650 })),
 } as const;
 

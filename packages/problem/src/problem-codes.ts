@@ -41,6 +41,7 @@ export const RAISED_PROBLEM_CODES = {
     "not_ready",
     "origin_rejected",
     "payload_too_large",
+    "project_archived",
     "restore_not_confirmed",
   ],
   /** @sca/artefacts: an upload past its cap, refused by the store. */

@@ -32,7 +32,8 @@ export interface TestGitServer {
   stop(): Promise<void>;
 }
 
-const GIT_ENV = {
+/** The environment of a test's own git commands: a fixed author, no system or user configuration read. */
+export const GIT_ENV = {
   GIT_AUTHOR_NAME: "Test",
   GIT_AUTHOR_EMAIL: "test@example.com",
   GIT_COMMITTER_NAME: "Test",

@@ -34,6 +34,7 @@ export type { TestS3Server } from "./s3-server.ts";
 export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
 export { startGitServer } from "./git-server.ts";
+export { sharedGitea, type SharedGitea } from "./gitea.ts";
 export { startOciRegistry, tarOf, type TarEntry, type TestImage, type TestOciRegistry } from "./oci-registry.ts";
 export { startRegistryAuthProxy, type RegistryAuthOptions, type RegistryAuthProxy } from "./registry-auth-proxy.ts";
 export { dockerSaveOf, ociLayoutFromRegistry } from "./image-archives.ts";

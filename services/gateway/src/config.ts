@@ -79,6 +79,9 @@ export const gatewayKeys = {
   DASHBOARD_RATE_LIMIT: key(p.rate("120/minute")),
   /** Web UI crash reports a caller may send (routes/admin/crash-reports.ts); ours, the spec names no value. */
   CRASH_REPORT_RATE_LIMIT: key(p.rate("10/minute")),
+  /** Repository webhooks (routes/scm/webhook-intake.ts): the body cap and the per-client-address limit. */
+  WEBHOOK_MAX_BODY_BYTES: keys.WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_RATE_LIMIT: keys.WEBHOOK_RATE_LIMIT,
   /** Per-client-address limit of starting an OAuth sign-in (routes/identity/oauth.ts). */
   OAUTH_AUTHORIZE_RATE_LIMIT: key(p.rate("20/minute")),
   /** Uploads (routes/scans/uploads.ts) stream into the artefact store the scan-orchestrator and the workers share. */

@@ -30,6 +30,8 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
+import { ProjectWebhookService } from "@sca/proto/sca/projects/v1/webhooks_pb.ts";
+import { RemediationService } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { SbomSigningService } from "@sca/proto/sca/projects/v1/sbom_signing_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
@@ -57,6 +59,8 @@ export const SERVICE_CLIENTS = {
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
     portfolio: PortfolioService,
+    webhooks: ProjectWebhookService,
+    remediation: RemediationService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

@@ -28,6 +28,8 @@ import { registerFileLicenseService } from "./rpc/file-licenses.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
 import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
+import { registerProjectWebhookService } from "./rpc/project-webhooks.ts";
+import { registerRemediationService } from "./rpc/remediation.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerSbomSigningService } from "./rpc/sbom-signing.ts";
 import { signingPasswordBoxKey } from "./signing/sbom-signer.ts";
@@ -94,6 +96,12 @@ export const service = defineService({
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
+      registerRemediationService(router, { orm });
+      registerProjectWebhookService(router, {
+        orm,
+        webhookSecretKey: secretBoxKey(secretKey, "webhook-secret", "sca-projects"),
+        wakeRelay: () => kafka.wakeRelay(),
+      });
       const inventory = {
         orm,
         artefacts,

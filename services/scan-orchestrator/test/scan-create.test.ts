@@ -312,3 +312,50 @@ describe("ListProjectReleases", () => {
     await expect(scans.listProjectReleases({ projectId }, admin)).resolves.toMatchObject({ items: [] });
   });
 });
+
+describe("CreateWebhookScan", () => {
+  const webhook = (t: Team, projectId: string, deliveryId: string) => ({
+    projectId,
+    teamId: t.id,
+    projectName: "Hooked",
+    projectSlug: "hooked",
+    ref: "refs/heads/main",
+    provider: "scm_a",
+    deliveryId,
+    event: "push",
+    repository: "acme/hooked",
+  });
+
+  it("is for the gateway's service caller only", async () => {
+    const t = await newTeam(await callAs.superAdmin(randomUUID()));
+    const projectId = await newProject(t);
+    for (const caller of [await as([[t, "team_admin"]]), await callAs.service("scanner-runner")])
+      expect((await problem(scans.createWebhookScan(webhook(t, projectId, randomUUID()), caller))).code).toBe(
+        Code.PermissionDenied,
+      );
+  });
+
+  it("queues one scan per delivery, also for two copies at once, under the team's cap", async () => {
+    const t = await newTeam(await callAs.superAdmin(randomUUID()));
+    const projectId = await newProject(t);
+    const gateway = await callAs.service("gateway");
+    const delivery = randomUUID();
+    const [a, b] = await Promise.all([
+      scans.createWebhookScan(webhook(t, projectId, delivery), gateway),
+      scans.createWebhookScan(webhook(t, projectId, delivery), gateway),
+    ]);
+    expect(a.scan!.id).toBe(b.scan!.id);
+    expect([a.duplicate, b.duplicate].sort()).toEqual([false, true]);
+    expect(a.scan).toMatchObject({ trigger: "webhook", status: "queued", ref: "refs/heads/main" });
+    expect(a.scan!.requestedByUserId).toBeUndefined();
+    // The cap is 2: a second delivery queues, a third is refused and not recorded, so its redelivery may queue later.
+    await scans.createWebhookScan(webhook(t, projectId, randomUUID()), gateway);
+    const third = randomUUID();
+    const refused = await problem(scans.createWebhookScan(webhook(t, projectId, third), gateway));
+    expect(refused.code).toBe(Code.ResourceExhausted);
+    const again = await problem(scans.createWebhookScan(webhook(t, projectId, third), gateway));
+    expect(again.code).toBe(Code.ResourceExhausted);
+    const { items } = await scans.listProjectScans({ projectId }, await as([[t, "developer"]]));
+    expect(items).toHaveLength(2);
+  });
+});

@@ -10,6 +10,7 @@ import { policyRoutes } from "./policy/index.ts";
 import { projectsRoutes } from "./projects/index.ts";
 import { scannerRunnerRoutes } from "./scanner-runner/index.ts";
 import { scansRoutes } from "./scans/index.ts";
+import { scmRoutes } from "./scm/index.ts";
 
 export function apiRoutes(ctx: GatewayContext): Route[] {
   return [
@@ -21,5 +22,6 @@ export function apiRoutes(ctx: GatewayContext): Route[] {
     ...policyRoutes(ctx),
     ...adminRoutes(ctx),
     ...scannerRunnerRoutes(ctx),
+    ...scmRoutes(ctx),
   ];
 }

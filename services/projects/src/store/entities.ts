@@ -16,6 +16,7 @@ import { SbomSignature } from "./entities/sbom-signature.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { DailyMetric, FindingFix, ProjectFigures } from "./entities/portfolio.ts";
 import { Project } from "./entities/project.ts";
+import { WebhookSecret } from "./entities/webhook-secret.ts";
 
 /** The tables of the projects schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -40,4 +41,5 @@ export const entities: DatabaseOptions["entities"] = [
   ProjectFigures,
   FindingFix,
   DailyMetric,
+  WebhookSecret,
 ];

@@ -9,8 +9,10 @@ import {
   BatchCreateScansResponseSchema,
   BatchScanRowSchema,
   CreateScanResponseSchema,
+  CreateWebhookScanResponseSchema,
 } from "@sca/proto/sca/scanorchestrator/v1/scans_pb.ts";
-import { requireCaller, type Caller } from "@sca/rpc";
+import { ProblemError } from "@sca/problem";
+import { requireCaller, requireService, type Caller } from "@sca/rpc";
 import { admitToTeam, diskPressureProblem, diskVerdict, teamCapProblem, type Admission } from "../domain/admission.ts";
 import {
   batchRequestProblem,
@@ -26,6 +28,7 @@ import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } f
 import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
 import * as scans from "../store/scans.ts";
 import * as uploads from "../store/uploads.ts";
+import { deliveryOf, recordDelivery } from "../store/webhook-deliveries.ts";
 import { invalid } from "./fields.ts";
 import { projectAccess, projectPathId } from "./project-access.ts";
 import type { ScanHandlers, ScanServiceDeps } from "./scan-deps.ts";
@@ -41,7 +44,12 @@ const UPLOAD_NAMES: Record<UploadKind, string> = {
   image_archive: "image archive",
 };
 
-export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createScan" | "batchCreateScans"> {
+/** Only the edge receives repository webhooks; it checked the project's signature or token before asking. */
+export const WEBHOOK_INTAKE_CALLER = "gateway";
+
+export function scanCreateHandlers(
+  deps: ScanServiceDeps,
+): ScanHandlers<"createScan" | "batchCreateScans" | "createWebhookScan"> {
   const { settings } = deps;
   const projects = projectAccess(deps);
 
@@ -81,6 +89,35 @@ export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createS
 
   const artefactOf = (u: uploads.ScanUploadRow | null) =>
     u ? { key: u.artefactKey, sizeBytes: u.sizeBytes, sha256: u.sha256 } : undefined;
+
+  /** A source scan of a git ref, nothing uploaded, queued with its state change and its job (batch rows, webhooks). */
+  async function queueSourceScan(
+    em: EntityManager,
+    scan: Pick<
+      scans.NewScan,
+      "id" | "projectId" | "teamId" | "projectName" | "projectSlug" | "trigger" | "metadata"
+    > & {
+      ref: { ref: string; normalized: string };
+      requester: ReturnType<typeof requester>;
+      createdAt: Date;
+    },
+  ): Promise<scans.ScanRow> {
+    const { ref, requester: by, ...rest } = scan;
+    const row = await scans.insertScan(em, {
+      ...rest,
+      kind: "source",
+      ref: ref.ref,
+      normalizedRef: ref.normalized,
+      release: null,
+      ...by,
+      sbomUploadId: null,
+      sourceArchiveId: null,
+      imageArchiveId: null,
+    });
+    emitScanStateChanged(em, row, "", scan.createdAt);
+    emitScanJob(em, row, {}, scan.createdAt);
+    return row;
+  }
 
   return {
     async createScan(req, ctx) {
@@ -165,6 +202,58 @@ export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createS
       return create(CreateScanResponseSchema, { scan: scanView(row) });
     },
 
+    async createWebhookScan(req, ctx) {
+      requireService(ctx, WEBHOOK_INTAKE_CALLER);
+      if (!isUuid(req.projectId) || !isUuid(req.teamId)) throw invalid("project_id", "must be a UUID");
+      const ref = normalizeScanRef("source", req.ref);
+      if (!ref.ok) throw invalid("ref", ref.message);
+      if (req.deliveryId === "" || req.deliveryId.length > 128)
+        throw invalid("delivery_id", "must be 1..128 characters");
+      const key = { provider: req.provider, deliveryId: req.deliveryId, projectId: req.projectId.toLowerCase() };
+      const metadata: Record<string, unknown> = {
+        webhook_provider: req.provider,
+        webhook_event: req.event,
+        webhook_delivery_id: req.deliveryId,
+        repository: req.repository,
+        ...(req.pullRequestNumber === undefined ? {} : { pull_request_number: Number(req.pullRequestNumber) }),
+        ...(req.baseRef === undefined ? {} : { base_ref: req.baseRef }),
+      };
+      const now = new Date();
+      const answered = async (em: EntityManager) => {
+        const earlier = await deliveryOf(em, key);
+        return earlier ? await scans.scanById(em, earlier.scanId) : null;
+      };
+      const seen = await answered(deps.orm.em.fork());
+      if (seen) return create(CreateWebhookScanResponseSchema, { scan: scanView(seen), duplicate: true });
+      await refuseOnDiskPressure();
+      const outcome = await deps.orm.em.fork().transactional(async (em) => {
+        const admitted = await admission(em, req.teamId, now);
+        if (!admitted.admit) throw teamCapProblem(settings.maxConcurrentPerTeam, admitted.retryAfterSeconds);
+        const scanId = uuidv7();
+        if (!(await recordDelivery(em, { ...key, scanId, receivedAt: now }))) {
+          const earlier = await answered(em);
+          if (!earlier)
+            throw new ProblemError({ status: 409, code: "conflict", detail: "The delivery is being handled." });
+          return { scan: earlier, duplicate: true };
+        }
+        const scan = await queueSourceScan(em, {
+          id: scanId,
+          projectId: key.projectId,
+          teamId: req.teamId.toLowerCase(),
+          projectName: req.projectName,
+          projectSlug: req.projectSlug,
+          trigger: "webhook",
+          ref,
+          metadata,
+          requester: { requestedByUserId: null, requestedByApiKeyId: null },
+          createdAt: now,
+        });
+        return { scan, duplicate: false };
+      });
+      if (!outcome.duplicate) deps.wakeRelay();
+      return create(CreateWebhookScanResponseSchema, { scan: scanView(outcome.scan), duplicate: outcome.duplicate });
+    },
+
     async batchCreateScans(req, ctx) {
       const caller = requireCaller(ctx);
       const bounds = batchRequestProblem(req.projectIds);
@@ -203,26 +292,18 @@ export function scanCreateHandlers(deps: ScanServiceDeps): ScanHandlers<"createS
           };
           const row = batchRowOutcome(index, rawId, facts);
           if (row.status !== "created") return row;
-          const scan = await scans.insertScan(em, {
+          const scan = await queueSourceScan(em, {
             id: uuidv7(),
             projectId,
             teamId: project.teamId,
             projectName: project.name,
             projectSlug: project.slug,
-            kind: "source",
             trigger: "manual",
-            ref: ref.ref,
-            normalizedRef: ref.normalized,
-            release: null,
+            ref,
             metadata: {},
-            ...requester(caller),
-            sbomUploadId: null,
-            sourceArchiveId: null,
-            imageArchiveId: null,
+            requester: requester(caller),
             createdAt: now,
           });
-          emitScanStateChanged(em, scan, "", now);
-          emitScanJob(em, scan, {}, now);
           return { ...row, scanId: scan.id };
         });
         if (outcome.status === "created") queued = true;

@@ -21,6 +21,7 @@ export function registerScanService(router: ConnectRouter, deps: ScanServiceDeps
   const creating = scanCreateHandlers(deps);
   router.rpc(ScanService.method.createScan, creating.createScan);
   router.rpc(ScanService.method.batchCreateScans, creating.batchCreateScans);
+  router.rpc(ScanService.method.createWebhookScan, creating.createWebhookScan);
   const lists = projectScanListHandlers(deps);
   router.rpc(ScanService.method.listProjectScans, lists.listProjectScans);
   router.rpc(ScanService.method.listProjectReleases, lists.listProjectReleases);

@@ -14,6 +14,7 @@ import { Migration20261127100000_InventoryChanges } from "./Migration20261127100
 import { Migration20261128140000_FindingChanges } from "./Migration20261128140000_FindingChanges.ts";
 import { Migration20261128180000_SbomSignatures } from "./Migration20261128180000_SbomSignatures.ts";
 import { Migration20261128180000_PortfolioFigures } from "./Migration20261128180000_PortfolioFigures.ts";
+import { Migration20261128180000_WebhookSecrets } from "./Migration20261128180000_WebhookSecrets.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -45,4 +46,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261128180000_SbomSignatures,
   // The dashboards' kept figures, fixes and daily metrics (docs/dashboards.md).
   Migration20261128180000_PortfolioFigures,
+  // Repository-webhook secrets (docs/scm.md).
+  Migration20261128180000_WebhookSecrets,
 ];

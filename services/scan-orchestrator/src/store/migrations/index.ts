@@ -4,6 +4,7 @@ import { Migration20261124100000_Scans } from "./Migration20261124100000_Scans.t
 import { Migration20261124180000_UploadSweepIndexes } from "./Migration20261124180000_UploadSweepIndexes.ts";
 import { Migration20261125210000_ImageArchives } from "./Migration20261125210000_ImageArchives.ts";
 import { Migration20261128150000_PendingLicenses } from "./Migration20261128150000_PendingLicenses.ts";
+import { Migration20261128180000_WebhookDeliveries } from "./Migration20261128180000_WebhookDeliveries.ts";
 
 /** Every migration of the scan-orchestrator schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -15,4 +16,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261124180000_UploadSweepIndexes,
   Migration20261125210000_ImageArchives,
   Migration20261128150000_PendingLicenses,
+  // Repository-webhook deliveries that started scans (docs/scm.md).
+  Migration20261128180000_WebhookDeliveries,
 ];

@@ -1,0 +1,103 @@
+// Repository webhook accepted to scan queued (issue 25; target: p99 at most 50 ms at 20 webhooks/s). The 202 of
+// POST /api/v1/webhooks/scm_a is sent once the orchestrator has committed the queued scan and its job (docs/scm.md),
+// so each answer's latency is the time from the webhook's due time to its scan queued.
+//
+// Offline: a portal of its own (@sca/testkit startPortalProcesses: every service and the gateway as processes, a fresh
+// database, the test servers of scripts/env.sh), its team's concurrent-scan cap raised out of the way (every push
+// queues a scan; the project's git_url is a closed loopback port, so the workers fail each scan at once). Host A
+// pushes, each with its own delivery id, signed beforehand with @octokit/webhooks-methods (the signing is the
+// host's work, not ours), sent at BENCH_RATE (20) a second for BENCH_SECONDS (20) after a 3 s warm-up, an even
+// open-loop rate (bench/paced-load.ts). Run: . scripts/env.sh && node bench/webhook-intake.ts
+import { randomUUID } from "node:crypto";
+import { sign } from "@octokit/webhooks-methods";
+import { createDatabase, startPortalProcesses } from "@sca/testkit";
+import { pacedLoad, latencyColumns, p99Verdict } from "./paced-load.ts";
+import { cpuMsOf, Portal, redisDatabase } from "./portal.ts";
+import { printTable } from "./table.ts";
+
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const TARGET_P99_MS = 50;
+
+const database = await createDatabase("sca_bench");
+const portal = await startPortalProcesses({
+  databaseUrl: database.url,
+  label: "bench-webhooks",
+  env: {
+    ...Object.fromEntries(["KEV", "EPSS", "EOL", "MALICIOUS"].map((feed) => [`${feed}_REFRESH_ENABLED`, "false"])),
+    REDIS_URL: redisDatabase(4),
+    SCAN_MAX_CONCURRENT_PER_TEAM: "10000",
+    // The load's own limit: 20 a second for a minute is over the default 120 a minute from one address.
+    WEBHOOK_RATE_LIMIT: "100000/minute",
+  },
+});
+try {
+  const token = await portal.superAdmin();
+  const api = Portal.withToken(portal.origin, token);
+  const team = await api.team();
+  const project = await api.project(team);
+  const repo = `bench/hooked-${randomUUID().slice(0, 8)}`;
+  const send = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${portal.origin}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  await send("PATCH", `/v1/projects/${project}`, { git_url: `http://127.0.0.1:9/${repo}.git` });
+  const { secret } = (await send("POST", `/v1/projects/${project}/webhook`, { provider: "scm_a" })) as {
+    secret: string;
+  };
+
+  const deliveries = async (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const body = Buffer.from(
+          JSON.stringify({
+            ref: "refs/heads/main",
+            before: "0".repeat(40),
+            after: randomUUID().replaceAll("-", "").padEnd(40, "a"),
+            repository: { full_name: repo, clone_url: `http://127.0.0.1:9/${repo}.git` },
+            pusher: { name: `pusher-${i}` },
+          }),
+        );
+        return {
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": "push",
+            "x-github-delivery": randomUUID(),
+            "x-hub-signature-256": await sign(secret, body.toString("utf8")),
+          },
+          body,
+        };
+      }),
+    );
+  const url = `${portal.origin}/api/v1/webhooks/scm_a`;
+  const warm = await deliveries(RATE * 3);
+  await pacedLoad({ url, headers: {}, rate: RATE, seconds: 3, connections: 8, post: (i) => warm[i]! });
+  const measured = await deliveries(Math.round(RATE * SECONDS));
+  const cpuBefore = { gateway: cpuMsOf(portal.pids.gateway), orchestrator: cpuMsOf(portal.pids["scan-orchestrator"]) };
+  const result = await pacedLoad({
+    url,
+    headers: {},
+    rate: RATE,
+    seconds: SECONDS,
+    connections: 8,
+    post: (i) => measured[i]!,
+  });
+  const n = Math.max(1, result.requests.total);
+  printTable(`webhook accepted to scan queued (${RATE}/s for ${SECONDS} s)`, [
+    {
+      ...latencyColumns("paced", result),
+      "gateway CPU ms/req": (cpuMsOf(portal.pids.gateway) - cpuBefore.gateway) / n,
+      "orchestrator CPU ms/req": (cpuMsOf(portal.pids["scan-orchestrator"]) - cpuBefore.orchestrator) / n,
+      ...p99Verdict(result, TARGET_P99_MS),
+    },
+  ]);
+} finally {
+  await portal.stop();
+  await database.drop();
+}
