@@ -28,6 +28,7 @@ import { FileLicenseService } from "@sca/proto/sca/projects/v1/file_licenses_pb.
 import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_facts_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
+import { MaliciousWaiverService } from "@sca/proto/sca/projects/v1/malicious_waivers_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
@@ -51,6 +52,7 @@ export const SERVICE_CLIENTS = {
     sbom: SbomExportService,
     findings: VulnerabilityFindingService,
     assignees: ProjectAssigneeService,
+    maliciousWaivers: MaliciousWaiverService,
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
   },

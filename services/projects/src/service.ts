@@ -20,6 +20,7 @@ import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
+import { registerMaliciousWaiverService } from "./rpc/malicious-waivers.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerFileLicenseService } from "./rpc/file-licenses.ts";
 import { registerLicenseInventoryService } from "./rpc/license-inventory.ts";
@@ -92,6 +93,7 @@ export const service = defineService({
       });
       registerGateFactsService(router, { orm, findingReads });
       registerGovernanceFactsService(router, { orm, findingReads });
+      registerMaliciousWaiverService(router, { orm, maxDays: config.MALICIOUS_WAIVE_MAX_DAYS, wakeRelay });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {

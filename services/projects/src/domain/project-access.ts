@@ -77,6 +77,10 @@ export const mayTriage = (caller: Caller, project: ProjectScope): Decision => ma
 export const mayImportVex = (caller: Caller, project: ProjectScope): Decision =>
   mayChange(caller, project, "team_admin");
 
+/** Waiving a flagged malicious package for the project: team_admin (docs/enrichment-feeds.md, "Waivers"). */
+export const mayWaiveMalicious = (caller: Caller, project: ProjectScope): Decision =>
+  mayChange(caller, project, "team_admin");
+
 /** Creating a project in `teamId`: developer or above there (super_admin anywhere). */
 export function mayCreate(caller: Caller, teamId: string): boolean {
   if (!grantAllowsCreate(caller, teamId)) return false;

@@ -13,6 +13,7 @@ import {
 } from "./entities/findings.ts";
 import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-licenses.ts";
 import { KnownScan } from "./entities/known-scan.ts";
+import { MaliciousWaiver } from "./entities/malicious-waiver.ts";
 import { Project } from "./entities/project.ts";
 
 /** The tables of the projects schema. */
@@ -34,4 +35,5 @@ export const entities: DatabaseOptions["entities"] = [
   ApprovalRequiredStatuses,
   FileLicenseScan,
   FileLicenseDetectionRecord,
+  MaliciousWaiver,
 ];

@@ -9,6 +9,7 @@ import { externalLookupRoutes } from "./external-lookups.ts";
 import { fileLicenseRoutes } from "./file-licenses.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { licenseRoutes } from "./licenses.ts";
+import { maliciousWaiverRoutes } from "./malicious-waivers.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
@@ -30,5 +31,6 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...vexRoutes(ctx),
     ...externalLookupRoutes(ctx),
     ...projectAssigneeRoutes(ctx),
+    ...maliciousWaiverRoutes(ctx),
   ];
 }

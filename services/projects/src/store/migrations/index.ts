@@ -12,6 +12,7 @@ import { Migration20261125200000_TriageConfirmations } from "./Migration20261125
 import { Migration20261126140000_GateFlaggedIndex } from "./Migration20261126140000_GateFlaggedIndex.ts";
 import { Migration20261127100000_InventoryChanges } from "./Migration20261127100000_InventoryChanges.ts";
 import { Migration20261128140000_FindingChanges } from "./Migration20261128140000_FindingChanges.ts";
+import { Migration20261128180000_MaliciousWaivers } from "./Migration20261128180000_MaliciousWaivers.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -39,4 +40,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   // Each write of a snapshot's findings, a project's triage or the vulnerabilities counted, for the kept finding
   // orders (docs/findings.md).
   Migration20261128140000_FindingChanges,
+  // Malicious-package waivers (docs/enrichment-feeds.md, "Waivers").
+  Migration20261128180000_MaliciousWaivers,
 ];
