@@ -57,6 +57,8 @@ export const gatewayKeys = {
    * HTTP_PORT as the spec shows it; 0: any free port.
    */
   METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  /** The queue-backlog series of /metrics, read from Kafka's consumer lag (docs/operations.md); needs METRICS_ENABLED. */
+  QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
   WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),
