@@ -199,6 +199,53 @@ describe("the feeds' status panels", () => {
   });
 });
 
+describe("refreshing a feed on request", () => {
+  const post = async (path: string, bearer?: string) => {
+    const res = await fetch(`${gateway.origin}${path}`, {
+      method: "POST",
+      headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  const attemptedSince = async (feed: string, since: string) => {
+    const panel = (await get(`/v1/admin/${feed}/status`, root)).json;
+    return typeof panel.last_attempt_at === "string" && panel.last_attempt_at >= since;
+  };
+
+  it("is refused to anyone but a super_admin, starting nothing", async () => {
+    for (const feed of ["kev", "eol", "malicious", "osv"]) {
+      const before = (await get(`/v1/admin/${feed}/status`, root)).json.last_attempt_at;
+      expect((await post(`/v1/admin/${feed}/refresh`, member)).status).toBe(404);
+      expect((await post(`/v1/admin/${feed}/refresh`)).status).toBe(401);
+      expect((await get(`/v1/admin/${feed}/status`, root)).json.last_attempt_at).toEqual(before);
+    }
+  });
+
+  it("starts a refresh of each enrichment feed whose outcome the panel shows (here: skipped, refreshes off)", async () => {
+    for (const feed of ["kev", "eol", "malicious"]) {
+      const r = await post(`/v1/admin/${feed}/refresh`, root);
+      expect(r.status).toBe(202);
+      expect(r.json).toEqual({ feed, requested_at: expect.any(String) });
+      const since = r.json.requested_at as string;
+      await until(() => attemptedSince(feed, since));
+      // This runner is started with the feeds' refresh keys off: the forced attempt honours them and says which.
+      const panel = (await get(`/v1/admin/${feed}/status`, root)).json;
+      expect(panel.last_result).toBe("skipped");
+      expect(panel.skipped_reason).toEqual(expect.stringMatching(/REFRESH_ENABLED/));
+    }
+  }, 60_000);
+
+  it("starts an import of the OSV advisory database, not yet due, whose outcome the panel shows", async () => {
+    const r = await post("/v1/admin/osv/refresh", root);
+    expect(r.status).toBe(202);
+    const since = r.json.requested_at as string;
+    await until(() => attemptedSince("osv", since), 90_000);
+    const panel = (await get("/v1/admin/osv/status", root)).json;
+    expect(panel).toMatchObject({ last_result: expect.stringMatching(/^(imported|unchanged)$/), failure: null });
+    expect(panel.duration_ms).toEqual(expect.any(Number));
+  }, 120_000);
+});
+
 describe("GET /v1/gate-policies/epss-availability", () => {
   it("tells any signed-in person whether EPSS scores are held", async () => {
     const r = await get("/v1/gate-policies/epss-availability", member);
