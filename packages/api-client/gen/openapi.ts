@@ -4588,7 +4588,7 @@ export interface components {
             /** @description identity, ..., postgresql, kafka, redis, artefact_store, smtp */
             name: string;
             /** @enum {string} */
-            kind: "service" | "database" | "queue" | "cache" | "store" | "mail";
+            kind: "service" | "database" | "queue" | "cache" | "store" | "mail" | "tool";
             /** @enum {string} */
             state: "up" | "down" | "not_configured";
             /** @description The probe's round trip; null when it did not answer */

@@ -2,9 +2,14 @@
 // every field the spec lists (super_admin; 404 to anyone else) and the deployment's EPSS availability (any
 // authenticated caller), as the runner's first start leaves them (vendored snapshots, refreshes off).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { closeTogether, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { ScannerToolService } from "@sca/proto/sca/scannerrunner/v1/scanner_tools_pb.ts";
+import { callAs, closeTogether, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
+const execFileAsync = promisify(execFile);
 let identity: TestService;
 let runner: TestService;
 let gateway: TestGateway;
@@ -244,6 +249,24 @@ describe("refreshing a feed on request", () => {
     expect(panel).toMatchObject({ last_result: expect.stringMatching(/^(imported|unchanged)$/), failure: null });
     expect(panel.duration_ms).toEqual(expect.any(Number));
   }, 120_000);
+});
+
+describe("the scanner tools' versions (for admin's health panel)", () => {
+  it("answers the installed cdxgen's and scancode's versions, as the tools themselves tell them, to admin only", async () => {
+    const tools = async () =>
+      (await runner.client(ScannerToolService).getScannerTools({}, await callAs.service("admin"))).tools;
+    // scancode's version is asked in the background (python loads for seconds): a read meanwhile says so.
+    await until(async () => (await tools()).every((t) => t.version !== ""));
+    const byName = new Map((await tools()).map((t) => [t.name, t]));
+    const told = async (command: string) =>
+      // cdxgen colours its answer: the version is the digits and dots.
+      /\d+\.\d+\.\d+/.exec((await execFileAsync(command, ["--version"], { encoding: "utf8" })).stdout)?.[0];
+    expect(byName.get("cdxgen")).toMatchObject({ version: await told("cdxgen"), error: "" });
+    expect(byName.get("scancode")).toMatchObject({ version: await told("scancode"), error: "" });
+    await expect(
+      runner.client(ScannerToolService).getScannerTools({}, await callAs.superAdmin(randomUUID())),
+    ).rejects.toThrow();
+  }, 60_000);
 });
 
 describe("GET /v1/gate-policies/epss-availability", () => {

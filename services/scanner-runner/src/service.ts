@@ -27,6 +27,7 @@ import { feedRefreshRequests } from "./feeds/feed-refresh-requests.ts";
 import { feedSettingsOf } from "./feeds/feed-settings.ts";
 import { registerAdvisoryLookupService } from "./rpc/advisory-lookups.ts";
 import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
+import { registerScannerToolService } from "./rpc/scanner-tools.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { SBOM_MAX_BYTES } from "./domain/sbom/limits.ts";
@@ -226,6 +227,7 @@ export const service = defineService({
     return (router) => {
       registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config), refreshes });
       registerAdvisoryLookupService(router, vulndb);
+      registerScannerToolService(router, { cdxgen: config.CDXGEN_BIN, scancode: config.SCANCODE_BIN });
     };
   },
   jobs: ({ orm, config, logger, seams }) => [

@@ -14,7 +14,7 @@ export const PROBE_TIMEOUT_MS = 2_000;
 
 export interface Probe {
   name: string;
-  kind: "service" | "database" | "queue" | "cache" | "store" | "mail";
+  kind: "service" | "database" | "queue" | "cache" | "store" | "mail" | "tool";
   /** Resolves with what the part says of its version ("" when nothing), or rejects with why it is down. */
   run(): Promise<string>;
 }
