@@ -12572,7 +12572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Below developer on the project's team, or not a member */
+            /** @description Below developer on the project's team, or not a member; in a read-only demo, a sandbox scan that is not a source scan of the project's repository (demo_read_only) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -50,6 +50,10 @@ export const gatewayKeys = {
   }),
   DEMO_READ_ONLY: key(p.bool(false)),
   DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
+  /** Ours: the demo's sandbox project, whose source scans DEMO_ALLOW_SANDBOX_SCANS lets through (docs/gateway.md). */
+  DEMO_SANDBOX_PROJECT_ID: key(p.text("")),
+  /** Ours: sandbox scan requests, all visitors together (docs/gateway.md, "Demo read-only"). */
+  DEMO_SANDBOX_SCAN_RATE_LIMIT: key(p.rate("6/hour")),
   METRICS_ENABLED: key(p.bool(false)),
   METRICS_TOKEN: key(p.text(""), true),
   /**
