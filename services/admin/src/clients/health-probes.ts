@@ -19,19 +19,6 @@ export interface Probe {
   run(): Promise<string>;
 }
 
-/** Rejects after `ms` unless `work` settles first. */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function serviceProbe(name: string, url: string): Probe {
   const health = createServiceClient(Health, url, { timeoutMs: PROBE_TIMEOUT_MS });
   return {

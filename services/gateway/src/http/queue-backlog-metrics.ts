@@ -5,6 +5,7 @@
 // passes DEADLINE_MS leaves the backlog series empty and sca_queue_backlog_up 0, never a stale number.
 import { SCAN_LANES, type QueueLag } from "@sca/kafka";
 import type { Logger } from "@sca/log";
+import { within } from "@sca/runtime/within";
 import { Gauge, type Registry } from "prom-client";
 
 const FRESH_MS = 10_000;
@@ -19,16 +20,10 @@ export function registerQueueBacklogMetrics(
   const reading = (): Promise<QueueLag | null> => {
     const now = Date.now();
     if (last && now - last.at < FRESH_MS) return last.reading;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Kafka within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+    const next = within(measure(), DEADLINE_MS, "no answer from Kafka").catch((err: unknown) => {
+      logger.warn({ err }, "queue backlog not measured");
+      return null;
     });
-    const next = Promise.race([measure(), deadline])
-      .catch((err: unknown) => {
-        logger.warn({ err }, "queue backlog not measured");
-        return null;
-      })
-      .finally(() => clearTimeout(timer));
     last = { at: now, reading: next };
     return next;
   };

@@ -4,6 +4,7 @@
 // be found or does not answer is reported with why, and asked again next time.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { within } from "@sca/runtime/within";
 import { cdxgenEntry } from "./cdxgen.ts";
 import { scancodeCommand, scannerOf } from "./scancode.ts";
 
@@ -37,16 +38,10 @@ async function scancodeVersion(bin: string): Promise<string> {
 }
 
 async function told(name: ToolVersion["name"], ask: () => Promise<string>): Promise<ToolVersion> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still telling its version after ${WAIT_MS} ms`)), WAIT_MS);
-  });
   try {
-    return { name, version: await Promise.race([ask(), waited]), error: "" };
+    return { name, version: await within(ask(), WAIT_MS, "its version not told yet"), error: "" };
   } catch (err) {
     return { name, version: "", error: message(err) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
