@@ -58,6 +58,25 @@ score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
 render dev --values "$VALUES/dev-values.yaml" | conform dev
+# Scaling the scanner-runners (docs/deploy.md, "Scaling on the queue"): the HPA on CPU by default, a KEDA
+# ScaledObject on the lanes' consumer lag (and no HPA for them) when keda.enabled.
+log "helm template: the scanner-runner's HPA, or KEDA's ScaledObject"
+runner_scaling() { # [helm flags...]: the kinds that scale the scanner-runner, one a line
+  helm template sca-portal "$CHART" "$@" | awk '/^kind:/ { kind = $2 } /^  name: sca-portal-scanner-runner$/ { print kind }' |
+    grep -E '^(HorizontalPodAutoscaler|ScaledObject)$' || true
+}
+[ "$(runner_scaling)" = HorizontalPodAutoscaler ] || die "the default rendering must scale the scanner-runner with its HPA"
+[ "$(runner_scaling --set keda.enabled=true)" = ScaledObject ] ||
+  die "with keda.enabled the scanner-runner must be scaled by a ScaledObject alone"
+keda="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --set keda.enabled=true \
+  --set keda.lanes.manual.minSlots=5 --show-only templates/scaledobject.yaml)"
+# 5 manual slots at 2 a pod: 3 pods at least; lag thresholds are slots x lagPerSlot; topics and groups prefixed.
+grep -q '^  minReplicaCount: 3$' <<<"$keda" || die "the ScaledObject's minReplicaCount must cover the lanes' minSlots"
+grep -q 'topic: "sca-portal-prod.sca.scan.jobs.manual"' <<<"$keda" || die "the manual trigger must read the prefixed topic"
+grep -q 'consumerGroup: "sca-portal-prod.scanner-runner.automatic"' <<<"$keda" ||
+  die "the automatic trigger must read the runners' prefixed group"
+grep -q 'lagThreshold: "2"' <<<"$keda" || die "the manual lane's lagThreshold must be its slots times lagPerSlot"
+score keda --values "$VALUES/ci-values.yaml" --set keda.enabled=true
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"
@@ -71,3 +90,6 @@ refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNo
 refuse "an unknown top-level key" --set replicas=3
 refuse "an environment key no process reads (SMTP_HOSTT)" --set env.SMTP_HOSTT=smtp.example.com
 refuse "a secret key in env instead of a Secret (SMTP_PASSWORD)" --set env.SMTP_PASSWORD=hunter2
+refuse "a lane minimum on a lane no pod runs" --set keda.enabled=true --set keda.lanes.automatic.minSlots=1 \
+  --set 'services.scanner-runner.slots.automatic=0'
+refuse "KEDA's maximum below the lanes' minimum" --set keda.enabled=true --set keda.lanes.manual.minSlots=20

@@ -1832,6 +1832,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{id}/malicious-waivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's malicious-package waivers
+         * @description Any reader of the project. Active waivers, newest first; include_inactive adds expired and revoked ones.
+         */
+        get: operations["listMaliciousWaivers"];
+        put?: never;
+        /**
+         * Waive a flagged malicious package for a project
+         * @description team_admin of the project's team (super_admin anywhere). The build gate does not count a flagged component with this purl until the waiver expires (days from now, at most MALICIOUS_WAIVE_MAX_DAYS) or is revoked; its gate result counts it in malicious_waived_count. Audited (malicious_waiver.created).
+         */
+        post: operations["createMaliciousWaiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/malicious-waivers/{waiver_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a malicious-package waiver
+         * @description team_admin. Ends an active waiver now (an expired or revoked one stays as it is: 204). Audited (malicious_waiver.revoked).
+         */
+        delete: operations["revokeMaliciousWaiver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{id}/sbom-uploads": {
         parameters: {
             query?: never;
@@ -3035,6 +3079,86 @@ export interface paths {
         get: operations["adminAdvisoryDatabaseStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/kev/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the known-exploited (KEV) feed now
+         * @description super_admin. Starts a refresh of the known-exploited (KEV) feed whether due or not and answers at once; its outcome is on GET /v1/admin/kev/status. The feed's keys still hold (a refresh they turn off is recorded as skipped), and a refresh already running is not started twice.
+         */
+        post: operations["adminRefreshKevFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/eol/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the end-of-life dataset now
+         * @description super_admin. Starts a refresh of the end-of-life dataset whether due or not and answers at once; its outcome is on GET /v1/admin/eol/status. The feed's keys still hold (a refresh they turn off is recorded as skipped), and a refresh already running is not started twice.
+         */
+        post: operations["adminRefreshEolFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/malicious/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the malicious-package snapshot now
+         * @description super_admin. Starts a refresh of the malicious-package snapshot whether due or not and answers at once; its outcome is on GET /v1/admin/malicious/status. The feed's keys still hold (a refresh they turn off is recorded as skipped), and a refresh already running is not started twice.
+         */
+        post: operations["adminRefreshMaliciousFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/osv/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the OSV advisory database now
+         * @description super_admin. Starts a refresh of the OSV advisory database whether due or not and answers at once; its outcome is on GET /v1/admin/osv/status. The feed's keys still hold (a refresh they turn off is recorded as skipped), and a refresh already running is not started twice.
+         */
+        post: operations["adminRefreshOsvFeed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4375,6 +4499,22 @@ export interface components {
                 mean_days_to_remediate: number | null;
             }[];
         };
+        MaliciousWaiver: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @description The flagged component's purl, its version included */
+            purl: string;
+            reason: string;
+            created_by_user_id: string | null;
+            created_at: string;
+            /** @description The gate counts the package as malicious again from then */
+            expires_at: string;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked";
+        };
         SbomUpload: {
             /**
              * Format: uuid
@@ -4617,6 +4757,8 @@ export interface components {
             malicious_component_count: number;
             /** @description false means the malicious check was not run */
             malicious_gate_enforced: boolean;
+            /** @description Flagged components an active malicious waiver of the project lets pass (not counted above) */
+            malicious_waived_count: number;
             open_finding_count: number;
             /** @description Findings closed by triage (they do not count) */
             triaged_finding_count: number;
@@ -5013,7 +5155,7 @@ export interface components {
             /** @description identity, ..., postgresql, kafka, redis, artefact_store, smtp */
             name: string;
             /** @enum {string} */
-            kind: "service" | "database" | "queue" | "cache" | "store" | "mail";
+            kind: "service" | "database" | "queue" | "cache" | "store" | "mail" | "tool";
             /** @enum {string} */
             state: "up" | "down" | "not_configured";
             /** @description The probe's round trip; null when it did not answer */
@@ -5206,6 +5348,12 @@ export interface components {
             skipped_reasons: string[];
             /** @description Why the last import failed */
             failure: string | null;
+        };
+        FeedRefreshRequested: {
+            /** @enum {string} */
+            feed: "kev" | "eol" | "malicious" | "osv";
+            /** @description The panel's last_attempt_at reaches it once the refresh ran */
+            requested_at: string;
         };
         EpssAvailability: {
             /** @description Whether any CVE has an EPSS score in this deployment */
@@ -13389,6 +13537,275 @@ export interface operations {
             };
         };
     };
+    listMaliciousWaivers: {
+        parameters: {
+            query?: {
+                include_inactive?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waivers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["MaliciousWaiver"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a member of the project's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project (or waiver) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMaliciousWaiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The flagged component's purl, as the inventory holds it */
+                    purl: string;
+                    reason: string;
+                    /** @description 1 to MALICIOUS_WAIVE_MAX_DAYS (30) */
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The waiver */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaliciousWaiver"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a team_admin of the project's team (or not a member) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project (or waiver) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body exceeds its size limit (body_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of an accepted media type (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeMaliciousWaiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                waiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a team_admin of the project's team (or not a member) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project (or waiver) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     uploadSbom: {
         parameters: {
             query?: never;
@@ -13873,7 +14290,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Below developer on the project's team, or not a member */
+            /** @description Below developer on the project's team, or not a member; in a read-only demo, a sandbox scan that is not a source scan of the project's repository (demo_read_only) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19770,6 +20187,230 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdvisoryDatabaseStatus"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not a super_admin (the admin surface is not shown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRefreshKevFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refresh started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedRefreshRequested"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not a super_admin (the admin surface is not shown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRefreshEolFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refresh started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedRefreshRequested"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not a super_admin (the admin surface is not shown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRefreshMaliciousFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refresh started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedRefreshRequested"];
+                };
+            };
+            /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not a super_admin (the admin surface is not shown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRefreshOsvFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refresh started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedRefreshRequested"];
                 };
             };
             /** @description No valid bearer credential; the answer carries WWW-Authenticate: Bearer. */

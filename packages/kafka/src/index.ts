@@ -18,3 +18,5 @@ export type { EventHandler, IdempotentConsumer, IdempotentConsumerOptions } from
 export type { EventMeta } from "./inbound-event.ts";
 export { runBroadcastConsumer } from "./broadcast-consumer.ts";
 export type { BroadcastConsumer, BroadcastConsumerOptions, BroadcastHandler } from "./broadcast-consumer.ts";
+export { measureQueueLag, SCAN_LANES } from "./queue-lag.ts";
+export type { QueueLag, ScanLane } from "./queue-lag.ts";

@@ -23,6 +23,7 @@ import {
   serviceProbe,
   smtpProbe,
 } from "./clients/health-probes.ts";
+import { scannerToolProbes } from "./clients/scanner-tools.ts";
 import { pgBinDir, pgTools } from "./clients/pg-tools.ts";
 import { registerStatusPanelService, type StatusPanelDeps } from "./rpc/status-panels.ts";
 import { registerCrashReportService } from "./rpc/crash-reports.ts";
@@ -118,6 +119,7 @@ export const service = defineService({
         kafkaProbe(kafka.client),
         redisProbe(redis),
         artefactStoreProbe(store),
+        ...scannerToolProbes(config.SCANNER_RUNNER_RPC_URL, secretKey),
         ...(config.SMTP_HOST ? [smtpProbe(config.SMTP_HOST, config.SMTP_PORT)] : []),
       ],
       notConfigured: config.SMTP_HOST ? [] : [{ name: "smtp", kind: "mail" }],

@@ -7,7 +7,7 @@ import { problemBaseUrl } from "./config.ts";
 import type { GatewayContext } from "./context.ts";
 import { canonicalizePath } from "./http/canonical-path.ts";
 import { cors } from "./http/cors.ts";
-import { demoReadOnly } from "./http/demo-read-only.ts";
+import { demoReadOnly, sandboxScanPath } from "./http/demo-read-only.ts";
 import { createProblemRenderer, problemErrorHandler } from "./http/problem-response.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -30,7 +30,7 @@ export function createGatewayApp(ctx: GatewayContext, routes: readonly Route[]):
     cors(ctx.config.CORS_ALLOWED_ORIGINS),
   );
   // After CORS, so a browser can read the refusal.
-  if (ctx.config.DEMO_READ_ONLY) app.use(demoReadOnly());
+  if (ctx.config.DEMO_READ_ONLY) app.use(demoReadOnly(sandboxScanPath(ctx.config)));
   registry.mount(app);
   app.use(problemErrorHandler(createProblemRenderer(problemBaseUrl(ctx.config)), ctx.logger));
   return app;

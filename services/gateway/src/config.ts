@@ -52,6 +52,10 @@ export const gatewayKeys = {
    * type demo_read_only; GET /health reports the flag. */
   DEMO_READ_ONLY: key(p.bool(false)),
   DEMO_ALLOW_SANDBOX_SCANS: key(p.bool(false)),
+  /** Ours: the demo's sandbox project, whose source scans DEMO_ALLOW_SANDBOX_SCANS lets through (docs/gateway.md). */
+  DEMO_SANDBOX_PROJECT_ID: key(p.text("")),
+  /** Ours: sandbox scan requests, all visitors together (docs/gateway.md, "Demo read-only"). */
+  DEMO_SANDBOX_SCAN_RATE_LIMIT: key(p.rate("6/hour")),
   METRICS_ENABLED: key(p.bool(false)),
   METRICS_TOKEN: key(p.text(""), true),
   /**
@@ -59,6 +63,8 @@ export const gatewayKeys = {
    * HTTP_PORT as the spec shows it; 0: any free port.
    */
   METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  /** The queue-backlog series of /metrics, read from Kafka's consumer lag (docs/operations.md); needs METRICS_ENABLED. */
+  QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */
   WEBSOCKET_MAX_CONNECTIONS_PER_USER: key(p.int(8, { min: 1, max: 1000 })),
   WEBSOCKET_MAX_CONNECTIONS_GLOBAL: key(p.int(500, { min: 1, max: 100000 })),

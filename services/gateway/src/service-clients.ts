@@ -29,6 +29,7 @@ import { GovernanceFactsService } from "@sca/proto/sca/projects/v1/governance_fa
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { ProjectAssigneeService } from "@sca/proto/sca/projects/v1/project_assignees_pb.ts";
+import { MaliciousWaiverService } from "@sca/proto/sca/projects/v1/malicious_waivers_pb.ts";
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ProjectWebhookService } from "@sca/proto/sca/projects/v1/webhooks_pb.ts";
 import { RemediationService } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
@@ -56,6 +57,7 @@ export const SERVICE_CLIENTS = {
     signing: SbomSigningService,
     findings: VulnerabilityFindingService,
     assignees: ProjectAssigneeService,
+    maliciousWaivers: MaliciousWaiverService,
     governance: GovernanceFactsService,
     fileLicenses: FileLicenseService,
     portfolio: PortfolioService,

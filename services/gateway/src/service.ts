@@ -4,7 +4,7 @@
 // authentication, rate limits), the API's routes, the scan-progress WebSocket fed by the scan events, and
 // readiness of the domain services, behind one HTTP server. close() drains and closes them in order.
 import { loadConfig } from "@sca/config";
-import { createKafka } from "@sca/kafka";
+import { createKafka, measureQueueLag } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
 import { closeInOrder, type Closer } from "@sca/runtime/closers";
@@ -14,6 +14,7 @@ import { createGatewayContext, type GatewayContext } from "./context.ts";
 import { domainServiceTargets, type ReadinessTarget } from "./health/readiness.ts";
 import { ACCESS_ANSWER_NAMESPACE } from "./http/access-answers.ts";
 import { API_KEY_ANSWER_NAMESPACE } from "./http/api-key-answers.ts";
+import { registerQueueBacklogMetrics } from "./http/queue-backlog-metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { apiRoutes } from "./routes/index.ts";
 import { startGatewayServer, type GatewayServer } from "./server.ts";
@@ -99,19 +100,24 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
       apiKeyAnswerNamespace,
       accessAnswerNamespace,
     });
-    let scanProgress: ScanProgressHub | undefined;
-    if (overrides.scanProgress !== false) {
-      const hub = await startScanProgressHub({ ctx, namespace: webSocketNamespace, keepaliveMs: webSocketKeepaliveMs });
-      scanProgress = hub;
-      opened.push({ name: "scan websockets", close: () => hub.close() });
-      const kafka = createKafka({
+    const newKafka = () =>
+      createKafka({
         brokers: config.KAFKA_BROKERS,
         clientId: "gateway",
         logger,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
         fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
       });
-      const scanEvents = await startScanEventsFeed(kafka, logger, hub.publish);
+    if (config.METRICS_ENABLED && config.QUEUE_BACKLOG_METRICS_ENABLED) {
+      const kafka = newKafka();
+      registerQueueBacklogMetrics(ctx.metrics.registry, () => measureQueueLag(kafka), logger);
+    }
+    let scanProgress: ScanProgressHub | undefined;
+    if (overrides.scanProgress !== false) {
+      const hub = await startScanProgressHub({ ctx, namespace: webSocketNamespace, keepaliveMs: webSocketKeepaliveMs });
+      scanProgress = hub;
+      opened.push({ name: "scan websockets", close: () => hub.close() });
+      const scanEvents = await startScanEventsFeed(newKafka(), logger, hub.publish);
       opened.push({ name: "scan events", close: () => scanEvents.stop() });
     }
     const listen = overrides.listen ?? { port: config.HTTP_PORT };

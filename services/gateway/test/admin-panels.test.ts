@@ -101,6 +101,7 @@ describe("GET /v1/admin/health", () => {
     expect([...byName.keys()].sort()).toEqual(
       [
         "artefact_store",
+        "cdxgen",
         "identity",
         "kafka",
         "notifier",
@@ -109,6 +110,7 @@ describe("GET /v1/admin/health", () => {
         "projects",
         "redis",
         "scan-orchestrator",
+        "scancode",
         "scanner-runner",
         "smtp",
       ].sort(),
@@ -125,6 +127,10 @@ describe("GET /v1/admin/health", () => {
       last_error: expect.any(String),
       last_error_at: expect.any(String),
     });
+    // The scanner tools are asked of the scanner-runner (closed here): down, with why (enrichment-feeds.test.ts
+    // reads their versions from a running one).
+    for (const name of ["cdxgen", "scancode"])
+      expect(byName.get(name)).toMatchObject({ kind: "tool", state: "down", last_error: expect.any(String) });
     // The log is append-only: AUDIT_LOG_RETENTION_DAYS only counts what is older.
     expect(r.json.audit_retention).toEqual({ retention_days: 30, entries_past_retention: 3 });
     // The last error stays on the panel, and is never a stack.

@@ -2,9 +2,14 @@
 // every field the spec lists (super_admin; 404 to anyone else) and the deployment's EPSS availability (any
 // authenticated caller), as the runner's first start leaves them (vendored snapshots, refreshes off).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { closeTogether, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { ScannerToolService } from "@sca/proto/sca/scannerrunner/v1/scanner_tools_pb.ts";
+import { callAs, closeTogether, fixturesOf, startService, uniqueName, type TestService } from "@sca/testkit";
 import { startTestGateway, type TestGateway } from "./harness.ts";
 
+const execFileAsync = promisify(execFile);
 let identity: TestService;
 let runner: TestService;
 let gateway: TestGateway;
@@ -197,6 +202,71 @@ describe("the feeds' status panels", () => {
       expect((await get(path)).status).toBe(401);
     }
   });
+});
+
+describe("refreshing a feed on request", () => {
+  const post = async (path: string, bearer?: string) => {
+    const res = await fetch(`${gateway.origin}${path}`, {
+      method: "POST",
+      headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  const attemptedSince = async (feed: string, since: string) => {
+    const panel = (await get(`/v1/admin/${feed}/status`, root)).json;
+    return typeof panel.last_attempt_at === "string" && panel.last_attempt_at >= since;
+  };
+
+  it("is refused to anyone but a super_admin, starting nothing", async () => {
+    for (const feed of ["kev", "eol", "malicious", "osv"]) {
+      const before = (await get(`/v1/admin/${feed}/status`, root)).json.last_attempt_at;
+      expect((await post(`/v1/admin/${feed}/refresh`, member)).status).toBe(404);
+      expect((await post(`/v1/admin/${feed}/refresh`)).status).toBe(401);
+      expect((await get(`/v1/admin/${feed}/status`, root)).json.last_attempt_at).toEqual(before);
+    }
+  });
+
+  it("starts a refresh of each enrichment feed whose outcome the panel shows (here: skipped, refreshes off)", async () => {
+    for (const feed of ["kev", "eol", "malicious"]) {
+      const r = await post(`/v1/admin/${feed}/refresh`, root);
+      expect(r.status).toBe(202);
+      expect(r.json).toEqual({ feed, requested_at: expect.any(String) });
+      const since = r.json.requested_at as string;
+      await until(() => attemptedSince(feed, since));
+      // This runner is started with the feeds' refresh keys off: the forced attempt honours them and says which.
+      const panel = (await get(`/v1/admin/${feed}/status`, root)).json;
+      expect(panel.last_result).toBe("skipped");
+      expect(panel.skipped_reason).toEqual(expect.stringMatching(/REFRESH_ENABLED/));
+    }
+  }, 60_000);
+
+  it("starts an import of the OSV advisory database, not yet due, whose outcome the panel shows", async () => {
+    const r = await post("/v1/admin/osv/refresh", root);
+    expect(r.status).toBe(202);
+    const since = r.json.requested_at as string;
+    await until(() => attemptedSince("osv", since), 90_000);
+    const panel = (await get("/v1/admin/osv/status", root)).json;
+    expect(panel).toMatchObject({ last_result: expect.stringMatching(/^(imported|unchanged)$/), failure: null });
+    expect(panel.duration_ms).toEqual(expect.any(Number));
+  }, 120_000);
+});
+
+describe("the scanner tools' versions (for admin's health panel)", () => {
+  it("answers the installed cdxgen's and scancode's versions, as the tools themselves tell them, to admin only", async () => {
+    const tools = async () =>
+      (await runner.client(ScannerToolService).getScannerTools({}, await callAs.service("admin"))).tools;
+    // scancode's version is asked in the background (python loads for seconds): a read meanwhile says so.
+    await until(async () => (await tools()).every((t) => t.version !== ""));
+    const byName = new Map((await tools()).map((t) => [t.name, t]));
+    const told = async (command: string) =>
+      // cdxgen colours its answer: the version is the digits and dots.
+      /\d+\.\d+\.\d+/.exec((await execFileAsync(command, ["--version"], { encoding: "utf8" })).stdout)?.[0];
+    expect(byName.get("cdxgen")).toMatchObject({ version: await told("cdxgen"), error: "" });
+    expect(byName.get("scancode")).toMatchObject({ version: await told("scancode"), error: "" });
+    await expect(
+      runner.client(ScannerToolService).getScannerTools({}, await callAs.superAdmin(randomUUID())),
+    ).rejects.toThrow();
+  }, 60_000);
 });
 
 describe("GET /v1/gate-policies/epss-availability", () => {

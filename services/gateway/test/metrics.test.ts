@@ -1,6 +1,9 @@
 // /metrics: Prometheus text when METRICS_ENABLED, 404 (as an unknown path) when off or on a wrong bearer; with
 // METRICS_PORT on a port of its own only.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createKafka, ensureTopics, TOPICS } from "@sca/kafka";
+import { createLogger } from "@sca/log";
+import { testServers, uniqueName } from "@sca/testkit";
 import { problemOf, startTestGateway, type TestGateway } from "./harness.ts";
 
 describe("metrics off (the default)", () => {
@@ -49,7 +52,56 @@ describe("metrics on, no token", () => {
     // Aggregates only: no raw paths or request ids become labels.
     expect(text).not.toContain("no/such/path");
     expect(text).not.toContain("request_id");
+    // The backlog series need QUEUE_BACKLOG_METRICS_ENABLED too.
+    expect(text).not.toContain("sca_queue_backlog");
   });
+});
+
+describe("queue backlog series (QUEUE_BACKLOG_METRICS_ENABLED)", () => {
+  // A topic prefix of its own, so the lag read is of this test's scan jobs only.
+  const KAFKA_TOPIC_PREFIX = `${uniqueName("metrics_backlog")}.`;
+  let gw: TestGateway;
+  let down: TestGateway;
+  beforeAll(async () => {
+    const kafka = createKafka({
+      brokers: testServers().kafkaBrokers,
+      clientId: "metrics-test",
+      logger: createLogger("metrics-test", "ERROR"),
+      topicPrefix: KAFKA_TOPIC_PREFIX,
+    });
+    await ensureTopics(kafka, [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic]);
+    const producer = kafka.producer();
+    await producer.connect();
+    const jobs = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `job-${i}`, value: "{}" }));
+    await producer.send({ topic: kafka.topicName(TOPICS.scanJobsManual), messages: jobs(3) });
+    await producer.send({ topic: kafka.topicName(TOPICS.scanJobsAutomatic), messages: jobs(5) });
+    await producer.disconnect();
+    const env = { METRICS_ENABLED: "true", QUEUE_BACKLOG_METRICS_ENABLED: "true", KAFKA_TOPIC_PREFIX };
+    gw = await startTestGateway({ env });
+    // A closed port: Kafka does not answer.
+    down = await startTestGateway({ env: { ...env, KAFKA_BROKERS: "127.0.0.1:9" } });
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.close();
+    await down?.close();
+  });
+
+  it("exposes each scan lane's consumer lag and the scan and default queues' backlog", async () => {
+    const text = await (await fetch(`${gw.origin}/metrics`)).text();
+    expect(text).toContain('sca_scan_lane_lag_messages{lane="manual"} 3');
+    expect(text).toContain('sca_scan_lane_lag_messages{lane="automatic"} 5');
+    expect(text).toContain('sca_queue_backlog_messages{queue="scan"} 8');
+    expect(text).toMatch(/^sca_queue_backlog_messages\{queue="default"\} \d+$/m);
+    expect(text).toMatch(/^sca_queue_backlog_up 1$/m);
+  });
+
+  it("says the reading failed, with no backlog number, when Kafka does not answer", async () => {
+    const text = await (await fetch(`${down.origin}/metrics`)).text();
+    expect(text).toMatch(/^sca_queue_backlog_up 0$/m);
+    expect(text).not.toMatch(/^sca_queue_backlog_messages\{/m);
+    expect(text).not.toMatch(/^sca_scan_lane_lag_messages\{/m);
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+  }, 20_000);
 });
 
 describe("metrics on, with METRICS_TOKEN", () => {

@@ -23,6 +23,7 @@ let identity: TestService;
 let projects: TestService;
 let scans: TestService;
 let gateway: TestGateway;
+let gatewayAnswers: string;
 let lane: EventReader;
 let token: (userId: string) => Promise<string>;
 let account: (name: string, superAdmin?: boolean) => Promise<string>;
@@ -78,6 +79,7 @@ async function project(teamId: string, bearer: string): Promise<string> {
 
 beforeAll(async () => {
   const answerNamespace = `${uniqueName("identity_answers")}:`;
+  gatewayAnswers = answerNamespace;
   const KAFKA_TOPIC_PREFIX = `${uniqueName("scans_stack")}.`;
   identity = await startService("identity", {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
@@ -102,6 +104,59 @@ afterAll(async () => {
   await lane?.stop();
   await closeTogether([gateway, scans, projects, identity]);
 }, 120_000);
+
+describe("demo read-only with the sandbox (DEMO_ALLOW_SANDBOX_SCANS)", () => {
+  let demo: TestGateway;
+  let sandbox: string;
+  let other: string;
+  let dev: string;
+  beforeAll(async () => {
+    const t = await team();
+    dev = await person([[t, "developer"]]);
+    sandbox = await project(t, dev);
+    other = await project(t, dev);
+    // The sandbox is named by the gateway's configuration, so this gateway starts once the project exists.
+    demo = await startTestGateway({
+      identity: { url: identity.url!, answerNamespace: gatewayAnswers },
+      services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+      env: {
+        DEMO_READ_ONLY: "true",
+        DEMO_ALLOW_SANDBOX_SCANS: "true",
+        DEMO_SANDBOX_PROJECT_ID: sandbox,
+        DEMO_SANDBOX_SCAN_RATE_LIMIT: "2/hour",
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await demo?.close();
+  });
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${demo.origin}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dev}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+  };
+
+  it("starts source scans of the sandbox project only, a bounded number of them", async () => {
+    const elsewhere = await post(`/v1/projects/${other}/scans`, { ref: "main" });
+    expect(elsewhere).toMatchObject({ status: 403, json: { code: "demo_read_only" } });
+    const image = await post(`/v1/projects/${sandbox}/scans`, { kind: "container", ref: "docker.io/library/alpine" });
+    expect(image).toMatchObject({ status: 403, json: { code: "demo_read_only" } });
+    const created = await post(`/v1/projects/${sandbox}/scans`, { ref: "main" });
+    expect(created).toMatchObject({ status: 202, json: { project_id: sandbox, kind: "source", status: "queued" } });
+    await lane.waitFor(ScanJobSchema, (j) => j.scanId === created.json.id);
+    // Two requests an hour here, all visitors together: the third is refused by the sandbox's bucket (not the
+    // team's concurrent-scan cap, whose problem carries retry_after_seconds).
+    const bounded = await post(`/v1/projects/${sandbox}/scans`, { ref: "main" });
+    expect(bounded).toMatchObject({ status: 429, json: { code: "rate_limited" } });
+    expect(bounded.json.retry_after_seconds).toBeUndefined();
+    expect(Number(bounded.headers.get("retry-after"))).toBeGreaterThan(60);
+    // Everything else stays read-only.
+    expect((await post(`/v1/projects`, { name: "x", slug: "x", team_id: sandbox })).status).toBe(403);
+  });
+});
 
 describe("scan routes", () => {
   it("creates a scan (202 queued, its job on the manual lane), reads it and lists it", async () => {

@@ -2,12 +2,11 @@
 // (NotificationRuleService), and what goes out through an outbox of deliveries (e-mails, the chat webhooks, ticket
 // events), raised from the other services' events.
 // main.ts runs it; tests start it through the test kit (docs/notifications.md).
-import { TOPICS } from "@sca/kafka";
+import { measureQueueLag, TOPICS } from "@sca/kafka";
 import { defineService, type KafkaUse, type ServiceContext } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { notifierKeys } from "./config.ts";
 import { identityDirectory } from "./clients/directory.ts";
-import { measureQueueLag } from "./clients/queue-lag.ts";
 import { identityRecipients } from "./clients/recipients.ts";
 import { smtpMailer, type SmtpTrust } from "./clients/smtp-mailer.ts";
 import { postWebhook } from "./clients/webhook-poster.ts";

@@ -17,6 +17,8 @@ export const projectsKeys = {
    * 0 keeps none.
    */
   FINDING_READ_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
+  /** The longest malicious-package waiver, in days (docs/enrichment-feeds.md, "Waivers"). */
+  MALICIOUS_WAIVE_MAX_DAYS: keys.MALICIOUS_WAIVE_MAX_DAYS,
   /** GET /v1/external-packages and /v1/external-advisories/{id}; false answers 404 (docs/findings.md). */
   EXTERNAL_PACKAGE_LOOKUP_ENABLED: key(p.bool(true)),
   // Vulnerability SLA (docs/findings.md, "Remediation windows"): days from a finding's first detection to its due

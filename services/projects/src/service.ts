@@ -22,6 +22,7 @@ import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
 import { registerGovernanceFactsService } from "./rpc/governance-facts.ts";
+import { registerMaliciousWaiverService } from "./rpc/malicious-waivers.ts";
 import { registerInventoryService } from "./rpc/inventory-service.ts";
 import { registerPortfolioService } from "./rpc/portfolio.ts";
 import { registerFileLicenseService } from "./rpc/file-licenses.ts";
@@ -129,6 +130,7 @@ export const service = defineService({
       registerGateFactsService(router, { orm, findingReads });
       registerGovernanceFactsService(router, { orm, findingReads });
       registerPortfolioService(router, { orm, directory });
+      registerMaliciousWaiverService(router, { orm, maxDays: config.MALICIOUS_WAIVE_MAX_DAYS, wakeRelay });
     };
   },
   jobs: ({ orm, config, kafka, logger, seams }) => {

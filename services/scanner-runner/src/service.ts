@@ -23,9 +23,11 @@ import { scanStateNewsHandler } from "./events/scan-state-news.ts";
 import { scanJobLanes, scanStateNews, type Lane } from "./events/topics.ts";
 import { EnrichmentReader } from "./feeds/enrichment-reader.ts";
 import { enrichmentFeedsJob } from "./feeds/feed-jobs.ts";
+import { feedRefreshRequests } from "./feeds/feed-refresh-requests.ts";
 import { feedSettingsOf } from "./feeds/feed-settings.ts";
 import { registerAdvisoryLookupService } from "./rpc/advisory-lookups.ts";
 import { registerEnrichmentFeedService } from "./rpc/enrichment-feeds.ts";
+import { registerScannerToolService } from "./rpc/scanner-tools.ts";
 import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { SBOM_MAX_BYTES } from "./domain/sbom/limits.ts";
@@ -72,6 +74,8 @@ export const service = defineService({
     });
     vulndb.start();
     ctx.addCloser("vulnerability database", () => vulndb.stop());
+    const refreshes = feedRefreshRequests({ orm, settings: feedSettingsOf(config), vulndb, logger });
+    ctx.addCloser("feed refreshes on request", () => refreshes.close());
     const store = openArtefactStore(config);
     const enrichment = new EnrichmentReader(orm, feedSettingsOf(config));
     ctx.addCloser("artefact store", () => Promise.resolve(store.close()));
@@ -221,8 +225,9 @@ export const service = defineService({
         kafka.consume({ groupId: `scanner-runner.${lane}`, topic: scanJobLanes[lane], handle });
     }
     return (router) => {
-      registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config) });
+      registerEnrichmentFeedService(router, { orm, settings: feedSettingsOf(config), refreshes });
       registerAdvisoryLookupService(router, vulndb);
+      registerScannerToolService(router, { cdxgen: config.CDXGEN_BIN, scancode: config.SCANCODE_BIN });
     };
   },
   jobs: ({ orm, config, logger, seams }) => [

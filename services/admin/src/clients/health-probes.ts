@@ -14,22 +14,9 @@ export const PROBE_TIMEOUT_MS = 2_000;
 
 export interface Probe {
   name: string;
-  kind: "service" | "database" | "queue" | "cache" | "store" | "mail";
+  kind: "service" | "database" | "queue" | "cache" | "store" | "mail" | "tool";
   /** Resolves with what the part says of its version ("" when nothing), or rejects with why it is down. */
   run(): Promise<string>;
-}
-
-/** Rejects after `ms` unless `work` settles first. */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function serviceProbe(name: string, url: string): Probe {

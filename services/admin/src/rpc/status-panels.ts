@@ -17,7 +17,8 @@ import {
 } from "@sca/proto/sca/admin/v1/status_panels_pb.ts";
 import type { Redis } from "@sca/redis";
 import { requireCaller, requireSuperAdmin } from "@sca/rpc";
-import { PROBE_TIMEOUT_MS, within, type Probe } from "../clients/health-probes.ts";
+import { within } from "@sca/runtime/within";
+import { PROBE_TIMEOUT_MS, type Probe } from "../clients/health-probes.ts";
 import { underPressure, type DiskLimits } from "../domain/disk-pressure.ts";
 import { countEntriesBefore } from "../store/audit-log.ts";
 import type { BackupDirectory } from "../store/backup-directory.ts";

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "@sca/log";
-import type { QueueLag } from "../clients/queue-lag.ts";
+import type { QueueLag } from "@sca/kafka";
 import { backlogChanges, backlogNotification, type QueueReading } from "../domain/queue-backlog.ts";
 import { beginBreach, endBreaches, queuesInBreach } from "../store/queue-backlog.ts";
 import type { RaiseDeps } from "./delivery-deps.ts";

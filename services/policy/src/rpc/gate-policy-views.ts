@@ -146,6 +146,7 @@ export function gateResultView(
     epssOutcome: verdict.epssOutcome,
     epssScoredFindingCount: facts.epssScoredCount,
     maliciousComponentCount: verdict.maliciousComponentCount,
+    maliciousWaivedCount: answer.maliciousWaivedCount,
     maliciousGateEnforced: verdict.maliciousGateEnforced,
     openFindingCount: facts.openFindingCount,
     triagedFindingCount: facts.triagedFindingCount,

@@ -87,6 +87,10 @@ export function signingAccess(caller: Caller, project: ProjectScope): "allow" | 
   return grantCovers(caller, project) && roleOnTeam(caller, project.teamId) ? "forbid" : "hide";
 }
 
+/** Waiving a flagged malicious package for the project: team_admin (docs/enrichment-feeds.md, "Waivers"). */
+export const mayWaiveMalicious = (caller: Caller, project: ProjectScope): Decision =>
+  mayChange(caller, project, "team_admin");
+
 /** Creating a project in `teamId`: developer or above there (super_admin anywhere). */
 export function mayCreate(caller: Caller, teamId: string): boolean {
   if (!grantAllowsCreate(caller, teamId)) return false;

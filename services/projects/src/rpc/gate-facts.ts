@@ -17,6 +17,7 @@ import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import type { KeptFindingReads } from "../store/findings/finding-orders.ts";
 import { gateFactsOf, type GateFactComponentRow, type GateFactFindingRow } from "../store/findings/gate-facts.ts";
+import { waivedPurls } from "../store/malicious-waivers.ts";
 import { projectWithNewestSnapshot, type ProjectAndSnapshot } from "../store/inventory/snapshots.ts";
 import { projectNotFound } from "./readable-inventory.ts";
 
@@ -85,8 +86,10 @@ export function registerGateFactsService(router: ConnectRouter, deps: GateFactsD
       };
       if (!snapshot) return create(GetGateFactsResponseSchema, subject);
       const threshold = req.epssThreshold ?? null;
-      const facts = await deps.findingReads.read(snapshot, ["gate facts", threshold, itemLimit], () =>
-        gateFactsOf(deps.orm.em.fork(), snapshot.scanId, threshold, itemLimit),
+      // Waivers change and expire without a write to the snapshot: the active ones are part of the facts' key.
+      const waived = await waivedPurls(deps.orm.em.fork(), project.id, new Date());
+      const facts = await deps.findingReads.read(snapshot, ["gate facts", threshold, itemLimit, waived], () =>
+        gateFactsOf(deps.orm.em.fork(), snapshot.scanId, threshold, itemLimit, waived),
       );
       return create(GetGateFactsResponseSchema, {
         ...subject,
@@ -105,6 +108,7 @@ export function registerGateFactsService(router: ConnectRouter, deps: GateFactsD
         forbiddenComponents: facts.forbiddenComponents.map(componentOf),
         maliciousCount: facts.maliciousCount,
         maliciousComponents: facts.maliciousComponents.map(componentOf),
+        maliciousWaivedCount: facts.maliciousWaivedCount,
       });
     },
   });

@@ -15,6 +15,7 @@ import { FileLicenseDetectionRecord, FileLicenseScan } from "./entities/file-lic
 import { SbomSignature } from "./entities/sbom-signature.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 import { DailyMetric, FindingFix, ProjectFigures } from "./entities/portfolio.ts";
+import { MaliciousWaiver } from "./entities/malicious-waiver.ts";
 import { Project } from "./entities/project.ts";
 import { WebhookSecret } from "./entities/webhook-secret.ts";
 
@@ -42,4 +43,5 @@ export const entities: DatabaseOptions["entities"] = [
   FindingFix,
   DailyMetric,
   WebhookSecret,
+  MaliciousWaiver,
 ];

@@ -9,8 +9,10 @@ import {
   FeedRunSchema,
   type FeedRun,
 } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
+import { ProblemError } from "@sca/problem";
 import { requireCaller, requireSuperAdmin } from "@sca/rpc";
 import { isSnapshotStale, type FeedName } from "../domain/feeds/feed-status.ts";
+import { REFRESHABLE_FEEDS, type FeedRefreshRequests, type RefreshableFeed } from "../feeds/feed-refresh-requests.ts";
 import type { FeedSettings } from "../feeds/feed-settings.ts";
 import type { FeedStatusRow } from "../store/entities/enrichment-feeds.ts";
 import { feedStatus } from "../store/feed-status.ts";
@@ -19,6 +21,7 @@ import { currentStatus } from "../vulndb/import-advisories.ts";
 export interface EnrichmentFeedDeps {
   orm: MikroORM;
   settings: FeedSettings;
+  refreshes: FeedRefreshRequests;
 }
 
 const ts = (d: Date | null | undefined) => (d ? timestampFromDate(d) : undefined);
@@ -45,6 +48,15 @@ export function registerEnrichmentFeedService(router: ConnectRouter, deps: Enric
   const status = (feed: FeedName) => feedStatus(deps.orm.em.fork(), feed);
   const { settings } = deps;
   router.service(EnrichmentFeedService, {
+    refreshFeed(req, ctx: HandlerContext) {
+      requireSuperAdmin(ctx);
+      const feed = req.feed as RefreshableFeed;
+      if (!REFRESHABLE_FEEDS.includes(feed))
+        throw ProblemError.validation([{ path: "feed", message: `one of ${REFRESHABLE_FEEDS.join(", ")}` }]);
+      const requestedAt = new Date();
+      deps.refreshes.request(feed);
+      return { feed, requestedAt: timestampFromDate(requestedAt) };
+    },
     async getAdvisoryDatabaseVersion(_req, ctx: HandlerContext) {
       requireCaller(ctx);
       const row = await currentStatus(deps.orm.em.fork());

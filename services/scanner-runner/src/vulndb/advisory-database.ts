@@ -75,8 +75,20 @@ export class AdvisoryDatabase {
 
   /** Imports when due, then rebuilds the matcher when the stored version moved. */
   check(): Promise<void> {
-    this.checking ??= this.checkOnce().finally(() => (this.checking = null));
+    this.checking ??= this.checkOnce(false).finally(() => (this.checking = null));
     return this.checking;
+  }
+
+  /** Imports now, due or not (a super_admin's request), after any check under way; then as check(). */
+  refreshNow(): Promise<void> {
+    const after = this.checking?.catch(() => undefined) ?? Promise.resolve();
+    const run: Promise<void> = after
+      .then(() => this.checkOnce(true))
+      .finally(() => {
+        if (this.checking === run) this.checking = null;
+      });
+    this.checking = run;
+    return run;
   }
 
   async importNow(): Promise<ImportOutcome> {
@@ -93,10 +105,10 @@ export class AdvisoryDatabase {
     return outcome;
   }
 
-  private async checkOnce(): Promise<void> {
+  private async checkOnce(force: boolean): Promise<void> {
     const status = await currentStatus(this.orm.em.fork());
     let version = status?.databaseVersion ?? null;
-    if (importDue(status, sourceLabel(this.source), this.options.refreshHours, new Date()))
+    if (force || importDue(status, sourceLabel(this.source), this.options.refreshHours, new Date()))
       version = (await this.importNow()).databaseVersion;
     if (version !== null && version !== this.current?.version)
       this.current = { version, index: await loadAdvisoryIndex(this.orm) };

@@ -26,7 +26,7 @@ export type HealthComponent = Message<"sca.admin.v1.HealthComponent"> & {
   name: string;
 
   /**
-   * "service", "database", "queue", "cache", "store" or "mail".
+   * "service", "database", "queue", "cache", "store", "mail" or "tool" (a scanner tool: cdxgen, scancode).
    *
    * @generated from field: string kind = 2;
    */

@@ -12,7 +12,48 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file sca/scannerrunner/v1/enrichment_feeds.proto.
  */
 export const file_sca_scannerrunner_v1_enrichment_feeds: GenFile = /*@__PURE__*/
-  fileDesc("CitzY2Evc2Nhbm5lcnJ1bm5lci92MS9lbnJpY2htZW50X2ZlZWRzLnByb3RvEhRzY2Euc2Nhbm5lcnJ1bm5lci52MSIkCiJHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXF1ZXN0IiIKIEdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0IiMKIUdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdCIcChpHZXRFcHNzQXZhaWxhYmlsaXR5UmVxdWVzdCKiAgoHRmVlZFJ1bhIPCgdlbmFibGVkGAEgASgIEjMKD2xhc3RfYXR0ZW1wdF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbGFzdF9yZXN1bHQYAyABKAkSMgoObGFzdF9zeW5jZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD25leHRfcmVmcmVzaF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLZHVyYXRpb25fbXMYBiABKANIAIgBARIWCg5za2lwcGVkX3JlYXNvbhgHIAEoCRIRCglmZWVkX2hvc3QYCCABKAlCDgoMX2R1cmF0aW9uX21zIqIBCiNHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhIKCmZlZWRfY291bnQYAiABKAMSDgoGbGlzdGVkGAMgASgDEhAKCGRlbGlzdGVkGAQgASgDEhkKEWtldl9mbGFnZ2VkX3RvdGFsGAUgASgDIoACCiFHZXRFbmRPZkxpZmVEYXRhc2V0U3RhdHVzUmVzcG9uc2USKgoDcnVuGAEgASgLMh0uc2NhLnNjYW5uZXJydW5uZXIudjEuRmVlZFJ1bhIXCg9yZWZyZXNoX2VuYWJsZWQYAiABKAgSFQoNcHJvZHVjdF9jb3VudBgDIAEoAxISCgpydWxlX2NvdW50GAQgASgDEhUKDXNuYXBzaG90X2RhdGUYBSABKAkSFwoPc25hcHNob3Rfb3JpZ2luGAYgASgJEg8KB3N0YW1wZWQYByABKAMSGQoRZW9sX2ZsYWdnZWRfdG90YWwYCCABKAMSDwoHY2xlYXJlZBgJIAEoAyL/AQoiR2V0TWFsaWNpb3VzU25hcHNob3RTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhcKD3JlZnJlc2hfZW5hYmxlZBgCIAEoCBISCgplY29zeXN0ZW1zGAMgAygJEhIKCnB1cmxfY291bnQYBCABKAMSFQoNc25hcHNob3RfZGF0ZRgFIAEoCRIWCg5zbmFwc2hvdF9zdGFsZRgGIAEoCBIPCgdzdGFtcGVkGAcgASgDEhUKDWZsYWdnZWRfdG90YWwYCCABKAMSFQoNbmV3bHlfZmxhZ2dlZBgJIAEoAyKSAQobR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEhEKCWF2YWlsYWJsZRgBIAEoCBIyCg5sYXN0X3N5bmNlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVmcmVzaF9lbmFibGVkGAMgASgIEhMKC3Njb3JlZF9jdmVzGAQgASgDIiIKIEdldEFkdmlzb3J5RGF0YWJhc2VTdGF0dXNSZXF1ZXN0IvoDCiFHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USDgoGc291cmNlGAEgASgJEhgKEGRhdGFiYXNlX3ZlcnNpb24YAiABKAkSOAoPbGFzdF9hdHRlbXB0X2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhMKC2xhc3RfcmVzdWx0GAQgASgJEjoKEWxhc3Rfc3VjY2VlZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhgKC2R1cmF0aW9uX21zGAYgASgDSAKIAQESFgoOYWR2aXNvcnlfY291bnQYByABKAMSEwoLYWRkZWRfY291bnQYCCABKAMSFQoNdXBkYXRlZF9jb3VudBgJIAEoAxIXCg91bmNoYW5nZWRfY291bnQYCiABKAMSFQoNcmVtb3ZlZF9jb3VudBgLIAEoAxIXCg93aXRoZHJhd25fY291bnQYDCABKAMSFQoNc2tpcHBlZF9jb3VudBgNIAEoAxIXCg9za2lwcGVkX3JlYXNvbnMYDiADKAkSDwoHZmFpbHVyZRgPIAEoCUISChBfbGFzdF9hdHRlbXB0X2F0QhQKEl9sYXN0X3N1Y2NlZWRlZF9hdEIOCgxfZHVyYXRpb25fbXMiIwohR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0IpABCiJHZXRBZHZpc29yeURhdGFiYXNlVmVyc2lvblJlc3BvbnNlEhgKEGRhdGFiYXNlX3ZlcnNpb24YASABKAkSOgoRbGFzdF9zdWNjZWVkZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCFAoSX2xhc3Rfc3VjY2VlZGVkX2F0MuoGChVFbnJpY2htZW50RmVlZFNlcnZpY2USkgEKG0dldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1cxI4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1c1JlcXVlc3QaOS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRKMAQoZR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1cxI2LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0Gjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1c1Jlc3BvbnNlEo8BChpHZXRNYWxpY2lvdXNTbmFwc2hvdFN0YXR1cxI3LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdBo4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVzcG9uc2USegoTR2V0RXBzc0F2YWlsYWJpbGl0eRIwLnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVwc3NBdmFpbGFiaWxpdHlSZXF1ZXN0GjEuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEowBChlHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzEjYuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVN0YXR1c1JlcXVlc3QaNy5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USjwEKGkdldEFkdmlzb3J5RGF0YWJhc2VWZXJzaW9uEjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0Gjguc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CitzY2Evc2Nhbm5lcnJ1bm5lci92MS9lbnJpY2htZW50X2ZlZWRzLnByb3RvEhRzY2Euc2Nhbm5lcnJ1bm5lci52MSIiChJSZWZyZXNoRmVlZFJlcXVlc3QSDAoEZmVlZBgBIAEoCSJVChNSZWZyZXNoRmVlZFJlc3BvbnNlEgwKBGZlZWQYASABKAkSMAoMcmVxdWVzdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIkCiJHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXF1ZXN0IiIKIEdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0IiMKIUdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdCIcChpHZXRFcHNzQXZhaWxhYmlsaXR5UmVxdWVzdCKiAgoHRmVlZFJ1bhIPCgdlbmFibGVkGAEgASgIEjMKD2xhc3RfYXR0ZW1wdF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbGFzdF9yZXN1bHQYAyABKAkSMgoObGFzdF9zeW5jZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD25leHRfcmVmcmVzaF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLZHVyYXRpb25fbXMYBiABKANIAIgBARIWCg5za2lwcGVkX3JlYXNvbhgHIAEoCRIRCglmZWVkX2hvc3QYCCABKAlCDgoMX2R1cmF0aW9uX21zIqIBCiNHZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhIKCmZlZWRfY291bnQYAiABKAMSDgoGbGlzdGVkGAMgASgDEhAKCGRlbGlzdGVkGAQgASgDEhkKEWtldl9mbGFnZ2VkX3RvdGFsGAUgASgDIoACCiFHZXRFbmRPZkxpZmVEYXRhc2V0U3RhdHVzUmVzcG9uc2USKgoDcnVuGAEgASgLMh0uc2NhLnNjYW5uZXJydW5uZXIudjEuRmVlZFJ1bhIXCg9yZWZyZXNoX2VuYWJsZWQYAiABKAgSFQoNcHJvZHVjdF9jb3VudBgDIAEoAxISCgpydWxlX2NvdW50GAQgASgDEhUKDXNuYXBzaG90X2RhdGUYBSABKAkSFwoPc25hcHNob3Rfb3JpZ2luGAYgASgJEg8KB3N0YW1wZWQYByABKAMSGQoRZW9sX2ZsYWdnZWRfdG90YWwYCCABKAMSDwoHY2xlYXJlZBgJIAEoAyL/AQoiR2V0TWFsaWNpb3VzU25hcHNob3RTdGF0dXNSZXNwb25zZRIqCgNydW4YASABKAsyHS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5GZWVkUnVuEhcKD3JlZnJlc2hfZW5hYmxlZBgCIAEoCBISCgplY29zeXN0ZW1zGAMgAygJEhIKCnB1cmxfY291bnQYBCABKAMSFQoNc25hcHNob3RfZGF0ZRgFIAEoCRIWCg5zbmFwc2hvdF9zdGFsZRgGIAEoCBIPCgdzdGFtcGVkGAcgASgDEhUKDWZsYWdnZWRfdG90YWwYCCABKAMSFQoNbmV3bHlfZmxhZ2dlZBgJIAEoAyKSAQobR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEhEKCWF2YWlsYWJsZRgBIAEoCBIyCg5sYXN0X3N5bmNlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVmcmVzaF9lbmFibGVkGAMgASgIEhMKC3Njb3JlZF9jdmVzGAQgASgDIiIKIEdldEFkdmlzb3J5RGF0YWJhc2VTdGF0dXNSZXF1ZXN0IvoDCiFHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USDgoGc291cmNlGAEgASgJEhgKEGRhdGFiYXNlX3ZlcnNpb24YAiABKAkSOAoPbGFzdF9hdHRlbXB0X2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhMKC2xhc3RfcmVzdWx0GAQgASgJEjoKEWxhc3Rfc3VjY2VlZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhgKC2R1cmF0aW9uX21zGAYgASgDSAKIAQESFgoOYWR2aXNvcnlfY291bnQYByABKAMSEwoLYWRkZWRfY291bnQYCCABKAMSFQoNdXBkYXRlZF9jb3VudBgJIAEoAxIXCg91bmNoYW5nZWRfY291bnQYCiABKAMSFQoNcmVtb3ZlZF9jb3VudBgLIAEoAxIXCg93aXRoZHJhd25fY291bnQYDCABKAMSFQoNc2tpcHBlZF9jb3VudBgNIAEoAxIXCg9za2lwcGVkX3JlYXNvbnMYDiADKAkSDwoHZmFpbHVyZRgPIAEoCUISChBfbGFzdF9hdHRlbXB0X2F0QhQKEl9sYXN0X3N1Y2NlZWRlZF9hdEIOCgxfZHVyYXRpb25fbXMiIwohR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0IpABCiJHZXRBZHZpc29yeURhdGFiYXNlVmVyc2lvblJlc3BvbnNlEhgKEGRhdGFiYXNlX3ZlcnNpb24YASABKAkSOgoRbGFzdF9zdWNjZWVkZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCFAoSX2xhc3Rfc3VjY2VlZGVkX2F0Ms4HChVFbnJpY2htZW50RmVlZFNlcnZpY2USkgEKG0dldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1cxI4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEtub3duRXhwbG9pdGVkRmVlZFN0YXR1c1JlcXVlc3QaOS5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRLbm93bkV4cGxvaXRlZEZlZWRTdGF0dXNSZXNwb25zZRKMAQoZR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1cxI2LnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVuZE9mTGlmZURhdGFzZXRTdGF0dXNSZXF1ZXN0Gjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RW5kT2ZMaWZlRGF0YXNldFN0YXR1c1Jlc3BvbnNlEo8BChpHZXRNYWxpY2lvdXNTbmFwc2hvdFN0YXR1cxI3LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVxdWVzdBo4LnNjYS5zY2FubmVycnVubmVyLnYxLkdldE1hbGljaW91c1NuYXBzaG90U3RhdHVzUmVzcG9uc2USegoTR2V0RXBzc0F2YWlsYWJpbGl0eRIwLnNjYS5zY2FubmVycnVubmVyLnYxLkdldEVwc3NBdmFpbGFiaWxpdHlSZXF1ZXN0GjEuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0RXBzc0F2YWlsYWJpbGl0eVJlc3BvbnNlEowBChlHZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzEjYuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVN0YXR1c1JlcXVlc3QaNy5zY2Euc2Nhbm5lcnJ1bm5lci52MS5HZXRBZHZpc29yeURhdGFiYXNlU3RhdHVzUmVzcG9uc2USjwEKGkdldEFkdmlzb3J5RGF0YWJhc2VWZXJzaW9uEjcuc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXF1ZXN0Gjguc2NhLnNjYW5uZXJydW5uZXIudjEuR2V0QWR2aXNvcnlEYXRhYmFzZVZlcnNpb25SZXNwb25zZRJiCgtSZWZyZXNoRmVlZBIoLnNjYS5zY2FubmVycnVubmVyLnYxLlJlZnJlc2hGZWVkUmVxdWVzdBopLnNjYS5zY2FubmVycnVubmVyLnYxLlJlZnJlc2hGZWVkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message sca.scannerrunner.v1.RefreshFeedRequest
+ */
+export type RefreshFeedRequest = Message<"sca.scannerrunner.v1.RefreshFeedRequest"> & {
+  /**
+   * "kev", "eol", "malicious" or "osv".
+   *
+   * @generated from field: string feed = 1;
+   */
+  feed: string;
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.RefreshFeedRequest.
+ * Use `create(RefreshFeedRequestSchema)` to create a new message.
+ */
+export const RefreshFeedRequestSchema: GenMessage<RefreshFeedRequest> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 0);
+
+/**
+ * @generated from message sca.scannerrunner.v1.RefreshFeedResponse
+ */
+export type RefreshFeedResponse = Message<"sca.scannerrunner.v1.RefreshFeedResponse"> & {
+  /**
+   * @generated from field: string feed = 1;
+   */
+  feed: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp requested_at = 2;
+   */
+  requestedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message sca.scannerrunner.v1.RefreshFeedResponse.
+ * Use `create(RefreshFeedResponseSchema)` to create a new message.
+ */
+export const RefreshFeedResponseSchema: GenMessage<RefreshFeedResponse> = /*@__PURE__*/
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 1);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetKnownExploitedFeedStatusRequest
@@ -25,7 +66,7 @@ export type GetKnownExploitedFeedStatusRequest = Message<"sca.scannerrunner.v1.G
  * Use `create(GetKnownExploitedFeedStatusRequestSchema)` to create a new message.
  */
 export const GetKnownExploitedFeedStatusRequestSchema: GenMessage<GetKnownExploitedFeedStatusRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 0);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 2);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetEndOfLifeDatasetStatusRequest
@@ -38,7 +79,7 @@ export type GetEndOfLifeDatasetStatusRequest = Message<"sca.scannerrunner.v1.Get
  * Use `create(GetEndOfLifeDatasetStatusRequestSchema)` to create a new message.
  */
 export const GetEndOfLifeDatasetStatusRequestSchema: GenMessage<GetEndOfLifeDatasetStatusRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 1);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 3);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetMaliciousSnapshotStatusRequest
@@ -51,7 +92,7 @@ export type GetMaliciousSnapshotStatusRequest = Message<"sca.scannerrunner.v1.Ge
  * Use `create(GetMaliciousSnapshotStatusRequestSchema)` to create a new message.
  */
 export const GetMaliciousSnapshotStatusRequestSchema: GenMessage<GetMaliciousSnapshotStatusRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 2);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 4);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetEpssAvailabilityRequest
@@ -64,7 +105,7 @@ export type GetEpssAvailabilityRequest = Message<"sca.scannerrunner.v1.GetEpssAv
  * Use `create(GetEpssAvailabilityRequestSchema)` to create a new message.
  */
 export const GetEpssAvailabilityRequestSchema: GenMessage<GetEpssAvailabilityRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 3);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 5);
 
 /**
  * What every feed keeps of its last refresh attempt.
@@ -124,7 +165,7 @@ export type FeedRun = Message<"sca.scannerrunner.v1.FeedRun"> & {
  * Use `create(FeedRunSchema)` to create a new message.
  */
 export const FeedRunSchema: GenMessage<FeedRun> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 4);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 6);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetKnownExploitedFeedStatusResponse
@@ -167,7 +208,7 @@ export type GetKnownExploitedFeedStatusResponse = Message<"sca.scannerrunner.v1.
  * Use `create(GetKnownExploitedFeedStatusResponseSchema)` to create a new message.
  */
 export const GetKnownExploitedFeedStatusResponseSchema: GenMessage<GetKnownExploitedFeedStatusResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 5);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 7);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetEndOfLifeDatasetStatusResponse
@@ -233,7 +274,7 @@ export type GetEndOfLifeDatasetStatusResponse = Message<"sca.scannerrunner.v1.Ge
  * Use `create(GetEndOfLifeDatasetStatusResponseSchema)` to create a new message.
  */
 export const GetEndOfLifeDatasetStatusResponseSchema: GenMessage<GetEndOfLifeDatasetStatusResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 6);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 8);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetMaliciousSnapshotStatusResponse
@@ -299,7 +340,7 @@ export type GetMaliciousSnapshotStatusResponse = Message<"sca.scannerrunner.v1.G
  * Use `create(GetMaliciousSnapshotStatusResponseSchema)` to create a new message.
  */
 export const GetMaliciousSnapshotStatusResponseSchema: GenMessage<GetMaliciousSnapshotStatusResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 7);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 9);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetEpssAvailabilityResponse
@@ -331,7 +372,7 @@ export type GetEpssAvailabilityResponse = Message<"sca.scannerrunner.v1.GetEpssA
  * Use `create(GetEpssAvailabilityResponseSchema)` to create a new message.
  */
 export const GetEpssAvailabilityResponseSchema: GenMessage<GetEpssAvailabilityResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 8);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 10);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusRequest
@@ -344,7 +385,7 @@ export type GetAdvisoryDatabaseStatusRequest = Message<"sca.scannerrunner.v1.Get
  * Use `create(GetAdvisoryDatabaseStatusRequestSchema)` to create a new message.
  */
 export const GetAdvisoryDatabaseStatusRequestSchema: GenMessage<GetAdvisoryDatabaseStatusRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 9);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 11);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseStatusResponse
@@ -443,7 +484,7 @@ export type GetAdvisoryDatabaseStatusResponse = Message<"sca.scannerrunner.v1.Ge
  * Use `create(GetAdvisoryDatabaseStatusResponseSchema)` to create a new message.
  */
 export const GetAdvisoryDatabaseStatusResponseSchema: GenMessage<GetAdvisoryDatabaseStatusResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 10);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 12);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionRequest
@@ -456,7 +497,7 @@ export type GetAdvisoryDatabaseVersionRequest = Message<"sca.scannerrunner.v1.Ge
  * Use `create(GetAdvisoryDatabaseVersionRequestSchema)` to create a new message.
  */
 export const GetAdvisoryDatabaseVersionRequestSchema: GenMessage<GetAdvisoryDatabaseVersionRequest> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 11);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 13);
 
 /**
  * @generated from message sca.scannerrunner.v1.GetAdvisoryDatabaseVersionResponse
@@ -480,7 +521,7 @@ export type GetAdvisoryDatabaseVersionResponse = Message<"sca.scannerrunner.v1.G
  * Use `create(GetAdvisoryDatabaseVersionResponseSchema)` to create a new message.
  */
 export const GetAdvisoryDatabaseVersionResponseSchema: GenMessage<GetAdvisoryDatabaseVersionResponse> = /*@__PURE__*/
-  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 12);
+  messageDesc(file_sca_scannerrunner_v1_enrichment_feeds, 14);
 
 /**
  * The scanner-runner's enrichment feeds (docs/enrichment-feeds.md): the known-exploited catalog (KEV), EPSS scores,
@@ -541,6 +582,17 @@ export const EnrichmentFeedService: GenService<{
     methodKind: "unary";
     input: typeof GetAdvisoryDatabaseVersionRequestSchema;
     output: typeof GetAdvisoryDatabaseVersionResponseSchema;
+  },
+  /**
+   * A super_admin's refresh of one feed now (docs/enrichment-feeds.md, "Refreshing on request"): started in the
+   * background, whether due or not; its outcome is the feed's panel's. NotFound for anyone else.
+   *
+   * @generated from rpc sca.scannerrunner.v1.EnrichmentFeedService.RefreshFeed
+   */
+  refreshFeed: {
+    methodKind: "unary";
+    input: typeof RefreshFeedRequestSchema;
+    output: typeof RefreshFeedResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_scannerrunner_v1_enrichment_feeds, 0);

@@ -13,7 +13,7 @@ const hidden = problemResponse("The caller is not a super_admin (the admin surfa
 const healthComponentSchema = z
   .object({
     name: z.string().meta({ description: "identity, ..., postgresql, kafka, redis, artefact_store, smtp" }),
-    kind: z.enum(["service", "database", "queue", "cache", "store", "mail"]),
+    kind: z.enum(["service", "database", "queue", "cache", "store", "mail", "tool"]),
     state: z.enum(["up", "down", "not_configured"]),
     latency_ms: z
       .number()

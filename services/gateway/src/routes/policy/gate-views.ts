@@ -225,6 +225,9 @@ export const gateResultSchema = z
     epss_scored_finding_count: z.number().int(),
     malicious_component_count: z.number().int(),
     malicious_gate_enforced: z.boolean().meta({ description: "false means the malicious check was not run" }),
+    malicious_waived_count: z.number().int().meta({
+      description: "Flagged components an active malicious waiver of the project lets pass (not counted above)",
+    }),
     open_finding_count: z.number().int(),
     triaged_finding_count: z.number().int().meta({ description: "Findings closed by triage (they do not count)" }),
     approval_required_statuses: z.array(z.enum(VEX_STATES)),
@@ -282,6 +285,7 @@ export function gateResultJson(r: GateResult): z.input<typeof gateResultSchema> 
     epss_scored_finding_count: r.epssScoredFindingCount,
     malicious_component_count: r.maliciousComponentCount,
     malicious_gate_enforced: r.maliciousGateEnforced,
+    malicious_waived_count: r.maliciousWaivedCount,
     open_finding_count: r.openFindingCount,
     triaged_finding_count: r.triagedFindingCount,
     approval_required_statuses: (policy?.approvalRequiredStatuses ?? []) as VexState[],

@@ -11,6 +11,7 @@ import { fileLicenseRoutes } from "./file-licenses.ts";
 import { inventoryViewRoutes } from "./inventory-views.ts";
 import { licenseRoutes } from "./licenses.ts";
 import { portfolioRoutes } from "./portfolio.ts";
+import { maliciousWaiverRoutes } from "./malicious-waivers.ts";
 import { projectOverviewRoutes } from "./overview.ts";
 import { projectRoutes } from "./projects.ts";
 import { sbomRoutes } from "./sbom.ts";
@@ -36,5 +37,6 @@ export function projectsRoutes(ctx: GatewayContext): Route[] {
     ...projectAssigneeRoutes(ctx),
     ...portfolioRoutes(ctx),
     ...dashboardRoutes(ctx),
+    ...maliciousWaiverRoutes(ctx),
   ];
 }

@@ -3,6 +3,8 @@
 // advisory database's (ours, issue 27) and the
 // deployment's EPSS availability (any authenticated caller). The spec leaves these paths out; ours are documented
 // in docs/enrichment-feeds.md.
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { z } from "zod";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
@@ -20,6 +22,47 @@ import {
 } from "./views.ts";
 
 const hidden = problemResponse("The caller is not a super_admin (the admin surface is not shown)");
+
+/** Each feed panel's path segment and name, for its refresh trigger (ours: the spec names no path). */
+const REFRESHABLE = [
+  { feed: "kev", name: "known-exploited (KEV) feed" },
+  { feed: "eol", name: "end-of-life dataset" },
+  { feed: "malicious", name: "malicious-package snapshot" },
+  { feed: "osv", name: "OSV advisory database" },
+] as const;
+
+const refreshRequestedSchema = z
+  .object({
+    feed: z.enum(REFRESHABLE.map((r) => r.feed)),
+    requested_at: z.string().meta({ description: "The panel's last_attempt_at reaches it once the refresh ran" }),
+  })
+  .meta({ id: "FeedRefreshRequested" });
+
+function refreshRoutes(ctx: GatewayContext): Route[] {
+  const feeds = ctx.clients["scanner-runner"].feeds;
+  return REFRESHABLE.map(({ feed, name }) =>
+    defineRoute({
+      method: "post",
+      path: `/v1/admin/${feed}/refresh`,
+      summary: `Refresh the ${name} now`,
+      description:
+        `super_admin. Starts a refresh of the ${name} whether due or not and answers at once; its outcome is on ` +
+        `GET /v1/admin/${feed}/status. The feed's keys still hold (a refresh they turn off is recorded as skipped), ` +
+        "and a refresh already running is not started twice.",
+      tags: ["admin: feeds"],
+      operationId: `adminRefresh${feed[0]!.toUpperCase()}${feed.slice(1)}Feed`,
+      auth: ctx.auth.route("super_admin"),
+      responses: { 202: { description: "The refresh started", schema: refreshRequestedSchema }, 404: hidden },
+      handler: async ({ call }) => {
+        const answer = await feeds.refreshFeed({ feed }, call);
+        return {
+          status: 202,
+          body: { feed, requested_at: timestampDate(answer.requestedAt!).toISOString() },
+        };
+      },
+    }),
+  );
+}
 
 export function feedRoutes(ctx: GatewayContext): Route[] {
   const feeds = ctx.clients["scanner-runner"].feeds;
@@ -82,6 +125,7 @@ export function feedRoutes(ctx: GatewayContext): Route[] {
         body: advisoryDatabaseJson(await feeds.getAdvisoryDatabaseStatus({}, call)),
       }),
     }),
+    ...refreshRoutes(ctx),
     defineRoute({
       method: "get",
       path: "/v1/gate-policies/epss-availability",

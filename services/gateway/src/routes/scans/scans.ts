@@ -7,6 +7,7 @@ import { pageSizePagination } from "../../api/pagination.ts";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
+import { demoReadOnlyProblem, sandboxScanPath } from "../../http/demo-read-only.ts";
 import {
   SCAN_KINDS,
   SCAN_STATUSES,
@@ -61,8 +62,17 @@ const createBody = z
   })
   .meta({ id: "ScanCreate" });
 
+/** What a sandbox scan may ask: a source scan of the project's repository (no upload, archive or image). */
+const sandboxScanAllowed = (body: z.output<typeof createBody>) =>
+  body.kind === "source" && !body.source_archive_id && !body.image_archive_id && !body.sbom_upload_id;
+
 export function scanRoutes(ctx: GatewayContext): Route[] {
   const scans = ctx.clients["scan-orchestrator"].scans;
+  const sandboxPath = sandboxScanPath(ctx.config);
+  // One bucket for every visitor: the demo's sandbox is bounded as a whole, whoever asks.
+  const sandboxLimit = sandboxPath
+    ? ctx.rateLimit({ name: "demo-sandbox-scans", ...ctx.config.DEMO_SANDBOX_SCAN_RATE_LIMIT, key: () => "sandbox" })
+    : null;
   const caller = ctx.auth.route("caller");
   return [
     defineRoute({
@@ -79,13 +89,20 @@ export function scanRoutes(ctx: GatewayContext): Route[] {
       request: { params: projectParams, body: createBody },
       responses: {
         202: { description: "The scan", schema: scanSchema },
-        403: problemResponse("Below developer on the project's team, or not a member"),
+        403: problemResponse(
+          "Below developer on the project's team, or not a member; in a read-only demo, a sandbox scan that is not " +
+            "a source scan of the project's repository (demo_read_only)",
+        ),
         404: problemResponse("No such project"),
         409: problemResponse("The project is archived"),
         429: problemResponse("The team's concurrent-scan cap is reached"),
         503: problemResponse("Disk pressure: new scans are refused"),
       },
+      middleware: sandboxLimit ? [sandboxLimit] : [],
       handler: async ({ params, body, call }) => {
+        // The demo's sandbox (the only scan path demo read-only lets through) scans its own repository only.
+        if (sandboxPath && !sandboxScanAllowed(body))
+          throw demoReadOnlyProblem("The demo's sandbox project runs source scans of its own repository only.");
         const { scan } = await scans.createScan(
           {
             projectId: params.id,

@@ -42,6 +42,7 @@ export interface GateFactsRow {
   forbiddenComponents: GateFactComponentRow[];
   maliciousCount: number;
   maliciousComponents: GateFactComponentRow[];
+  maliciousWaivedCount: number;
 }
 
 const FINDING_JSON = `json_build_object('finding_id', o.id, 'vulnerability_id', o.vulnerability_id,
@@ -52,19 +53,21 @@ const COMPONENT_JSON = `json_build_object('component_id', c.component_id, 'name'
 
 /**
  * The gate's facts of the snapshot. `epssThreshold` null counts nothing at or above; the lists hold at most
- * `itemLimit` items each, worst first (EPSS descending, then ids; components by name).
+ * `itemLimit` items each, worst first (EPSS descending, then ids; components by name). A flagged component whose purl
+ * is in `waivedPurls` (the project's active malicious waivers) is counted apart, not as malicious.
  */
 export async function gateFactsOf(
   em: EntityManager,
   scanId: string,
   epssThreshold: number | null,
   itemLimit: number,
+  waivedPurls: string[],
 ): Promise<GateFactsRow> {
   const closing = JSON.stringify(CLOSING_STATES);
   // Prepared: PostgreSQL planned this statement in 2 to 3 ms on every call, for 0.2 to 0.5 ms of execution.
   const [row] = await preparedQuery(
     em,
-    "projects.gate-facts.v2",
+    "projects.gate-facts.v3",
     `with findings as materialized (
        select f.id, f.vulnerability_id, f.component_id, v.severity, v.epss_score, t.status,
               t.status in (select jsonb_array_elements_text($1::jsonb)) as closed,
@@ -77,7 +80,8 @@ export async function gateFactsOf(
         where f.scan_id = $2::uuid and f.removed_at is null
      ), open_findings as materialized (select * from findings where not closed),
      components as materialized (
-       select component_id, name, version, purl, license, license_category, malicious_state
+       select component_id, name, version, purl, license, license_category, malicious_state,
+              coalesce(purl = any($5::text[]), false) as waived
          from (${COMPONENT_ROWS}) c
         where scan_id = $2::uuid and (license_category = 'forbidden' or malicious_state = 'flagged')
      )
@@ -97,11 +101,12 @@ export async function gateFactsOf(
        (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
           select * from components where license_category = 'forbidden'
            order by name, version nulls first, component_id limit $3::int) c) as forbidden_components,
-       (select count(*) from components where malicious_state = 'flagged') as malicious_count,
+       (select count(*) from components where malicious_state = 'flagged' and not waived) as malicious_count,
        (select coalesce(json_agg(${COMPONENT_JSON}), '[]') from (
-          select * from components where malicious_state = 'flagged'
-           order by name, version nulls first, component_id limit $3::int) c) as malicious_components`,
-    [closing, scanId, itemLimit, epssThreshold],
+          select * from components where malicious_state = 'flagged' and not waived
+           order by name, version nulls first, component_id limit $3::int) c) as malicious_components,
+       (select count(*) from components where malicious_state = 'flagged' and waived) as malicious_waived_count`,
+    [closing, scanId, itemLimit, epssThreshold, waivedPurls],
     {
       openFindingCount: column.integer,
       triagedFindingCount: column.integer,
@@ -114,6 +119,7 @@ export async function gateFactsOf(
       forbiddenComponents: column.json<GateFactComponentRow[]>(),
       maliciousCount: column.integer,
       maliciousComponents: column.json<GateFactComponentRow[]>(),
+      maliciousWaivedCount: column.integer,
     },
   );
   return row!;

@@ -15,6 +15,7 @@ import { Migration20261128140000_FindingChanges } from "./Migration2026112814000
 import { Migration20261128180000_SbomSignatures } from "./Migration20261128180000_SbomSignatures.ts";
 import { Migration20261128180000_PortfolioFigures } from "./Migration20261128180000_PortfolioFigures.ts";
 import { Migration20261128180000_WebhookSecrets } from "./Migration20261128180000_WebhookSecrets.ts";
+import { Migration20261128180000_MaliciousWaivers } from "./Migration20261128180000_MaliciousWaivers.ts";
 
 /** Every migration of the projects schema, oldest first. */
 export const migrations: DatabaseOptions["migrations"] = [
@@ -48,4 +49,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261128180000_PortfolioFigures,
   // Repository-webhook secrets (docs/scm.md).
   Migration20261128180000_WebhookSecrets,
+  // Malicious-package waivers (docs/enrichment-feeds.md, "Waivers").
+  Migration20261128180000_MaliciousWaivers,
 ];

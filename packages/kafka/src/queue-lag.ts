@@ -1,20 +1,25 @@
 // The queues' backlog as Kafka consumer lag (kafkajs admin: fetchTopicOffsets for the end of each partition,
-// fetchOffsets for what a group committed), for the backlog sweep (docs/notifications.md, "Queue backlog"):
+// fetchOffsets for what a group committed), for the notifier's backlog sweep (docs/notifications.md, "Queue backlog")
+// and the gateway's /metrics gauges (docs/operations.md, "Queue backlog on /metrics"):
 // - the scan queue: the scan-job topics (manual and automatic lanes) less what the scanner-runner groups committed,
 //   summed: jobs nobody has taken yet;
 // - the default queue: sca.domain.events less what each of its consumer groups committed, the largest of them: the
 //   events the slowest consumer has still to apply.
 // A group that never committed counts from the start of what the topic still holds.
-import { TOPICS, type KafkaClient } from "@sca/kafka";
+import type { KafkaClient } from "./client.ts";
+import { TOPICS } from "./topics.ts";
 
-/** The scanner-runner's groups on the scan-job topics (services/scanner-runner: `scanner-runner.<lane>`). */
-const SCAN_LANES: readonly { groupId: string; topic: string }[] = [
-  { groupId: "scanner-runner.manual", topic: TOPICS.scanJobsManual },
-  { groupId: "scanner-runner.automatic", topic: TOPICS.scanJobsAutomatic },
-];
+export const SCAN_LANES = ["manual", "automatic"] as const;
+export type ScanLane = (typeof SCAN_LANES)[number];
+
+/** The scanner-runner's group on each lane's scan-job topic (services/scanner-runner: `scanner-runner.<lane>`). */
+const LANE_TOPICS: Record<ScanLane, string> = { manual: TOPICS.scanJobsManual, automatic: TOPICS.scanJobsAutomatic };
 
 export interface QueueLag {
+  /** Scan jobs not yet taken, both lanes together. */
   scan: number;
+  /** Scan jobs not yet taken, per lane. */
+  lanes: Record<ScanLane, number>;
   default: number;
 }
 
@@ -37,8 +42,9 @@ export async function measureQueueLag(kafka: KafkaClient): Promise<QueueLag> {
         return sum + Math.max(0, Number(p.high) - (at >= 0 ? at : Number(p.low)));
       }, 0);
     };
-    let scan = 0;
-    for (const lane of SCAN_LANES) scan += (await lagOf(`${kafka.topicPrefix}${lane.groupId}`, lane.topic, false)) ?? 0;
+    const lanes = { manual: 0, automatic: 0 };
+    for (const lane of SCAN_LANES)
+      lanes[lane] = (await lagOf(`${kafka.topicPrefix}scanner-runner.${lane}`, LANE_TOPICS[lane], false)) ?? 0;
     // The default queue's consumers: the deployment's groups (its prefix) that committed on the domain events.
     const { groups } = await admin.listGroups();
     let slowest = 0;
@@ -47,7 +53,7 @@ export async function measureQueueLag(kafka: KafkaClient): Promise<QueueLag> {
       const lag = await lagOf(g.groupId, TOPICS.domainEvents, true);
       if (lag !== null) slowest = Math.max(slowest, lag);
     }
-    return { scan, default: slowest };
+    return { scan: lanes.manual + lanes.automatic, lanes, default: slowest };
   } finally {
     await admin.disconnect();
   }
