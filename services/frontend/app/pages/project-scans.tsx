@@ -1,8 +1,7 @@
-// On a project's page: upload an SBOM and start its scan (then follow it live), and the recent scans.
+// On a project's page: upload an SBOM and start its scan (then follow it live).
 import { useMutation } from "@tanstack/react-query";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { useRef } from "react";
-import type { Schemas } from "@sca/api-client";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
@@ -54,39 +53,5 @@ export function SbomScan({ projectId }: { projectId: string }) {
         Upload and scan
       </button>
     </form>
-  );
-}
-
-export function RecentScans({
-  projectId,
-  scans,
-}: {
-  projectId: string;
-  scans: Schemas["ProjectOverview"]["recent_scans"];
-}) {
-  if (!scans.length) return <p>No scans yet.</p>;
-  return (
-    <table aria-label="Recent scans">
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {scans.map((s) => (
-          <tr key={s.id}>
-            <td>
-              <Link to="/projects/$projectId/scans/$scanId" params={{ projectId, scanId: s.id }}>
-                {new Date(s.created_at).toLocaleString()}
-              </Link>
-            </td>
-            <td>{s.kind}</td>
-            <td>{s.status}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
