@@ -11,7 +11,7 @@ import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { canWrite, useMe } from "../session/me.ts";
 import { Score } from "../score.tsx";
-import { SbomScan } from "./project-scans.tsx";
+import { StartScan } from "./project-scans.tsx";
 import { ScanTable } from "./scan-history.tsx";
 
 export function ProjectPage() {
@@ -166,7 +166,13 @@ export function ProjectPage() {
           )}
         </section>
       ) : null}
-      {writer ? <SbomScan projectId={projectId} /> : null}
+      {writer ? (
+        <div className="scan-forms">
+          <StartScan projectId={projectId} kind="sbom" />
+          <StartScan projectId={projectId} kind="source" />
+          <StartScan projectId={projectId} kind="container" />
+        </div>
+      ) : null}
       <h2>Recent scans</h2>
       {o?.recent_scans.length ? (
         <ScanTable projectId={projectId} scans={o.recent_scans} label="Recent scans" />
