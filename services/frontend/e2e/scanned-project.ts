@@ -19,21 +19,30 @@ export function scannedProject(request: APIRequestContext): Promise<ScannedProje
   return made;
 }
 
-async function make(request: APIRequestContext): Promise<ScannedProject> {
+function make(request: APIRequestContext): Promise<ScannedProject> {
+  return projectScanned(request, "Releases", [
+    ["cern-lhc-vdm-editor-e564943.cdx-1.2.json", "1.0"],
+    ["laravel-7.12.0.cdx-1.4.json", "2.0"],
+  ]);
+}
+
+/** A new project of the suite's team, each of `sboms` (a file of the CycloneDX examples, a release) scanned in turn. */
+export async function projectScanned(
+  request: APIRequestContext,
+  name: string,
+  sboms: readonly (readonly [string, string])[],
+): Promise<ScannedProject> {
   const who = people();
   const api = process.env.UI_API_URL;
   const headers = { authorization: `Bearer ${who.admin.token}` };
   const created = await request.post(`${api}/v1/projects`, {
     headers,
-    data: { name: `Releases ${Date.now()}`, slug: `releases-${Date.now()}`, team_id: who.teamId },
+    data: { name: `${name} ${Date.now()}`, slug: `${name.toLowerCase()}-${Date.now()}`, team_id: who.teamId },
   });
   expect(created.status()).toBe(201);
   const id = ((await created.json()) as { id: string }).id;
   const releases: ScannedProject["releases"] = [];
-  for (const [file, release] of [
-    ["cern-lhc-vdm-editor-e564943.cdx-1.2.json", "1.0"],
-    ["laravel-7.12.0.cdx-1.4.json", "2.0"],
-  ] as const) {
+  for (const [file, release] of sboms) {
     const upload = await request.post(`${api}/v1/projects/${id}/sbom-uploads`, {
       headers,
       multipart: { file: { name: file, mimeType: "application/json", buffer: readFileSync(CYCLONEDX + file) } },
