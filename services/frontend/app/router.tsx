@@ -12,6 +12,7 @@ import { ProjectsPage } from "./pages/projects.tsx";
 import { ReleaseDiffPage } from "./pages/release-diff.tsx";
 import { ScanPage } from "./pages/scan.tsx";
 import { ScanHistoryPage } from "./pages/scan-history.tsx";
+import { SecondFactorPage } from "./pages/second-factor.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
 import { isSignedIn, refresh } from "./session/session.ts";
@@ -78,6 +79,11 @@ const scanHistory = createRoute({
   path: "/projects/$projectId/scans",
   component: ScanHistoryPage,
 });
+const secondFactor = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/second-factor",
+  component: SecondFactorPage,
+});
 
 export const router = createRouter({
   routeTree: root.addChildren([
@@ -95,6 +101,7 @@ export const router = createRouter({
       vulnerabilities,
       graph,
       releaseDiff,
+      secondFactor,
     ]),
   ]),
   defaultPreload: "intent",
