@@ -5,7 +5,7 @@
 // export back (the import is the team administrators').
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { expectAccessible, screenshot, signedIn } from "./pages.ts";
 import { people } from "./people.ts";
 import { projectScanned } from "./scanned-project.ts";
 
@@ -43,12 +43,13 @@ async function askForFalsePositive(page: Page) {
   await expect(triage.getByRole("status")).toContainText("waits for a second person");
   await triage.getByRole("button", { name: "Cancel" }).click();
   await expect(rows(page).first()).toContainText("awaiting confirmation");
+  await expect(rows(page).first()).toContainText("asked by you");
 }
 
 test("the developer asks for a change a second person must confirm, withdraws it, asks again, exports VEX", async ({
-  page,
+  browser,
 }) => {
-  await signIn(page, people().developer);
+  const page = await signedIn(browser, people().developer);
   await page.goto(`/projects/${projectId}/vulnerabilities`);
   await expect(page.getByRole("form", { name: "Import VEX" })).toHaveCount(0);
   await askForFalsePositive(page);
@@ -74,8 +75,8 @@ test("the developer asks for a change a second person must confirm, withdraws it
   expect((JSON.parse(exported) as { "@context": string })["@context"]).toContain("openvex");
 });
 
-test("the viewer sees the changes waiting, without Confirm, Decline or Import", async ({ page }) => {
-  await signIn(page, people().viewer);
+test("the viewer sees the changes waiting, without Confirm, Decline or Import", async ({ browser }) => {
+  const page = await signedIn(browser, people().viewer);
   await page.goto(`/projects/${projectId}/vulnerabilities`);
   await expect(rows(page).first()).toContainText("awaiting confirmation");
   for (const name of [/^Confirm /, /^Decline /, /^Triage /])
@@ -83,10 +84,11 @@ test("the viewer sees the changes waiting, without Confirm, Decline or Import", 
   await expect(page.getByRole("form", { name: "Import VEX" })).toHaveCount(0);
 });
 
-test("a second person confirms the change and imports VEX", async ({ page }) => {
-  await signIn(page, people().admin);
+test("a second person confirms the change and imports VEX", async ({ browser }) => {
+  const page = await signedIn(browser, people().admin);
   await page.goto(`/projects/${projectId}/vulnerabilities`);
   const first = rows(page).filter({ hasText: "awaiting confirmation" }).first();
+  await expect(first).toContainText("asked by another person");
   const vulnerability = (await first.locator("td").first().textContent())!.replace("KEV", "").trim();
   await first.getByRole("button", { name: /^Confirm / }).click();
   await expect(rows(page).filter({ hasText: vulnerability }).first()).toContainText("false_positive");

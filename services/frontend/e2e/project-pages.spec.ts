@@ -1,8 +1,8 @@
 // The pages behind a project's overview, opened by each role: a component's detail (licenses, vulnerabilities, where
 // it comes from), the dependency graph, the release diff and the whole scan history. The team's developer and viewer
 // read them (roles.spec.ts has another team's member meet the API's problem on each). Each page passes axe.
-import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { expect, test, type Browser } from "@playwright/test";
+import { expectAccessible, screenshot, signedIn } from "./pages.ts";
 import { people, type Person } from "./people.ts";
 import { scannedProject, type ScannedProject } from "./scanned-project.ts";
 
@@ -14,8 +14,8 @@ test.beforeAll(async ({ request }) => {
 
 // The developer's pass also filters, compares again, takes the screenshots and runs axe; the viewer's only reads (the
 // markup is the same), which keeps the suite's added time small.
-async function readsEveryPage(page: Page, person: Person, thorough: boolean) {
-  await signIn(page, person);
+async function readsEveryPage(browser: Browser, person: Person, thorough: boolean) {
+  const page = await signedIn(browser, person);
   await page.goto(`/projects/${project.id}`);
   await page.getByRole("link", { name: "Every scan" }).click();
   const scans = page.getByRole("table", { name: "Scans" });
@@ -72,10 +72,12 @@ async function readsEveryPage(page: Page, person: Person, thorough: boolean) {
   await expect(summary.locator(".score").filter({ hasText: "Components added" })).toContainText("0");
 }
 
-test("the team's developer reads a component, the graph, the release diff and the scan history", async ({ page }) => {
-  await readsEveryPage(page, people().developer, true);
+test("the team's developer reads a component, the graph, the release diff and the scan history", async ({
+  browser,
+}) => {
+  await readsEveryPage(browser, people().developer, true);
 });
 
-test("the team's viewer reads them too", async ({ page }) => {
-  await readsEveryPage(page, people().viewer, false);
+test("the team's viewer reads them too", async ({ browser }) => {
+  await readsEveryPage(browser, people().viewer, false);
 });

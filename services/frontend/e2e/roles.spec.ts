@@ -1,7 +1,7 @@
 // Each role on the pages of this part: a viewer reads every page and sees no write button; a member of another team
 // gets the forbidden (or not-found) page the API's answer calls for; every page passes axe (no serious or critical violation).
 import { expect, test } from "@playwright/test";
-import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { expectAccessible, screenshot, signedIn } from "./pages.ts";
 import { people } from "./people.ts";
 import { scannedProject } from "./scanned-project.ts";
 
@@ -24,8 +24,8 @@ test("the sign-in page is accessible", async ({ page }) => {
   await expectAccessible(page);
 });
 
-test("a viewer reads every page and sees no write button", async ({ page }) => {
-  await signIn(page, people().viewer);
+test("a viewer reads every page and sees no write button", async ({ browser }) => {
+  const page = await signedIn(browser, people().viewer);
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
   await expect(page.getByRole("link", { name: /^Read only/ })).toBeVisible();
   await expect(page.getByRole("button", { name: "New project" })).toHaveCount(0);
@@ -53,15 +53,15 @@ test("a viewer reads every page and sees no write button", async ({ page }) => {
   await screenshot(page, "projects-phone");
 });
 
-test("a member of another team gets the forbidden or not-found page the API answers", async ({ page, request }) => {
-  await signIn(page, people().outsider);
+test("a member of another team gets the forbidden or not-found page the API answers", async ({ browser, request }) => {
+  const page = await signedIn(browser, people().outsider);
   await page.goto(`/projects/${projectId}`);
   const problem = page.getByRole("alert");
   await expect(problem.locator("strong")).toHaveText(/^(Forbidden|Not found)$/i);
   await expect(problem).toContainText("Request id:");
   await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0);
 
-  // The pages behind a project's overview answer the same (one sign-in: the spec's 5 a minute per address).
+  // The pages behind a project's overview answer the same.
   const scanned = await scannedProject(request);
   const component = "00000000-0000-4000-8000-000000000000";
   for (const path of ["scans", "graph", "releases/diff", `components/${component}`, "vulnerabilities"]) {

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { dockerSaveOf, tarOf } from "@sca/testkit";
-import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { expectAccessible, screenshot, signedIn } from "./pages.ts";
 import { people } from "./people.ts";
 
 const MANIFESTS = new URL("../../../../shared/data/manifests/", import.meta.url).pathname;
@@ -28,8 +28,8 @@ async function startFrom(page: Page, form: string, fill: (form: ReturnType<Page[
   await expect(page).toHaveURL(/\/scans\/[0-9a-f-]{36}$/);
 }
 
-test("a developer scans a source archive and an image archive, and sees a git ref fail", async ({ page }) => {
-  await signIn(page, people().developer);
+test("a developer scans a source archive and an image archive, and sees a git ref fail", async ({ browser }) => {
+  const page = await signedIn(browser, people().developer);
   await page.goto(`/projects/${projectId}`);
   await expect(page.getByRole("form", { name: "Scan the source" })).toBeVisible();
   await screenshot(page, "project-scan-forms");

@@ -13,10 +13,13 @@ export function PendingChange({
   finding,
   projectId,
   writer,
+  meId,
 }: {
   finding: Finding;
   projectId: string;
   writer: boolean;
+  /** The signed-in person, to say "asked by you" (the API gives the asker's id only). */
+  meId: string | undefined;
 }) {
   const queryClient = useQueryClient();
   const decide = useMutation({
@@ -41,7 +44,7 @@ export function PendingChange({
       <span>
         to {pending.status}
         {pending.justification ? ` (${pending.justification})` : ""}
-        {pending.requested_by ? `, asked by ${pending.requested_by}` : ""}
+        {pending.requested_by ? (pending.requested_by === meId ? ", asked by you" : ", asked by another person") : ""}
       </span>
       {writer ? (
         <span className="actions">

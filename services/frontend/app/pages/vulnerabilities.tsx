@@ -138,7 +138,7 @@ export function VulnerabilitiesPage() {
               <td>
                 {f.status}
                 {f.justification ? ` (${f.justification})` : ""}
-                <PendingChange finding={f} projectId={projectId} writer={writer} />
+                <PendingChange finding={f} projectId={projectId} writer={writer} meId={me.data?.id} />
               </td>
               {writer ? (
                 <td>
