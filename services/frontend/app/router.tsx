@@ -3,11 +3,16 @@
 // tries the refresh cookie first, then goes to /login?next=<the route>.
 import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
 import { CrashPage } from "./crash.tsx";
+import { ComponentPage } from "./pages/component.tsx";
 import { ComponentsPage } from "./pages/components.tsx";
+import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
+import { ReleaseDiffPage } from "./pages/release-diff.tsx";
 import { ScanPage } from "./pages/scan.tsx";
+import { ScanHistoryPage } from "./pages/scan-history.tsx";
+import { SecondFactorPage } from "./pages/second-factor.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
 import { isSignedIn, refresh } from "./session/session.ts";
@@ -54,13 +59,50 @@ const vulnerabilities = createRoute({
   path: "/projects/$projectId/vulnerabilities",
   component: VulnerabilitiesPage,
 });
+const component = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/components/$componentId",
+  component: ComponentPage,
+});
+const graph = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/graph",
+  component: DependencyGraphPage,
+});
+const releaseDiff = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/releases/diff",
+  component: ReleaseDiffPage,
+});
+const scanHistory = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/scans",
+  component: ScanHistoryPage,
+});
+const secondFactor = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/second-factor",
+  component: SecondFactorPage,
+});
 
 export const router = createRouter({
   routeTree: root.addChildren([
     signIn,
     forgot,
     reset,
-    signedIn.addChildren([home, projects, project, scan, components, vulnerabilities]),
+    signedIn.addChildren([
+      home,
+      projects,
+      project,
+      scan,
+      scanHistory,
+      components,
+      component,
+      vulnerabilities,
+      graph,
+      releaseDiff,
+      secondFactor,
+    ]),
   ]),
   defaultPreload: "intent",
   defaultErrorComponent: CrashPage,

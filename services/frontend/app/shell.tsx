@@ -49,6 +49,7 @@ export function Shell() {
             {theme === "dark" ? "Light theme" : "Dark theme"}
           </button>
           <span className="muted">{me.data?.email}</span>
+          <Link to="/account/second-factor">Second factor</Link>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>

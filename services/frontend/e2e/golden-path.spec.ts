@@ -3,15 +3,15 @@
 // with a justification, sees the gate's result with its reasons, and downloads the SBOM.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { expectAccessible, screenshot, signIn } from "./pages.ts";
+import { expectAccessible, screenshot, signedIn } from "./pages.ts";
 import { people } from "./people.ts";
 
 const SBOM = new URL("../../../../shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json", import.meta.url)
   .pathname;
 
-test("a developer scans juice-shop and triages a finding", async ({ page }) => {
+test("a developer scans juice-shop and triages a finding", async ({ browser }) => {
   const who = people();
-  await signIn(page, who.developer);
+  const page = await signedIn(browser, who.developer);
 
   const name = `Juice shop ${Date.now()}`;
   await page.getByRole("button", { name: "New project" }).click();

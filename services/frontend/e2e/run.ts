@@ -89,6 +89,9 @@ async function main(): Promise<number> {
         CORS_ALLOWED_ORIGINS: origin,
         TRUST_PROXY_HOPS: "1",
         PASSWORD_RESET_BASE_URL: `${origin}/reset-password`,
+        // Every page.goto loads the app afresh, which restores the session with a refresh, and every spec runs from
+        // 127.0.0.1: the default 30 a minute per address is reached by the specs' navigation alone.
+        REFRESH_RATE_LIMIT: "600/minute",
       },
     });
     frontend = await startFrontend({

@@ -123,7 +123,14 @@ export function ComponentsPage() {
         <tbody>
           {components.data?.items.map((c) => (
             <tr key={c.id}>
-              <td>{c.name}</td>
+              <td>
+                <Link
+                  to="/projects/$projectId/components/$componentId"
+                  params={{ projectId, componentId: c.component_id }}
+                >
+                  {c.name}
+                </Link>
+              </td>
               <td>{c.version}</td>
               <td>{c.license ?? "—"}</td>
               <td>{c.severity_max ?? "—"}</td>

@@ -10,7 +10,9 @@ import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { canWrite, useMe } from "../session/me.ts";
-import { RecentScans, SbomScan } from "./project-scans.tsx";
+import { Score } from "../score.tsx";
+import { StartScan } from "./project-scans.tsx";
+import { ScanTable } from "./scan-history.tsx";
 
 export function ProjectPage() {
   const { projectId }: { projectId: string } = useParams({ strict: false });
@@ -97,6 +99,12 @@ export function ProjectPage() {
         <Link to="/projects/$projectId/vulnerabilities" params={{ projectId }}>
           Vulnerabilities
         </Link>
+        <Link to="/projects/$projectId/graph" params={{ projectId }}>
+          Dependency graph
+        </Link>
+        <Link to="/projects/$projectId/releases/diff" params={{ projectId }}>
+          Release diff
+        </Link>
         <button
           type="button"
           onClick={() => {
@@ -158,18 +166,24 @@ export function ProjectPage() {
           )}
         </section>
       ) : null}
-      {writer ? <SbomScan projectId={projectId} /> : null}
+      {writer ? (
+        <div className="scan-forms">
+          <StartScan projectId={projectId} kind="sbom" />
+          <StartScan projectId={projectId} kind="source" />
+          <StartScan projectId={projectId} kind="container" />
+        </div>
+      ) : null}
       <h2>Recent scans</h2>
-      {o ? <RecentScans projectId={projectId} scans={o.recent_scans} /> : null}
+      {o?.recent_scans.length ? (
+        <ScanTable projectId={projectId} scans={o.recent_scans} label="Recent scans" />
+      ) : o ? (
+        <p>No scans yet.</p>
+      ) : null}
+      <p>
+        <Link to="/projects/$projectId/scans" params={{ projectId }}>
+          Every scan
+        </Link>
+      </p>
     </main>
-  );
-}
-
-function Score({ label, value }: { label: string; value: number }) {
-  return (
-    <div className="score">
-      <span className="muted">{label}</span>
-      <strong>{value}</strong>
-    </div>
   );
 }

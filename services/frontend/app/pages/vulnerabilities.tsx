@@ -11,7 +11,9 @@ import { Pager } from "../pager.tsx";
 import { dataOf, ProblemError } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
-import { canWrite, useMe } from "../session/me.ts";
+import { canAdminister, canWrite, useMe } from "../session/me.ts";
+import { PendingChange } from "./status-confirmation.tsx";
+import { VexExport, VexImport } from "./vex.tsx";
 
 type Finding = Schemas["VulnerabilityFinding"];
 const LIMIT = 50;
@@ -68,7 +70,13 @@ export function VulnerabilitiesPage() {
           Back to the project
         </Link>
       </p>
-      <h1>Vulnerabilities</h1>
+      <div className="heading">
+        <h1>Vulnerabilities</h1>
+        <div className="actions">
+          <VexExport projectId={projectId} />
+        </div>
+      </div>
+      {canAdminister(me.data, project.data?.team_id) ? <VexImport projectId={projectId} /> : null}
       <form
         className="filters"
         role="search"
@@ -130,7 +138,7 @@ export function VulnerabilitiesPage() {
               <td>
                 {f.status}
                 {f.justification ? ` (${f.justification})` : ""}
-                {f.pending_status_change ? <span className="badge">awaiting confirmation</span> : null}
+                <PendingChange finding={f} projectId={projectId} writer={writer} meId={me.data?.id} />
               </td>
               {writer ? (
                 <td>

@@ -18,3 +18,10 @@ export function canWrite(me: Me | undefined, teamId: string | undefined): boolea
   if (me.is_superuser) return true;
   return me.memberships.some((m) => (teamId === undefined || m.team_id === teamId) && m.role !== "viewer");
 }
+
+/** The roles that administer a team (the API's team_admin and above; a group admin administers its teams). */
+export function canAdminister(me: Me | undefined, teamId: string | undefined): boolean {
+  if (!me) return false;
+  if (me.is_superuser) return true;
+  return me.memberships.some((m) => m.team_id === teamId && (m.role === "team_admin" || m.role === "group_admin"));
+}
