@@ -84,15 +84,25 @@ export class Terminal {
     }
     let lastTenth = -1;
     let lastStep: string | undefined;
+    let last: number | null = null;
+    let written: number | null = null;
+    const write = (value: number, step: string | undefined) => {
+      written = value;
+      this.streams.stderr.write(`${label}: ${shown(value)}${step ? ` ${step}` : ""}\n`);
+    };
     return {
       update: (value, step) => {
+        last = value;
         const tenth = total > 0 ? Math.floor((value / total) * 10) : 0;
         if (tenth === lastTenth && step === lastStep) return;
         lastTenth = tenth;
         lastStep = step;
-        this.streams.stderr.write(`${label}: ${shown(value)}${step ? ` ${step}` : ""}\n`);
+        write(value, step);
       },
-      stop: () => {},
+      // Where it ended, when no line said so yet (a size not known ahead: a directory zipped on the way).
+      stop: () => {
+        if (last !== null && last !== written) write(last, lastStep);
+      },
     };
   }
 }

@@ -24,6 +24,7 @@ interface ScanOptions {
   archive?: string;
   gate?: boolean;
   format: GateFormat;
+  artifact?: string;
 }
 
 type ScanCreate = Schemas["ScanCreate"];
@@ -41,7 +42,8 @@ function scanCommand(parent: Command, name: string, args: string, description: s
     .option("--gate", "then judge the new scan with the build gate (exit 1 when it fails)")
     .addOption(
       new Option("--format <format>", "the gate verdict's format, with --gate").choices(GATE_FORMATS).default("text"),
-    );
+    )
+    .option("--artifact <path>", "SARIF: the repository file results point at (sbom: the file scanned)");
 }
 
 export function scanCommands(program: Command, session: Session): void {
@@ -49,7 +51,7 @@ export function scanCommands(program: Command, session: Session): void {
 
   scanCommand(scan, "sbom", "<file>", "scan an SBOM (CycloneDX JSON/XML, SPDX JSON/tag-value)").action(
     (file: string, opts: ScanOptions) =>
-      runScan(session, opts, async (portal, project) => {
+      runScan(session, { artifact: file, ...opts }, async (portal, project) => {
         const uploaded = await upload<Schemas["SbomUpload"]>(
           portal,
           `/v1/projects/${project.id}/sbom-uploads`,
@@ -112,7 +114,7 @@ async function runScan(
   if (scan.status !== "succeeded")
     throw new CliError(`scan ${scan.id} ${scan.status}${scan.error_message ? `: ${scan.error_message}` : ""}`);
   if (!opts.gate || opts.format === "text") session.terminal.result(await summary(portal, project, scan));
-  if (opts.gate) await printGate(session, portal, project, opts.format);
+  if (opts.gate) await printGate(session, portal, project, opts.format, opts.artifact);
   else process.exitCode = EXIT.ok;
 }
 
