@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // The `sca` executable: only runs the program (program.ts) on this process's arguments and streams.
-import { runCli } from "./program.ts";
+import { enableCompileCache } from "node:module";
+
+// Node keeps the compiled modules (under the temporary directory, or NODE_COMPILE_CACHE) for the next run: CI calls
+// sca several times a job, and start-up was most of the CLI's own time (docs/benchmarks.md, `cli`). Hence the
+// program is imported only after it is on.
+enableCompileCache();
+const { runCli } = await import("./program.ts");
 
 // A reader that stops early (`sca findings | head`) is not an error of ours.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
