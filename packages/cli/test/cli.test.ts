@@ -5,7 +5,7 @@
 // and by polling, the gate's three exit codes and its SARIF against the OASIS schema, the reads and exports with a
 // read-only key, output on a terminal (script(1) gives a pty) and off one, NO_COLOR, completion, and the two CI
 // snippets of docs/ci.md run as written.
-import { execFile } from "node:child_process";
+import { execFile, type ExecFileOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -56,60 +56,46 @@ interface Run {
   stderr: string;
 }
 
-/** Runs sca with its own config directory (the signed-in state of `who`), off a terminal unless `tty`. */
-function sca(args: string[], opts: { env?: Record<string, string>; input?: string; who?: string } = {}): Promise<Run> {
+/** Runs a program to its end: its exit code (0 or what it exited with) and its output. */
+function runProcess(file: string, args: string[], options: ExecFileOptions, input = ""): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [MAIN, ...args],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: work,
-          XDG_CONFIG_HOME: join(work, opts.who ?? "person"),
-          SCA_API: api,
-          ...opts.env,
-        },
-        timeout: 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? -1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
+    const child = execFile(file, args, { maxBuffer: 64 * 1024 * 1024, ...options }, (err, stdout, stderr) =>
+      resolve({
+        code: err ? ((err as { code?: number }).code ?? -1) : 0,
+        stdout: String(stdout),
+        stderr: String(stderr),
+      }),
     );
-    child.stdin!.end(opts.input ?? "");
+    child.stdin?.end(input);
   });
+}
+
+/** Runs sca with its own config directory (the signed-in state of `who`), off a terminal. */
+function sca(args: string[], opts: { env?: Record<string, string>; input?: string; who?: string } = {}): Promise<Run> {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, opts.who ?? "person"),
+    SCA_API: api,
+    ...opts.env,
+  };
+  return runProcess(process.execPath, [MAIN, ...args], { env, timeout: 120_000 }, opts.input);
 }
 
 /** The same on a terminal: script(1) runs it on a pseudo-terminal; stdout and stderr arrive mixed, as a user sees them. */
 function scaOnTerminal(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const command = [MAIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  return new Promise((resolve) => {
-    execFile(
-      "script",
-      ["-q", "-e", "-c", `'${process.execPath}' ${command}`, "/dev/null"],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: work,
-          XDG_CONFIG_HOME: join(work, "person"),
-          SCA_API: api,
-          TERM: "xterm",
-          COLUMNS: "120",
-          ...env,
-        },
-        timeout: 120_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? -1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
+  return runProcess("script", ["-q", "-e", "-c", `'${process.execPath}' ${command}`, "/dev/null"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: work,
+      XDG_CONFIG_HOME: join(work, "person"),
+      SCA_API: api,
+      TERM: "xterm",
+      COLUMNS: "120",
+      ...env,
+    },
+    timeout: 120_000,
   });
 }
 
@@ -401,22 +387,10 @@ async function ciBlock(marker: string): Promise<string> {
 
 /** Runs a CI script with bash -e in a checkout holding bom.json, with sca on PATH and the pipeline's variables. */
 function runCi(script: string, dir: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      "bash",
-      ["--norc", "--noprofile", "-e", "-c", script],
-      {
-        cwd: dir,
-        env: { PATH: `${binDir}:${process.env.PATH}`, HOME: work, XDG_CONFIG_HOME: join(work, "ci"), ...env },
-        timeout: 150_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({
-          code: err ? ((err as { code?: number }).code ?? -1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
+  return runProcess("bash", ["--norc", "--noprofile", "-e", "-c", script], {
+    cwd: dir,
+    env: { PATH: `${binDir}:${process.env.PATH}`, HOME: work, XDG_CONFIG_HOME: join(work, "ci"), ...env },
+    timeout: 150_000,
   });
 }
 

@@ -51,60 +51,79 @@ function listCommand(program: Command, name: string, description: string): Comma
     .addOption(new Option("--format <format>", "table or JSON rows").choices(["text", "json"]).default("text"));
 }
 
+/** A page of rows from offset: the route's answer, or its refusal thrown. */
+type PageOf<T> = (
+  portal: Portal,
+  projectId: string,
+  opts: ListOptions,
+  offset: number,
+) => Promise<{ items: T[]; total: number }>;
+
+/** A list command's action: every page of the project's rows, as a table of these columns or as JSON. */
+function listAction<T>(session: Session, noun: string, page: PageOf<T>, columns: [string, (row: T) => string][]) {
+  return async (opts: ListOptions) => {
+    const portal = await session.connect();
+    const project = await resolveProject(portal, opts.project);
+    const rows = await allPages((offset) => page(portal, project.id, opts, offset));
+    if (opts.format === "json") return session.terminal.result(JSON.stringify(rows, null, 2));
+    const header = columns.map(([title]) => title);
+    const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
+    session.terminal.result(`${table([header, ...cells])}\n${rows.length} ${noun}(s)`);
+  };
+}
+
 export function readCommands(program: Command, session: Session): void {
   listCommand(program, "findings", "the project's vulnerability findings")
     .option("--status <state...>", "only these VEX states (in_triage, exploitable, not_affected, ...)")
-    .action(async (opts: ListOptions) => {
-      const portal = await session.connect();
-      const project = await resolveProject(portal, opts.project);
-      const rows = await allPages(async (offset) => {
-        const { data, error, response } = await portal.api.GET("/v1/projects/{id}/vulnerabilities", {
-          params: {
-            path: { id: project.id },
-            query: { limit: PAGE, offset, severity: opts.severity, status: opts.status, release: opts.release },
-          },
-        });
-        if (!data) throw refusal(response, error);
-        return data;
-      });
-      if (opts.format === "json") return session.terminal.result(JSON.stringify(rows, null, 2));
-      session.terminal.result(
-        table([
-          ["SEVERITY", "VULNERABILITY", "COMPONENT", "STATUS", "FIXED IN"],
-          ...rows.map((f) => [
-            f.severity,
-            f.vulnerability_id,
-            `${f.component_name}@${f.component_version ?? "?"}`,
-            f.status,
-            (f.fixed_versions ?? []).join(", "),
-          ]),
-        ]) + `\n${rows.length} finding(s)`,
-      );
-    });
+    .action(
+      listAction(
+        session,
+        "finding",
+        async (portal, id, opts, offset) => {
+          const { data, error, response } = await portal.api.GET("/v1/projects/{id}/vulnerabilities", {
+            params: {
+              path: { id },
+              query: { limit: PAGE, offset, severity: opts.severity, status: opts.status, release: opts.release },
+            },
+          });
+          if (!data) throw refusal(response, error);
+          return data;
+        },
+        [
+          ["SEVERITY", (f) => f.severity],
+          ["VULNERABILITY", (f) => f.vulnerability_id],
+          ["COMPONENT", (f) => `${f.component_name}@${f.component_version ?? "?"}`],
+          ["STATUS", (f) => f.status],
+          ["FIXED IN", (f) => (f.fixed_versions ?? []).join(", ")],
+        ],
+      ),
+    );
 
   listCommand(program, "components", "the project's components")
     .option("--search <text>", "only names or purls containing this")
-    .action(async (opts: ListOptions) => {
-      const portal = await session.connect();
-      const project = await resolveProject(portal, opts.project);
-      const rows = await allPages(async (offset) => {
-        const { data, error, response } = await portal.api.GET("/v1/projects/{id}/components", {
-          params: {
-            path: { id: project.id },
-            query: { limit: PAGE, offset, severity: opts.severity, search: opts.search, release: opts.release },
-          },
-        });
-        if (!data) throw refusal(response, error);
-        return data;
-      });
-      if (opts.format === "json") return session.terminal.result(JSON.stringify(rows, null, 2));
-      session.terminal.result(
-        table([
-          ["NAME", "VERSION", "LICENSE", "WORST SEVERITY", "PURL"],
-          ...rows.map((c) => [c.name, c.version ?? "", c.license ?? "", c.severity_max ?? "", c.purl ?? ""]),
-        ]) + `\n${rows.length} component(s)`,
-      );
-    });
+    .action(
+      listAction(
+        session,
+        "component",
+        async (portal, id, opts, offset) => {
+          const { data, error, response } = await portal.api.GET("/v1/projects/{id}/components", {
+            params: {
+              path: { id },
+              query: { limit: PAGE, offset, severity: opts.severity, search: opts.search, release: opts.release },
+            },
+          });
+          if (!data) throw refusal(response, error);
+          return data;
+        },
+        [
+          ["NAME", (c) => c.name],
+          ["VERSION", (c) => c.version ?? ""],
+          ["LICENSE", (c) => c.license ?? ""],
+          ["WORST SEVERITY", (c) => c.severity_max ?? ""],
+          ["PURL", (c) => c.purl ?? ""],
+        ],
+      ),
+    );
 
   const exportCommand = program.command("export").description("download the project's SBOM or VEX document");
   exportCommand
