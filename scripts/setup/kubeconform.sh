@@ -4,18 +4,10 @@
 # module carries (fetched and checksum-verified by `go mod download`), by scripts/kubernetes-json-schemas.ts.
 set -euo pipefail
 . "$(dirname "$0")/../env.sh"
-DEST="$TOOLS/kubeconform-$KUBECONFORM_VERSION"
+. "$(dirname "$0")/go-tool.sh"
+go_tool kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform kubeconform
 SCHEMAS="$TOOLS/kubernetes-json-schema-$KUBERNETES_SCHEMA_VERSION"
 export GOPATH="$TOOLS/go" GOMODCACHE="$TOOLS/go/pkg/mod" GOCACHE="$TOOLS/go/cache" GOFLAGS="-mod=mod -modcacherw"
-if [ ! -x "$DEST/kubeconform" ]; then
-  command -v go >/dev/null || die "Go is required to build kubeconform"
-  log "building kubeconform $KUBECONFORM_VERSION (first run only)"
-  mkdir -p "$TOOLS/go"
-  # nice: the build is CPU-heavy and the machine is shared.
-  GOBIN="$DEST.partial" CGO_ENABLED=0 \
-    nice -n 10 go install -trimpath -ldflags="-s -w" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
-  rm -rf "$DEST" && mv "$DEST.partial" "$DEST"
-fi
 if [ ! -f "$SCHEMAS/.complete" ]; then
   log "making the Kubernetes $KUBERNETES_SCHEMA_VERSION JSON schemas (first run only)"
   zip="$(cd "$TOOLS" && go mod download -json "k8s.io/kubernetes@$KUBERNETES_SCHEMA_VERSION" |
@@ -27,5 +19,3 @@ if [ ! -f "$SCHEMAS/.complete" ]; then
   touch "$SCHEMAS.partial/.complete"
   rm -rf "$SCHEMAS" && mv "$SCHEMAS.partial" "$SCHEMAS"
 fi
-mkdir -p "$TOOLS/bin"
-ln -sf "$DEST/kubeconform" "$TOOLS/bin/kubeconform"
