@@ -4,7 +4,7 @@
 // (cdxgen, scancode, Kafka) from where they are installed. Writes <out>/index.json and one <id>.txt per notice,
 // each file's text verbatim. usage: node scripts/license-notices.ts <out dir> [tools dir ...]
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 interface Notice {
@@ -98,9 +98,24 @@ if (!out) {
 const root = new URL("..", import.meta.url).pathname;
 const all = [...npmNotices(root), ...toolsDirs.flatMap(toolNotices)];
 const unique = new Map(all.map(([n, text]) => [n.id, { notice: n, text }]));
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
+// Written beside `out`, then swapped in: two set-ups running at once (./dev up beside ./dev test) each write a whole
+// directory of their own, and the portal never reads a half-written one.
+const staged = `${out}.partial-${process.pid}`;
+mkdirSync(staged, { recursive: true });
 const notices = [...unique.values()].map((u) => u.notice).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-for (const { notice, text } of unique.values()) writeFileSync(join(out, `${notice.id}.txt`), text);
-writeFileSync(join(out, "index.json"), `${JSON.stringify({ notices }, null, 2)}\n`);
+for (const { notice, text } of unique.values()) writeFileSync(join(staged, `${notice.id}.txt`), text);
+writeFileSync(join(staged, "index.json"), `${JSON.stringify({ notices }, null, 2)}\n`);
+const previous = `${out}.previous-${process.pid}`;
+try {
+  renameSync(out, previous);
+} catch {
+  // None yet, or another set-up moved it away first.
+}
+try {
+  renameSync(staged, out);
+} catch {
+  // Another set-up swapped its own in meanwhile: the same notices.
+  rmSync(staged, { recursive: true, force: true });
+}
+rmSync(previous, { recursive: true, force: true });
 console.log(`${notices.length} license notices written to ${out}`);
