@@ -391,8 +391,15 @@ describe("LICENSE_FETCH_ENABLED", () => {
   it("air-gapped, a registry that never answers: the scan succeeds with the lookups pending, the next asks nobody", async () => {
     registry.requests.length = 0;
     registry.hangEverything = true;
+    // Timeouts short but above the outcome's wait (REGISTRY_LOOKUP_WAIT_SECONDS, 2 s by default), so the lookups are
+    // still pending at the outcome and the late lookup waits out 4 s per request, not the default 10 s.
     const runner = await startService(service, {
-      env: runnerEnv({ LICENSE_FETCH_ENABLED: "true", CURRENCY_ENABLED: "true" }),
+      env: runnerEnv({
+        LICENSE_FETCH_ENABLED: "true",
+        CURRENCY_ENABLED: "true",
+        LICENSE_FETCH_TIMEOUT_SECONDS: "4",
+        CURRENCY_LOOKUP_TIMEOUT_SECONDS: "4",
+      }),
     });
     try {
       events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
@@ -413,7 +420,7 @@ describe("LICENSE_FETCH_ENABLED", () => {
       expect(licenseOf(items, "lodash", "4.17.11")).toMatchObject({ license: "MIT", source: null });
       expect(licenseOf(items, "left-pad", "1.3.0")).toMatchObject({ license: null, source: null });
 
-      // The late lookup waits out the requests' timeouts (LICENSE_FETCH_TIMEOUT_SECONDS); eight unanswered in a row
+      // The late lookup waits out the requests' timeouts (the 4 s above); eight unanswered in a row
       // pause the host, so the lookup ends and the next scan asks nobody and waits for nothing.
       await eventually(
         () => Promise.resolve(registry.held()),
