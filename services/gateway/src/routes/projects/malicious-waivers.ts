@@ -40,7 +40,9 @@ const waiverJson = (w: MaliciousWaiver): z.input<typeof waiverSchema> => ({
 const createBody = z.strictObject({
   purl: z.string().min(1).max(2048).meta({ description: "The flagged component's purl, as the inventory holds it" }),
   reason: z.string().min(1).max(2000),
-  days: z.number().int().min(1).meta({ description: "1 to MALICIOUS_WAIVE_MAX_DAYS (30)" }),
+  // 3650 is the most MALICIOUS_WAIVE_MAX_DAYS may be: projects checks the deployment's own cap; a larger number never
+  // reaches the int32 of the contract.
+  days: z.number().int().min(1).max(3650).meta({ description: "1 to MALICIOUS_WAIVE_MAX_DAYS (30)" }),
 });
 
 const TAGS = ["projects"];
