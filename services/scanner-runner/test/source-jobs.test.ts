@@ -33,8 +33,9 @@ if (mode === "hang") {
   console.error("environment keys " + Object.keys(process.env).sort().join(","));
   setInterval(() => {}, 1000);
 } else {
-  const line = "x".repeat(99) + "\\n";
-  for (let i = 0; i < 100000; i++) process.stdout.write(line);
+  // A hundred thousand lines in one write: a line a write was 100,000 pipe writes, seconds of CPU on a loaded machine,
+  // which ran into CDXGEN_TIMEOUT_SECONDS (6 s, for the hanging tool) before the flood was over.
+  process.stdout.write(("x".repeat(99) + "\\n").repeat(100000));
   writeFileSync(output, JSON.stringify({
     bomFormat: "CycloneDX", specVersion: "1.6", version: 1,
     components: [{ type: "library", name: "left-pad", version: "1.3.0", purl: "pkg:npm/left-pad@1.3.0" }],
