@@ -27,7 +27,7 @@ import {
   fixturesOf,
   generateCycloneDxBom,
   ingestArtefact,
-  publishScanSucceeded,
+  publishScanState,
   startService,
   TEST_SECRET,
 } from "@sca/testkit";
@@ -114,7 +114,7 @@ async function run(i: number): Promise<{ feed: number; signed: number; exported:
   const projectId = project!.id;
   const scanId = await ingestArtefact(projects.client(InventoryService), store, projectId, artefact);
   const start = performance.now();
-  await publishScanSucceeded(projects, producer, { scanId, projectId, teamId: team!.id });
+  await publishScanState(projects, producer, { scanId, projectId, teamId: team!.id });
   const [feedAt, signedAt] = await Promise.all([until(() => known(scanId)), until(() => signed(projectId))]);
   const exportStart = performance.now();
   let bytes = 0;

@@ -45,7 +45,7 @@ export type { ZipEntry } from "./zip-writer.ts";
 export { cdxgenBin, scancodeBin } from "./tools.ts";
 export { osvScannerBinary, osvScannerFindings } from "./osv-scanner.ts";
 export { cosignBinary, runCosign, type CosignRun } from "./cosign.ts";
-export { publishScanSucceeded, type TestProducer } from "./scan-news.ts";
+export { publishScanState, type TestProducer } from "./scan-news.ts";
 export type {
   OsvScannerFinding,
   OsvScannerInput,

@@ -8,22 +8,26 @@ import type { TestService } from "./start-service.ts";
 
 export type TestProducer = ReturnType<NonNullable<TestService["kafka"]>["producer"]>;
 
-/** Publishes the `succeeded` ScanStateChanged of an `sbom` scan to `service`'s domain events topic. */
-export async function publishScanSucceeded(
+/**
+ * Publishes the ScanStateChanged of an `sbom` scan (`succeeded` unless `status` says otherwise, created `createdAt`,
+ * now by default) to `service`'s domain events topic.
+ */
+export async function publishScanState(
   service: TestService,
   producer: TestProducer,
-  scan: { scanId: string; projectId: string; teamId: string },
+  scan: { scanId: string; projectId: string; teamId: string; status?: string; createdAt?: Date },
 ): Promise<void> {
+  const { status = "succeeded", createdAt = new Date(), ...ids } = scan;
   const now = timestampFromDate(new Date());
   const event = create(ScanStateChangedSchema, {
-    ...scan,
+    ...ids,
     kind: "sbom",
-    status: "succeeded",
-    previousStatus: "running",
+    status,
+    previousStatus: status === "running" ? "queued" : "running",
     attempt: 1,
-    createdAt: now,
+    createdAt: timestampFromDate(createdAt),
     occurredAt: now,
-    completedAt: now,
+    ...(status === "succeeded" ? { completedAt: now } : {}),
   });
   await producer.send({
     topic: service.kafka!.topicName(TOPICS.domainEvents),

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { eventually, fixturesOf, ingestArtefact, publishScanSucceeded, sharedDir } from "@sca/testkit";
+import { eventually, fixturesOf, ingestArtefact, publishScanState, sharedDir } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
 
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
@@ -157,7 +157,7 @@ describe("signing on a deployment without a key (the default)", () => {
     const producer = s.projects.kafka!.producer();
     await producer.connect();
     try {
-      await publishScanSucceeded(s.projects, producer, { scanId, projectId, teamId });
+      await publishScanState(s.projects, producer, { scanId, projectId, teamId });
     } finally {
       await producer.disconnect();
     }

@@ -21,7 +21,7 @@ import {
   eventually,
   fixturesOf,
   ingestArtefact,
-  publishScanSucceeded,
+  publishScanState,
   runCosign,
   sharedDir,
   TEST_SECRET,
@@ -75,7 +75,7 @@ async function scannedProject(name: keyof typeof projects, sbomFile: string): Pr
     id,
     artefact,
   );
-  await publishScanSucceeded(s.projects, producer, { scanId, projectId: id, teamId });
+  await publishScanState(s.projects, producer, { scanId, projectId: id, teamId });
   projects[name] = { id, slug, scanId };
   // Signed, or recorded unsigned: anything but "not signed yet".
   await eventually(

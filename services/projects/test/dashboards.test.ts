@@ -7,17 +7,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { create, toBinary } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { column, rawQuery } from "@sca/db";
-import { EVENT_ID, EVENT_TYPE, TOPICS, uuidv7 } from "@sca/kafka";
-import { ScanStateChangedSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, eventually, ingestArtefact, type CallOptions } from "@sca/testkit";
+import { callAs, eventually, ingestArtefact, publishScanState, type CallOptions } from "@sca/testkit";
 import { recordDailyMetrics } from "../src/events/daily-metrics.ts";
 import { findingsArtefact, scanMatches } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
@@ -174,28 +170,7 @@ describe("scan news", () => {
   async function scanState(projectId: string, team: TeamFixture, scanId: string, status: string, createdAt: Date) {
     const producer = h.projects.kafka!.producer();
     await producer.connect();
-    const message = create(ScanStateChangedSchema, {
-      scanId,
-      projectId,
-      teamId: team.id,
-      kind: "sbom",
-      status,
-      attempt: 1,
-      createdAt: timestampFromDate(createdAt),
-      occurredAt: timestampFromDate(new Date()),
-      ...(status === "succeeded" ? { completedAt: timestampFromDate(new Date()) } : {}),
-    });
-    await producer.send({
-      topic: h.projects.kafka!.topicName(TOPICS.domainEvents),
-      acks: -1,
-      messages: [
-        {
-          key: scanId,
-          value: Buffer.from(toBinary(ScanStateChangedSchema, message)),
-          headers: { [EVENT_ID]: uuidv7(), [EVENT_TYPE]: ScanStateChangedSchema.typeName },
-        },
-      ],
-    });
+    await publishScanState(h.projects, producer, { scanId, projectId, teamId: team.id, status, createdAt });
     await producer.disconnect();
   }
 
