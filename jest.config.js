@@ -2,7 +2,8 @@
 // Node; `server` tests (every other *.test.ts) run against the real PostgreSQL, Kafka and Redis of ./dev test.
 // TypeScript is transformed by swc and kept as ES modules.
 const shared = {
-  testEnvironment: "node",
+  // Node's, noting each file's CPU for ./dev test's timings.
+  testEnvironment: "<rootDir>/packages/testkit/src/file-cpu-environment.ts",
   // Only the workspace's own code: .tools/ holds third-party trees (Go's module cache has package.json files and
   // snapshots of its own) that jest's module map must never crawl.
   roots: ["<rootDir>/packages", "<rootDir>/services"],

@@ -94,11 +94,25 @@ print_timings() { # [jest-results-file]
   if [ -n "${1:-}" ] && [ -s "$1" ]; then
     log "== the 15 slowest test files (all: $1)"
     node -e '
-      const r = require(process.argv[1]);
-      const rows = r.testResults.map((t) => [(t.endTime - t.startTime) / 1000, t.name.replace(process.argv[2] + "/", "")]);
+      const fs = require("node:fs");
+      const [results, root, cpuDir] = process.argv.slice(1);
+      // Each file s CPU, noted by packages/testkit/src/file-cpu-environment.ts.
+      const cpu = new Map();
+      for (const f of cpuDir && fs.existsSync(cpuDir) ? fs.readdirSync(cpuDir) : [])
+        for (const l of fs.readFileSync(`${cpuDir}/${f}`, "utf8").trim().split("\n")) {
+          const note = JSON.parse(l);
+          cpu.set(note.file, note.cpuSeconds);
+        }
+      const r = require(results);
+      const rows = r.testResults.map((t) => [(t.endTime - t.startTime) / 1000, t.name]);
       rows.sort((a, b) => b[0] - a[0]);
-      for (const [s, n] of rows.slice(0, 15)) console.error(`   ${s.toFixed(1).padStart(7)}s  ${n}`);
-    ' "$1" "$ROOT"
+      for (const [s, n] of rows.slice(0, 15)) {
+        const c = cpu.has(n) ? `${cpu.get(n).toFixed(0)}s cpu` : "";
+        console.error(`   ${s.toFixed(1).padStart(7)}s ${c.padStart(9)}  ${n.replace(root + "/", "")}`);
+      }
+      const sum = [...cpu.values()].reduce((a, b) => a + b, 0);
+      if (cpu.size) console.error(`   (CPU of ${cpu.size} of ${rows.length} files: ${sum.toFixed(0)}s; all in ${cpuDir})`);
+    ' "$1" "$ROOT" "${FILE_CPU_DIR:-}"
   fi
 }
 
@@ -145,6 +159,9 @@ if [ $whole = 1 ] || [ "${UI_SUITE:-}" = 1 ]; then stage_begin ui node services/
 # One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
 # .data/test-results/jest.json for the timings.
 results="$(mktemp -t jest-results.XXXXXX.json)"
+export SCA_FILE_CPU_DIR="$RESULTS/file-cpu"
+FILE_CPU_DIR="$SCA_FILE_CPU_DIR"
+rm -rf "$SCA_FILE_CPU_DIR" && mkdir -p "$SCA_FILE_CPU_DIR"
 stage_started[jest]=$(epoch)
 log "== jest"
 rc=0
