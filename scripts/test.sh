@@ -23,6 +23,16 @@ children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz
 # Busy and total ticks of the machine's CPUs since boot (/proc/stat's first line).
 machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 read -r run_busy0 run_total0 < <(machine_ticks)
+# CPU ticks the servers (PostgreSQL with its backends, live and ended, Kafka, Redis) have used since they started:
+# their work for the tests is in no stage's column. Other checkouts sharing the servers count too.
+servers_ticks() {
+  local pids pid total=0 t
+  pids="$(ss -ltnpH 2>/dev/null | grep -E ":($PG_PORT|$KAFKA_PORT|$REDIS_PORT) " | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u)"
+  for pid in $pids $(for p in $pids; do pgrep -P "$p"; done); do
+    t="$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null)" && total=$((total + ${t:-0}))
+  done
+  echo "$total"
+}
 stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that jest's servers keep the CPU they wait on)
   local name=$1; shift
   stage_started[$name]=$(epoch)
@@ -33,8 +43,10 @@ stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that je
   stage_pid[$name]=$!
 }
 failed=()
-timing() { # name seconds rc [cpu-seconds]
-  timings+=("$(printf '%-24s %5ss %6s  %s' "$1" "$2" "${4:+${4}s cpu}" "$([ "$3" -eq 0 ] && echo ok || echo "FAILED ($3)")")")
+timing() { # name seconds rc [cpu-seconds] (rc -: no outcome)
+  local outcome=""
+  [ "$3" = - ] || outcome="$([ "$3" -eq 0 ] && echo ok || echo "FAILED ($3)")"
+  timings+=("$(printf '%-24s %5ss %6s  %s' "$1" "$2" "${4:+${4}s cpu}" "$outcome")")
 }
 stage_end() { # name
   local name=$1 rc=0
@@ -133,6 +145,7 @@ if [ "${1:-}" = "--quick" ]; then
 fi
 
 bash scripts/stack/servers.sh start
+servers_ticks0="$(servers_ticks)"
 # Tests use their own database and Redis index, so a running portal's data is never touched.
 export DATABASE_URL="postgresql://sca:sca@127.0.0.1:$PG_PORT/sca_test"
 export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/1"
@@ -167,8 +180,10 @@ log "== jest"
 rc=0
 ( rc=0; jest_run "$results" "$@" || rc=$?; children_cpu "$BASHPID" >"$RESULTS/jest.cpu"; exit $rc ) || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc" "$(cat "$RESULTS/jest.cpu" 2>/dev/null)"
+servers_cpu=$((($(servers_ticks) - servers_ticks0) / $(getconf CLK_TCK)))
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
 for name in contracts api-client config-docs typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+timing "servers (while jest ran)" - - "$servers_cpu"
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]
