@@ -75,8 +75,8 @@ export const scannerRunnerKeys = {
   SCANCODE_BIN: key(p.text("")),
   /** scancode is stopped after this long; the scan then keeps the declared licenses only. */
   SCANCODE_TIMEOUT_SECONDS: key(p.int(600, { min: 1, max: 7200 })),
-  /** A tree with more files than this skips the stage. */
-  SCANCODE_MAX_FILES: key(p.int(20_000, { min: 1, max: 10_000_000 })),
+  /** A tree with more files than this skips the stage (0: every tree does, the stage is off). */
+  SCANCODE_MAX_FILES: key(p.int(20_000, { min: 0, max: 10_000_000 })),
   /** The most license detections persisted per scan. */
   SCANCODE_MAX_DETECTIONS: key(p.int(5000, { min: 1, max: 1_000_000 })),
   /** The largest output scancode may write; past it the stage's result is dropped. */

@@ -126,6 +126,18 @@ describe("the scancode stage", () => {
     await expect(stat(join(ws.out, "scancode.jsonl"))).rejects.toThrow();
   });
 
+  it("is off with SCANCODE_MAX_FILES 0, even for a tree of one file", async () => {
+    const ws = await tree({ LICENSE: `${MIT}\n` });
+    const run = scan(ws, { maxFiles: 0 });
+    expect(await run.done).toMatchObject({
+      status: "skipped",
+      message: "The scancode stage is off (SCANCODE_MAX_FILES is 0); the scan keeps the declared licenses only.",
+      detections: [],
+    });
+    expect(run.lines).toEqual([]);
+    await expect(stat(join(ws.out, "scancode.jsonl"))).rejects.toThrow();
+  });
+
   it("stops scancode at SCANCODE_TIMEOUT_SECONDS and keeps the declared licenses only", async () => {
     const ws = await tree({ "LICENSE.timeout": `${MIT}\n/* timeout */\n` });
     const started = Date.now();

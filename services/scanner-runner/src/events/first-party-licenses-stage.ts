@@ -137,6 +137,12 @@ export async function treeLicenses(
     truncated: false,
     detections: [],
   });
+  if (deps.maxFiles === 0)
+    return outcome(
+      "skipped",
+      "The scancode stage is off (SCANCODE_MAX_FILES is 0); the scan keeps the declared licenses only.",
+      0,
+    );
   const paths = await regularFiles(ws.tree, deps.maxFiles);
   if (paths === "too-many")
     return outcome(
