@@ -6,15 +6,9 @@
 // replace the interface promises.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type * as ClientS3 from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type * as LibStorage from "@aws-sdk/lib-storage";
 import { MeasuringStream } from "./measuring-stream.ts";
 import {
   artefactKeySegments,
@@ -57,13 +51,22 @@ const asError = (err: unknown): Error =>
     ? (err as Error)
     : new Error(String(err));
 
-const isNotFound = (err: unknown) =>
-  err instanceof S3ServiceException &&
-  (err.name === "NoSuchKey" || err.name === "NotFound" || err.$metadata.httpStatusCode === 404);
+// The SDK is loaded when a store is first opened on S3, not with this module: every process imports the artefacts
+// package, most use the directory store, and loading the SDK costs each of them about half a CPU-second.
+let loadedSdk: Promise<[typeof ClientS3, typeof LibStorage]> | undefined;
+const sdk = () => (loadedSdk ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]));
+
+async function isNotFound(err: unknown): Promise<boolean> {
+  const [{ S3ServiceException }] = await sdk();
+  return (
+    err instanceof S3ServiceException &&
+    (err.name === "NoSuchKey" || err.name === "NotFound" || err.$metadata.httpStatusCode === 404)
+  );
+}
 
 export class S3ArtefactStore implements ArtefactStore {
   readonly bucket: string;
-  readonly client: S3Client;
+  private readonly s3: Promise<S3Client>;
   private readonly quotaBytes: number;
   private readonly usageCacheMs: number;
   private usedBytes: { value: number; at: number } | undefined;
@@ -72,18 +75,26 @@ export class S3ArtefactStore implements ArtefactStore {
     this.bucket = opts.bucket;
     this.quotaBytes = opts.quotaBytes ?? 0;
     this.usageCacheMs = opts.usageCacheMs ?? 60_000;
-    this.client = new S3Client({
-      region: opts.region,
-      endpoint: opts.endpoint || undefined,
-      forcePathStyle: opts.forcePathStyle ?? false,
-      credentials:
-        opts.accessKeyId && opts.secretAccessKey
-          ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
-          : undefined,
-      // Checksums only when S3 requires them: several S3-compatible servers reject the newer default trailers.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+    this.s3 = sdk().then(
+      ([{ S3Client }]) =>
+        new S3Client({
+          region: opts.region,
+          endpoint: opts.endpoint || undefined,
+          forcePathStyle: opts.forcePathStyle ?? false,
+          credentials:
+            opts.accessKeyId && opts.secretAccessKey
+              ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
+              : undefined,
+          // Checksums only when S3 requires them: several S3-compatible servers reject the newer default trailers.
+          requestChecksumCalculation: "WHEN_REQUIRED",
+          responseChecksumValidation: "WHEN_REQUIRED",
+        }),
+    );
+  }
+
+  /** The SDK's client, once the SDK is loaded. */
+  client(): Promise<S3Client> {
+    return this.s3;
   }
 
   /** The object name of `key` (the key itself, once checked: the key rules make it a safe object name). */
@@ -96,8 +107,9 @@ export class S3ArtefactStore implements ArtefactStore {
     const Key = this.objectKey(key);
     options.signal?.throwIfAborted();
     const measuring = new MeasuringStream(options.maxBytes);
+    const [, { Upload }] = await sdk();
     const upload = new Upload({
-      client: this.client,
+      client: await this.s3,
       params: { Bucket: this.bucket, Key, Body: measuring },
       partSize: PART_SIZE,
       queueSize: PARTS_IN_FLIGHT,
@@ -132,21 +144,23 @@ export class S3ArtefactStore implements ArtefactStore {
 
   async get(key: string): Promise<Readable | null> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const [{ GetObjectCommand }] = await sdk();
+      const res = await (await this.s3).send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       // In Node the SDK's body is an http.IncomingMessage: a Readable already.
       return res.Body instanceof Readable ? res.Body : Readable.from(res.Body as AsyncIterable<Uint8Array>);
     } catch (err) {
-      if (isNotFound(err)) return null;
+      if (await isNotFound(err)) return null;
       throw err;
     }
   }
 
   async stat(key: string): Promise<ArtefactInfo | null> {
     try {
-      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const [{ HeadObjectCommand }] = await sdk();
+      const res = await (await this.s3).send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return { sizeBytes: res.ContentLength ?? 0, modifiedAt: res.LastModified ?? new Date(0) };
     } catch (err) {
-      if (isNotFound(err)) return null;
+      if (await isNotFound(err)) return null;
       throw err;
     }
   }
@@ -156,7 +170,8 @@ export class S3ArtefactStore implements ArtefactStore {
     const Key = this.objectKey(key);
     const existed = (await this.stat(key)) !== null;
     if (existed) {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }));
+      const [{ DeleteObjectCommand }] = await sdk();
+      await (await this.s3).send(new DeleteObjectCommand({ Bucket: this.bucket, Key }));
       this.usedBytes = undefined;
     }
     return existed;
@@ -164,9 +179,11 @@ export class S3ArtefactStore implements ArtefactStore {
 
   async *list(prefix = ""): AsyncIterable<ListedArtefact> {
     const Prefix = prefix ? `${this.objectKey(prefix)}/` : undefined;
+    const [{ ListObjectsV2Command }] = await sdk();
+    const client = await this.s3;
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
+      const page = await client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
       for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, sizeBytes: object.Size ?? 0 };
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -181,9 +198,11 @@ export class S3ArtefactStore implements ArtefactStore {
     const now = Date.now();
     if (!this.usedBytes || now - this.usedBytes.at > this.usageCacheMs) {
       let used = 0;
+      const [{ ListObjectsV2Command }] = await sdk();
+      const client = await this.s3;
       let ContinuationToken: string | undefined;
       do {
-        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
+        const page = await client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
         for (const object of page.Contents ?? []) used += object.Size ?? 0;
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
@@ -194,6 +213,6 @@ export class S3ArtefactStore implements ArtefactStore {
 
   /** Closes the client's connections. */
   close(): void {
-    this.client.destroy();
+    void this.s3.then((client) => client.destroy());
   }
 }

@@ -42,15 +42,15 @@ async function freshStore(more: Partial<ArtefactStoreSettings> = {}): Promise<S3
   const opened = openArtefactStore(settings(bucket, more));
   expect(opened).toBeInstanceOf(S3ArtefactStore);
   const s3 = opened as S3ArtefactStore;
-  await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
+  await (await s3.client()).send(new CreateBucketCommand({ Bucket: bucket }));
   stores.push(s3);
   return s3;
 }
 
 const multipartUploads = async (s: S3ArtefactStore) =>
-  (await s.client.send(new ListMultipartUploadsCommand({ Bucket: s.bucket }))).Uploads ?? [];
+  (await (await s.client()).send(new ListMultipartUploadsCommand({ Bucket: s.bucket }))).Uploads ?? [];
 const objects = async (s: S3ArtefactStore) =>
-  (await s.client.send(new ListObjectsV2Command({ Bucket: s.bucket }))).Contents ?? [];
+  (await (await s.client()).send(new ListObjectsV2Command({ Bucket: s.bucket }))).Contents ?? [];
 
 describeArtefactStoreContract("s3", {
   store: async () => (store = await freshStore()),
