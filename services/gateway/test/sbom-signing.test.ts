@@ -166,6 +166,10 @@ describe("signing a succeeded scan's SBOM", () => {
     };
     expect(bom.metadata.authors).toEqual([{ name: AUTHOR }]);
     expect(bom.metadata.tools.components).toEqual([{ type: "application", name: "sca-portal", version: VERSION }]);
+    const spdx = (await get(`/v1/projects/${projects.small.id}/sbom?format=spdx-json`)).json() as {
+      creationInfo: { creators: string[] };
+    };
+    expect(spdx.creationInfo.creators).toEqual([`Person: ${AUTHOR}`, `Tool: sca-portal-${VERSION}`]);
   });
 
   it("serves the signature, the public key and the attestation with the spec's file names", async () => {

@@ -400,6 +400,18 @@ describe("whole documents", () => {
     expect(plain.metadata.tools.components[0]!.version).toBeUndefined();
   });
 
+  it("carries SBOM_AUTHOR and SERVICE_VERSION in SPDX's creators", () => {
+    const creatorsOf = (identity?: SbomIdentity) =>
+      (JSON.parse(documentOf("spdx-json", true, identity)) as { creationInfo: { creators: string[] } }).creationInfo
+        .creators;
+    expect(creatorsOf({ author: "Supply <Chain> Team", toolVersion: "4.5.6" })).toEqual([
+      "Person: Supply <Chain> Team",
+      "Tool: sca-portal-4.5.6",
+    ]);
+    expect(creatorsOf({ author: null, toolVersion: "4.5.6" })).toEqual(["Tool: sca-portal-4.5.6"]);
+    expect(creatorsOf()).toEqual(["Tool: sca-portal"]);
+  });
+
   it("a broken document fails the same validators", async () => {
     expect(
       await cyclonedxJsonErrors(documentOf("cyclonedx-json").replace('"library"', '"no-such-type"')),
