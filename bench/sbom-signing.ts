@@ -6,8 +6,12 @@
 // things the event starts at once: the scan-feed group's known_scans row (the same event's delivery and apply, no
 // signing) and SbomSigningService answering the signature (export written, key read and decrypted, signature and
 // attestation made, row stored). Signing runs after the scan is succeeded, apart from it, so what it adds is the
-// second minus the first. How it splits: the export alone (SbomExportService read to the end, timed here) and the
-// key read, signature and attestation (the `ms` projects logs with "SBOM signed", read from its log).
+// second minus the first. With a key configured, ingestion writes the export once, from the rows it holds, and keeps
+// it for the signer (docs/signing.md, "The copy kept for signing"): that write (the `ms` projects logs with "SBOM
+// export kept for signing") is added to what signing adds, since the scan's ingestion waits for it. How it splits: the
+// export written from the database (SbomExportService read to the end, timed here; what the signer did before the
+// copy), the copy at ingestion and the key read, signature and attestation (the `ms` projects logs with "SBOM
+// signed", read from its log).
 // Knobs: BENCH_RUNS (default 5), BENCH_SIGNING_COMPONENTS (default 10,000).
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -52,12 +56,14 @@ await writeFile(
 const identity = await startService("identity", {
   env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
 });
-/** The "SBOM signed" lines' `ms`, in order; errors still go to stderr. */
+/** The "SBOM signed" and "SBOM export kept for signing" lines' `ms`, in order; errors still go to stderr. */
 const signingMs: number[] = [];
+const keptMs: number[] = [];
 const projectsLog = createLogger("projects", "INFO", {
   write(line: string) {
     const entry = JSON.parse(line) as { msg?: string; ms?: number; level?: string };
     if (entry.msg === "SBOM signed" && entry.ms !== undefined) signingMs.push(entry.ms);
+    else if (entry.msg === "SBOM export kept for signing" && entry.ms !== undefined) keptMs.push(entry.ms);
     else if (entry.level === "error") process.stderr.write(line);
   },
 });
@@ -128,10 +134,12 @@ async function run(i: number): Promise<{ feed: number; signed: number; exported:
 console.error(`signing ${RUNS} scans of ${COMPONENTS} components (one warm-up run first)`);
 await run(0);
 signingMs.length = 0;
+keptMs.length = 0;
 const runs = [];
 for (let i = 1; i <= RUNS; i++) runs.push(await run(i));
 const median = (xs: number[]) => percentile(xs, 50);
-const added = runs.map((r) => r.signed - r.feed);
+// The copy's write at ingestion is on the scan's path: counted in what signing adds (0 when none was logged).
+const added = runs.map((r, i) => r.signed - r.feed + (keptMs[i] ?? 0));
 printTable(
   `SBOM signing of a ${COMPONENTS.toLocaleString("en")}-component scan (${RUNS} runs, target ${TARGET_MS} ms)`,
   [
@@ -141,7 +149,8 @@ printTable(
       "event to signature served p50 (ms)": Math.round(median(runs.map((r) => r.signed))),
       "signing adds p50 (ms)": Math.round(median(added)),
       "signing adds max (ms)": Math.round(Math.max(...added)),
-      "export alone p50 (ms)": Math.round(median(runs.map((r) => r.exported))),
+      "export from the database p50 (ms)": Math.round(median(runs.map((r) => r.exported))),
+      "copy kept at ingestion p50 (ms)": keptMs.length ? Math.round(median(keptMs)) : "none",
       "key, signature, attestation p50 (ms)": Math.round(median(signingMs)),
       met: median(added) <= TARGET_MS ? "yes" : "no",
     },

@@ -77,6 +77,14 @@ grep -q 'consumerGroup: "sca-portal-prod.scanner-runner.automatic"' <<<"$keda" |
   die "the automatic trigger must read the runners' prefixed group"
 grep -q 'lagThreshold: "2"' <<<"$keda" || die "the manual lane's lagThreshold must be its slots times lagPerSlot"
 score keda --values "$VALUES/ci-values.yaml" --set keda.enabled=true
+# The signing key (docs/signing.md): mounted from its Secret in the projects pods alone, SIGNING_KEY_PATH naming it.
+log "helm template: the signing key reaches the projects pods alone"
+mounting="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" |
+  awk '/^kind:/ { kind = $2 } /^  name: sca-portal-/ { name = $2 } /secretName: sca-portal-signing$/ { print kind, name }')"
+[ "$mounting" = "Deployment sca-portal-projects" ] || die "the signing key must be mounted by the projects Deployment alone, not: $mounting"
+grep -q 'value: "/etc/sca-portal/signing/signing.key"' \
+  <<<"$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/services.yaml)" ||
+  die "SIGNING_KEY_PATH must name the mounted key file"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"
@@ -93,3 +101,6 @@ refuse "a secret key in env instead of a Secret (SMTP_PASSWORD)" --set env.SMTP_
 refuse "a lane minimum on a lane no pod runs" --set keda.enabled=true --set keda.lanes.automatic.minSlots=1 \
   --set 'services.scanner-runner.slots.automatic=0'
 refuse "KEDA's maximum below the lanes' minimum" --set keda.enabled=true --set keda.lanes.manual.minSlots=20
+refuse "a sealed signing-key password without the signing Secret" --set signing.passwordEncryptedKey=password
+refuse "SIGNING_KEY_PATH in env while the chart mounts the key" --set signing.existingSecret=signing \
+  --set env.SIGNING_KEY_PATH=/elsewhere/signing.key

@@ -45,8 +45,12 @@ let viewer: string;
 let outsider: string;
 let teamId: string;
 let producer: TestProducer;
-const projects: Record<"small" | "other" | "big" | "unsigned", { id: string; slug: string; scanId: string }> =
-  {} as never;
+const projects: Record<
+  "small" | "other" | "big" | "unsigned",
+  { id: string; slug: string; scanId: string; keptCopy: Buffer | null }
+> = {} as never;
+/** Where projects keeps a scan's export for the signer, from its ingestion until the scan's end (docs/signing.md). */
+const keptCopyPath = (scanId: string) => join(dir, "scans", scanId, "sbom-signing.cdx.json");
 
 async function get(path: string, bearer = developer) {
   const res = await fetch(`${s.gateway.origin}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
@@ -75,8 +79,9 @@ async function scannedProject(name: keyof typeof projects, sbomFile: string): Pr
     id,
     artefact,
   );
+  const keptCopy = await readFile(keptCopyPath(scanId)).catch(() => null);
   await publishScanState(s.projects, producer, { scanId, projectId: id, teamId });
-  projects[name] = { id, slug, scanId };
+  projects[name] = { id, slug, scanId, keptCopy };
   // Signed, or recorded unsigned: anything but "not signed yet".
   await eventually(
     () => signing(name, "signature"),
@@ -166,6 +171,10 @@ describe("signing a succeeded scan's SBOM", () => {
     };
     expect(bom.metadata.authors).toEqual([{ name: AUTHOR }]);
     expect(bom.metadata.tools.components).toEqual([{ type: "application", name: "sca-portal", version: VERSION }]);
+    const spdx = (await get(`/v1/projects/${projects.small.id}/sbom?format=spdx-json`)).json() as {
+      creationInfo: { creators: string[] };
+    };
+    expect(spdx.creationInfo.creators).toEqual([`Person: ${AUTHOR}`, `Tool: sca-portal-${VERSION}`]);
   });
 
   it("serves the signature, the public key and the attestation with the spec's file names", async () => {
@@ -199,6 +208,22 @@ describe("signing a succeeded scan's SBOM", () => {
         },
       },
     });
+  });
+
+  it("signs the export kept at ingestion, the bytes the export serves, then deletes the copy", async () => {
+    for (const p of ["small", "big", "unsigned"] as const) {
+      const { id, scanId, keptCopy } = projects[p];
+      expect(keptCopy).not.toBeNull();
+      const served = await get(`/v1/projects/${id}/sbom?scan_id=${scanId}`);
+      expect(sha256(keptCopy!)).toBe(sha256(served.bytes));
+      await expect(readFile(keptCopyPath(scanId))).rejects.toMatchObject({ code: "ENOENT" });
+    }
+    const att = await signing("big", "attestation");
+    const envelope = JSON.parse(att.bytes.toString("utf8")) as { payload: string };
+    const statement = JSON.parse(Buffer.from(envelope.payload, "base64").toString("utf8")) as {
+      subject: { digest: { sha256: string } }[];
+    };
+    expect(statement.subject[0]!.digest.sha256).toBe(sha256(projects.big.keptCopy!));
   });
 
   it("answers 404 for the certificates of a key-based deployment", async () => {

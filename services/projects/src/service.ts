@@ -33,7 +33,7 @@ import { registerProjectWebhookService } from "./rpc/project-webhooks.ts";
 import { registerRemediationService } from "./rpc/remediation.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerSbomSigningService } from "./rpc/sbom-signing.ts";
-import { signingPasswordBoxKey } from "./signing/sbom-signer.ts";
+import { signingPasswordBoxKey, signsWithKey } from "./signing/sbom-signer.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { componentPageCache } from "./store/component-pages.ts";
 import { keptFindingReads } from "./store/findings/finding-orders.ts";
@@ -74,17 +74,21 @@ export const service = defineService({
       handle: gatePolicyFeedHandler(logger),
     });
     const sbomIdentity = { author: config.SBOM_AUTHOR || null, toolVersion: config.SERVICE_VERSION };
+    const signing = {
+      keyless: config.SIGNING_KEYLESS,
+      keyPath: config.SIGNING_KEY_PATH,
+      sealedPassword: config.SIGNING_KEY_PASSWORD_ENCRYPTED,
+      passwordBoxKey: signingPasswordBoxKey(secretKey),
+    };
+    const artefacts = openArtefactStore(config);
+    ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     kafka.consume({
       groupId: SBOM_SIGNING_GROUP,
       topic: signingNews,
       handle: sbomSigningHandler({
-        settings: {
-          keyless: config.SIGNING_KEYLESS,
-          keyPath: config.SIGNING_KEY_PATH,
-          sealedPassword: config.SIGNING_KEY_PASSWORD_ENCRYPTED,
-          passwordBoxKey: signingPasswordBoxKey(secretKey),
-        },
+        settings: signing,
         identity: sbomIdentity,
+        artefacts,
         baseUrl: `https://${config.DOMAIN}`,
         builderId: config.SLSA_BUILDER_ID,
         logger,
@@ -92,8 +96,6 @@ export const service = defineService({
     });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
-    const artefacts = openArtefactStore(config);
-    ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
@@ -109,6 +111,7 @@ export const service = defineService({
         rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
         credentialKey,
         componentPages: componentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
+        signingCopy: signsWithKey(signing) ? { artefacts, identity: sbomIdentity, logger } : null,
       };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, { ...inventory, sbomIdentity });

@@ -3,7 +3,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { cdxComponentOf, cdxHashesOf, cdxLicensesOf, cdxTypeOf } from "../src/domain/sbom-export/cyclonedx.ts";
 import {
+  compareCodePoints,
   documentUuidOf,
+  heldSnapshotRows,
   SBOM_MEDIA_TYPES,
   sbomFileName,
   sbomFormatOf,
@@ -400,6 +402,18 @@ describe("whole documents", () => {
     expect(plain.metadata.tools.components[0]!.version).toBeUndefined();
   });
 
+  it("carries SBOM_AUTHOR and SERVICE_VERSION in SPDX's creators", () => {
+    const creatorsOf = (identity?: SbomIdentity) =>
+      (JSON.parse(documentOf("spdx-json", true, identity)) as { creationInfo: { creators: string[] } }).creationInfo
+        .creators;
+    expect(creatorsOf({ author: "Supply <Chain> Team", toolVersion: "4.5.6" })).toEqual([
+      "Person: Supply <Chain> Team",
+      "Tool: sca-portal-4.5.6",
+    ]);
+    expect(creatorsOf({ author: null, toolVersion: "4.5.6" })).toEqual(["Tool: sca-portal-4.5.6"]);
+    expect(creatorsOf()).toEqual(["Tool: sca-portal"]);
+  });
+
   it("a broken document fails the same validators", async () => {
     expect(
       await cyclonedxJsonErrors(documentOf("cyclonedx-json").replace('"library"', '"no-such-type"')),
@@ -432,5 +446,38 @@ describe("whole documents", () => {
         relationshipType: "OPTIONAL_DEPENDENCY_OF",
       },
     ]);
+  });
+});
+
+describe("rows held in memory (the copy kept for signing)", () => {
+  it("orders keys as PostgreSQL's C collation does: by UTF-8 bytes, not UTF-16 units", () => {
+    const keys = ["pkg:npm/b", "pkg:npm/a\u{1F600}", "pkg:npm/a\uFF5E", "pkg:npm/a", "pkg:npm/A", "pkg:npm/a-b", "pkg:npm/ä"];
+    const byBytes = [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect([...keys].sort(compareCodePoints)).toEqual(byBytes);
+    // The one place UTF-16 order differs: a code point past U+FFFF sorts after U+FF5E.
+    expect(byBytes.indexOf("pkg:npm/a\u{1F600}")).toBeGreaterThan(byBytes.indexOf("pkg:npm/a\uFF5E"));
+    expect(compareCodePoints("x", "x")).toBe(0);
+  });
+
+  it("serves components and each depender's targets in key order, the root's edges apart", async () => {
+    const row = (id: string, key: string) => ({ ...component({ key, componentId: `c-${id}` }), id });
+    const rows = heldSnapshotRows(
+      [row("1", "pkg:npm/c"), row("2", "pkg:npm/a"), row("3", "pkg:npm/b")],
+      [
+        { fromComponentId: "1", toComponentId: "3", scope: null },
+        { fromComponentId: "1", toComponentId: "2", scope: "optional" },
+        { fromComponentId: null, toComponentId: "1", scope: "required" },
+      ],
+    );
+    const pages = [];
+    for await (const page of rows.componentPages()) pages.push(page.map((c) => c.key));
+    expect(pages).toEqual([["pkg:npm/a", "pkg:npm/b", "pkg:npm/c"]]);
+    expect(await rows.rootEdges()).toEqual([{ componentId: "c-1", key: "pkg:npm/c", scope: "required" }]);
+    const edges = await rows.edgesFrom(["1", "2"]);
+    expect(edges.get("1")).toEqual([
+      { componentId: "c-2", key: "pkg:npm/a", scope: "optional" },
+      { componentId: "c-3", key: "pkg:npm/b", scope: null },
+    ]);
+    expect(edges.has("2")).toBe(false);
   });
 });

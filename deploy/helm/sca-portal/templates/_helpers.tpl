@@ -291,12 +291,17 @@ generated SECRET_KEY is left out: it stays the same across upgrades) and the dat
 values, as far as `helm upgrade` can read them (`lookup`; a render without the cluster, as GitOps tools make, sees
 none of it, so there a changed existing Secret needs a rollout restart).
 */}}
+{{/* "true" when the component mounts the signing key (docs/signing.md): the projects service alone signs. */}}
+{{- define "sca-portal.signingKeyMounted" -}}
+{{- if and (eq (index . 1) "projects") (index . 0).Values.signing.existingSecret }}true{{ end -}}
+{{- end -}}
+
 {{- define "sca-portal.secretChecksum" -}}
 {{- $existing := list -}}
-{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret) .Values.envFromSecrets | compact | uniq -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) .Values.envFromSecrets | compact | uniq -}}
 {{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
 {{- end -}}
-{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 $existing | toJson | sha256sum -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 .Values.signing $existing | toJson | sha256sum -}}
 {{- end -}}
 
 {{/*
@@ -376,6 +381,19 @@ Job calls none, the `helm test` pod the gateway alone.
   value: {{ .manual | quote }}
 - name: TASK_WORKER_AUTOMATIC_CONCURRENCY
   value: {{ .automatic | quote }}
+{{- end }}
+{{- end }}
+{{- if include "sca-portal.signingKeyMounted" (list $ $name) }}
+{{- with $.Values.signing }}
+- name: SIGNING_KEY_PATH
+  value: {{ printf "%s/%s" (trimSuffix "/" .mountPath) .existingSecretKey | quote }}
+{{- with .passwordEncryptedKey }}
+- name: SIGNING_KEY_PASSWORD_ENCRYPTED
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.Values.signing.existingSecret }}
+      key: {{ . }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- if eq $name "gateway" }}

@@ -3,6 +3,7 @@
 // SLSA provenance of them; or, best effort, the reason it stays unsigned (docs/signing.md). The scan is already
 // succeeded whatever happens here.
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
+import type { ArtefactStore } from "@sca/artefacts";
 import type { Logger } from "@sca/log";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -12,6 +13,7 @@ import { builderIdOf, provenanceStatement } from "../domain/sbom-signing/provena
 import { signingFileNames } from "../domain/sbom-signing/signing-files.ts";
 import { signSbom, type SigningSettings } from "../signing/sbom-signer.ts";
 import { snapshotForExport } from "../store/inventory/sbom.ts";
+import { dropSigningCopy, signingCopy } from "../store/inventory/signing-copy.ts";
 import { sbomDocumentBytes } from "../store/inventory/sbom-document.ts";
 import { projectById } from "../store/projects.ts";
 import { hasSbomSignature, recordSbomSignature } from "../store/sbom-signatures.ts";
@@ -23,6 +25,8 @@ export const signingNews = topicContract(TOPICS.domainEvents, ScanStateChangedSc
 export interface SbomSigningDeps {
   settings: SigningSettings;
   identity: SbomIdentity;
+  /** Where ingestion keeps the export for signing (store/inventory/signing-copy.ts). */
+  artefacts: ArtefactStore;
   /** https://DOMAIN: the provenance's {base_url}. */
   baseUrl: string;
   /** SLSA_BUILDER_ID as configured (empty: derived from the base URL). */
@@ -30,18 +34,24 @@ export interface SbomSigningDeps {
   logger: Logger;
 }
 
+/** The statuses after which a scan's copy kept for signing is of no more use. */
+const FINAL_STATUSES = new Set(["succeeded", "failed", "cancelled"]);
+
 export function sbomSigningHandler(deps: SbomSigningDeps) {
   return async (em: EntityManager, event: ScanStateChanged, meta: EventMeta): Promise<void> => {
-    if (event.status !== "succeeded" || !isUuid(event.scanId) || !isUuid(event.projectId)) return;
+    if (!FINAL_STATUSES.has(event.status) || !isUuid(event.scanId) || !isUuid(event.projectId)) return;
     const scanId = event.scanId.toLowerCase();
-    if (await hasSbomSignature(em, scanId)) return;
+    const copy = await signingCopy(deps.artefacts, scanId);
+    if (copy) await dropSigningCopy(deps.artefacts, scanId);
+    if (event.status !== "succeeded" || (await hasSbomSignature(em, scanId))) return;
     const [snapshot, project] = await Promise.all([
       snapshotForExport(em, scanId),
       projectById(em, event.projectId.toLowerCase()),
     ]);
     // Deleted since, or never ingested: nothing to sign.
     if (!snapshot || !project) return;
-    const sbom = await sbomDocumentBytes(em, project.slug, snapshot, "cyclonedx-json", deps.identity);
+    // The export kept at ingestion is these bytes, written once; without it, the export is written here.
+    const sbom = copy ?? (await sbomDocumentBytes(em, project.slug, snapshot, "cyclonedx-json", deps.identity));
     const started = performance.now();
     const outcome = await signSbom(deps.settings, sbom, (sbomSha256) =>
       provenanceStatement({
@@ -80,6 +90,7 @@ export function sbomSigningHandler(deps: SbomSigningDeps) {
       {
         scanId,
         bytes: sbom.length,
+        written: copy ? "at ingestion" : "now",
         ms: Math.round(performance.now() - started),
         attested: !!outcome.signed.attestation,
       },

@@ -3,6 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { ComponentPageCache } from "../store/component-pages.ts";
+import type { SigningCopyDeps } from "../store/inventory/signing-copy.ts";
 import type { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 
 export interface InventoryServiceDeps {
@@ -15,6 +16,8 @@ export interface InventoryServiceDeps {
   credentialKey: Buffer;
   /** The list pages of newest snapshots kept (COMPONENT_PAGE_CACHE_MB). */
   componentPages: ComponentPageCache;
+  /** Set when scans are signed with a key: ingestion then keeps the export for the signer (docs/signing.md). */
+  signingCopy: SigningCopyDeps | null;
 }
 
 /** Some of the InventoryService's methods, typed as the service declares them. */

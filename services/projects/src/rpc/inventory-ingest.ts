@@ -13,6 +13,7 @@ import { InventoryArtefactError, readInventoryArtefact } from "../domain/invento
 import { isUuid } from "../domain/project-fields.ts";
 import { inventoryIngestedInsert } from "../events/project-events.ts";
 import { writeInventory } from "../store/inventory/ingestion.ts";
+import { keepSigningCopy } from "../store/inventory/signing-copy.ts";
 import { ingestedSnapshot } from "../store/inventory/snapshots.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
@@ -102,6 +103,8 @@ export function inventoryIngestHandlers(deps: InventoryServiceDeps): InventoryHa
         inventoryIngestedInsert(projectId, scanId, new Date()),
       );
       if (outcome.kind === "no_project") throw ProblemError.notFound("No such project.");
+      if (outcome.kind === "ingested" && deps.signingCopy)
+        await keepSigningCopy(deps.signingCopy, deps.orm.em.fork(), scanId, projectId, contents);
       return answer(outcome.counts, outcome.kind === "already_ingested");
     },
   };

@@ -34,6 +34,11 @@ interface SigningKey {
 
 type Loaded = { key: SigningKey } | { unsigned: UnsignedReason };
 
+/** Scans are signed with a key file (whether it reads is known only when signing). */
+export function signsWithKey(s: Pick<SigningSettings, "keyless" | "keyPath">): boolean {
+  return !s.keyless && s.keyPath !== "";
+}
+
 async function loadSigningKey(s: SigningSettings): Promise<Loaded> {
   if (s.keyless) return { unsigned: "keyless_unavailable" };
   if (!s.keyPath) return { unsigned: "not_configured" };

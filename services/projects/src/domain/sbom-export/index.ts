@@ -5,6 +5,7 @@ import type { SbomWriter } from "./sbom-writer.ts";
 import { spdxJsonWriter } from "./spdx.ts";
 
 export * from "./export-format.ts";
+export * from "./snapshot-rows.ts";
 export type { SbomWriter } from "./sbom-writer.ts";
 
 export function sbomWriterOf(format: SbomFormat, facts: SbomDocumentFacts): SbomWriter {

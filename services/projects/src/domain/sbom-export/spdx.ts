@@ -181,6 +181,19 @@ export function spdxExtractedLicenseOf(licenseRef: string): Record<string, strin
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/**
+ * creationInfo.creators: the portal as `Tool: name-version` (SPDX's spelling of a tool with SERVICE_VERSION), and
+ * SBOM_AUTHOR as a `Person:`, as CycloneDX's metadata.authors (contacts) and a component's author (originator) are.
+ */
+export function spdxCreatorsOf(facts: SbomDocumentFacts): string[] {
+  const version = facts.identity?.toolVersion;
+  const author = facts.identity?.author;
+  return [
+    ...(author ? [`Person: ${author}`] : []),
+    `Tool: ${TOOL_NAME}${version !== undefined ? `-${version}` : ""}`,
+  ];
+}
+
 export function spdxJsonWriter(facts: SbomDocumentFacts): SbomWriter {
   const licenseRefs = new Set<string>();
   let relationships = 0;
@@ -193,7 +206,7 @@ export function spdxJsonWriter(facts: SbomDocumentFacts): SbomWriter {
     documentNamespace: spdxDocumentNamespaceOf(facts.scanId),
     creationInfo: {
       created: spdxCreated(facts.ingestedAt),
-      creators: [`Tool: ${TOOL_NAME}`],
+      creators: spdxCreatorsOf(facts),
       comment: `Scan ${facts.scanId}, read from ${`${facts.sourceFormat} ${facts.sourceSpecVersion}`.trim()}.`,
     },
   };

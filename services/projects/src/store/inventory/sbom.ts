@@ -4,7 +4,7 @@
 // edges joined to their targets' keys (the entities carry no relations).
 import { QueryOrder, type EntityManager } from "@mikro-orm/postgresql";
 import { column, rawQuery, SNAPSHOT } from "@sca/db";
-import type { SbomComponent, SbomEdgeTarget } from "../../domain/sbom-export/index.ts";
+import type { SbomComponentRow, SbomEdgeTarget } from "../../domain/sbom-export/index.ts";
 import {
   InventoryComponent,
   InventorySnapshot,
@@ -52,9 +52,6 @@ export async function hasComponentKey(em: EntityManager, scanId: string, key: st
   return (await em.count(InventoryComponent, { scanId, key })) > 0;
 }
 
-/** A page's row: the export's fields and the row id its edges name. */
-export type ExportComponentRow = SbomComponent & { id: string };
-
 const EXPORT_FIELDS = [
   "id",
   "componentId",
@@ -80,7 +77,7 @@ export async function* componentPagesByKey(
   em: EntityManager,
   scanId: string,
   size: number,
-): AsyncGenerator<ExportComponentRow[]> {
+): AsyncGenerator<SbomComponentRow[]> {
   let after: string | null = null;
   for (;;) {
     const rows: Pick<InventoryComponentRow, (typeof EXPORT_FIELDS)[number]>[] = await em.find(
