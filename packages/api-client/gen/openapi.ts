@@ -5542,6 +5542,8 @@ export interface components {
             base_branch: string;
             pr_number: number | null;
             pr_url: string | null;
+            /** @description The host's state of the pull request as last read (the list reads open ones again) */
+            pr_state: ("open" | "closed" | "merged") | null;
             /** @enum {string} */
             status: "creating" | "open" | "failed" | "superseded";
             package_changes: {

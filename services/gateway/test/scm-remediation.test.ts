@@ -199,6 +199,7 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
       repository_full_name: repo,
       base_branch: "main",
       status: "open",
+      pr_state: "open",
       package_changes: [{ package: "lodash", from: "4.17.20", to: "4.17.21" }],
     });
     const head = created.json.head_branch as string;
@@ -240,6 +241,13 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
     expect(
       (await s.request("GET", `/v1/projects/${projectId}/remediation/pull-requests`, { bearer: outsider })).status,
     ).toBe(403);
+
+    // Closed on the host: the list reads the state again; the record stays the portal's `open`.
+    await gitea.api("PATCH", `/repos/${repo}/pulls/${number}`, { state: "closed" });
+    const afterClose = await s.request("GET", `/v1/projects/${projectId}/remediation/pull-requests`, {
+      bearer: developer,
+    });
+    expect(afterClose.json.items).toMatchObject([{ id: created.json.id, status: "open", pr_state: "closed" }]);
   }, 60_000);
 
   it("a host failing mid-way is a 502 with its status and a failed record; the retry doubles nothing", async () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { NUMBERED_PAGE_SIZE, pageOf } from "@sca/paging";
 import { ProblemError } from "@sca/problem";
 import {
@@ -18,7 +18,7 @@ import {
 } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
 import { isSuperAdmin, requireCaller } from "@sca/rpc";
 import type { HandlerContext } from "@connectrpc/connect";
-import { SourceHostError } from "../clients/source-host.ts";
+import { SourceHostError, type RepositoryApi } from "../clients/source-host.ts";
 import { editManifest, npmRecommendations } from "../domain/npm-remediation.ts";
 import { mayRead, mayUpdate, roleOnTeam } from "../domain/project-access.ts";
 import {
@@ -29,7 +29,7 @@ import {
   pullRequestTitle,
   remediationBranch,
 } from "../domain/remediation-pull-requests.ts";
-import type { RemediationPullRequestRow } from "../store/entities/source-host.ts";
+import type { PullRequestState, RemediationPullRequestRow } from "../store/entities/source-host.ts";
 import { newestSnapshot } from "../store/inventory/snapshots.ts";
 import { vulnerableNpmPackages } from "../store/remediation-inputs.ts";
 import {
@@ -59,11 +59,45 @@ export function remediationMessage(row: RemediationPullRequestRow) {
     baseBranch: row.baseBranch,
     ...(row.prNumber === null ? {} : { prNumber: BigInt(row.prNumber) }),
     ...(row.prUrl === null ? {} : { prUrl: row.prUrl }),
+    ...(row.prState === null ? {} : { prState: row.prState }),
     status: row.status,
     packageChanges: row.packageChanges,
     createdAt: timestampFromDate(row.createdAt),
     updatedAt: timestampFromDate(row.updatedAt),
   });
+}
+
+/**
+ * The page's records whose pull request was open when last read, read again from the host (and kept). Best effort: a
+ * project no longer opted in, or a host that fails, leaves the last state known.
+ */
+async function withHostStates(
+  em: EntityManager,
+  deps: OptedInDeps,
+  projectId: string,
+  rows: RemediationPullRequestRow[],
+): Promise<RemediationPullRequestRow[]> {
+  const stale = rows.filter((r) => r.prNumber !== null && r.prState === "open");
+  if (stale.length === 0) return rows;
+  let repo: RepositoryApi;
+  try {
+    repo = await optedInRepository(em, deps, projectId);
+  } catch {
+    return rows;
+  }
+  const states = new Map<string, PullRequestState>();
+  for (const row of stale) {
+    if (row.repositoryFullName !== repo.fullName) continue;
+    try {
+      const state = await repo.pullRequestState(row.prNumber!);
+      if (state === "open") continue;
+      await updateRemediation(em, row.id, { prState: state }, new Date());
+      states.set(row.id, state);
+    } catch (err) {
+      if (!(err instanceof SourceHostError)) throw err;
+    }
+  }
+  return rows.map((r) => (states.has(r.id) ? { ...r, prState: states.get(r.id)! } : r));
 }
 
 const unusable = (detail: string) => ProblemError.validation([{ path: "body.manifest", message: detail }]);
@@ -109,6 +143,7 @@ export function remediationPullRequestHandlers(deps: RemediationPullRequestDeps)
         baseBranch: base,
         prNumber: null,
         prUrl: null,
+        prState: null,
         status: "creating",
         packageChanges: bumps,
         fingerprint,
@@ -145,8 +180,9 @@ export function remediationPullRequestHandlers(deps: RemediationPullRequestDeps)
             base: record.baseBranch,
           }));
         const at = new Date();
-        await updateRemediation(em, record.id, { status: "open", prNumber: pr.number, prUrl: pr.url }, at);
-        record = { ...record, status: "open", prNumber: pr.number, prUrl: pr.url, updatedAt: at };
+        const opened = { status: "open" as const, prNumber: pr.number, prUrl: pr.url, prState: "open" as const };
+        await updateRemediation(em, record.id, opened, at);
+        record = { ...record, ...opened, updatedAt: at };
       } catch (err) {
         if (!(err instanceof SourceHostError)) throw err;
         await updateRemediation(em, record.id, { status: "failed", failureStatus: err.status }, new Date());
@@ -162,9 +198,10 @@ export function remediationPullRequestHandlers(deps: RemediationPullRequestDeps)
       if (!isSuperAdmin(caller) && roleOnTeam(caller, project.teamId) === null)
         throw ProblemError.forbidden("The remediation pull requests are shown to the project's team.");
       const page = pageOf({ page: req.page, pageSize: req.pageSize }, NUMBERED_PAGE_SIZE);
-      const { items, total } = await remediationsOf(deps.orm.em.fork(), project.id, page);
+      const em = deps.orm.em.fork();
+      const { items, total } = await remediationsOf(em, project.id, page);
       return create(ListRemediationPullRequestsResponseSchema, {
-        items: items.map(remediationMessage),
+        items: (await withHostStates(em, deps, project.id, items)).map(remediationMessage),
         total: BigInt(total),
       });
     },

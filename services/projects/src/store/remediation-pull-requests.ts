@@ -31,7 +31,7 @@ export async function insertRemediation(em: EntityManager, row: RemediationPullR
 export async function updateRemediation(
   em: EntityManager,
   id: string,
-  change: Partial<Pick<RemediationPullRequestRow, "status" | "prNumber" | "prUrl" | "failureStatus">>,
+  change: Partial<Pick<RemediationPullRequestRow, "status" | "prNumber" | "prUrl" | "prState" | "failureStatus">>,
   at: Date,
 ): Promise<void> {
   await em.nativeUpdate(RemediationPullRequest, { id }, { ...change, updatedAt: at });

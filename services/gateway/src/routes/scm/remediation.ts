@@ -57,6 +57,10 @@ const pullRequestSchema = z
     base_branch: z.string(),
     pr_number: z.number().int().nullable(),
     pr_url: z.string().nullable(),
+    pr_state: z
+      .enum(["open", "closed", "merged"])
+      .nullable()
+      .meta({ description: "The host's state of the pull request as last read (the list reads open ones again)" }),
     status: z.enum(STATUSES),
     package_changes: z.array(z.object({ package: z.string(), from: z.string(), to: z.string() })),
     created_at: z.iso.datetime(),
@@ -73,6 +77,7 @@ const pullRequestJson = (r: RemediationPullRequest) => ({
   base_branch: r.baseBranch,
   pr_number: r.prNumber === undefined ? null : Number(r.prNumber),
   pr_url: r.prUrl ?? null,
+  pr_state: (r.prState ?? null) as "open" | "closed" | "merged" | null,
   status: r.status as (typeof STATUSES)[number],
   package_changes: r.packageChanges.map((c) => ({ package: c.package, from: c.from, to: c.to })),
   created_at: timestampDate(r.createdAt!).toISOString(),

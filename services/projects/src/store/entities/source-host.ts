@@ -42,6 +42,8 @@ export const AppInstallation = defineEntity({
 
 export type AppInstallationRow = InferEntity<typeof AppInstallation>;
 
+export type PullRequestState = "open" | "closed" | "merged";
+
 export type RemediationStatus = "creating" | "open" | "failed" | "superseded";
 
 export interface PackageChange {
@@ -66,6 +68,8 @@ export const RemediationPullRequest = defineEntity({
     baseBranch: p.string().length(255),
     prNumber: p.integer().strictNullable(),
     prUrl: p.string().length(2048).strictNullable(),
+    /** The host's state of the pull request as last read: open, closed or merged; null before it exists. */
+    prState: p.string().length(16).$type<PullRequestState>().strictNullable(),
     status: p.string().length(16).$type<RemediationStatus>(),
     packageChanges: p.json<PackageChange[]>(),
     fingerprint: p.string().length(64),

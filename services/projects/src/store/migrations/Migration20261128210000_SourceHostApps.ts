@@ -34,6 +34,7 @@ export class Migration20261128210000_SourceHostApps extends Migration {
       base_branch varchar(255) not null,
       pr_number int null,
       pr_url varchar(2048) null,
+      pr_state varchar(16) null,
       status varchar(16) not null,
       package_changes jsonb not null,
       fingerprint varchar(64) not null,
