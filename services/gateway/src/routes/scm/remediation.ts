@@ -84,6 +84,14 @@ const pullRequestJson = (r: RemediationPullRequest) => ({
   updated_at: timestampDate(r.updatedAt!).toISOString(),
 });
 
+const projectParams = z.object({ project_id: z.uuid() });
+
+/** The RPC request of a route taking `manifest`: absent and null both mean "not given". */
+const manifestRequest = (projectId: string, body: { manifest?: string | null } | undefined) => {
+  const manifest = body?.manifest ?? undefined;
+  return { projectId, ...(manifest === undefined ? {} : { manifest }) };
+};
+
 const manifestBody = z
   .object({
     manifest: z
@@ -109,7 +117,7 @@ export function remediationRoutes(ctx: GatewayContext): Route[] {
       tags: ["Remediation"],
       operationId: "npmRemediationPullRequest",
       auth: ctx.auth.route("caller"),
-      request: { params: z.object({ project_id: z.uuid() }), body: manifestBody },
+      request: { params: projectParams, body: manifestBody },
       responses: {
         200: { description: "The open pull request with the same bumps", schema: pullRequestSchema },
         201: { description: "The new pull request", schema: pullRequestSchema },
@@ -122,11 +130,7 @@ export function remediationRoutes(ctx: GatewayContext): Route[] {
         502: problemResponse("The source host refused a write (remote_write_failed; its status only)"),
       },
       handler: async ({ params, body, call }) => {
-        const manifest = body?.manifest ?? undefined;
-        const a = await remediation.npmPullRequest(
-          { projectId: params.project_id, ...(manifest === undefined ? {} : { manifest }) },
-          call,
-        );
+        const a = await remediation.npmPullRequest(manifestRequest(params.project_id, body), call);
         if (a.outcome === "nothing" || !a.pullRequest) return { status: 204 as const };
         return {
           status: a.outcome === "created" ? (201 as const) : (200 as const),
@@ -142,7 +146,7 @@ export function remediationRoutes(ctx: GatewayContext): Route[] {
       tags: ["Remediation"],
       operationId: "listRemediationPullRequests",
       auth: ctx.auth.route("caller"),
-      request: { params: z.object({ project_id: z.uuid() }), query: pageSizePagination.query(NUMBERED_PAGE_SIZE) },
+      request: { params: projectParams, query: pageSizePagination.query(NUMBERED_PAGE_SIZE) },
       responses: {
         200: {
           description: "A page of records",
@@ -171,18 +175,7 @@ export function remediationRoutes(ctx: GatewayContext): Route[] {
       tags: ["Remediation"],
       operationId: "npmRemediationDryRun",
       auth: ctx.auth.route("caller"),
-      request: {
-        params: z.object({ project_id: z.uuid() }),
-        body: z
-          .object({
-            manifest: z
-              .string()
-              .max(1024 * 1024)
-              .nullable()
-              .optional(),
-          })
-          .optional(),
-      },
+      request: { params: projectParams, body: manifestBody },
       responses: {
         200: { description: "The preview", schema: dryRunSchema },
         401: problemResponse("No valid credential"),
@@ -191,11 +184,7 @@ export function remediationRoutes(ctx: GatewayContext): Route[] {
         422: problemResponse("The manifest is not a JSON object"),
       },
       handler: async ({ params, body, call }) => {
-        const manifest = body?.manifest ?? undefined;
-        const a = await remediation.npmDryRun(
-          { projectId: params.project_id, ...(manifest === undefined ? {} : { manifest }) },
-          call,
-        );
+        const a = await remediation.npmDryRun(manifestRequest(params.project_id, body), call);
         return {
           status: 200,
           body: {
