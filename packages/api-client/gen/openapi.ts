@@ -3249,6 +3249,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/remediation/npm/pull-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the npm remediation pull request of a project
+         * @description team_admin of the project's team. On the repository of the project's opted-in app installation: a branch `<service_name>/remediation-<short_fingerprint>` off the default branch, one commit editing package.json (the dry-run's edit of `manifest`, or of the repository's package.json), and a pull request naming the bumps. 201 new, 200 the open one with the same bumps, 204 nothing to remediate.
+         */
+        post: operations["npmRemediationPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/remediation/pull-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's remediation pull requests
+         * @description Any member of the project's team; newest first.
+         */
+        get: operations["listRemediationPullRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}/remediation/npm/dry-run": {
         parameters: {
             query?: never;
@@ -3263,6 +3303,98 @@ export interface paths {
          * @description developer+ on the project's team. The package.json edit that moves each vulnerable npm package of the newest scan to its fix (the spec's range-rewrite rules); nothing is persisted. `manifest` (raw package.json) overrides the preserved scan source; without either, manifest_source is none.
          */
         post: operations["npmRemediationDryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scm/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List source-host app credentials
+         * @description Members of the team (team_id), or of any of the caller's teams; newest first; revoked ones only on ask.
+         */
+        get: operations["listSourceHostApps"];
+        put?: never;
+        /**
+         * Register a source-host app credential
+         * @description team_admin of team_id. The private key (RSA, PEM) and the webhook secret are write-only: stored encrypted, never answered (has_private_key, has_webhook_secret say they are held).
+         */
+        post: operations["registerSourceHostApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scm/apps/{app_credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a source-host app credential
+         * @description Members of the app's team.
+         */
+        get: operations["getSourceHostApp"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a source-host app credential
+         * @description team_admin of the app's team. Soft: revoked_at is set and kept; its installations stop opting their projects in. Revoking a revoked credential answers it unchanged.
+         */
+        delete: operations["revokeSourceHostApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scm/apps/{app_credential_id}/installations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an app's installations
+         * @description Members of the app's team; newest first.
+         */
+        get: operations["listSourceHostAppInstallations"];
+        put?: never;
+        /**
+         * Link an installation to a project and repository
+         * @description team_admin of the app's team. Creates or updates the installation; project_id must be a project of the app's team, which is then unlinked from any other installation. A project linked to a live installation with a repository_full_name is opted in to remediation pull requests.
+         */
+        post: operations["linkSourceHostAppInstallation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/{id}/post-pr-comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment a pull request's scan on the pull request
+         * @description developer+ on the project's team. For a scan of a pull request (metadata pull_request_number, base_ref): one comment on the pull request, through the project's opted-in app installation, with the new vulnerabilities and forbidden licenses compared with the base branch's latest scan and the gate's outcome; a later call updates the same comment.
+         */
+        post: operations["postPullRequestComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3516,7 +3648,7 @@ export interface components {
              * @description Machine-readable code, one of a closed set: the last segment of type (urn:service:problem:last-oauth-link has last_oauth_link)
              * @enum {string}
              */
-            code: "account_inactive" | "approval_is_final" | "approval_transition_not_allowed" | "artefact_too_large" | "backup_protected" | "bad_gateway" | "bad_request" | "body_too_large" | "conflict" | "cors_origin_not_allowed" | "demo_read_only" | "disk-pressure" | "email_registered" | "forbidden" | "gateway_timeout" | "if_match_required" | "internal_error" | "invalid_credentials" | "invalid_refresh_token" | "invalid_reset_token" | "invalid_second_factor" | "invalid_second_factor_code" | "inventory_artefact_malformed" | "inventory_artefact_mismatch" | "last-super-admin" | "last_oauth_link" | "length_required" | "malformed_body" | "malformed_json" | "malformed_request" | "method_not_allowed" | "no_enrolment_pending" | "no_pending_status_change" | "not_found" | "not_implemented" | "not_ready" | "oauth_provider_disabled" | "oauth_provider_unavailable" | "origin_rejected" | "payload_too_large" | "precondition_failed" | "project_archived" | "project_slug_taken" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "restore_not_confirmed" | "scan_finished" | "second_factor_enabled" | "second_person_required" | "service_unavailable" | "session_ended" | "sign_in_throttled" | "slug_taken" | "team_has_subteams" | "unauthorized" | "unsupported_media_type" | "validation_error" | "verdict_exists" | "verdict_move_not_allowed" | "version_mismatch" | "vex_document_invalid" | "vex_status_move_not_allowed";
+            code: "account_inactive" | "app_credential_revoked" | "approval_is_final" | "approval_transition_not_allowed" | "artefact_too_large" | "backup_protected" | "bad_gateway" | "bad_request" | "body_too_large" | "conflict" | "cors_origin_not_allowed" | "demo_read_only" | "disk-pressure" | "email_registered" | "forbidden" | "gateway_timeout" | "if_match_required" | "internal_error" | "invalid_credentials" | "invalid_refresh_token" | "invalid_reset_token" | "invalid_second_factor" | "invalid_second_factor_code" | "inventory_artefact_malformed" | "inventory_artefact_mismatch" | "last-super-admin" | "last_oauth_link" | "length_required" | "malformed_body" | "malformed_json" | "malformed_request" | "method_not_allowed" | "no_enrolment_pending" | "no_pending_status_change" | "not_found" | "not_implemented" | "not_opted_in" | "not_ready" | "oauth_provider_disabled" | "oauth_provider_unavailable" | "origin_rejected" | "payload_too_large" | "precondition_failed" | "project_archived" | "project_slug_taken" | "rate_limited" | "remote_write_failed" | "request_header_fields_too_large" | "request_timeout" | "restore_not_confirmed" | "scan_finished" | "scan_has_no_inventory" | "second_factor_enabled" | "second_person_required" | "service_unavailable" | "session_ended" | "sign_in_throttled" | "slug_taken" | "team_has_subteams" | "unauthorized" | "unsupported_media_type" | "validation_error" | "verdict_exists" | "verdict_move_not_allowed" | "version_mismatch" | "vex_document_invalid" | "vex_status_move_not_allowed";
             /** @description Validation errors: one per offending field, e.g. body.email or query.limit */
             errors?: {
                 path: string;
@@ -5398,6 +5530,38 @@ export interface components {
             /** @description Shown once: configure it at the host now */
             secret: string;
         };
+        RemediationPullRequest: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @constant */
+            ecosystem: "npm";
+            repository_full_name: string;
+            head_branch: string;
+            base_branch: string;
+            pr_number: number | null;
+            pr_url: string | null;
+            /** @description The host's state of the pull request as last read (the list reads open ones again) */
+            pr_state: ("open" | "closed" | "merged") | null;
+            /** @enum {string} */
+            status: "creating" | "open" | "failed" | "superseded";
+            package_changes: {
+                package: string;
+                from: string;
+                to: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RemediationPullRequestPage: {
+            items: components["schemas"]["RemediationPullRequest"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
         NpmRemediationDryRun: {
             /** Format: uuid */
             project_id: string;
@@ -5430,6 +5594,73 @@ export interface components {
                 detail: string;
             }[];
             notes: string[];
+        };
+        SourceHostAppCredentialPage: {
+            items: components["schemas"]["SourceHostAppCredential"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        SourceHostAppCredential: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            team_id: string;
+            app_id: string;
+            app_slug: string | null;
+            has_private_key: boolean;
+            has_webhook_secret: boolean;
+            created_by_user_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            revoked_at: string | null;
+        };
+        SourceHostAppInstallationPage: {
+            items: components["schemas"]["SourceHostAppInstallation"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        SourceHostAppInstallation: {
+            /** Format: uuid */
+            app_credential_id: string;
+            installation_id: string;
+            account_login: string | null;
+            project_id: string | null;
+            repository_full_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PullRequestComment: {
+            /** Format: uuid */
+            scan_id: string;
+            /** Format: uuid */
+            project_id: string;
+            pull_request_number: number;
+            comment_id: number;
+            /** @enum {string} */
+            action: "created" | "updated";
+            base_ref: string;
+            /** @description The base branch's scan compared with; null: none */
+            base_scan_id: string | null;
+            /** @description pass, fail or no_scan */
+            gate_outcome: string;
+            new_findings: {
+                vulnerability_id: string;
+                severity: string;
+                package: string;
+                version: string;
+            }[];
+            license_problems: {
+                package: string;
+                version: string;
+                license: string;
+                category: string;
+            }[];
         };
     };
     responses: never;
@@ -20945,6 +21176,230 @@ export interface operations {
             };
         };
     };
+    npmRemediationPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    manifest?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The open pull request with the same bumps */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemediationPullRequest"];
+                };
+            };
+            /** @description The new pull request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemediationPullRequest"];
+                };
+            };
+            /** @description Nothing to remediate */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not valid JSON (malformed_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of the project's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The project is not opted in (not_opted_in) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body exceeds its size limit (body_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of an accepted media type (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The manifest or the stored repository is unusable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The source host refused a write (remote_write_failed; its status only) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRemediationPullRequests: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Rows per page */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemediationPullRequestPage"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a member of the project's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     npmRemediationDryRun: {
         parameters: {
             query?: never;
@@ -21036,6 +21491,630 @@ export interface operations {
             };
             /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSourceHostApps: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Rows per page */
+                page_size?: number;
+                team_id?: string;
+                include_revoked?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppCredentialPage"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a member of team_id */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    registerSourceHostApp: {
+        parameters: {
+            query: {
+                team_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_id: string;
+                    private_key: string;
+                    app_slug?: string;
+                    webhook_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The credential */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppCredential"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of team_id */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body exceeds its size limit (body_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of an accepted media type (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSourceHostApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppCredential"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of the app's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app credential among the caller's teams */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeSourceHostApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppCredential"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of the app's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app credential among the caller's teams */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSourceHostAppInstallations: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Rows per page */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                app_credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of installations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppInstallationPage"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of the app's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app credential among the caller's teams */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request does not match its schema; `errors` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    linkSourceHostAppInstallation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    installation_id: string;
+                    account_login?: string;
+                    /** Format: uuid */
+                    project_id?: string;
+                    repository_full_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The installation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceHostAppInstallation"];
+                };
+            };
+            /** @description The body is not valid JSON (malformed_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not team_admin of the app's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app credential among the caller's teams */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The app credential is revoked (app_credential_revoked) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body exceeds its size limit (body_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of an accepted media type (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a project of the app's team, or not owner/name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other error, as a problem document. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postPullRequestComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequestComment"];
+                };
+            };
+            /** @description No valid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Below developer on the project's team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such scan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not opted in (not_opted_in), or the scan has no inventory (scan_has_no_inventory) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The scan is not of a pull request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers exceed the server's limit (request_header_fields_too_large) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The source host refused a write (remote_write_failed; its status only) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

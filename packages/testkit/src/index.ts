@@ -35,6 +35,7 @@ export { startTestSmtpServer } from "./smtp-server.ts";
 export type { ReceivedMail, TestSmtpServer } from "./smtp-server.ts";
 export { startGitServer } from "./git-server.ts";
 export { sharedGitea, type SharedGitea } from "./gitea.ts";
+export { startGiteaAppHost, type GiteaAppHost } from "./gitea-app-host.ts";
 export { startOciRegistry, tarOf, type TarEntry, type TestImage, type TestOciRegistry } from "./oci-registry.ts";
 export { startRegistryAuthProxy, type RegistryAuthOptions, type RegistryAuthProxy } from "./registry-auth-proxy.ts";
 export { dockerSaveOf, ociLayoutFromRegistry } from "./image-archives.ts";

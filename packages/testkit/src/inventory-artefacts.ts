@@ -25,6 +25,8 @@ export interface IngestArtefactOptions {
   release?: string;
   /** Default: a new one. */
   scanId?: string;
+  /** The scan's ref; default none (""). */
+  ref?: string;
   /** Default: the scanner-runner signed with TEST_SECRET; a bench against a running portal signs its own. */
   caller?: CallOptions;
 }
@@ -46,7 +48,7 @@ export async function ingestArtefact(
       scanId,
       projectId,
       attempt: 1,
-      ref: "",
+      ref: opts.ref ?? "",
       ...(opts.release === undefined ? {} : { release: opts.release }),
       inventory: create(ScanArtefactSchema, {
         key: stored.key,

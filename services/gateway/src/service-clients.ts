@@ -33,6 +33,8 @@ import { MaliciousWaiverService } from "@sca/proto/sca/projects/v1/malicious_wai
 import { ProjectService } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { ProjectWebhookService } from "@sca/proto/sca/projects/v1/webhooks_pb.ts";
 import { RemediationService } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
+import { SourceHostAppService } from "@sca/proto/sca/projects/v1/source_host_apps_pb.ts";
+import { PullRequestCommentService } from "@sca/proto/sca/projects/v1/pull_request_comments_pb.ts";
 import { SbomExportService } from "@sca/proto/sca/projects/v1/sbom_pb.ts";
 import { SbomSigningService } from "@sca/proto/sca/projects/v1/sbom_signing_pb.ts";
 import { EnrichmentFeedService } from "@sca/proto/sca/scannerrunner/v1/enrichment_feeds_pb.ts";
@@ -63,6 +65,8 @@ export const SERVICE_CLIENTS = {
     portfolio: PortfolioService,
     webhooks: ProjectWebhookService,
     remediation: RemediationService,
+    apps: SourceHostAppService,
+    pullRequestComments: PullRequestCommentService,
   },
   "scan-orchestrator": { scans: ScanService },
   "scanner-runner": { feeds: EnrichmentFeedService },

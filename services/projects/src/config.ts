@@ -44,4 +44,9 @@ export const projectsKeys = {
   SIGNING_KEY_PATH: key(p.text("")),
   /** The encrypted key's password, sealed with `./dev seal-signing-password` (docs/signing.md); empty: none. */
   SIGNING_KEY_PASSWORD_ENCRYPTED: key(p.text("")),
+  // Source hosts (docs/scm.md, "App credentials"): host A's REST API the installed apps write to, how long a call may
+  // take, and the <service_name> of remediation branches.
+  SCM_API_URL: key(p.httpUrl("https://api.github.com")),
+  SCM_HTTP_TIMEOUT_MS: key(p.int(10_000, { min: 100, max: 120_000 })),
+  REMEDIATION_SERVICE_NAME: key(p.text("sca-portal")),
 };

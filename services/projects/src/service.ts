@@ -7,6 +7,7 @@ import { secretBoxKey } from "@sca/secret-box";
 import { projectsKeys } from "./config.ts";
 import { runnerAdvisoryDatabase } from "./clients/advisory-database.ts";
 import { identityDirectory } from "./clients/directory.ts";
+import { sourceHost } from "./clients/source-host.ts";
 import { policyLicenseCategories } from "./clients/license-categories.ts";
 import {
   LICENSE_POLICY_FEED_GROUP,
@@ -31,6 +32,8 @@ import { registerProjectAssigneeService } from "./rpc/project-assignees.ts";
 import { registerProjectService } from "./rpc/project-service.ts";
 import { registerProjectWebhookService } from "./rpc/project-webhooks.ts";
 import { registerRemediationService } from "./rpc/remediation.ts";
+import { registerSourceHostAppService } from "./rpc/source-host-apps.ts";
+import { registerPullRequestCommentService } from "./rpc/pull-request-comments.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerSbomSigningService } from "./rpc/sbom-signing.ts";
 import { signingPasswordBoxKey, signsWithKey } from "./signing/sbom-signer.ts";
@@ -99,7 +102,11 @@ export const service = defineService({
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
-      registerRemediationService(router, { orm });
+      const appSecretKey = secretBoxKey(secretKey, "scm-app-secret", "sca-projects");
+      registerSourceHostAppService(router, { orm, appSecretKey, wakeRelay: () => kafka.wakeRelay() });
+      const host = sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS);
+      registerRemediationService(router, { orm, appSecretKey, host, serviceName: config.REMEDIATION_SERVICE_NAME });
+      registerPullRequestCommentService(router, { orm, appSecretKey, host });
       registerProjectWebhookService(router, {
         orm,
         webhookSecretKey: secretBoxKey(secretKey, "webhook-secret", "sca-projects"),

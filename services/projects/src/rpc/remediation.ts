@@ -1,9 +1,9 @@
-// RemediationService (docs/scm.md, "Remediation"): the npm dry-run. The recommendations come from the open npm
-// findings of the project's newest snapshot; the manifest from the request (override) or, best effort, from the
-// latest preserved scan source (none is preserved today, so then it is `none`). Nothing is written.
+// RemediationService (docs/scm.md, "Remediation"): the npm dry-run here, the pull request and its list in
+// remediation-pull-requests.ts. The dry-run's recommendations come from the open npm findings of the project's newest
+// snapshot; the manifest from the request (override) or, best effort, from the latest preserved scan source (none is
+// preserved today, so then it is `none`). Nothing is written.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import type { MikroORM } from "@mikro-orm/postgresql";
 import { ProblemError } from "@sca/problem";
 import { NpmDryRunResponseSchema, RemediationService } from "@sca/proto/sca/projects/v1/remediation_pb.ts";
 import { requireCaller } from "@sca/rpc";
@@ -12,13 +12,13 @@ import { mayArchive, mayRead } from "../domain/project-access.ts";
 import { newestSnapshot } from "../store/inventory/snapshots.ts";
 import { vulnerableNpmPackages } from "../store/remediation-inputs.ts";
 import { enforce, readableProject } from "./project-lookup.ts";
+import { remediationPullRequestHandlers, type RemediationPullRequestDeps } from "./remediation-pull-requests.ts";
 
-export interface RemediationDeps {
-  orm: MikroORM;
-}
+export type RemediationDeps = RemediationPullRequestDeps;
 
 export function registerRemediationService(router: ConnectRouter, deps: RemediationDeps): void {
   router.service(RemediationService, {
+    ...remediationPullRequestHandlers(deps),
     async npmDryRun(req, ctx) {
       const caller = requireCaller(ctx);
       const project = await readableProject(deps, caller, req.projectId, mayRead);

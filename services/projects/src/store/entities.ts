@@ -18,6 +18,7 @@ import { DailyMetric, FindingFix, ProjectFigures } from "./entities/portfolio.ts
 import { MaliciousWaiver } from "./entities/malicious-waiver.ts";
 import { Project } from "./entities/project.ts";
 import { WebhookSecret } from "./entities/webhook-secret.ts";
+import { AppCredential, AppInstallation, RemediationPullRequest } from "./entities/source-host.ts";
 
 /** The tables of the projects schema. */
 export const entities: DatabaseOptions["entities"] = [
@@ -44,4 +45,7 @@ export const entities: DatabaseOptions["entities"] = [
   DailyMetric,
   WebhookSecret,
   MaliciousWaiver,
+  AppCredential,
+  AppInstallation,
+  RemediationPullRequest,
 ];

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file sca/projects/v1/remediation.proto.
  */
 export const file_sca_projects_v1_remediation: GenFile = /*@__PURE__*/
-  fileDesc("CiFzY2EvcHJvamVjdHMvdjEvcmVtZWRpYXRpb24ucHJvdG8SD3NjYS5wcm9qZWN0cy52MSJKChBOcG1EcnlSdW5SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoIbWFuaWZlc3QYAiABKAlIAIgBAUILCglfbWFuaWZlc3QiWgoRTnBtUmVjb21tZW5kYXRpb24SDwoHcGFja2FnZRgBIAEoCRIXCg9jdXJyZW50X3ZlcnNpb24YAiABKAkSGwoTcmVjb21tZW5kZWRfdmVyc2lvbhgDIAEoCSJlChFOcG1NYW5pZmVzdENoYW5nZRIPCgdwYWNrYWdlGAEgASgJEg8KB3NlY3Rpb24YAiABKAkSDgoGYmVmb3JlGAMgASgJEg0KBWFmdGVyGAQgASgJEg8KB2NoYW5nZWQYBSABKAgiVAoSUmVtZWRpYXRpb25XYXJuaW5nEgwKBGNvZGUYASABKAkSFAoHcGFja2FnZRgCIAEoCUgAiAEBEg4KBmRldGFpbBgDIAEoCUIKCghfcGFja2FnZSKIAwoRTnBtRHJ5UnVuUmVzcG9uc2USEgoKcHJvamVjdF9pZBgBIAEoCRIUCgdzY2FuX2lkGAIgASgJSACIAQESEQoJZWNvc3lzdGVtGAMgASgJEhcKD21hbmlmZXN0X3NvdXJjZRgEIAEoCRIWCg5tYW5pZmVzdF9mb3VuZBgFIAEoCBIPCgdjaGFuZ2VkGAYgASgIEhwKD2VkaXRlZF9tYW5pZmVzdBgHIAEoCUgBiAEBEjsKD3JlY29tbWVuZGF0aW9ucxgIIAMoCzIiLnNjYS5wcm9qZWN0cy52MS5OcG1SZWNvbW1lbmRhdGlvbhIzCgdjaGFuZ2VzGAkgAygLMiIuc2NhLnByb2plY3RzLnYxLk5wbU1hbmlmZXN0Q2hhbmdlEjUKCHdhcm5pbmdzGAogAygLMiMuc2NhLnByb2plY3RzLnYxLlJlbWVkaWF0aW9uV2FybmluZxINCgVub3RlcxgLIAMoCUIKCghfc2Nhbl9pZEISChBfZWRpdGVkX21hbmlmZXN0MmgKElJlbWVkaWF0aW9uU2VydmljZRJSCglOcG1EcnlSdW4SIS5zY2EucHJvamVjdHMudjEuTnBtRHJ5UnVuUmVxdWVzdBoiLnNjYS5wcm9qZWN0cy52MS5OcG1EcnlSdW5SZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiFzY2EvcHJvamVjdHMvdjEvcmVtZWRpYXRpb24ucHJvdG8SD3NjYS5wcm9qZWN0cy52MSJKChBOcG1EcnlSdW5SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoIbWFuaWZlc3QYAiABKAlIAIgBAUILCglfbWFuaWZlc3QiWgoRTnBtUmVjb21tZW5kYXRpb24SDwoHcGFja2FnZRgBIAEoCRIXCg9jdXJyZW50X3ZlcnNpb24YAiABKAkSGwoTcmVjb21tZW5kZWRfdmVyc2lvbhgDIAEoCSJlChFOcG1NYW5pZmVzdENoYW5nZRIPCgdwYWNrYWdlGAEgASgJEg8KB3NlY3Rpb24YAiABKAkSDgoGYmVmb3JlGAMgASgJEg0KBWFmdGVyGAQgASgJEg8KB2NoYW5nZWQYBSABKAgiVAoSUmVtZWRpYXRpb25XYXJuaW5nEgwKBGNvZGUYASABKAkSFAoHcGFja2FnZRgCIAEoCUgAiAEBEg4KBmRldGFpbBgDIAEoCUIKCghfcGFja2FnZSKIAwoRTnBtRHJ5UnVuUmVzcG9uc2USEgoKcHJvamVjdF9pZBgBIAEoCRIUCgdzY2FuX2lkGAIgASgJSACIAQESEQoJZWNvc3lzdGVtGAMgASgJEhcKD21hbmlmZXN0X3NvdXJjZRgEIAEoCRIWCg5tYW5pZmVzdF9mb3VuZBgFIAEoCBIPCgdjaGFuZ2VkGAYgASgIEhwKD2VkaXRlZF9tYW5pZmVzdBgHIAEoCUgBiAEBEjsKD3JlY29tbWVuZGF0aW9ucxgIIAMoCzIiLnNjYS5wcm9qZWN0cy52MS5OcG1SZWNvbW1lbmRhdGlvbhIzCgdjaGFuZ2VzGAkgAygLMiIuc2NhLnByb2plY3RzLnYxLk5wbU1hbmlmZXN0Q2hhbmdlEjUKCHdhcm5pbmdzGAogAygLMiMuc2NhLnByb2plY3RzLnYxLlJlbWVkaWF0aW9uV2FybmluZxINCgVub3RlcxgLIAMoCUIKCghfc2Nhbl9pZEISChBfZWRpdGVkX21hbmlmZXN0Ik8KFU5wbVB1bGxSZXF1ZXN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKCG1hbmlmZXN0GAIgASgJSACIAQFCCwoJX21hbmlmZXN0IkUKGFJlbWVkaWF0aW9uUGFja2FnZUNoYW5nZRIPCgdwYWNrYWdlGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKFlJlbWVkaWF0aW9uUHVsbFJlcXVlc3QSCgoCaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIRCgllY29zeXN0ZW0YAyABKAkSHAoUcmVwb3NpdG9yeV9mdWxsX25hbWUYBCABKAkSEwoLaGVhZF9icmFuY2gYBSABKAkSEwoLYmFzZV9icmFuY2gYBiABKAkSFgoJcHJfbnVtYmVyGAcgASgDSACIAQESEwoGcHJfdXJsGAggASgJSAGIAQESDgoGc3RhdHVzGAkgASgJEkIKD3BhY2thZ2VfY2hhbmdlcxgKIAMoCzIpLnNjYS5wcm9qZWN0cy52MS5SZW1lZGlhdGlvblBhY2thZ2VDaGFuZ2USLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoIcHJfc3RhdGUYDSABKAlIAogBAUIMCgpfcHJfbnVtYmVyQgkKB19wcl91cmxCCwoJX3ByX3N0YXRlIn4KFk5wbVB1bGxSZXF1ZXN0UmVzcG9uc2USDwoHb3V0Y29tZRgBIAEoCRJCCgxwdWxsX3JlcXVlc3QYAiABKAsyJy5zY2EucHJvamVjdHMudjEuUmVtZWRpYXRpb25QdWxsUmVxdWVzdEgAiAEBQg8KDV9wdWxsX3JlcXVlc3QiWQoiTGlzdFJlbWVkaWF0aW9uUHVsbFJlcXVlc3RzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHBhZ2UYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFImwKI0xpc3RSZW1lZGlhdGlvblB1bGxSZXF1ZXN0c1Jlc3BvbnNlEjYKBWl0ZW1zGAEgAygLMicuc2NhLnByb2plY3RzLnYxLlJlbWVkaWF0aW9uUHVsbFJlcXVlc3QSDQoFdG90YWwYAiABKAMy1gIKElJlbWVkaWF0aW9uU2VydmljZRJSCglOcG1EcnlSdW4SIS5zY2EucHJvamVjdHMudjEuTnBtRHJ5UnVuUmVxdWVzdBoiLnNjYS5wcm9qZWN0cy52MS5OcG1EcnlSdW5SZXNwb25zZRJhCg5OcG1QdWxsUmVxdWVzdBImLnNjYS5wcm9qZWN0cy52MS5OcG1QdWxsUmVxdWVzdFJlcXVlc3QaJy5zY2EucHJvamVjdHMudjEuTnBtUHVsbFJlcXVlc3RSZXNwb25zZRKIAQobTGlzdFJlbWVkaWF0aW9uUHVsbFJlcXVlc3RzEjMuc2NhLnByb2plY3RzLnYxLkxpc3RSZW1lZGlhdGlvblB1bGxSZXF1ZXN0c1JlcXVlc3QaNC5zY2EucHJvamVjdHMudjEuTGlzdFJlbWVkaWF0aW9uUHVsbFJlcXVlc3RzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message sca.projects.v1.NpmDryRunRequest
@@ -199,6 +201,211 @@ export const NpmDryRunResponseSchema: GenMessage<NpmDryRunResponse> = /*@__PURE_
   messageDesc(file_sca_projects_v1_remediation, 4);
 
 /**
+ * @generated from message sca.projects.v1.NpmPullRequestRequest
+ */
+export type NpmPullRequestRequest = Message<"sca.projects.v1.NpmPullRequestRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * Raw package.json to edit; absent: the repository's package.json on its default branch.
+   *
+   * @generated from field: optional string manifest = 2;
+   */
+  manifest?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.NpmPullRequestRequest.
+ * Use `create(NpmPullRequestRequestSchema)` to create a new message.
+ */
+export const NpmPullRequestRequestSchema: GenMessage<NpmPullRequestRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 5);
+
+/**
+ * @generated from message sca.projects.v1.RemediationPackageChange
+ */
+export type RemediationPackageChange = Message<"sca.projects.v1.RemediationPackageChange"> & {
+  /**
+   * @generated from field: string package = 1;
+   */
+  package: string;
+
+  /**
+   * @generated from field: string from = 2;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 3;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message sca.projects.v1.RemediationPackageChange.
+ * Use `create(RemediationPackageChangeSchema)` to create a new message.
+ */
+export const RemediationPackageChangeSchema: GenMessage<RemediationPackageChange> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 6);
+
+/**
+ * @generated from message sca.projects.v1.RemediationPullRequest
+ */
+export type RemediationPullRequest = Message<"sca.projects.v1.RemediationPullRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string ecosystem = 3;
+   */
+  ecosystem: string;
+
+  /**
+   * @generated from field: string repository_full_name = 4;
+   */
+  repositoryFullName: string;
+
+  /**
+   * @generated from field: string head_branch = 5;
+   */
+  headBranch: string;
+
+  /**
+   * @generated from field: string base_branch = 6;
+   */
+  baseBranch: string;
+
+  /**
+   * @generated from field: optional int64 pr_number = 7;
+   */
+  prNumber?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string pr_url = 8;
+   */
+  prUrl?: string | undefined;
+
+  /**
+   * creating, open, failed or superseded.
+   *
+   * @generated from field: string status = 9;
+   */
+  status: string;
+
+  /**
+   * @generated from field: repeated sca.projects.v1.RemediationPackageChange package_changes = 10;
+   */
+  packageChanges: RemediationPackageChange[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 12;
+   */
+  updatedAt?: Timestamp | undefined;
+
+  /**
+   * The host's state of the pull request as last read (open, closed, merged); absent before it exists.
+   *
+   * @generated from field: optional string pr_state = 13;
+   */
+  prState?: string | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.RemediationPullRequest.
+ * Use `create(RemediationPullRequestSchema)` to create a new message.
+ */
+export const RemediationPullRequestSchema: GenMessage<RemediationPullRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 7);
+
+/**
+ * @generated from message sca.projects.v1.NpmPullRequestResponse
+ */
+export type NpmPullRequestResponse = Message<"sca.projects.v1.NpmPullRequestResponse"> & {
+  /**
+   * created (201), existing (200) or nothing (204: no record).
+   *
+   * @generated from field: string outcome = 1;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: optional sca.projects.v1.RemediationPullRequest pull_request = 2;
+   */
+  pullRequest?: RemediationPullRequest | undefined;
+};
+
+/**
+ * Describes the message sca.projects.v1.NpmPullRequestResponse.
+ * Use `create(NpmPullRequestResponseSchema)` to create a new message.
+ */
+export const NpmPullRequestResponseSchema: GenMessage<NpmPullRequestResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 8);
+
+/**
+ * @generated from message sca.projects.v1.ListRemediationPullRequestsRequest
+ */
+export type ListRemediationPullRequestsRequest = Message<"sca.projects.v1.ListRemediationPullRequestsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: int32 page = 2;
+   */
+  page: number;
+
+  /**
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListRemediationPullRequestsRequest.
+ * Use `create(ListRemediationPullRequestsRequestSchema)` to create a new message.
+ */
+export const ListRemediationPullRequestsRequestSchema: GenMessage<ListRemediationPullRequestsRequest> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 9);
+
+/**
+ * @generated from message sca.projects.v1.ListRemediationPullRequestsResponse
+ */
+export type ListRemediationPullRequestsResponse = Message<"sca.projects.v1.ListRemediationPullRequestsResponse"> & {
+  /**
+   * @generated from field: repeated sca.projects.v1.RemediationPullRequest items = 1;
+   */
+  items: RemediationPullRequest[];
+
+  /**
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * Describes the message sca.projects.v1.ListRemediationPullRequestsResponse.
+ * Use `create(ListRemediationPullRequestsResponseSchema)` to create a new message.
+ */
+export const ListRemediationPullRequestsResponseSchema: GenMessage<ListRemediationPullRequestsResponse> = /*@__PURE__*/
+  messageDesc(file_sca_projects_v1_remediation, 10);
+
+/**
  * npm remediation (the spec's "Remediation (npm)"; docs/scm.md): the manifest edit that moves each vulnerable direct
  * dependency of the project's newest snapshot to its fix. NotFound for a missing project, PermissionDenied for one the
  * caller may not read or is not developer+ on.
@@ -215,6 +422,28 @@ export const RemediationService: GenService<{
     methodKind: "unary";
     input: typeof NpmDryRunRequestSchema;
     output: typeof NpmDryRunResponseSchema;
+  },
+  /**
+   * team_admin of the project's team. The record is written (creating) before the remote writes; FailedPrecondition
+   * not_opted_in (409) without a linked live installation, InvalidArgument (422) for an unusable manifest or
+   * repository, Unavailable remote_write_failed (502, the remote status only) when the host refuses a write.
+   *
+   * @generated from rpc sca.projects.v1.RemediationService.NpmPullRequest
+   */
+  npmPullRequest: {
+    methodKind: "unary";
+    input: typeof NpmPullRequestRequestSchema;
+    output: typeof NpmPullRequestResponseSchema;
+  },
+  /**
+   * Any member of the project's team; newest first.
+   *
+   * @generated from rpc sca.projects.v1.RemediationService.ListRemediationPullRequests
+   */
+  listRemediationPullRequests: {
+    methodKind: "unary";
+    input: typeof ListRemediationPullRequestsRequestSchema;
+    output: typeof ListRemediationPullRequestsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_sca_projects_v1_remediation, 0);

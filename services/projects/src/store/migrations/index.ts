@@ -1,5 +1,6 @@
 import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
+import { Migration20261128210000_SourceHostApps } from "./Migration20261128210000_SourceHostApps.ts";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
@@ -51,4 +52,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261128180000_WebhookSecrets,
   // Malicious-package waivers (docs/enrichment-feeds.md, "Waivers").
   Migration20261128180000_MaliciousWaivers,
+  // Source-host app credentials and remediation pull requests (docs/scm.md).
+  Migration20261128210000_SourceHostApps,
 ];
