@@ -77,6 +77,20 @@ grep -q 'consumerGroup: "sca-portal-prod.scanner-runner.automatic"' <<<"$keda" |
   die "the automatic trigger must read the runners' prefixed group"
 grep -q 'lagThreshold: "2"' <<<"$keda" || die "the manual lane's lagThreshold must be its slots times lagPerSlot"
 score keda --values "$VALUES/ci-values.yaml" --set keda.enabled=true
+# Metrics (docs/deploy.md, "Metrics"): every service serves them on a port of its own, and each component has a
+# ServiceMonitor unless its services.<service>.metrics turns it off (ci-values: the notifier's), with its own settings.
+log "helm template: a metrics port on every service, a ServiceMonitor per component"
+monitored="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/servicemonitor.yaml)"
+[ "$(grep -c '^kind: ServiceMonitor$' <<<"$monitored")" = 7 ] ||
+  die "the all-features rendering must have a ServiceMonitor for each component but the notifier"
+! grep -q 'component: notifier' <<<"$monitored" || die "services.notifier.metrics turned its ServiceMonitor off"
+grep -A20 'name: sca-portal-scanner-runner$' <<<"$monitored" | grep -q 'interval: 60s' ||
+  die "the scanner-runner's ServiceMonitor must take its own interval"
+deployments="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/services.yaml)"
+[ "$(grep -c '^            - name: metrics$' <<<"$deployments")" = 8 ] ||
+  die "every service's Deployment must have a metrics port with metrics.enabled"
+[ "$(grep -A1 'name: METRICS_PORT$' <<<"$deployments" | grep -c 'value: "9090"')" = 8 ] ||
+  die "every service must be told its METRICS_PORT"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"

@@ -8,6 +8,7 @@ import { createKafka, measureQueueLag } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
 import { closeInOrder, type Closer } from "@sca/runtime/closers";
+import { startMetricsServer } from "@sca/runtime/metrics";
 import type { Route } from "./api/route.ts";
 import { gatewayKeys, serviceUrlOf } from "./config.ts";
 import { createGatewayContext, type GatewayContext } from "./context.ts";
@@ -15,7 +16,6 @@ import { domainServiceTargets, type ReadinessTarget } from "./health/readiness.t
 import { ACCESS_ANSWER_NAMESPACE } from "./http/access-answers.ts";
 import { API_KEY_ANSWER_NAMESPACE } from "./http/api-key-answers.ts";
 import { registerQueueBacklogMetrics } from "./http/queue-backlog-metrics.ts";
-import { startMetricsServer } from "./metrics-server.ts";
 import { apiRoutes } from "./routes/index.ts";
 import { startGatewayServer, type GatewayServer } from "./server.ts";
 import { startScanEventsFeed } from "./ws/scan-events-feed.ts";
@@ -132,7 +132,13 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
     const host = !listen.host || ["0.0.0.0", "::"].includes(listen.host) ? "127.0.0.1" : listen.host;
     let metricsUrl: string | undefined;
     if (config.METRICS_ENABLED && config.METRICS_PORT >= 0) {
-      const metrics = await startMetricsServer(ctx, { port: config.METRICS_PORT, host: listen.host });
+      const metrics = await startMetricsServer({
+        config,
+        registry: ctx.metrics.registry,
+        logger,
+        port: config.METRICS_PORT,
+        host: listen.host,
+      });
       opened.push({ name: "metrics server", close: () => metrics.close() });
       metricsUrl = `http://${host}:${metrics.port}`;
     }

@@ -382,12 +382,15 @@ Job calls none, the `helm test` pod the gateway alone.
 {{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}
 - name: TRUST_PROXY_HOPS
   value: {{ $.Values.ingress.trustedProxyHops | quote }}
+{{- end }}
+{{- if hasKey $.Values.services $name }}
+{{- $metrics := (include "sca-portal.setting" (list $ $name "metrics") | fromJson).v }}
 - name: METRICS_ENABLED
-  value: {{ $.Values.metrics.enabled | quote }}
-{{- if $.Values.metrics.enabled }}
+  value: {{ $metrics.enabled | quote }}
+{{- if $metrics.enabled }}
 {{- /* /metrics on a port of its own, which the Ingress and HTTPRoute never route to. */}}
 - name: METRICS_PORT
-  value: {{ $.Values.metrics.port | quote }}
+  value: {{ $metrics.port | quote }}
 {{- end }}
 {{- end }}
 {{- end -}}
