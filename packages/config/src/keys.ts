@@ -56,6 +56,15 @@ export const keys = {
    * gateway serves it on HTTP_PORT as the spec shows it, a domain service not at all; 0: any free port.
    */
   METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  /**
+   * OpenTelemetry trace export (docs/deploy.md, "Traces"): the OTLP/HTTP collector's base URL (spans go to
+   * <endpoint>/v1/traces); empty: no tracing.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: key((raw) => {
+    if (!raw) return "";
+    if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new Error("must be an http:// or https:// URL");
+    return raw;
+  }),
   SERVICE_VERSION: key(p.text("unknown")),
   SERVICE_COMMIT: key(p.text("unknown")),
   SERVICE_BUILT_AT: key(p.text("unknown")),

@@ -59,6 +59,7 @@ export const gatewayKeys = {
   METRICS_ENABLED: keys.METRICS_ENABLED,
   METRICS_TOKEN: keys.METRICS_TOKEN,
   METRICS_PORT: keys.METRICS_PORT,
+  OTEL_EXPORTER_OTLP_ENDPOINT: keys.OTEL_EXPORTER_OTLP_ENDPOINT,
   /** The queue-backlog series of /metrics, read from Kafka's consumer lag (docs/operations.md); needs METRICS_ENABLED. */
   QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */

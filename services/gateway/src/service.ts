@@ -9,6 +9,7 @@ import { createLogger, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
 import { closeInOrder, type Closer } from "@sca/runtime/closers";
 import { startMetricsServer } from "@sca/runtime/metrics";
+import { startTracing } from "@sca/runtime/tracing";
 import type { Route } from "./api/route.ts";
 import { gatewayKeys, serviceUrlOf } from "./config.ts";
 import { createGatewayContext, type GatewayContext } from "./context.ts";
@@ -89,6 +90,11 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
   const redis = createRedis(config.REDIS_URL, logger);
   // Closed last to first: each after what uses it.
   const opened: Closer[] = [{ name: "redis", close: () => redis.quit() }];
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    // Closed after the HTTP server, so the last requests' spans are flushed too.
+    const tracing = startTracing("gateway", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+    opened.push({ name: "tracing", close: () => tracing.close() });
+  }
   const closeOpened = () => closeInOrder("gateway", [...opened].reverse(), logger);
   try {
     const ctx = createGatewayContext({
