@@ -85,6 +85,28 @@ mounting="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" 
 grep -q 'value: "/etc/sca-portal/signing/signing.key"' \
   <<<"$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/services.yaml)" ||
   die "SIGNING_KEY_PATH must name the mounted key file"
+# Metrics (docs/deploy.md, "Metrics"): every service serves them on a port of its own, and each component has a
+# ServiceMonitor unless its services.<service>.metrics turns it off (ci-values: the notifier's), with its own settings.
+log "helm template: a metrics port on every service, a ServiceMonitor per component"
+monitored="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/servicemonitor.yaml)"
+[ "$(grep -c '^kind: ServiceMonitor$' <<<"$monitored")" = 7 ] ||
+  die "the all-features rendering must have a ServiceMonitor for each component but the notifier"
+! grep -q 'component: notifier' <<<"$monitored" || die "services.notifier.metrics turned its ServiceMonitor off"
+grep -A20 'name: sca-portal-scanner-runner$' <<<"$monitored" | grep -q 'interval: 60s' ||
+  die "the scanner-runner's ServiceMonitor must take its own interval"
+deployments="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/services.yaml)"
+[ "$(grep -c '^            - name: metrics$' <<<"$deployments")" = 8 ] ||
+  die "every service's Deployment must have a metrics port with metrics.enabled"
+[ "$(grep -A1 'name: METRICS_PORT$' <<<"$deployments" | grep -c 'value: "9090"')" = 8 ] ||
+  die "every service must be told its METRICS_PORT"
+# Traces (docs/deploy.md, "Traces"): off by default; with tracing.otlpEndpoint the gateway alone is told the
+# collector and its NetworkPolicy reaches it.
+log "helm template: OpenTelemetry trace export only when asked for, to the gateway"
+! helm template sca-portal "$CHART" | grep -q OTEL_EXPORTER_OTLP_ENDPOINT || die "tracing must be off by default"
+[ "$(grep -c 'name: OTEL_EXPORTER_OTLP_ENDPOINT$' <<<"$deployments")" = 1 ] ||
+  die "with tracing.otlpEndpoint the gateway, and only it, must get OTEL_EXPORTER_OTLP_ENDPOINT"
+helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/networkpolicy.yaml |
+  grep -A60 'name: sca-portal-gateway$' | grep -q 'port: 4318,' || die "the gateway's NetworkPolicy must reach the collector"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"

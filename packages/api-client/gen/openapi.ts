@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: every domain service reachable with its schema at the latest migration */
+        /** Readiness: the services the gateway needs (identity) reachable with their schema at the latest migration */
         get: operations["healthReady"];
         put?: never;
         post?: never;
@@ -5784,6 +5784,8 @@ export interface operations {
                         services: {
                             [key: string]: "serving" | "not_serving" | "unknown" | "unreachable";
                         };
+                        /** @description Services not serving whose routes answer 503 meanwhile; the gateway needs only identity to be ready */
+                        degraded: string[];
                     };
                 };
             };
@@ -5796,7 +5798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not ready; the problem carries `redis` and `services` as in the 200 answer */
+            /** @description Not ready; the problem carries `redis`, `services` and `degraded` as in the 200 answer */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -47,6 +47,24 @@ export const keys = {
   // The largest request a service reads. 64 MiB: RecordScanMatches carries one verdict per distinct package version
   // of an inventory, and an SBOM at SBOM_MAX_BYTES (50 MiB, ~60,000 components) made 5 MB at 50,000 (4 MiB refused it).
   RPC_READ_MAX_BYTES: key(p.int(64 * 1024 * 1024, { min: 1024, max: 256 * 1024 * 1024 })),
+  /** Prometheus metrics of every process (docs/deploy.md, "Metrics"). */
+  METRICS_ENABLED: key(p.bool(false)),
+  /** When set, the bearer a scrape of /metrics must carry; otherwise /metrics answers 404. */
+  METRICS_TOKEN: key(p.text(""), true),
+  /**
+   * Ours: a port of its own for /metrics, so a deployment's ingress never routes to it (docs/gateway.md). Unset: the
+   * gateway serves it on HTTP_PORT as the spec shows it, a domain service not at all; 0: any free port.
+   */
+  METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  /**
+   * OpenTelemetry trace export (docs/deploy.md, "Traces"): the OTLP/HTTP collector's base URL (spans go to
+   * <endpoint>/v1/traces); empty: no tracing.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: key((raw) => {
+    if (!raw) return "";
+    if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new Error("must be an http:// or https:// URL");
+    return raw;
+  }),
   SERVICE_VERSION: key(p.text("unknown")),
   SERVICE_COMMIT: key(p.text("unknown")),
   SERVICE_BUILT_AT: key(p.text("unknown")),

@@ -13,6 +13,7 @@ import type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition
 import { startPeriodicJob } from "./periodic-job.ts";
 import { ensureDeclaredTopics, kafkaKeys, openServiceKafka, type KafkaUse } from "./service-kafka.ts";
 import { defaultRpcPort } from "./services.ts";
+import { processMetricsRegistry, startMetricsServer } from "./metrics-server.ts";
 
 /** The keys every domain service loads. */
 export const baseKeys = {
@@ -23,6 +24,9 @@ export const baseKeys = {
   RPC_PORT: keys.RPC_PORT,
   RPC_HOST: keys.RPC_HOST,
   RPC_READ_MAX_BYTES: keys.RPC_READ_MAX_BYTES,
+  METRICS_ENABLED: keys.METRICS_ENABLED,
+  METRICS_TOKEN: keys.METRICS_TOKEN,
+  METRICS_PORT: keys.METRICS_PORT,
 };
 
 export interface ServiceOverrides<S extends object = object> {
@@ -53,6 +57,8 @@ export interface ServiceInstance {
   secretKey: string;
   /** http://<host>:<port> of its Connect server; undefined when it does not listen. */
   url: string | undefined;
+  /** http://<host>:<port> of its metrics server (METRICS_ENABLED with a METRICS_PORT); undefined otherwise. */
+  metricsUrl: string | undefined;
   /** Its Kafka client (topics under its prefix), when the definition asks for Kafka. */
   kafka: KafkaClient | undefined;
   /** Its Connect registrations with health, as the server serves them. */
@@ -160,6 +166,18 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
             readMaxBytes: config.RPC_READ_MAX_BYTES,
             routes: serviceRoutes,
           });
+    // The process's metrics on a port of their own; a domain service has no HTTP port to serve them on otherwise.
+    const metrics =
+      server && config.METRICS_ENABLED && config.METRICS_PORT >= 0
+        ? await startMetricsServer({
+            config,
+            registry: processMetricsRegistry(),
+            logger,
+            port: config.METRICS_PORT,
+            host: config.RPC_HOST,
+          })
+        : undefined;
+    if (metrics) addCloser("metrics server", () => metrics.close());
     for (const job of def.jobs?.(ctx) ?? []) {
       const running = startPeriodicJob(job, logger);
       addCloser(job.name, () => running.stop());
@@ -179,9 +197,8 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
       orm,
       health,
       secretKey: config.SECRET_KEY,
-      url:
-        server &&
-        `http://${["0.0.0.0", "::"].includes(config.RPC_HOST) ? "127.0.0.1" : config.RPC_HOST}:${server.port}`,
+      url: server && `http://${localHost(config.RPC_HOST)}:${server.port}`,
+      metricsUrl: metrics && `http://${localHost(config.RPC_HOST)}:${metrics.port}`,
       kafka: kafka ? kafka.context.client : undefined,
       routes,
       async close(grace) {
@@ -197,6 +214,11 @@ export async function openServiceInstance<C extends ConfigKeys, K extends KafkaU
     await orm.close().catch(() => undefined);
     throw err;
   }
+}
+
+/** The address to reach a server bound to `host` on this machine. */
+function localHost(host: string): string {
+  return ["0.0.0.0", "::"].includes(host) ? "127.0.0.1" : host;
 }
 
 /** Builds and starts an instance of the service; close() stops it. */

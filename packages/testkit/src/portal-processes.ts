@@ -132,8 +132,9 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
+    // Every service up: the gateway alone is ready once identity is, the others listed as degraded meanwhile.
     const ready = await fetch(`${origin}/api/health/ready`).then(
-      (r) => r.ok,
+      async (r) => r.ok && ((await r.json()) as { degraded: string[] }).degraded.length === 0,
       () => false,
     );
     if (ready) break;

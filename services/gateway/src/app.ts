@@ -11,6 +11,7 @@ import { demoReadOnly, sandboxScanPath } from "./http/demo-read-only.ts";
 import { createProblemRenderer, problemErrorHandler } from "./http/problem-response.ts";
 import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
+import { requestSpans } from "./http/request-spans.ts";
 import { addDocsPages } from "./openapi/docs-pages.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
 
@@ -27,6 +28,7 @@ export function createGatewayApp(ctx: GatewayContext, routes: readonly Route[]):
     requestId(),
     requestLog(ctx.logger),
     ctx.metrics.middleware(),
+    requestSpans(),
     cors(ctx.config.CORS_ALLOWED_ORIGINS),
   );
   // After CORS, so a browser can read the refusal.

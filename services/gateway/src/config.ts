@@ -56,13 +56,10 @@ export const gatewayKeys = {
   DEMO_SANDBOX_PROJECT_ID: key(p.text("")),
   /** Ours: sandbox scan requests, all visitors together (docs/gateway.md, "Demo read-only"). */
   DEMO_SANDBOX_SCAN_RATE_LIMIT: key(p.rate("6/hour")),
-  METRICS_ENABLED: key(p.bool(false)),
-  METRICS_TOKEN: key(p.text(""), true),
-  /**
-   * Ours: a port of its own for /metrics, so a deployment's ingress never routes to it (docs/gateway.md). Unset: on
-   * HTTP_PORT as the spec shows it; 0: any free port.
-   */
-  METRICS_PORT: key(p.int(-1, { min: 0, max: 65535 })),
+  METRICS_ENABLED: keys.METRICS_ENABLED,
+  METRICS_TOKEN: keys.METRICS_TOKEN,
+  METRICS_PORT: keys.METRICS_PORT,
+  OTEL_EXPORTER_OTLP_ENDPOINT: keys.OTEL_EXPORTER_OTLP_ENDPOINT,
   /** The queue-backlog series of /metrics, read from Kafka's consumer lag (docs/operations.md); needs METRICS_ENABLED. */
   QUEUE_BACKLOG_METRICS_ENABLED: key(p.bool(false)),
   /** /ws/scans/{scan_id} (src/ws/scan-progress.ts): the caps, the auth deadline, the log bounds, the scan events it reads. */

@@ -8,6 +8,8 @@ import { createKafka, measureQueueLag } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { createRedis, FixedWindowLimiter, type Redis } from "@sca/redis";
 import { closeInOrder, type Closer } from "@sca/runtime/closers";
+import { startMetricsServer } from "@sca/runtime/metrics";
+import { startTracing } from "@sca/runtime/tracing";
 import type { Route } from "./api/route.ts";
 import { gatewayKeys, serviceUrlOf } from "./config.ts";
 import { createGatewayContext, type GatewayContext } from "./context.ts";
@@ -15,7 +17,6 @@ import { domainServiceTargets, type ReadinessTarget } from "./health/readiness.t
 import { ACCESS_ANSWER_NAMESPACE } from "./http/access-answers.ts";
 import { API_KEY_ANSWER_NAMESPACE } from "./http/api-key-answers.ts";
 import { registerQueueBacklogMetrics } from "./http/queue-backlog-metrics.ts";
-import { startMetricsServer } from "./metrics-server.ts";
 import { apiRoutes } from "./routes/index.ts";
 import { startGatewayServer, type GatewayServer } from "./server.ts";
 import { startScanEventsFeed } from "./ws/scan-events-feed.ts";
@@ -89,6 +90,11 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
   const redis = createRedis(config.REDIS_URL, logger);
   // Closed last to first: each after what uses it.
   const opened: Closer[] = [{ name: "redis", close: () => redis.quit() }];
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    // Closed after the HTTP server, so the last requests' spans are flushed too.
+    const tracing = startTracing("gateway", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+    opened.push({ name: "tracing", close: () => tracing.close() });
+  }
   const closeOpened = () => closeInOrder("gateway", [...opened].reverse(), logger);
   try {
     const ctx = createGatewayContext({
@@ -132,7 +138,13 @@ export async function startGateway(overrides: GatewayOverrides = {}): Promise<Ga
     const host = !listen.host || ["0.0.0.0", "::"].includes(listen.host) ? "127.0.0.1" : listen.host;
     let metricsUrl: string | undefined;
     if (config.METRICS_ENABLED && config.METRICS_PORT >= 0) {
-      const metrics = await startMetricsServer(ctx, { port: config.METRICS_PORT, host: listen.host });
+      const metrics = await startMetricsServer({
+        config,
+        registry: ctx.metrics.registry,
+        logger,
+        port: config.METRICS_PORT,
+        host: listen.host,
+      });
       opened.push({ name: "metrics server", close: () => metrics.close() });
       metricsUrl = `http://${host}:${metrics.port}`;
     }

@@ -10,7 +10,7 @@ import { TEST_KAFKA_FETCH_MAX_WAIT_MS, TEST_SECRET, testServers, uniqueName } fr
 import { pino } from "pino";
 import type { Route } from "../src/api/route.ts";
 import type { GatewayContext } from "../src/context.ts";
-import type { ReadinessTarget } from "../src/health/readiness.ts";
+import { domainServiceTargets, type ReadinessTarget } from "../src/health/readiness.ts";
 import type { GatewayServer } from "../src/server.ts";
 import { startGateway, type GatewaySeams } from "../src/service.ts";
 import type { ScanProgressHub } from "../src/ws/scan-progress.ts";
@@ -35,6 +35,7 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   routes?: (ctx: GatewayContext) => Route[];
   webSocketEndpoints?: WebSocketEndpoint[];
+  /** What /health/ready asks; absent: the test's own services (`identity` and `services`), or none. */
   readinessTargets?: ReadinessTarget[];
   logger?: Logger;
   redisUrl?: string;
@@ -56,6 +57,10 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const serviceAddresses = Object.fromEntries(
     (Object.keys(SERVICES) as ServiceName[]).map((service) => [serviceAddressKey(service), urlOf(service)]),
   );
+  const ownServices = [
+    ...(opts.identity ? ["identity" as const] : []),
+    ...(Object.keys(opts.services ?? {}) as ServiceName[]),
+  ];
   const seams: Partial<GatewaySeams> = { rateLimitNamespace: `${uniqueName("gw_rl")}:` };
   if (opts.identity) seams.apiKeyAnswerNamespace = opts.identity.answerNamespace;
   if (opts.identity?.accessAnswerNamespace) seams.accessAnswerNamespace = opts.identity.accessAnswerNamespace;
@@ -76,7 +81,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     logger: opts.logger ?? createLogger("gateway-test", process.env.LOG_LEVEL ?? "ERROR"),
     listen: { port: 0, host: "127.0.0.1" },
     seams,
-    readinessTargets: opts.readinessTargets ?? [],
+    readinessTargets: opts.readinessTargets ?? domainServiceTargets(urlOf, ownServices),
     routes: opts.routes,
     webSocketEndpoints: opts.webSocketEndpoints,
     scanProgress: opts.scanProgress !== undefined,

@@ -1,6 +1,7 @@
-// /health/ready against real domain services started as child processes: 200 only when every one answers
-// grpc.health.v1 Check("readiness") with SERVING; 503 when one is not migrated, down or silent. Redis is
-// reported, never decisive. Also: a plain @grpc/grpc-js client talks to a service (gRPC interop).
+// /health/ready against real domain services started as child processes: 200 when identity, the one service the
+// gateway needs, answers grpc.health.v1 Check("readiness") with SERVING, listing any other service not serving (not
+// migrated, down) as degraded; 503 when identity is down or silent (not_serving: readiness.pure.test.ts). Redis is reported, never decisive. Also: a plain
+// @grpc/grpc-js client talks to a service (gRPC interop). degraded-routes.test.ts has the routes' side.
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import * as grpc from "@grpc/grpc-js";
@@ -63,20 +64,38 @@ describe("/health/ready", () => {
   it("is 200 when every service is serving, with Redis ok", async () => {
     const { status, body } = await ready([target("policy", policy.url), target("admin", admin.url)]);
     expect(status).toBe(200);
-    expect(body).toEqual({ status: "ready", redis: "ok", services: { policy: "serving", admin: "serving" } });
+    expect(body).toEqual({
+      status: "ready",
+      redis: "ok",
+      services: { policy: "serving", admin: "serving" },
+      degraded: [],
+    });
   });
 
-  it("is 503 when a service's schema is not at head, naming it", async () => {
-    const { status, body } = await ready([target("policy", policy.url), target("notifier", unmigrated.url)]);
+  it("is 503 when identity is down, naming it", async () => {
+    // Port 9 (discard) refuses, as a Service without ready endpoints does.
+    const { status, body } = await ready([target("policy", policy.url), target("identity", "http://127.0.0.1:9")]);
     expect(status).toBe(503);
     expect(body).toMatchObject({
       status: 503,
       code: "not_ready",
       type: "https://portal.example.test/problems/not_ready",
-      detail: "Not ready: notifier is not_serving.",
+      detail: "Not ready: identity is unreachable.",
       instance: "/health/ready",
       redis: "ok",
+      services: { policy: "serving", identity: "unreachable" },
+      degraded: [],
+    });
+  });
+
+  it("stays 200, degraded, when another service's schema is not at head", async () => {
+    const { status, body } = await ready([target("policy", policy.url), target("notifier", unmigrated.url)]);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      status: "ready",
+      redis: "ok",
       services: { policy: "serving", notifier: "not_serving" },
+      degraded: ["notifier"],
     });
   });
 
@@ -88,7 +107,7 @@ describe("/health/ready", () => {
     await new Promise((r) => setTimeout(r, 2_100));
   });
 
-  it("gives up on a service that accepts but never answers, within the short deadline", async () => {
+  it("gives up on identity when it accepts but never answers, within the short deadline", async () => {
     const sockets = new Set<Socket>();
     const silent: Server = createServer((s) => {
       sockets.add(s);
@@ -99,24 +118,28 @@ describe("/health/ready", () => {
       const started = Date.now();
       const { status, body } = await ready([
         target("policy", policy.url),
-        target("silent", `http://127.0.0.1:${port}`),
+        target("identity", `http://127.0.0.1:${port}`),
       ]);
       expect(Date.now() - started).toBeLessThan(READINESS_TIMEOUT_MS + 1_500);
       expect(status).toBe(503);
-      expect(body.services).toEqual({ policy: "serving", silent: "unreachable" });
+      expect(body.services).toEqual({ policy: "serving", identity: "unreachable" });
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
     }
   });
 
-  it("is 503 when a service is down", async () => {
+  it("is 200, degraded, when another service is down, and 503 when identity is down too", async () => {
     await admin.stop();
-    const { status, body } = await ready([target("policy", policy.url), target("admin", admin.url)]);
+    const degraded = await ready([target("policy", policy.url), target("admin", admin.url)]);
+    expect(degraded.status).toBe(200);
+    expect(degraded.body).toMatchObject({ services: { policy: "serving", admin: "unreachable" }, degraded: ["admin"] });
+    const { status, body } = await ready([target("admin", admin.url), target("identity", "http://127.0.0.1:9")]);
     expect(status).toBe(503);
     expect(body).toMatchObject({
-      detail: "Not ready: admin is unreachable.",
-      services: { policy: "serving", admin: "unreachable" },
+      detail: "Not ready: admin is unreachable, identity is unreachable.",
+      services: { admin: "unreachable", identity: "unreachable" },
+      degraded: ["admin"],
     });
   });
 });

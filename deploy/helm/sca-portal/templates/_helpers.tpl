@@ -338,11 +338,12 @@ values give it: /tmp is all a container writes besides its (rotated) logs. Call 
 
 {{/*
 The servers outside the release each service talks to (its NetworkPolicy's egress): what the code uses, not a
-setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3.
+setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3, otlp only
+with tracing.otlpEndpoint.
 */}}
 {{- define "sca-portal.reaches" -}}
 {{- dict
-    "gateway" (list "redis" "kafka" "s3")
+    "gateway" (list "redis" "kafka" "s3" "otlp")
     "identity" (list "postgresql" "redis" "kafka")
     "projects" (list "postgresql" "redis" "kafka" "s3")
     "scan-orchestrator" (list "postgresql" "kafka" "s3")
@@ -400,12 +401,19 @@ Job calls none, the `helm test` pod the gateway alone.
 {{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}
 - name: TRUST_PROXY_HOPS
   value: {{ $.Values.ingress.trustedProxyHops | quote }}
+{{- with $.Values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- if hasKey $.Values.services $name }}
+{{- $metrics := (include "sca-portal.setting" (list $ $name "metrics") | fromJson).v }}
 - name: METRICS_ENABLED
-  value: {{ $.Values.metrics.enabled | quote }}
-{{- if $.Values.metrics.enabled }}
+  value: {{ $metrics.enabled | quote }}
+{{- if $metrics.enabled }}
 {{- /* /metrics on a port of its own, which the Ingress and HTTPRoute never route to. */}}
 - name: METRICS_PORT
-  value: {{ $.Values.metrics.port | quote }}
+  value: {{ $metrics.port | quote }}
 {{- end }}
 {{- end }}
 {{- end -}}

@@ -1,13 +1,14 @@
 // Prometheus metrics of the gateway: the process (CPU, memory, event loop, GC) and HTTP requests counted and
 // timed by method, route template and status. Aggregates only: no path, user or request id becomes a label.
 import type { RequestHandler } from "express";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { processMetricsRegistry } from "@sca/runtime/metrics";
+import { Counter, Histogram } from "prom-client";
 import { routeTemplateOf } from "../api/route-template.ts";
 
 const LABELS = ["method", "route", "status"] as const;
 
 export class HttpMetrics {
-  readonly registry = new Registry();
+  readonly registry = processMetricsRegistry();
   private readonly requests = new Counter({
     name: "http_requests_total",
     help: "HTTP requests answered",
@@ -21,10 +22,6 @@ export class HttpMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-  }
 
   middleware(): RequestHandler {
     return (req, res, next) => {

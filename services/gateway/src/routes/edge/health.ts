@@ -22,6 +22,9 @@ const ready = z.object({
   status: z.literal("ready"),
   redis: z.enum(["ok", "error"]).meta({ description: "Observational: never changes the status code" }),
   services: serviceStates,
+  degraded: z.array(z.string()).meta({
+    description: "Services not serving whose routes answer 503 meanwhile; the gateway needs only identity to be ready",
+  }),
 });
 
 export function healthRoutes(ctx: GatewayContext): Route[] {
@@ -55,12 +58,13 @@ export function healthRoutes(ctx: GatewayContext): Route[] {
     defineRoute({
       method: "get",
       path: "/health/ready",
-      summary: "Readiness: every domain service reachable with its schema at the latest migration",
+      summary:
+        "Readiness: the services the gateway needs (identity) reachable with their schema at the latest migration",
       tags: ["health"],
       operationId: "healthReady",
       responses: {
         200: { description: "Ready", schema: ready },
-        503: problemResponse("Not ready; the problem carries `redis` and `services` as in the 200 answer"),
+        503: problemResponse("Not ready; the problem carries `redis`, `services` and `degraded` as in the 200 answer"),
       },
       handler: async () => {
         const readiness = await checkReadiness(ctx.readinessTargets, ctx.redis);
@@ -72,10 +76,11 @@ export function healthRoutes(ctx: GatewayContext): Route[] {
             status: 503,
             code: "not_ready",
             detail: `Not ready: ${waiting.join(", ")}.`,
-            extensions: { redis: readiness.redis, services: readiness.services },
+            extensions: { redis: readiness.redis, services: readiness.services, degraded: readiness.degraded },
           });
         }
-        return { status: 200, body: { status: "ready", redis: readiness.redis, services: readiness.services } };
+        const { redis, services, degraded } = readiness;
+        return { status: 200, body: { status: "ready", redis, services, degraded } };
       },
     }),
   ];

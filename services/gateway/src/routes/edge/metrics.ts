@@ -1,25 +1,12 @@
 // /metrics in the Prometheus text format. Off (METRICS_ENABLED=false), served on a port of its own (METRICS_PORT,
-// src/metrics-server.ts) or asked with a bearer other than METRICS_TOKEN, it answers exactly as an unknown path does,
+// @sca/runtime/metrics) or asked with a bearer other than METRICS_TOKEN, it answers exactly as an unknown path does,
 // so its existence is not disclosed.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { mayScrape } from "@sca/runtime/metrics";
 import { z } from "zod";
 import { problemResponse } from "../../api/problem-schema.ts";
 import { notFoundProblem } from "../../api/route-registry.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
-import { bearerOf } from "../../http/authenticate.ts";
-
-// Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
-/** Whether a scrape with this Authorization header may read the metrics (METRICS_TOKEN, when set, as its bearer). */
-export function mayScrape(config: GatewayContext["config"], authorization: string | undefined): boolean {
-  const { METRICS_ENABLED, METRICS_TOKEN } = config;
-  return METRICS_ENABLED && (!METRICS_TOKEN || sameSecret(bearerOf(authorization) ?? "", METRICS_TOKEN));
-}
 
 export function metricsRoutes(ctx: GatewayContext): Route[] {
   const onOwnPort = ctx.config.METRICS_PORT >= 0;
