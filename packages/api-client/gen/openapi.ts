@@ -13349,7 +13349,7 @@ export interface operations {
             query?: {
                 /** @description A package's name, exact (log4j-core, lodash) */
                 package?: string;
-                /** @description With package: the exact version */
+                /** @description With package: the exact version, or a range read in each component's ecosystem order (>=2.0,<2.15; [2.0,2.15); alternatives joined by ||) */
                 version?: string;
                 /** @description With package: the purl type (npm, maven, pypi, golang, ...) */
                 ecosystem?: string;
@@ -13420,7 +13420,7 @@ export interface operations {
                 size?: number;
                 /** @description A package's name, exact (log4j-core, lodash) */
                 package?: string;
-                /** @description With package: the exact version */
+                /** @description With package: the exact version, or a range read in each component's ecosystem order (>=2.0,<2.15; [2.0,2.15); alternatives joined by ||) */
                 version?: string;
                 /** @description With package: the purl type (npm, maven, pypi, golang, ...) */
                 ecosystem?: string;

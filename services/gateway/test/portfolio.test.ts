@@ -4,6 +4,7 @@
 // is checked against the project's own dependency graph (GET .../dependency-graph), and its CSV.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import semver from "semver";
 import type { ProjectsStack } from "./projects-stack.ts";
 import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
 
@@ -97,6 +98,38 @@ describe("GET /v1/portfolio/search", () => {
       bearer: outsider,
     });
     expect(none.json).toMatchObject({ items: [], total: 0 });
+  });
+
+  it("finds the versions of a package in a range, in npm's order as node-semver judges it", async () => {
+    const versions = new Map<string, Set<string>>();
+    for (const n of graph.nodes)
+      if (n.version && semver.valid(n.version))
+        versions.set(n.name, (versions.get(n.name) ?? new Set()).add(n.version));
+    const [name, held] = [...versions].sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1))[0]!;
+    const sorted = [...held].sort(semver.compare);
+    expect(sorted.length).toBeGreaterThanOrEqual(3);
+    // From the second lowest version up to (not including) the highest: both ends of the range cut something off.
+    const [low, high] = [sorted[1]!, sorted.at(-1)!];
+    const expected = graph.nodes
+      .filter((n) => n.name === name && n.version && semver.satisfies(n.version, `>=${low} <${high}`))
+      .map((n) => n.id)
+      .sort();
+    for (const range of [`>=${low}, <${high}`, `[${low},${high})`]) {
+      const r = await s.request(
+        "GET",
+        `/v1/portfolio/search?package=${encodeURIComponent(name)}&version=${encodeURIComponent(range)}&size=100`,
+        { bearer: member },
+      );
+      expect(r.status).toBe(200);
+      const rows = (r.json.items as Record<string, unknown>[]).map((h) => h.component_row_id as string).sort();
+      expect([range, rows]).toEqual([range, expected]);
+      expect(r.json.total).toBe(expected.length);
+    }
+    expect(expected.length).toBeGreaterThan(0);
+    const caret = await s.request("GET", `/v1/portfolio/search?package=${encodeURIComponent(name)}&version=%5E1.0.0`, {
+      bearer: member,
+    });
+    expect(caret.status).toBe(422);
   });
 
   it("pages by page and size (25 by default, 100 at most), searches by license, and exports the rows as CSV", async () => {

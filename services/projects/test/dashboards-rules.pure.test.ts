@@ -11,7 +11,7 @@ import {
   measuredDays,
   trendRequestOf,
 } from "../src/domain/dashboards.ts";
-import { searchOf } from "../src/domain/portfolio-search.ts";
+import { componentInRange, searchOf } from "../src/domain/portfolio-search.ts";
 
 const TEAM = "00000000-0000-4000-8000-000000000001";
 const ORG = "00000000-0000-4000-8000-0000000000aa";
@@ -84,7 +84,7 @@ describe("searchOf", () => {
     expect(
       searchOf({ packageName: " log4j-core ", version: "2.14.1", ecosystem: "Maven", page: 0, size: 0 }, v),
     ).toEqual({
-      query: { kind: "package", name: "log4j-core", version: "2.14.1", purlType: "maven" },
+      query: { kind: "package", name: "log4j-core", version: { kind: "exact", text: "2.14.1" }, purlType: "maven" },
       page: 1,
       size: 25,
     });
@@ -98,5 +98,60 @@ describe("searchOf", () => {
     const w: FieldViolation[] = [];
     searchOf({ license: "MIT", version: "1.0.0", page: 1, size: 1 }, w);
     expect(w.map((x) => x.path)).toEqual(["version"]);
+  });
+
+  it("reads a version range, and refuses range syntax it does not know", () => {
+    const v: FieldViolation[] = [];
+    expect(searchOf({ packageName: "log4j-core", version: ">=2.0, <2.15.0", page: 1, size: 1 }, v).query).toEqual({
+      kind: "package",
+      name: "log4j-core",
+      purlType: null,
+      version: {
+        kind: "range",
+        range: [
+          [
+            { op: ">=", version: "2.0" },
+            { op: "<", version: "2.15.0" },
+          ],
+        ],
+      },
+    });
+    expect(v).toEqual([]);
+    for (const bad of ["^1.2.0", ">=1.0,,<2", "[1.0,2.0", ">= 1.0 <2.0", "1.0 ||"]) {
+      const w: FieldViolation[] = [];
+      searchOf({ packageName: "lodash", version: bad, page: 1, size: 1 }, w);
+      expect([bad, w.map((x) => x.path)]).toEqual([bad, ["version"]]);
+    }
+  });
+});
+
+describe("componentInRange", () => {
+  const range = (text: string) => {
+    const q = searchOf({ packageName: "x", version: text, page: 1, size: 1 }, []).query;
+    if (q?.kind !== "package" || q.version?.kind !== "range") throw new Error(`not a range: ${text}`);
+    return q.version.range;
+  };
+
+  it("places each component's purl version in its own ecosystem's order", () => {
+    const log4shell = range("[2.0-beta9,2.15.0)");
+    expect(componentInRange(log4shell, "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1")).toBe(true);
+    // Maven: a release candidate sorts before its release; 2.15.0 itself is out.
+    expect(componentInRange(log4shell, "pkg:maven/org.apache.logging.log4j/log4j-core@2.15.0-rc1")).toBe(true);
+    expect(componentInRange(log4shell, "pkg:maven/org.apache.logging.log4j/log4j-core@2.15.0")).toBe(false);
+    expect(componentInRange(log4shell, "pkg:maven/org.apache.logging.log4j/log4j-core@2.9.1")).toBe(true);
+    expect(componentInRange(log4shell, "pkg:maven/org.apache.logging.log4j/log4j-core@1.2.17")).toBe(false);
+    // PEP 440: a post-release sorts after its release, a pre-release before it.
+    expect(componentInRange(range(">1.0,<2.0"), "pkg:pypi/django@1.0.post1")).toBe(true);
+    expect(componentInRange(range(">=2.0"), "pkg:pypi/django@2.0rc1")).toBe(false);
+    // SemVer: 1.10.0 after 1.9.0 (not as text); alternatives.
+    expect(componentInRange(range("<1.2.0 || >=1.10.0"), "pkg:npm/lodash@1.10.0")).toBe(true);
+    expect(componentInRange(range("<1.2.0 || >=1.10.0"), "pkg:npm/lodash@1.9.0")).toBe(false);
+    expect(componentInRange(range("!=4.17.20"), "pkg:npm/lodash@4.17.21")).toBe(true);
+  });
+
+  it("places no component it cannot order", () => {
+    expect(componentInRange(range(">=0"), null)).toBe(false);
+    expect(componentInRange(range(">=0"), "pkg:generic/thing@1.0")).toBe(false);
+    expect(componentInRange(range(">=1.0"), "pkg:npm/lodash@not.a.version")).toBe(false);
   });
 });

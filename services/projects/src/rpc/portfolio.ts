@@ -5,7 +5,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { SNAPSHOT } from "@sca/db";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import {
@@ -40,8 +40,8 @@ import {
   TEAMS_BY_RISK_CAP,
   trendRequestOf,
 } from "../domain/dashboards.ts";
-import { SEARCH_EXPORT_MAX, searchOf } from "../domain/portfolio-search.ts";
-import { listScope, mayRead } from "../domain/project-access.ts";
+import { componentInRange, type PortfolioQuery, SEARCH_EXPORT_MAX, searchOf } from "../domain/portfolio-search.ts";
+import { listScope, mayRead, type ListScope } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { InventoryComponent } from "../store/entities/inventory.ts";
 import {
@@ -58,6 +58,7 @@ import {
   dependencyPaths,
   openFindingsOfRows,
   searchPortfolio,
+  type SearchHitRow,
 } from "../store/portfolio/holdings.ts";
 import { projectById } from "../store/projects.ts";
 import { componentView, optional } from "./inventory-reads.ts";
@@ -298,11 +299,7 @@ export function registerPortfolioService(router: ConnectRouter, deps: PortfolioD
       const em = deps.orm.em.fork();
       const window = req.unpaged ? { limit: SEARCH_EXPORT_MAX, offset: 0 } : { limit: size, offset: (page - 1) * size };
       const scope = listScope(caller);
-      const hits = await searchPortfolio(em, scope, query, window);
-      // A page past the end has no row to carry the total: counted from the first page.
-      const total =
-        hits[0]?.total ??
-        (window.offset > 0 ? ((await searchPortfolio(em, scope, query, { limit: 1, offset: 0 }))[0]?.total ?? 0) : 0);
+      const { hits, total } = await searchHits(em, scope, query, window);
       const findings = await openFindingsOfRows(
         em,
         hits.map((h) => h.rowId),
@@ -334,4 +331,28 @@ export function registerPortfolioService(router: ConnectRouter, deps: PortfolioD
       return create(SearchPortfolioResponseSchema, { items, total, page, size });
     },
   });
+}
+
+/**
+ * The window's hits and their total. A version range is judged here in each component's ecosystem order: every
+ * component of the name in reach is read (at most SEARCH_EXPORT_MAX) and those in range kept.
+ */
+async function searchHits(
+  em: EntityManager,
+  scope: ListScope,
+  query: PortfolioQuery,
+  window: { limit: number; offset: number },
+): Promise<{ hits: SearchHitRow[]; total: number }> {
+  if (query.kind === "package" && query.version?.kind === "range") {
+    const range = query.version.range;
+    const named = await searchPortfolio(em, scope, query, { limit: SEARCH_EXPORT_MAX, offset: 0 });
+    const inRange = named.filter((h) => componentInRange(range, h.purl));
+    return { hits: inRange.slice(window.offset, window.offset + window.limit), total: inRange.length };
+  }
+  const hits = await searchPortfolio(em, scope, query, window);
+  // A page past the end has no row to carry the total: counted from the first page.
+  const total =
+    hits[0]?.total ??
+    (window.offset > 0 ? ((await searchPortfolio(em, scope, query, { limit: 1, offset: 0 }))[0]?.total ?? 0) : 0);
+  return { hits, total };
 }

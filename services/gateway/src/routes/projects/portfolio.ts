@@ -108,7 +108,10 @@ export const SEARCH_CSV_COLUMNS = [
 
 const searchQuery = z.object({
   package: z.string().max(255).optional().meta({ description: "A package's name, exact (log4j-core, lodash)" }),
-  version: z.string().max(255).optional().meta({ description: "With package: the exact version" }),
+  version: z.string().max(255).optional().meta({
+    description:
+      "With package: the exact version, or a range read in each component's ecosystem order (>=2.0,<2.15; [2.0,2.15); alternatives joined by ||)",
+  }),
   ecosystem: z
     .string()
     .max(64)

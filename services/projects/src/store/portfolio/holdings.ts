@@ -118,12 +118,15 @@ export interface SearchHitRow {
 
 /** The hit condition on component `c` (in snapshot `s`) and its parameters. */
 function hitSql(q: PortfolioQuery): { sql: string; params: unknown[] } {
-  if (q.kind === "package")
+  if (q.kind === "package") {
+    // A range is judged by the caller in each component's ecosystem order: every version of the name is a candidate.
+    const exact = q.version?.kind === "exact" ? q.version.text : null;
     return {
       sql: `c.name = ? and (?::text is null or c.version = ?)
             and (?::text is null or c.purl like 'pkg:' || ? || '/%')`,
-      params: [q.name, q.version, q.version, q.purlType, q.purlType],
+      params: [q.name, exact, exact, q.purlType, q.purlType],
     };
+  }
   if (q.kind === "license") return { sql: "c.license_ids @> jsonb_build_array(?::text)", params: [q.spdxId] };
   // The id or any alias names the canonical vulnerability; its open findings in the newest snapshot are the hits.
   return {

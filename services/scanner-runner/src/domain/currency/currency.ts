@@ -1,7 +1,7 @@
 // A component's currency: its version against the latest its registry publishes, compared with the ecosystem's own
 // version order (the matcher's schemes). current: the same or newer (a pre-release ahead of the latest); outdated:
 // older; unknown: the registry could not say, or one of the two versions does not read in the ecosystem's scheme.
-import { schemeOf } from "../vulndb/ecosystems.ts";
+import { schemeOf } from "@sca/version-order";
 import type { LatestRelease } from "./registries.ts";
 
 export type CurrencyState = "current" | "outdated" | "unknown";

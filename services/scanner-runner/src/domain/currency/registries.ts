@@ -5,7 +5,7 @@
 // RubyGems' latest.json, a Maven repository's maven-metadata.xml.
 import { ecosystemBase } from "@sca/purl-package";
 import { XMLParser } from "fast-xml-parser";
-import { nugetScheme } from "../vulndb/version-order.ts";
+import { nugetScheme } from "@sca/version-order";
 
 /** The registries a currency lookup may ask, by the key naming their base URL. */
 export type Registry = "npm" | "pypi" | "crates" | "go" | "nuget" | "rubygems" | "maven";

@@ -4,8 +4,7 @@
 // version (or an event) the ecosystem's scheme cannot read matches only through the versions list.
 import type { AffectedPackage, EventKind } from "./advisory.ts";
 import { ecosystemBase } from "@sca/purl-package";
-import { schemeOf } from "./ecosystems.ts";
-import { goScheme, semverScheme, type VersionScheme } from "./version-order.ts";
+import { goScheme, schemeOf, semverScheme, type VersionScheme } from "@sca/version-order";
 
 interface PreparedEvent {
   kind: EventKind;

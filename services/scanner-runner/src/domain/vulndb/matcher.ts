@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import { isWithdrawn, type Advisory } from "./advisory.ts";
 import { affects, prepareAffected, type PreparedAffected } from "./affected.ts";
 import { normalisedName, type PackageVersion } from "@sca/purl-package";
-import { schemeOf } from "./ecosystems.ts";
+import { schemeOf } from "@sca/version-order";
 import { groupVulnerabilities, type VulnerabilityRecord } from "./vulnerabilities.ts";
 
 export interface AffectingVulnerability {

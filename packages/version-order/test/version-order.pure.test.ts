@@ -1,8 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
-import { compareApkVersions } from "../src/domain/vulndb/apk-version.ts";
-import { schemeOf } from "../src/domain/vulndb/ecosystems.ts";
-import { compareRpmVersions, rpmvercmp } from "../src/domain/vulndb/rpm-version.ts";
+import {
+  compareApkVersions,
+  compareRpmVersions,
+  inVersionRange,
+  isVersionRange,
+  parseVersionRange,
+  rpmvercmp,
+  schemeOf,
+} from "../src/index.ts";
 
 /** a < b under the ecosystem's scheme (and b > a, a = a). */
 function expectOrdered(ecosystem: string, ascending: string[]) {
@@ -149,5 +155,47 @@ describe("version ordering per ecosystem", () => {
     expect(compareRpmVersions("1:1.0-1.el8", "2.0-1.el8")).toBe(1);
     expect(compareRpmVersions("7.61.1-22.el8", "7.61.1-22.el8_6.3")).toBe(-1);
     expectOrdered("Red Hat", ["7.61.1-22.el8", "7.61.1-22.el8_6.3", "1:7.0-1"]);
+  });
+});
+
+describe("version ranges", () => {
+  const holds = (ecosystem: string, range: string, version: string) => {
+    const parsed = parseVersionRange(range);
+    if (!parsed) throw new Error(`not a range: ${range}`);
+    return inVersionRange(parsed, schemeOf(ecosystem)!, version);
+  };
+
+  it("reads comparators, intervals and alternatives", () => {
+    expect(parseVersionRange(">=1.0, <2.0 || ==3.0")).toEqual([
+      [
+        { op: ">=", version: "1.0" },
+        { op: "<", version: "2.0" },
+      ],
+      [{ op: "=", version: "3.0" }],
+    ]);
+    expect(parseVersionRange("(,1.0],[1.2,)")).toEqual([
+      [{ op: "<=", version: "1.0" }],
+      [{ op: ">=", version: "1.2" }],
+    ]);
+    expect(parseVersionRange("[1.5]")).toEqual([[{ op: "=", version: "1.5" }]]);
+    for (const bad of ["", "(,)", "[1.0", "(1.5)", ">=", "~=1.4", "1.0 || "])
+      expect([bad, parseVersionRange(bad)]).toEqual([bad, null]);
+    expect([
+      isVersionRange("2.14.1"),
+      isVersionRange("[2.0,3.0)"),
+      isVersionRange("^1.2"),
+      isVersionRange("1||2"),
+    ]).toEqual([false, true, true, true]);
+  });
+
+  it("judges a version by its ecosystem's order", () => {
+    expect(holds("Maven", "[2.0,2.15.0)", "2.15.0-rc1")).toBe(true);
+    expect(holds("Maven", "[2.0,2.15.0)", "2.15.0")).toBe(false);
+    expect(holds("npm", "<1.0.0", "1.0.0-alpha")).toBe(true);
+    expect(holds("PyPI", ">=1.0", "1.0.dev1")).toBe(false);
+    expect(holds("Debian", ">=1:1.0", "2.0")).toBe(false);
+    // A bound the scheme cannot read fails its alternative only.
+    expect(holds("npm", ">=not.a.version || <2.0.0", "1.5.0")).toBe(true);
+    expect(holds("npm", ">=1.0.0", "garbage")).toBe(false);
   });
 });

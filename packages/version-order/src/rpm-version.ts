@@ -1,6 +1,6 @@
 // rpm's version ordering (rpmvercmp of rpmio/rpmvercmp.c, and epoch:version-release on top), for the RPM-based OSV
 // ecosystems. No maintained npm library implements it, so it is written here after rpm's C source and tested
-// against the orderings rpm's own test suite states (test/vulndb-versions.pure.test.ts).
+// against the orderings rpm's own test suite states (test/version-order.pure.test.ts).
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 const isAlpha = (c: string | undefined): boolean =>

@@ -1,5 +1,6 @@
-// The OSV ecosystems the matcher knows and each one's version scheme (how a purl names a package of one is
-// @sca/purl-package). An ecosystem not listed here is reported as unknown, never guessed.
+// @sca/version-order: the OSV ecosystems whose versions we order, each one's version scheme (how a purl names a
+// package of one is @sca/purl-package), and version ranges read in those orders. Shared by the runner's matcher and
+// projects' portfolio search. An ecosystem not listed here is reported as unknown, never guessed.
 import { ecosystemBase } from "@sca/purl-package";
 import {
   apkScheme,
@@ -12,7 +13,7 @@ import {
   rubygemsScheme,
   semverScheme,
   type VersionScheme,
-} from "./version-order.ts";
+} from "./schemes.ts";
 
 /** OSV ecosystem (without its ":release") -> version scheme. */
 const SCHEMES: ReadonlyMap<string, VersionScheme> = new Map<string, VersionScheme>([
@@ -37,3 +38,9 @@ const SCHEMES: ReadonlyMap<string, VersionScheme> = new Map<string, VersionSchem
 export const schemeOf = (ecosystem: string): VersionScheme | null => SCHEMES.get(ecosystemBase(ecosystem)) ?? null;
 
 export const knownEcosystems = (): string[] => [...SCHEMES.keys()];
+
+export * from "./schemes.ts";
+export { compareApkVersions, isApkVersion } from "./apk-version.ts";
+export { compareDpkgVersions, isDpkgVersion } from "./dpkg-version.ts";
+export { compareRpmVersions, rpmvercmp } from "./rpm-version.ts";
+export * from "./version-range.ts";
