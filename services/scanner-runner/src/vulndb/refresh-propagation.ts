@@ -156,7 +156,9 @@ export class RefreshPropagation {
     let at = Date.now();
     await this.deps.vulndb.index();
     totals.stageMs.matcher += Date.now() - at;
-    while (queued[0]?.rematch && !this.stopped.signal.aborted) {
+    // The queue is looked at again once the matcher is in: loading it may have waited for an import (a fresh
+    // install's), whose names are then due before the EPSS and KEV scores, not after another drain.
+    while (!this.stopped.signal.aborted) {
       const batch = await this.rematchBatch(totals);
       if (batch === "done") break;
       if (batch === "stale") {
