@@ -331,20 +331,23 @@ for (let run = 1; run <= RUNS && PROJECTS > 0; run++) {
     [`≤ ${TARGET_REMATCH_MS / 1000} s`]: slow ? "MISSED" : "met",
     [`wall ≤ ${MAX_WALL_PER_CPU}× CPU`]: waiting ? "WAITED" : "met",
   });
-  // Where the time went: the runner's stages summed over its batches, projects' over its calls.
-  // The drain that did the re-match (one before it may have waited for the import to refresh EPSS and KEV scores).
-  const done = current.stageLines.findLast(
-    (o) => o.msg === "refreshed data reached the findings" && Number(o.packages) > 0,
-  );
+  // Where the time went: the runner's stages summed over its batches' lines (the drain's own line may come after
+  // the queue is empty, once EPSS and KEV scores are refreshed), projects' over its calls.
+  const batches = current.stageLines.filter((o) => o.msg === "re-match batch recorded");
+  const stagesOf = (o: Record<string, unknown> | undefined) => (o?.stageMs ?? {}) as Record<string, number>;
+  const batchEnd = (o: Record<string, unknown> | undefined) => (o ? Date.parse(String(o.time)) : NaN);
+  const runnerStages: Record<string, number> = {};
+  for (const b of batches)
+    for (const [k, v] of Object.entries(stagesOf(b)))
+      if (k !== "restamp" && k !== "matcher") runnerStages[k] = (runnerStages[k] ?? 0) + v;
   const calls = refreshCalls.slice(callsBefore);
-  const runnerStages = (done?.stageMs ?? {}) as Record<string, number>;
   const projectStages = (key: string) => sum(calls.map((c) => (c.stageMs as Record<string, number>)[key] ?? 0));
-  const startedAt = done ? Date.parse(String(done.time)) - Number(done.durationMs) : NaN;
+  const firstTaken = batchEnd(batches[0]) - sum(Object.values(stagesOf(batches[0])));
   stageRows.push({
     run,
-    "queued to start": startedAt - Number(queued.at),
-    ...Object.fromEntries(Object.entries(runnerStages).map(([k, v]) => [k, v])),
-    batches: current.stageLines.filter((o) => o.msg === "re-match batch recorded").length,
+    "queued to first batch": firstTaken - Number(queued.at),
+    ...runnerStages,
+    batches: batches.length,
     calls: calls.length,
     "projects: vulnerabilities": projectStages("vulnerabilities"),
     findings: projectStages("findings"),
@@ -352,7 +355,7 @@ for (let run = 1; run <= RUNS && PROJECTS > 0; run++) {
     figures: projectStages("figures"),
     events: projectStages("events"),
     "projects: commit": projectStages("commit"),
-    "empty to seen": done ? Number(drained.at) - Date.parse(String(done.time)) : NaN,
+    "last batch to seen empty": Number(drained.at) - batchEnd(batches.at(-1)),
   });
   // Each run as it ends (the tables come at the end): a long bench shows where it stands.
   console.error(JSON.stringify({ ...rematchRows.at(-1), ...stageRows.at(-1) }));
