@@ -1,7 +1,7 @@
 // The scanner-runner of bench/rematch.ts in a process of its own (so its memory is its own): a fresh schema, the
 // vendored advisory snapshot imported at start (the "refresh" that changes every advisory), refresh propagation and
 // scan jobs as in production (the bench publishes them onto the runner's lane). It reports on stdout, one JSON line
-// each: the re-match queue filling and emptying, its resident memory (sampled every 50 ms, and VmHWM), and its CPU
+// each: the re-match queue filling and emptying (the propagation's stage lines between), its resident memory (sampled every 50 ms, and VmHWM), and its CPU
 // time. It starts the runner through the test kit, whose own modules (about 9 MiB) count in its memory; the
 // servers come from the environment.
 import { readFileSync } from "node:fs";
@@ -30,9 +30,13 @@ let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 2 ** 20)), 50);
 const schema = process.env.BENCH_RUNNER_SCHEMA!;
 say({ event: "starting", rssMiB: process.memoryUsage().rss / 2 ** 20 });
+// Warnings and errors, and the re-match's stage lines (refresh-propagation.ts), reach the bench on stdout.
+const REPORTED = /"level":"(warn|error|fatal)"|"msg":"(re-match batch recorded|refreshed data reached the findings)"/;
 const instance = await startService("scanner-runner", {
   schema,
-  logger: createLogger("scanner-runner-bench", "WARN"),
+  logger: createLogger("scanner-runner-bench", "INFO", {
+    write: (line: string) => void (REPORTED.test(line) && process.stdout.write(line)),
+  }),
   env: {
     ARTEFACT_DIR: process.env.BENCH_ARTEFACT_DIR!,
     PROJECTS_RPC_URL: process.env.BENCH_PROJECTS_URL!,

@@ -127,7 +127,7 @@ export const service = defineService({
       registerFileLicenseService(router, { orm });
       const wakeRelay = () => kafka.wakeRelay();
       const findingReads = keptFindingReads(config.FINDING_READ_CACHE_MB * 1024 * 1024);
-      registerVulnerabilityMatchService(router, { orm, wakeRelay });
+      registerVulnerabilityMatchService(router, { orm, wakeRelay, logger });
       registerComponentStateService(router, { orm, wakeRelay });
       registerFindingService(router, {
         orm,

@@ -118,6 +118,7 @@ export const service = defineService({
     if (prestart) ctx.addCloser("prestarted cdxgen", () => prestart.close());
     const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
+    vulndb.onLoaded(() => propagation.wake());
     ctx.addCloser("refresh propagation", () => propagation.stop());
     const licenseFetch = {
       registries: config.LICENSE_FETCH_ENABLED ? registries : null,

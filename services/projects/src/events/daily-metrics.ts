@@ -26,7 +26,7 @@ export async function recordDailyMetrics(
       for (const id of ids) {
         // Ingestion's lock: no snapshot lands while its figures are counted.
         await lockProjectInventory(em, id);
-        await refreshProjectFigures(em, id);
+        await refreshProjectFigures(em, [id]);
       }
     });
     recounted += ids.length;

@@ -71,7 +71,7 @@ export async function recategoriseProject(
     changed += await recategoriseSnapshot(em, categories, project, scanId);
   if (changed > 0) {
     await recountInventorySummary(em, project.id);
-    await refreshProjectFigures(em, project.id);
+    await refreshProjectFigures(em, [project.id]);
   }
   return changed;
 }

@@ -80,7 +80,7 @@ async function applyStateChange(
   await refreshFigures(em, projectId);
   // A success counts the dashboards' figures again and writes the project's row of the day (docs/dashboards.md).
   if (e.status === "succeeded") {
-    await refreshProjectFigures(em, projectId);
+    await refreshProjectFigures(em, [projectId]);
     await recordProjectDay(em, projectId, isoDate(new Date()));
   }
 }
@@ -107,7 +107,7 @@ async function applyScansDeleted(
   await refreshFigures(em, projectId);
   if (snapshots > 0) {
     await recountInventorySummary(em, projectId);
-    await refreshProjectFigures(em, projectId);
+    await refreshProjectFigures(em, [projectId]);
   }
   logger.info({ projectId, scans: scanIds.length, snapshots }, "deleted scans' inventory dropped");
 }

@@ -91,7 +91,7 @@ export function findingConfirmationHandlers(
           version: String(version),
         },
       });
-      await refreshProjectFigures(em, project.id);
+      await refreshProjectFigures(em, [project.id]);
     });
     deps.wakeRelay();
     return findingView((await findingById(deps.orm.em.fork(), finding.id))!);

@@ -144,7 +144,7 @@ export function vexHandlers(deps: FindingServiceDeps): FindingHandlers<"exportVe
             );
           }
         }
-        if (updatedKeys.size > 0) await refreshProjectFigures(em, project.id);
+        if (updatedKeys.size > 0) await refreshProjectFigures(em, [project.id]);
         emitAudit(em, {
           action: "vulnerability_finding.vex_imported",
           actor: callerActor(caller),

@@ -9,7 +9,7 @@ import type { ListScope } from "../domain/project-access.ts";
 import type { NewProjectPlan, ProjectDetails, Visibility } from "../domain/project-fields.ts";
 import { DISTRIBUTION_MODEL_UNSET } from "../domain/project-fields.ts";
 import { Project, type ProjectRow } from "./entities/project.ts";
-import { INVENTORY_SUMMARY } from "./inventory/summary.ts";
+import { inventorySummaryOf } from "./inventory/summary.ts";
 import type { ScanFigures } from "./known-scans.ts";
 
 export type { ProjectRow } from "./entities/project.ts";
@@ -108,7 +108,8 @@ export async function setScanFigures(em: EntityManager, id: string, f: ScanFigur
 
 // The summaries take the newest snapshot's counts (inventory/summary.ts); both parameters are the project id.
 // `?` placeholders (rawStatement's); the bulk transaction numbers them.
-const RECOUNT = `update projects set (license_category_summary, severity_summary) = (${INVENTORY_SUMMARY}) where id = ?`;
+const RECOUNT = `update projects set (license_category_summary, severity_summary) = (${inventorySummaryOf("?")})
+  where id = ?`;
 const RECOUNT_NUMBERED = (() => {
   let n = 0;
   return RECOUNT.replace(/\?/g, () => `$${++n}`);
@@ -117,6 +118,17 @@ const RECOUNT_NUMBERED = (() => {
 /** Recounts the project's inventory summaries inside the caller's (or any EntityManager's) transaction. */
 export async function recountInventorySummary(em: EntityManager, projectId: string): Promise<void> {
   await rawStatement(em, RECOUNT, [projectId, projectId]);
+}
+
+/** The same for several projects in one statement (a re-match touches many). */
+export async function recountInventorySummaries(em: EntityManager, projectIds: readonly string[]): Promise<void> {
+  if (projectIds.length === 0) return;
+  await rawStatement(
+    em,
+    `update projects p set (license_category_summary, severity_summary) = (${inventorySummaryOf("p.id")})
+     where p.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(projectIds)],
+  );
 }
 
 /** The same, inside an ingestion's bulk transaction. */

@@ -48,6 +48,7 @@ export class AdvisoryDatabase {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private readonly stopped = new AbortController();
+  private readonly loadedListeners: (() => void)[] = [];
 
   private readonly orm: MikroORM;
   private readonly options: AdvisoryDatabaseOptions;
@@ -71,6 +72,11 @@ export class AdvisoryDatabase {
   /** The matcher loaded last, without checking for a newer one (for callers holding the import lock). */
   get loaded(): { version: string; index: AdvisoryIndex } | null {
     return this.current;
+  }
+
+  /** Calls `listener` each time the matcher of a new database version is loaded (its import's re-match is due). */
+  onLoaded(listener: () => void): void {
+    this.loadedListeners.push(listener);
   }
 
   /** Imports when due, then rebuilds the matcher when the stored version moved. */
@@ -110,8 +116,10 @@ export class AdvisoryDatabase {
     let version = status?.databaseVersion ?? null;
     if (force || importDue(status, sourceLabel(this.source), this.options.refreshHours, new Date()))
       version = (await this.importNow()).databaseVersion;
-    if (version !== null && version !== this.current?.version)
+    if (version !== null && version !== this.current?.version) {
       this.current = { version, index: await loadAdvisoryIndex(this.orm) };
+      for (const listener of this.loadedListeners) listener();
+    }
   }
 
   start(): void {

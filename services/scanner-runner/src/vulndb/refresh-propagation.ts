@@ -38,7 +38,7 @@ const PACKAGES_PER_BATCH = 2000;
 const VERDICTS_PER_CALL = 5000;
 /** Vulnerabilities per RecordVulnerabilityUpdates call. */
 const UPDATES_PER_CALL = 1000;
-/** How often the queue is looked at (a cheap read); an import or a feed refresh is worked off within this. */
+/** How often the queue is looked at (a cheap read): another instance's import or a feed refresh waits this long. */
 const POLL_MS = 2000;
 const CALL_TIMEOUT_MS = 300_000;
 
@@ -50,7 +50,18 @@ export interface PropagationTotals {
   vulnerabilitiesUpdated: number;
   /** Component rows whose end-of-life or malicious state a snapshot refresh changed. */
   componentsRestamped: number;
+  /** Wall milliseconds of each stage of the re-match, summed over its batches (REMATCH_STAGES). */
+  stageMs: Record<RematchStage, number>;
 }
+
+/**
+ * The stages of a re-match, in order: component states re-stamped first when a snapshot feed is queued too, the
+ * matcher loaded, a batch's names taken from the queue, their held versions listed, matched (with the feeds'
+ * scores), recorded by projects (findings written and events queued there), the batch forgotten and committed.
+ * Logged per batch and summed, so a slow run shows where its time went.
+ */
+const REMATCH_STAGES = ["restamp", "matcher", "take", "held", "match", "record", "commit"] as const;
+type RematchStage = (typeof REMATCH_STAGES)[number];
 
 export interface RefreshPropagationDeps {
   orm: MikroORM;
@@ -64,6 +75,7 @@ export interface RefreshPropagationDeps {
 export class RefreshPropagation {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<PropagationTotals> | null = null;
+  private woken = false;
   private readonly stopped = new AbortController();
   private readonly deps: RefreshPropagationDeps;
 
@@ -73,18 +85,37 @@ export class RefreshPropagation {
 
   /** Works the queue off (resuming what a stopped runner left); one run at a time per instance. */
   drain(): Promise<PropagationTotals> {
-    this.running ??= this.drainOnce().finally(() => (this.running = null));
+    if (!this.running) {
+      this.woken = false;
+      this.running = this.drainOnce().finally(() => {
+        this.running = null;
+        // Woken while running: what was queued meanwhile is worked off now, not at the next poll.
+        if (this.woken && !this.stopped.signal.aborted) this.drainLogged();
+      });
+    }
     return this.running;
   }
 
+  /**
+   * Drains now, or right after the drain under way: called when this instance's import loaded a new matcher, so its
+   * queue is worked off without waiting for the poll.
+   */
+  wake(): void {
+    if (this.running) this.woken = true;
+    else this.drainLogged();
+  }
+
+  /** Drains at start, when woken, and every POLL_MS (another instance's import or a feed refresh). */
   start(): void {
-    const tick = () =>
-      void this.drain().catch((err: unknown) => {
-        if (!this.stopped.signal.aborted) this.deps.logger.error({ err }, "refresh propagation failed; retried");
-      });
-    this.timer = setInterval(tick, POLL_MS);
+    this.timer = setInterval(() => this.drainLogged(), POLL_MS);
     this.timer.unref();
-    tick();
+    this.drainLogged();
+  }
+
+  private drainLogged(): void {
+    void this.drain().catch((err: unknown) => {
+      if (!this.stopped.signal.aborted) this.deps.logger.error({ err }, "refresh propagation failed; retried");
+    });
   }
 
   async stop(): Promise<void> {
@@ -101,6 +132,7 @@ export class RefreshPropagation {
       findingsRemoved: 0,
       vulnerabilitiesUpdated: 0,
       componentsRestamped: 0,
+      stageMs: Object.fromEntries(REMATCH_STAGES.map((s) => [s, 0])) as Record<RematchStage, number>,
     };
     const em = this.deps.orm.em.fork();
     const queued = await rawQuery(em, `select (exists (select 1 from vulndb_rematch_packages)) as rematch`, [], {
@@ -111,6 +143,7 @@ export class RefreshPropagation {
     const started = Date.now();
     // Component states need no advisory matcher: re-stamped first, without loading it.
     if (states && !this.stopped.signal.aborted) await this.restampStates(totals);
+    totals.stageMs.restamp += Date.now() - started;
     if (!queued[0]?.rematch && !enrichment) {
       if (totals.componentsRestamped > 0)
         this.deps.logger.info(
@@ -120,14 +153,20 @@ export class RefreshPropagation {
       return totals;
     }
     // The matcher of the current database version (importing first on a fresh install).
+    let at = Date.now();
     await this.deps.vulndb.index();
-    while (queued[0]?.rematch && !this.stopped.signal.aborted) {
+    totals.stageMs.matcher += Date.now() - at;
+    // The queue is looked at again once the matcher is in: loading it may have waited for an import (a fresh
+    // install's), whose names are then due before the EPSS and KEV scores, not after another drain.
+    while (!this.stopped.signal.aborted) {
       const batch = await this.rematchBatch(totals);
       if (batch === "done") break;
       if (batch === "stale") {
         // An import committed since the matcher was loaded: load the new one, then go on.
         const before = this.deps.vulndb.loaded?.version;
+        at = Date.now();
         await this.deps.vulndb.check();
+        totals.stageMs.matcher += Date.now() - at;
         if (this.deps.vulndb.loaded?.version === before) break;
       }
     }
@@ -143,45 +182,68 @@ export class RefreshPropagation {
    * seen, and loaded first), and an import committing later re-queues its names with an upsert that waits for these
    * row locks, so they come round again after this batch.
    */
-  private rematchBatch(totals: PropagationTotals): Promise<"done" | "stale" | "more"> {
-    return this.deps.orm.em.fork().transactional(async (em) => {
+  private async rematchBatch(totals: PropagationTotals): Promise<"done" | "stale" | "more"> {
+    const batch = Object.fromEntries(REMATCH_STAGES.map((s) => [s, 0])) as Record<RematchStage, number>;
+    let at = Date.now();
+    /** Adds the time since the last lap to the stage. */
+    const lap = (stage: RematchStage) => {
+      const now = Date.now();
+      batch[stage] += now - at;
+      at = now;
+    };
+    let versionCount = 0;
+    let packageCount = 0;
+    const outcome = await this.deps.orm.em.fork().transactional(async (em) => {
       const packages = await takeRematchPackages(em, PACKAGES_PER_BATCH);
       if (packages.length === 0) return "done";
       const loaded = this.deps.vulndb.loaded;
       const status = await currentStatus(em);
+      lap("take");
       if (!loaded || status?.databaseVersion !== loaded.version) return "stale";
       const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
       let versions: PackageVersion[] = [];
       const flush = async () => {
         if (versions.length === 0) return;
         const { verdicts, vulnerabilities } = refreshVerdictsOf(loaded.index, versions);
-        totals.versions += versions.length;
+        versionCount += versions.length;
         versions = [];
         const cves = vulnerabilities.flatMap(cveIdsOf);
         const enrichment = {
           epss: await this.deps.enrichment.epssOf(cves),
           kev: await this.deps.enrichment.kevEntriesOf(cves),
         };
-        const recorded = await this.deps.matches.recordRefreshMatches(
-          {
-            databaseVersion: loaded.version,
-            vulnerabilities: vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
-            verdicts: verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
-          },
-          signal,
-        );
+        const request = {
+          databaseVersion: loaded.version,
+          vulnerabilities: vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)),
+          verdicts: verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+        };
+        lap("match");
+        const recorded = await this.deps.matches.recordRefreshMatches(request, signal);
+        lap("record");
         totals.findingsAdded += recorded.findingsAdded;
         totals.findingsRemoved += recorded.findingsRemoved;
       };
       for await (const chunk of this.deps.matches.listHeldVersions(packages, signal)) {
         versions.push(...chunk);
+        lap("held");
         if (versions.length >= VERDICTS_PER_CALL) await flush();
       }
+      lap("held");
       await flush();
       await forgetRematchPackages(em, packages);
-      totals.packages += packages.length;
+      packageCount = packages.length;
       return "more";
     });
+    lap("commit");
+    totals.packages += packageCount;
+    totals.versions += versionCount;
+    for (const s of REMATCH_STAGES) totals.stageMs[s] += batch[s];
+    if (outcome === "more")
+      this.deps.logger.info(
+        { packages: packageCount, versions: versionCount, stageMs: batch },
+        "re-match batch recorded",
+      );
+    return outcome;
   }
 
   /** Every vulnerability carrying a CVE, with the feeds' current scores and flags, in one transaction. */

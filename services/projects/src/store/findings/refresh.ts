@@ -113,9 +113,7 @@ export async function applyRefresh(
     [versions, pairs],
     changeColumns,
   );
-  const byProject = new Map<string, FindingChangeRow[]>();
-  for (const a of added) byProject.set(a.projectId, [...(byProject.get(a.projectId) ?? []), a]);
-  for (const [projectId, findings] of byProject) await openTriage(em, projectId, findings);
+  await openTriage(em, added);
   return { added, removed };
 }
 

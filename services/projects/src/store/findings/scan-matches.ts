@@ -66,7 +66,10 @@ export async function writeScanFindings(
     for (let i = 0; i < page.findings.length; i += WRITE_BATCH_ROWS) {
       const batch = page.findings.slice(i, i + WRITE_BATCH_ROWS);
       await upsertFindings(em, scan, batch);
-      await openTriage(em, scan.projectId, batch);
+      await openTriage(
+        em,
+        batch.map((f) => ({ ...f, projectId: scan.projectId })),
+      );
     }
     count += page.findings.length;
   }

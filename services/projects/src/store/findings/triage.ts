@@ -132,22 +132,26 @@ export async function dropPendingTriage(em: EntityManager, locked: LockedTriage)
   return writeLocked(em, locked, NO_PENDING);
 }
 
-/** Triage rows for (component, vulnerability) pairs the project never had; existing triage is kept as it is. */
+/** Triage rows for (component, vulnerability) pairs their project never had; existing triage is kept as it is. */
 export async function openTriage(
   em: EntityManager,
-  projectId: string,
-  findings: { componentKey: string; vulnerabilityId: string }[],
+  findings: { projectId: string; componentKey: string; vulnerabilityId: string }[],
 ): Promise<void> {
   if (findings.length === 0) return;
   await rawStatement(
     em,
     `insert into finding_triage (project_id, component_key, vulnerability_id)
-     select distinct ?::uuid, component_key, vulnerability_id
-     from jsonb_to_recordset(?::jsonb) as x(component_key text, vulnerability_id text)
+     select distinct project_id, component_key, vulnerability_id
+     from jsonb_to_recordset(?::jsonb) as x(project_id uuid, component_key text, vulnerability_id text)
      on conflict do nothing`,
     [
-      projectId,
-      JSON.stringify(findings.map((f) => ({ component_key: f.componentKey, vulnerability_id: f.vulnerabilityId }))),
+      JSON.stringify(
+        findings.map((f) => ({
+          project_id: f.projectId,
+          component_key: f.componentKey,
+          vulnerability_id: f.vulnerabilityId,
+        })),
+      ),
     ],
   );
 }

@@ -11,11 +11,11 @@ import { UNCATEGORIZED } from "../../domain/scan-feed.ts";
 /**
  * The summaries of the project's newest snapshot as one row of two jsonb objects, license_category_summary and
  * severity_summary, which store/projects.ts writes on the project (ADR 9). The newest snapshot is the component
- * list's default anchor (snapshots.ts newestSnapshot): the summaries count what the list shows. Its one parameter
- * (`?`) is the project id.
+ * list's default anchor (snapshots.ts newestSnapshot): the summaries count what the list shows. `projectId` is the
+ * SQL naming the project: a `?` parameter, or a column of the statement around it.
  */
-export const INVENTORY_SUMMARY = `with newest as (
-    select scan_id from inventory_snapshots where project_id = ? order by ingested_at desc, scan_id desc limit 1),
+export const inventorySummaryOf = (projectId: string) => `with newest as (
+    select scan_id from inventory_snapshots where project_id = ${projectId} order by ingested_at desc, scan_id desc limit 1),
   categories as (
     select coalesce(license_category, '${UNCATEGORIZED}') as k, count(*) as n
     from inventory_components where scan_id in (select scan_id from newest) group by 1),
@@ -27,13 +27,22 @@ export const INVENTORY_SUMMARY = `with newest as (
 
 /** The snapshot's components counted by the columns the overview reads (a few dozen groups at most). */
 export async function componentGroups(em: EntityManager, scanId: string): Promise<ComponentGroup[]> {
-  return rawQuery(
+  return (await componentGroupsOf(em, [scanId])).get(scanId) ?? [];
+}
+
+/** The same for several snapshots in one statement, by scan id. */
+export async function componentGroupsOf(
+  em: EntityManager,
+  scanIds: readonly string[],
+): Promise<Map<string, ComponentGroup[]>> {
+  const rows = await rawQuery(
     em,
-    `select severity_max, license_category, eol_state, currency_state, malicious_state, count(*) as count
-     from inventory_components where scan_id = ?
-     group by severity_max, license_category, eol_state, currency_state, malicious_state`,
-    [scanId],
+    `select scan_id, severity_max, license_category, eol_state, currency_state, malicious_state, count(*) as count
+     from inventory_components where scan_id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+     group by scan_id, severity_max, license_category, eol_state, currency_state, malicious_state`,
+    [JSON.stringify(scanIds)],
     {
+      scanId: column.text,
       severityMax: column.text.nullable,
       licenseCategory: column.text.nullable,
       eolState: column.text.nullable,
@@ -42,4 +51,7 @@ export async function componentGroups(em: EntityManager, scanId: string): Promis
       count: column.integer,
     },
   );
+  const groups = new Map<string, ComponentGroup[]>();
+  for (const { scanId, ...group } of rows) groups.set(scanId, [...(groups.get(scanId) ?? []), group]);
+  return groups;
 }

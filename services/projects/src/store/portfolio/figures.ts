@@ -7,69 +7,92 @@ import { gateBlocks } from "../../domain/dashboards.ts";
 import { CLOSING_STATES } from "../../domain/gate-facts.ts";
 import { overviewFigures } from "../../domain/project-overview.ts";
 import { findingWritesSql } from "../findings/relations.ts";
-import { componentGroups } from "../inventory/summary.ts";
+import { componentGroupsOf } from "../inventory/summary.ts";
 
 const CLOSING = JSON.stringify(CLOSING_STATES);
 
-/** The snapshot's open findings (not dated removed, triage not closing them); parameters: scan id, closing states. */
-const OPEN_OF_SNAPSHOT = `select f.component_key, f.vulnerability_id, v.severity, v.known_exploited, v.kev_due_date
+/**
+ * The open findings of the named snapshots (not dated removed, triage not closing them), with their triage row's
+ * first detection (null without one); parameters: the scan ids (a JSON array), closing states.
+ */
+const OPEN_OF_SNAPSHOTS = `select f.project_id, f.component_key, f.vulnerability_id, v.severity, v.known_exploited,
+    v.kev_due_date, t.first_detected_at
   from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
   left join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
     and t.vulnerability_id = f.vulnerability_id
-  where f.scan_id = ? and f.removed_at is null
+  where f.scan_id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) and f.removed_at is null
     and coalesce(t.status, 'in_triage') not in (select jsonb_array_elements_text(?::jsonb))`;
 
+/** The named project ids (a JSON array parameter) as a relation. */
+const PROJECT_IDS = `select value::uuid from jsonb_array_elements_text(?::jsonb)`;
+
 /**
- * Counts the project's figures again from its newest snapshot and keeps them (project_figures), in the caller's
- * transaction: after an ingestion's success, a match, a re-match, a re-categorisation, a triage change, a deletion.
- * A finding of the project that is no longer open is dated fixed once (finding_fixes); one open again loses its date.
+ * Counts the projects' figures again from each one's newest snapshot and keeps them (project_figures), in the
+ * caller's transaction: after an ingestion's success, a match, a re-match, a re-categorisation, a triage change, a
+ * deletion. A finding of a project that is no longer open is dated fixed once (finding_fixes); one open again loses
+ * its date. A fixed number of statements for any number of projects: a re-match touching a hundred projects costs
+ * no more round trips than one, and a loaded machine's scheduling delay is paid per round trip (issue 33).
  */
-export async function refreshProjectFigures(em: EntityManager, projectId: string): Promise<void> {
-  const [newest] = await rawQuery(
+export async function refreshProjectFigures(em: EntityManager, projectIds: readonly string[]): Promise<void> {
+  if (projectIds.length === 0) return;
+  const ids = JSON.stringify([...new Set(projectIds)]);
+  const newest = await rawQuery(
     em,
-    `select scan_id, ingested_at from inventory_snapshots where project_id = ?
-      order by ingested_at desc, scan_id desc limit 1`,
-    [projectId],
-    { scanId: column.text, ingestedAt: column.timestamp },
+    `select distinct on (project_id) project_id, scan_id, ingested_at from inventory_snapshots
+      where project_id in (${PROJECT_IDS})
+      order by project_id, ingested_at desc, scan_id desc`,
+    [ids],
+    { projectId: column.text, scanId: column.text, ingestedAt: column.timestamp },
   );
-  if (!newest) {
-    await rawStatement(em, "delete from project_figures where project_id = ?", [projectId]);
-    return;
-  }
-  const scanId = newest.scanId;
   await rawStatement(
     em,
-    `delete from finding_fixes x where x.project_id = ? and exists (
-       select from (${OPEN_OF_SNAPSHOT}) o where o.component_key = x.component_key and o.vulnerability_id = x.vulnerability_id)`,
-    [projectId, scanId, CLOSING],
+    `delete from project_figures where project_id in (${PROJECT_IDS})
+       and project_id not in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [ids, JSON.stringify(newest.map((n) => n.projectId))],
   );
+  if (newest.length === 0) return;
+  const counted = JSON.stringify(newest.map((n) => n.projectId));
+  const scans = JSON.stringify(newest.map((n) => n.scanId));
+  // Set operations, not correlated (NOT) EXISTS: each side is read once whatever the planner believes of the rows.
+  // A snapshot written since the last ANALYZE is estimated at one row, and an anti-join planned as a nested loop
+  // over it read the open findings again for every triage row: seconds per project on a busy machine (issue 33).
+  await rawStatement(
+    em,
+    `delete from finding_fixes x
+     using (select project_id, component_key, vulnerability_id from finding_fixes where project_id in (${PROJECT_IDS})
+            intersect select o.project_id, o.component_key, o.vulnerability_id from (${OPEN_OF_SNAPSHOTS}) o) back
+     where x.project_id = back.project_id and x.component_key = back.component_key
+       and x.vulnerability_id = back.vulnerability_id`,
+    [counted, scans, CLOSING],
+  );
+  // A triage row's pair open in the snapshot has the same first detection on both sides, so EXCEPT leaves the fixed.
   await rawStatement(
     em,
     `insert into finding_fixes (project_id, component_key, vulnerability_id, first_detected_at, fixed_at)
-     select t.project_id, t.component_key, t.vulnerability_id, t.first_detected_at, now() from finding_triage t
-      where t.project_id = ? and not exists (
-        select from (${OPEN_OF_SNAPSHOT}) o where o.component_key = t.component_key and o.vulnerability_id = t.vulnerability_id)
+     select gone.project_id, gone.component_key, gone.vulnerability_id, gone.first_detected_at, now()
+     from (select project_id, component_key, vulnerability_id, first_detected_at from finding_triage
+             where project_id in (${PROJECT_IDS})
+           except select o.project_id, o.component_key, o.vulnerability_id, o.first_detected_at
+             from (${OPEN_OF_SNAPSHOTS}) o) gone
      on conflict do nothing`,
-    [projectId, scanId, CLOSING],
+    [counted, scans, CLOSING],
   );
-  const [findings] = await rawQuery(
+  const open = await rawQuery(
     em,
-    `select count(*) filter (where severity = 'critical') as critical,
+    `select o.project_id,
+            count(*) filter (where severity = 'critical') as critical,
             count(*) filter (where severity = 'high') as high,
             count(*) filter (where severity = 'medium') as medium,
             count(*) filter (where severity = 'low') as low,
             count(*) filter (where severity not in ('critical', 'high', 'medium', 'low')) as unknown,
             count(*) filter (where known_exploited) as known_exploited,
             coalesce(min(kev_due_date) filter (where known_exploited and kev_due_date <> ''), '') as kev_oldest_due_date,
-            count(*) as open_findings,
-            (select count(*) from finding_fixes where project_id = ?) as fixed_findings,
-            (select coalesce(sum(extract(epoch from fixed_at - first_detected_at)) / 86400, 0) from finding_fixes
-              where project_id = ?) as remediation_days_total,
-            ${findingWritesSql("?::uuid", "?::uuid")} as finding_writes
-       from (${OPEN_OF_SNAPSHOT}) o`,
-    [projectId, projectId, scanId, projectId, scanId, CLOSING],
+            count(*) as open_findings
+       from (${OPEN_OF_SNAPSHOTS}) o group by o.project_id`,
+    [scans, CLOSING],
     {
+      projectId: column.text,
       critical: column.integer,
       high: column.integer,
       medium: column.integer,
@@ -78,28 +101,78 @@ export async function refreshProjectFigures(em: EntityManager, projectId: string
       knownExploited: column.integer,
       kevOldestDueDate: column.text,
       openFindings: column.integer,
+    },
+  );
+  const kept = await rawQuery(
+    em,
+    `select n.project_id,
+            (select count(*) from finding_fixes where project_id = n.project_id) as fixed_findings,
+            (select coalesce(sum(extract(epoch from fixed_at - first_detected_at)) / 86400, 0) from finding_fixes
+              where project_id = n.project_id) as remediation_days_total,
+            ${findingWritesSql("n.scan_id", "n.project_id")} as finding_writes
+       from jsonb_to_recordset(?::jsonb) as n(project_id uuid, scan_id uuid)`,
+    [JSON.stringify(newest.map((n) => ({ project_id: n.projectId, scan_id: n.scanId })))],
+    {
+      projectId: column.text,
       fixedFindings: column.integer,
       remediationDaysTotal: column.number,
       findingWrites: column.integer,
     },
   );
-  const components = overviewFigures(await componentGroups(em, scanId));
-  const license = components.licenseDistribution;
-  const f = {
-    ...findings!,
-    licenseAllowed: license.allowed ?? 0,
-    licenseConditional: license.conditional ?? 0,
-    licenseForbidden: license.forbidden ?? 0,
-    licenseUncategorized: license.uncategorized ?? 0,
-    malicious: components.maliciousCount,
-  };
+  const groups = await componentGroupsOf(
+    em,
+    newest.map((n) => n.scanId),
+  );
+  const openOf = new Map(open.map((o) => [o.projectId, o]));
+  const keptOf = new Map(kept.map((k) => [k.projectId, k]));
+  const rows = newest.map((n) => {
+    const o = openOf.get(n.projectId);
+    const k = keptOf.get(n.projectId);
+    const components = overviewFigures(groups.get(n.scanId) ?? []);
+    const license = components.licenseDistribution;
+    const f = {
+      critical: o?.critical ?? 0,
+      high: o?.high ?? 0,
+      medium: o?.medium ?? 0,
+      low: o?.low ?? 0,
+      unknown: o?.unknown ?? 0,
+      knownExploited: o?.knownExploited ?? 0,
+      kevOldestDueDate: o?.kevOldestDueDate ?? "",
+      openFindings: o?.openFindings ?? 0,
+      licenseForbidden: license.forbidden ?? 0,
+      malicious: components.maliciousCount,
+    };
+    return [
+      n.projectId,
+      n.scanId,
+      n.ingestedAt,
+      components.riskScore,
+      gateBlocks(f),
+      f.kevOldestDueDate,
+      k?.remediationDaysTotal ?? 0,
+      f.critical,
+      f.high,
+      f.medium,
+      f.low,
+      f.unknown,
+      f.knownExploited,
+      license.allowed ?? 0,
+      license.conditional ?? 0,
+      f.licenseForbidden,
+      license.uncategorized ?? 0,
+      f.malicious,
+      f.openFindings,
+      k?.fixedFindings ?? 0,
+      k?.findingWrites ?? 0,
+    ];
+  });
   await rawStatement(
     em,
     `insert into project_figures (project_id, scan_id, scanned_at, risk_score, gate_blocked, kev_oldest_due_date,
        remediation_days_total, critical, high, medium, low, unknown, known_exploited, license_allowed,
        license_conditional, license_forbidden, license_uncategorized, malicious, open_findings, fixed_findings,
        finding_writes, counted_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+     values ${rows.map((r) => `(${r.map(() => "?").join(", ")}, now())`).join(", ")}
      on conflict (project_id) do update set scan_id = excluded.scan_id, scanned_at = excluded.scanned_at,
        risk_score = excluded.risk_score, gate_blocked = excluded.gate_blocked,
        kev_oldest_due_date = excluded.kev_oldest_due_date, remediation_days_total = excluded.remediation_days_total,
@@ -109,29 +182,7 @@ export async function refreshProjectFigures(em: EntityManager, projectId: string
        license_forbidden = excluded.license_forbidden, license_uncategorized = excluded.license_uncategorized,
        malicious = excluded.malicious, open_findings = excluded.open_findings,
        fixed_findings = excluded.fixed_findings, finding_writes = excluded.finding_writes, counted_at = now()`,
-    [
-      projectId,
-      scanId,
-      newest.ingestedAt,
-      components.riskScore,
-      gateBlocks(f),
-      f.kevOldestDueDate,
-      f.remediationDaysTotal,
-      f.critical,
-      f.high,
-      f.medium,
-      f.low,
-      f.unknown,
-      f.knownExploited,
-      f.licenseAllowed,
-      f.licenseConditional,
-      f.licenseForbidden,
-      f.licenseUncategorized,
-      f.malicious,
-      f.openFindings,
-      f.fixedFindings,
-      f.findingWrites,
-    ],
+    rows.flat(),
   );
 }
 
