@@ -2,8 +2,9 @@
 # Runs built images (./dev images) against this machine's PostgreSQL, Redis and Kafka and checks that each becomes
 # ready (docs/deploy.md, "Images"): podman runs the image's migrate command, then the service, on the host's network,
 # with a database, Redis index and topic prefix of their own so no portal's or test's data is touched; readiness is
-# the gRPC health check the chart's probe asks (`readiness`: the schema at its latest migration), over h2c. Also
-# checks tini is PID 1 and node runs as uid 1000, and the license notices are in the image.
+# the gRPC health check the chart's probe asks (`readiness`: the schema at its latest migration), over h2c; for the
+# gateway (no schema; ready only when every service is) its liveness, GET /health. Also checks tini is PID 1 and node
+# runs as uid 1000, and the license notices are in the image.
 #   check-images.sh [service ...]   (default: policy)
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
@@ -14,19 +15,21 @@ DB=sca_images
 psql -qAt "postgresql://sca:sca@127.0.0.1:$PG_PORT/sca" -c "select 1 from pg_database where datname = '$DB'" |
   grep -q 1 || psql -q "postgresql://sca:sca@127.0.0.1:$PG_PORT/sca" -c "create database $DB"
 PORT=57190
-run=(podman "${STORAGE[@]}" run --rm --network host --runtime runc --cgroup-manager cgroupfs
+run=(podman "${STORAGE[@]}" run --network host --runtime runc --cgroup-manager cgroupfs
   -e DATABASE_URL="postgresql://sca:sca@127.0.0.1:$PG_PORT/$DB" -e REDIS_URL="redis://127.0.0.1:$REDIS_PORT/14"
   -e KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" -e KAFKA_TOPIC_PREFIX=images-check. -e APP_ENV=dev
-  -e SECRET_KEY=images-check-secret-key-of-32-characters-at-least -e RPC_PORT="$PORT")
-ready() { # the chart's readinessProbe: grpc.health.v1.Health/Check for "readiness", as Connect's JSON over h2c
+  -e SECRET_KEY=images-check-secret-key-of-32-characters-at-least -e RPC_PORT="$PORT" -e HTTP_PORT="$PORT")
+ready() { # the chart's probes: grpc.health.v1.Health/Check for "readiness" as Connect's JSON over h2c; the gateway's GET /health
+  if [ "$s" = gateway ]; then curl -fsS -o /dev/null "http://127.0.0.1:$PORT/health" 2>/dev/null; return; fi
   curl -fsS --http2-prior-knowledge -H 'content-type: application/json' -d '{"service":"readiness"}' \
     "http://127.0.0.1:$PORT/grpc.health.v1.Health/Check" 2>/dev/null | grep -q '"SERVING"'
 }
 for s in "$@"; do
   image="$REPO/$s:$TAG"
   started=$SECONDS
-  "${run[@]}" "$image" node src/main.ts migrate >/dev/null || die "$s: the image's migrate command failed"
+  [ "$s" = gateway ] || "${run[@]}" --rm "$image" node src/main.ts migrate >/dev/null || die "$s: the image's migrate command failed"
   name="sca-images-check-$s-$$"
+  # Not --rm: a service that exits keeps its log for the message below.
   "${run[@]}" --detach --name "$name" "$image" >/dev/null
   trap 'podman "${STORAGE[@]}" rm --force --time 5 "$name" >/dev/null 2>&1 || true' EXIT
   for _ in $(seq 300); do ready && break; sleep 0.2; done
@@ -42,5 +45,5 @@ for s in "$@"; do
   [ "$notices" -gt 100 ] || die "$s: only $notices files in its license notices"
   podman "${STORAGE[@]}" rm --force --time 10 "$name" >/dev/null
   trap - EXIT
-  log "$s: ready $((SECONDS - started)) s after start (migrate included); tini is PID 1, uid 1000, $notices notice files"
+  log "$s: ready $((SECONDS - started)) s after its first command (the migration, but for the gateway); tini is PID 1, uid 1000, $notices notice files"
 done
