@@ -3,7 +3,7 @@
 # ready (docs/deploy.md, "Images"): podman runs the image's migrate command, then the service, on the host's network,
 # with a database, Redis index and topic prefix of their own so no portal's or test's data is touched; readiness is
 # the gRPC health check the chart's probe asks (`readiness`: the schema at its latest migration), over h2c; for the
-# gateway (no schema; ready only when every service is) its liveness, GET /health. Also checks tini is PID 1 and node
+# gateway (no schema; ready only when every service is) its liveness, GET /health, and the web UI's GET /healthz. Also checks tini is PID 1 and node
 # runs as uid 1000, and the license notices are in the image.
 #   check-images.sh [service ...]   (default: policy)
 set -euo pipefail
@@ -19,15 +19,17 @@ run=(podman "${STORAGE[@]}" run --network host --runtime runc --cgroup-manager c
   -e DATABASE_URL="postgresql://sca:sca@127.0.0.1:$PG_PORT/$DB" -e REDIS_URL="redis://127.0.0.1:$REDIS_PORT/14"
   -e KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" -e KAFKA_TOPIC_PREFIX=images-check. -e APP_ENV=dev
   -e SECRET_KEY=images-check-secret-key-of-32-characters-at-least -e RPC_PORT="$PORT" -e HTTP_PORT="$PORT")
-ready() { # the chart's probes: grpc.health.v1.Health/Check for "readiness" as Connect's JSON over h2c; the gateway's GET /health
-  if [ "$s" = gateway ]; then curl -fsS -o /dev/null "http://127.0.0.1:$PORT/health" 2>/dev/null; return; fi
+# The HTTP servers' health routes (no schema to migrate); the others answer gRPC.
+declare -A HTTP_HEALTH=([gateway]=/health [frontend]=/healthz)
+ready() { # the chart's probes: grpc.health.v1.Health/Check for "readiness" as Connect's JSON over h2c, or GET
+  if [ -n "${HTTP_HEALTH[$s]:-}" ]; then curl -fsS -o /dev/null "http://127.0.0.1:$PORT${HTTP_HEALTH[$s]}" 2>/dev/null; return; fi
   curl -fsS --http2-prior-knowledge -H 'content-type: application/json' -d '{"service":"readiness"}' \
     "http://127.0.0.1:$PORT/grpc.health.v1.Health/Check" 2>/dev/null | grep -q '"SERVING"'
 }
 for s in "$@"; do
   image="$REPO/$s:$TAG"
   started=$SECONDS
-  [ "$s" = gateway ] || "${run[@]}" --rm "$image" node src/main.ts migrate >/dev/null || die "$s: the image's migrate command failed"
+  [ -n "${HTTP_HEALTH[$s]:-}" ] || "${run[@]}" --rm "$image" node src/main.ts migrate >/dev/null || die "$s: the image's migrate command failed"
   name="sca-images-check-$s-$$"
   # Not --rm: a service that exits keeps its log for the message below.
   "${run[@]}" --detach --name "$name" "$image" >/dev/null
@@ -45,5 +47,5 @@ for s in "$@"; do
   [ "$notices" -gt 100 ] || die "$s: only $notices files in its license notices"
   podman "${STORAGE[@]}" rm --force --time 10 "$name" >/dev/null
   trap - EXIT
-  log "$s: ready $((SECONDS - started)) s after its first command (the migration, but for the gateway); tini is PID 1, uid 1000, $notices notice files"
+  log "$s: ready $((SECONDS - started)) s after its first command (the migration, for those with a schema); tini is PID 1, uid 1000, $notices notice files"
 done
