@@ -3,6 +3,7 @@
 #   setup.sh node     Node, pnpm and the workspace's packages (./dev test --quick)
 #   setup.sh portal   what running the portal needs (./dev up): PostgreSQL, Redis, Node and pnpm, Kafka, scancode and
 #                     cdxgen, the workspace's packages
+#   setup.sh images   that, and buildah, podman, runc and mmdebstrap, which build and run the images (./dev images)
 #   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, kubeconform and the Kubernetes
 #                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools, cosign, Gitea
 #   setup.sh          (./dev setup) everything, and the repository's git hooks

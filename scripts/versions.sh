@@ -27,3 +27,5 @@ GITEA_VERSION=v1.27.3
 # Gitea's gitea.dev/* requirements, taken from their former code.gitea.io paths (scripts/setup/gitea.sh).
 GITEA_ACTIONS_PROTO_VERSION=v0.6.0
 GITEA_SDK_VERSION=v0.25.1
+# npm in the images built without a registry base image (scripts/images.sh), as Node's official image carries it.
+NPM_VERSION=11.19.1

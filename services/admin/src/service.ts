@@ -113,6 +113,7 @@ export const service = defineService({
       store,
       storeLocation: config.ARTEFACT_BACKEND === "s3" ? `s3://${config.ARTEFACT_S3_BUCKET}` : config.ARTEFACT_DIR,
       directory: deps.directory,
+      scannerSchema: deps.schemas["scanner-runner"] ?? "scanner_runner",
       probes: [
         ...others.map((name) => serviceProbe(name, config[serviceAddressKey(name)])),
         databaseProbe(orm),

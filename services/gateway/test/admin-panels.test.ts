@@ -30,6 +30,8 @@ let request: GatewayRequest;
 let root: string;
 let token: string;
 let someone: string;
+/** A schema standing for the scanner-runner's, with one table of known contents. */
+let scannerSchema: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "sca-gw-panels-"));
@@ -39,8 +41,17 @@ beforeAll(async () => {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password" },
     seams: { apiKeyAnswerNamespace: answerNamespace },
   });
+  // The disk panel measures the scanner-runner's schema as PostgreSQL counts it: one of this test's own, holding a
+  // table of about 1 MB (a scanner-runner is not started for it).
+  scannerSchema = uniqueName("scanner_db");
+  await identity.orm.em.getConnection().execute(
+    `create schema "${scannerSchema}";
+     create table "${scannerSchema}".advisories as select g as id, repeat('x', 1000) as body
+       from generate_series(1, 1000) g`,
+  );
   // Every other service at a closed port: a portal running on this machine is never probed.
   admin = await startService("admin", {
+    seams: { schemas: { "scanner-runner": scannerSchema } },
     env: {
       IDENTITY_RPC_URL: identity.url!,
       PROJECTS_RPC_URL: CLOSED,
@@ -76,6 +87,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await identity?.orm.em.getConnection().execute(`drop schema if exists "${scannerSchema}" cascade`);
   await closeTogether([gateway, admin, identity].filter(Boolean));
   await smtp?.close();
   if (root) await rm(root, { recursive: true, force: true });
@@ -167,7 +179,9 @@ describe("GET /v1/admin/disk", () => {
       state: expect.stringMatching(/^(ok|pressure)$/),
     });
     expect(workspace!.total_bytes as number).toBeGreaterThan(workspace!.free_bytes as number);
-    expect(scannerDatabase).toMatchObject({ state: "unknown", used_bytes: null });
+    expect(scannerDatabase).toMatchObject({ location: scannerSchema, state: "ok" });
+    expect(scannerDatabase!.used_bytes as number).toBeGreaterThan(1_000_000);
+    expect(scannerDatabase!.used_bytes as number).toBeLessThan(database!.used_bytes as number);
     expect(database!.used_bytes as number).toBeGreaterThan(0);
     expect(cache!.used_bytes as number).toBeGreaterThan(0);
     expect(backups).toMatchObject({ location: join(root, "backups"), used_bytes: 0 });

@@ -240,6 +240,11 @@ Call with (list $ "<component>").
 {{- .Values.artefacts.directory.existingClaim | default (printf "%s-artefacts" (include "sca-portal.fullname" .)) -}}
 {{- end -}}
 
+{{/* The claim of admin's backups volume (BACKUP_DIR). */}}
+{{- define "sca-portal.backupClaim" -}}
+{{- .Values.backups.existingClaim | default (printf "%s-backups" (include "sca-portal.fullname" .)) -}}
+{{- end -}}
+
 {{/* envFrom of every process: the Secrets named in envFromSecrets. */}}
 {{- define "sca-portal.envFrom" -}}
 {{- with .Values.envFromSecrets -}}
@@ -396,6 +401,10 @@ Job calls none, the `helm test` pod the gateway alone.
       key: {{ . }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- if eq $name "admin" }}
+- name: BACKUP_DIR
+  value: {{ $.Values.backups.mountPath | quote }}
 {{- end }}
 {{- if eq $name "gateway" }}
 {{- /* Per-IP limits key on the address the ingress saw, from X-Forwarded-For. */}}

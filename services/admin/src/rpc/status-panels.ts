@@ -1,6 +1,7 @@
 // StatusPanelService: the health panel (every probe in parallel, each with its deadline; the last failure of each
-// kept since start) and the disk panel (the artefact store's volume judged by the DISK_PRESSURE_* limits, the
-// database's size, Redis's memory, the backups' volume). super_admin only; anyone else NotFound.
+// kept since start) and the disk panel (the artefact store's volume judged by the DISK_PRESSURE_* limits, the size of
+// the scanner-runner's advisory database and of the whole database, Redis's memory, the backups' volume).
+// super_admin only; anyone else NotFound.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
@@ -30,6 +31,8 @@ export interface StatusPanelDeps {
   /** Where the store keeps its objects, as the panel names it (a directory or a bucket). */
   storeLocation: string;
   directory: BackupDirectory;
+  /** The scanner-runner's schema, where its advisory database (the OSV advisories it imports) is kept. */
+  scannerSchema: string;
   probes: Probe[];
   /** Components that are not set up here (the SMTP relay without SMTP_HOST): shown, not probed. */
   notConfigured: Pick<Probe, "name" | "kind">[];
@@ -133,8 +136,20 @@ export function registerStatusPanelService(router: ConnectRouter, deps: StatusPa
 
     async getDiskPanel(_req, ctx: HandlerContext) {
       requireSuperAdmin(ctx);
-      const [store, database, cache, backups] = await Promise.all([
+      const [store, scanner, database, cache, backups] = await Promise.all([
         measured(() => deps.store.usage()),
+        measured(async () => {
+          // Tables with their indexes and TOAST; no row while the schema does not exist (never migrated).
+          const [row] = await rawQuery(
+            deps.orm.em.fork(),
+            `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes
+               from pg_namespace n left join pg_class c on c.relnamespace = n.oid and c.relkind in ('r', 'm')
+              where n.nspname = ? group by n.oid`,
+            [deps.scannerSchema],
+            { bytes: column.integer },
+          );
+          return row;
+        }),
         measured(async () => {
           const [row] = await rawQuery(
             deps.orm.em.fork(),
@@ -165,9 +180,10 @@ export function registerStatusPanelService(router: ConnectRouter, deps: StatusPa
         ),
         item(
           "scanner_database",
-          "",
-          undefined,
-          "The scanner-runner's advisory database volume is local to its pods: not measurable from admin.",
+          deps.scannerSchema,
+          scanner && { usedBytes: scanner.bytes },
+          "The scanner-runner's advisory database, its PostgreSQL schema as PostgreSQL counts " +
+            "it; its volume's free space is the database host's.",
         ),
         item(
           "database",
