@@ -1,24 +1,24 @@
 // The published `sca`: the CLI and every library it uses bundled by rolldown into one ES module, bin/sca.mjs, beside
 // a package.json with no dependencies, so `npm pack` of the output directory is a package that installs and runs with
 // plain Node (no pnpm, no workspace, no TypeScript). The version is this package's.
-//   node packages/cli/build.ts [OUT_DIR]   (default packages/cli/dist)
+//   node packages/cli/src/build.ts [OUT_DIR]   (default packages/cli/dist)
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
-const HERE = fileURLToPath(new URL(".", import.meta.url));
+const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 
 /** Builds the package into `out`; answers the path of its executable. */
 export async function buildCli(out: string): Promise<string> {
-  const source = JSON.parse(await readFile(join(HERE, "package.json"), "utf8")) as {
+  const source = JSON.parse(await readFile(join(PACKAGE, "package.json"), "utf8")) as {
     version: string;
     description: string;
   };
   await rm(out, { recursive: true, force: true });
   await mkdir(join(out, "bin"), { recursive: true });
   await build({
-    input: join(HERE, "src/main.ts"),
+    input: join(PACKAGE, "src/main.ts"),
     platform: "node",
     // The progress library's optional terminal colour helpers are never loaded by what sca uses.
     logLevel: "warn",
@@ -48,6 +48,6 @@ export async function buildCli(out: string): Promise<string> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = resolve(process.argv[2] ?? join(HERE, "dist"));
+  const out = resolve(process.argv[2] ?? join(PACKAGE, "dist"));
   process.stdout.write(`${await buildCli(out)}\n`);
 }
