@@ -7,6 +7,7 @@ import { gateCommand } from "./commands/gate.ts";
 import { loginCommands } from "./commands/login.ts";
 import { readCommands } from "./commands/reads.ts";
 import { scanCommands } from "./commands/scan.ts";
+import { verifyCommand } from "./commands/verify.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 import { connectAsStored, type Session } from "./session.ts";
 import { Terminal } from "./terminal.ts";
@@ -30,7 +31,7 @@ interface GlobalOptions {
 
 export function buildProgram(io: CliIo): { program: Command; session: Session } {
   const program = new Command("sca")
-    .description("The SCA portal from a terminal or CI: scan, follow, gate, read and export (docs/ci.md)")
+    .description("The SCA portal from a terminal or CI: scan, follow, gate, read, export and verify (docs/ci.md)")
     .version(VERSION)
     .option("--api <url>", "the portal's API (https://portal.example.com/api); else SCA_API or the stored one")
     .option("-q, --quiet", "only results and errors")
@@ -60,6 +61,7 @@ export function buildProgram(io: CliIo): { program: Command; session: Session } 
   scanCommands(program, session);
   gateCommand(program, session);
   readCommands(program, session);
+  verifyCommand(program, session);
   completionCommand(program, session);
   for (const cmd of allCommands(program)) cmd.exitOverride();
   return { program, session };

@@ -1,36 +1,48 @@
-// `sca` as a user runs it: the real executable (node src/main.ts) in a process of its own, against a portal of its
+// `sca` as a user runs it: the published package (packages/cli/src/build.ts bundles it, `npm pack` packs it,
+// `npm install --global` installs it, as a pipeline does), each command a process of its own, against a portal of its
 // own (the test kit's startPortalProcesses: every service and the gateway as processes, a fresh database, its own
 // topics), with the shared data set's real SBOMs (juice-shop's) and real manifests as source trees. Checked: sign-in
-// by password and by key (the file's rights, no secret printed), SBOM and source scans followed over the WebSocket
-// and by polling, the gate's three exit codes and its SARIF against the OASIS schema, the reads and exports with a
-// read-only key, output on a terminal (script(1) gives a pty) and off one, NO_COLOR, completion, and the two CI
-// snippets of docs/ci.md run as written.
-import { execFile, type ExecFileOptions } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+// by password, with a second factor and by key (the file's rights, no secret printed), SBOM, source and image scans
+// followed over the WebSocket and by polling, the gate's three exit codes and its SARIF against the OASIS schema, the
+// reads and exports with a read-only key, a signed SBOM bundle verified and a tampered one refused, retries on a real
+// 429 (the team's concurrent-scan cap) and 503 (a stopped service), output on a terminal (script(1) gives a pty) and
+// off one, NO_COLOR, completion, and the two CI snippets of docs/ci.md run as written. Independent commands run at
+// once: each is a process waiting on the portal, and the file's time is mostly the portal's start.
+import { execFile, spawn, type ExecFileOptions } from "node:child_process";
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
+import { unzipSync } from "fflate";
 import {
   cdxgenBin,
   createDatabase,
+  dockerSaveOf,
   freePort,
   sharedDir,
   startPortalProcesses,
+  tarOf,
+  totp,
   zipOf,
   type PortalProcesses,
 } from "@sca/testkit";
 
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const BUILD = fileURLToPath(new URL("../src/build.ts", import.meta.url));
+
 const CI_DOC = new URL("../../../docs/ci.md", import.meta.url);
 const SBOMS = join(sharedDir(), "data/sbom");
 const MANIFESTS = join(sharedDir(), "data/manifests");
 const JUICE = join(SBOMS, "cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json");
 const JULIA = join(SBOMS, "spdx/julia.spdx-2.2.json");
 const ESC = "\u001b";
+// The real Debian 12 files of the container-scan tests (their SOURCES.md): an image's dpkg database and npm tree.
+const DEBIAN = fileURLToPath(new URL("../../../services/gateway/test/fixtures/debian-bookworm/", import.meta.url));
+// Scans a team may have queued or running at once (special configuration): the retry test holds this many.
+const TEAM_SCAN_CAP = 3;
 
 const ajv = new AjvDraft04.default({ allErrors: true, strict: false });
 addFormats.default(ajv);
@@ -41,11 +53,16 @@ let portal: PortalProcesses;
 let api: string;
 let work: string;
 let binDir: string;
+/** The installed package's executable (node_modules/@sca/cli/bin/sca.mjs under the npm prefix). */
+let main: string;
+let signingPublicKey: string;
 let teamId: string;
 let teamSlug: string;
 const developer = { email: "", password: `Cli-${randomBytes(12).toString("base64url")}` };
 let adminToken: string;
 let leadToken: string;
+let leadEmail: string;
+let leadPassword: string;
 let readWriteKey: string;
 const tag = randomBytes(3).toString("hex");
 const juice = `juice-${tag}`;
@@ -79,12 +96,13 @@ function sca(args: string[], opts: { env?: Record<string, string>; input?: strin
     SCA_API: api,
     ...opts.env,
   };
-  return runProcess(process.execPath, [MAIN, ...args], { env, timeout: 120_000 }, opts.input);
+  // Minutes: a scan on two cores shared with a full test run (cdxgen alone takes a while).
+  return runProcess(process.execPath, [main, ...args], { env, timeout: 300_000 }, opts.input);
 }
 
 /** The same on a terminal: script(1) runs it on a pseudo-terminal; stdout and stderr arrive mixed, as a user sees them. */
 function scaOnTerminal(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const command = [MAIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const command = [main, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   return runProcess("script", ["-q", "-e", "-c", `'${process.execPath}' ${command}`, "/dev/null"], {
     env: {
       PATH: process.env.PATH,
@@ -121,34 +139,78 @@ async function issueKey(body: Record<string, unknown>): Promise<string> {
   }
 }
 
+/** The package as published: built, packed and installed with npm into a prefix of its own; the npm prefix's bin. */
+async function installPublishedCli(): Promise<string> {
+  // As a publisher runs it (in jest's module sandbox rolldown's native binding refuses its own default options).
+  const built = await runProcess(process.execPath, [BUILD, join(work, "dist")], {});
+  if (built.code !== 0) throw new Error(`the build failed: ${built.stderr}`);
+  expect(built.stdout.trim()).toBe(join(work, "dist", "bin", "sca.mjs"));
+  const npmEnv = { PATH: process.env.PATH, HOME: work, npm_config_cache: join(work, "npm-cache") };
+  const npm = (args: string[]) =>
+    runProcess("npm", [...args, "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { env: npmEnv });
+  const packed = await npm(["pack", join(work, "dist"), "--pack-destination", work]);
+  if (packed.code !== 0) throw new Error(`npm pack: ${packed.stderr}`);
+  const tarball = join(work, packed.stdout.trim().split("\n").pop()!);
+  const prefix = join(work, "npm-global");
+  const installed = await npm(["install", "--global", "--prefix", prefix, tarball]);
+  if (installed.code !== 0) throw new Error(`npm install: ${installed.stderr}`);
+  main = join(prefix, "lib/node_modules/@sca/cli/bin/sca.mjs");
+  return join(prefix, "bin");
+}
+
+// A portal's start (eight migrations, nine processes) takes minutes on two cores shared with a full test run.
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "sca-cli-"));
   validateSarif = ajv.compile(
     JSON.parse(await readFile(new URL("./schemas/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object,
   );
+  // Special configuration: a signing key (passwordless PKCS#8 P-256), so each succeeded scan is signed and
+  // `sca verify` has a real bundle to check.
+  const pair = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const keyPath = join(work, "signing.key");
+  await writeFile(keyPath, pair.privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+  signingPublicKey = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
   database = await createDatabase("sca_cli");
-  portal = await startPortalProcesses({
-    databaseUrl: database.url,
-    label: "cli",
-    env: {
-      // A Redis index of its own: the UI suite (3) and the fuzzing gate (2) sign in from 127.0.0.1 too, against the
-      // spec's fixed 5 sign-ins a minute per address.
-      REDIS_URL: "redis://127.0.0.1:56379/4",
-      // Source scans run cdxgen at its pinned install, as the test kit's services do.
-      CDXGEN_BIN: cdxgenBin(),
-    },
-  });
+  // `sca` on PATH, as the CI snippets call it after their `npm install --global`; built while the portal starts.
+  const [installed, started] = await Promise.allSettled([
+    installPublishedCli(),
+    startPortalProcesses({
+      databaseUrl: database.url,
+      label: "cli",
+      env: {
+        // A Redis index of its own: the UI suite (3) and the fuzzing gate (2) sign in from 127.0.0.1 too, against
+        // the spec's fixed 5 sign-ins a minute per address.
+        REDIS_URL: "redis://127.0.0.1:56379/4",
+        // Source and image scans run cdxgen at its pinned install, as the test kit's services do.
+        CDXGEN_BIN: cdxgenBin(),
+        SIGNING_KEY_PATH: keyPath,
+      },
+      // A small team cap, so the retry test can reach it with a few held scans (a real 429 with Retry-After).
+      envOf: { "scan-orchestrator": { SCAN_MAX_CONCURRENT_PER_TEAM: String(TEAM_SCAN_CAP) } },
+    }),
+  ]);
+  // Kept before anything is thrown, so that afterAll stops a portal that started.
+  if (started.status === "fulfilled") portal = started.value;
+  if (installed.status === "rejected") throw installed.reason;
+  if (started.status === "rejected") throw started.reason;
+  binDir = installed.value;
   api = `${portal.origin}/api`;
   adminToken = await portal.superAdmin();
   teamSlug = `cli-${tag}`;
   const team = await call("POST", "/v1/admin/teams", { name: `CLI ${tag}`, slug: teamSlug });
   teamId = team.json.id as string;
   developer.email = `developer-${tag}@cli.example.com`;
-  const user = await call("POST", "/v1/auth/register", { ...developer, full_name: "Dev Eloper" });
-  await call("POST", `/v1/admin/teams/${teamId}/members`, { user_id: user.json.id, role: "developer" });
   const lead = { email: `lead-${tag}@cli.example.com`, password: `Cli-${randomBytes(12).toString("base64url")}` };
-  const leadUser = await call("POST", "/v1/auth/register", { ...lead, full_name: "Team Lead" });
-  await call("POST", `/v1/admin/teams/${teamId}/members`, { user_id: leadUser.json.id, role: "team_admin" });
+  const [user, leadUser] = await Promise.all([
+    call("POST", "/v1/auth/register", { ...developer, full_name: "Dev Eloper" }),
+    call("POST", "/v1/auth/register", { ...lead, full_name: "Team Lead" }),
+  ]);
+  await Promise.all([
+    call("POST", `/v1/admin/teams/${teamId}/members`, { user_id: user.json.id, role: "developer" }),
+    call("POST", `/v1/admin/teams/${teamId}/members`, { user_id: leadUser.json.id, role: "team_admin" }),
+  ]);
+  leadPassword = lead.password;
+  leadEmail = lead.email;
   const signedIn = await fetch(`${api}/v1/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -156,18 +218,33 @@ beforeAll(async () => {
   });
   leadToken = ((await signedIn.json()) as { access_token: string }).access_token;
   readWriteKey = await issueKey({ scope: "team", team_id: teamId, permission_breadth: "read_write" });
-  // `sca` on PATH, as the CI snippets call it.
-  binDir = join(work, "bin");
-  await writeFile(join(work, "sca"), `#!/bin/sh\nexec '${process.execPath}' '${MAIN}' "$@"\n`, { mode: 0o755 });
-  await mkdir(binDir);
-  await symlink(join(work, "sca"), join(binDir, "sca"));
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await portal?.stop();
   await database?.drop();
   await rm(work, { recursive: true, force: true });
 }, 60_000);
+
+/** A `docker save` archive of a Debian 12 image with an npm application (the container-scan tests' image). */
+async function debianImageArchive(): Promise<Buffer> {
+  const file = (name: string) => readFile(join(DEBIAN, name));
+  const npm = await readdir(join(DEBIAN, "npm"));
+  const layer = await tarOf([
+    { name: "etc/os-release", data: await file("os-release") },
+    { name: "etc/debian_version", data: await file("debian_version") },
+    { name: "var/lib/dpkg/status", data: await file("status") },
+    { name: "usr/share/doc/zlib1g/copyright", data: await file("zlib1g.copyright") },
+    { name: "app/package.json", data: JSON.stringify({ name: "image-app", version: "1.0.0", private: true }) },
+    ...(await Promise.all(
+      npm.map(async (f) => ({
+        name: `app/node_modules/${f.replace(/\.package\.json$/, "")}/package.json`,
+        data: await file(`npm/${f}`),
+      })),
+    )),
+  ]);
+  return dockerSaveOf({ layers: [layer] }, "team/app:1.0");
+}
 
 describe("sca against a portal", () => {
   it("signs in with a password into a 0600 file, prints no secret, and says who it is", async () => {
@@ -213,12 +290,16 @@ describe("sca against a portal", () => {
   }, 180_000);
 
   it("fails the gate with exit 1, naming the reasons, in text, SARIF (valid against its schema) and JUnit", async () => {
-    const text = await sca(["gate", "--project", juice]);
+    const [text, sarif, junit, json] = await Promise.all([
+      sca(["gate", "--project", juice]),
+      sca(["gate", "--project", juice, "--format", "sarif", "--artifact", "bom.json"]),
+      sca(["gate", "--project", juice, "--format", "junit"]),
+      sca(["gate", "--project", juice, "--format", "json"]),
+    ]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^gate: fail - project juice-[0-9a-f]{6}, scan [0-9a-f-]{36}$/m);
     expect(text.stdout).toContain("CVE-2019-10744 critical in lodash@2.4.2");
 
-    const sarif = await sca(["gate", "--project", juice, "--format", "sarif", "--artifact", "bom.json"]);
     expect(sarif.code).toBe(1);
     const doc = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; message: { text: string } }[] }[] };
     expect(validateSarif(doc)).toBe(true);
@@ -228,10 +309,8 @@ describe("sca against a portal", () => {
       ),
     ).toBe(true);
 
-    const junit = await sca(["gate", "--project", juice, "--format", "junit"]);
     expect(junit.code).toBe(1);
     expect(junit.stdout).toContain('<failure type="critical_vulnerabilities"');
-    const json = await sca(["gate", "--project", juice, "--format", "json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ passed: false, outcome: "fail" });
   });
 
@@ -246,16 +325,28 @@ describe("sca against a portal", () => {
       permission_breadth: "read_only",
     });
     const env = { SCA_API_KEY: readOnly };
-    const who = await sca(["whoami"], { env, who: "nobody" });
+    const id = project[0]!.project_id;
+    const asKey = (args: string[]) => sca(args, { env, who: "nobody" });
+    // The SBOM exports one after another, beside the rest: run at once on a loaded machine, projects once saw the
+    // gateway cancel an export stream mid-document (ExportSbom: write ECANCELED) and the SPDX document came out cut.
+    const exports = async (): Promise<[Run, Run, Run]> => [
+      await asKey(["export", "sbom", "--project", id, "--format", "cyclonedx-json"]),
+      await asKey(["export", "sbom", "--project", id, "--format", "spdx-json"]),
+      await asKey(["export", "sbom", "--project", id, "--format", "cyclonedx-xml", "-o", join(work, "bom.xml")]),
+    ];
+    const [who, gate, refused, [cdx, spdx, xml], openvex, cdxVex] = await Promise.all([
+      asKey(["whoami"]),
+      asKey(["gate", "--project", id]),
+      // --quiet: the error line alone, no upload progress.
+      asKey(["--quiet", "scan", "sbom", JULIA, "--project", id]),
+      exports(),
+      asKey(["export", "vex", "--project", id, "--format", "openvex"]),
+      asKey(["export", "vex", "--project", id, "--format", "cyclonedx"]),
+    ]);
     expect(who.stdout).toMatch(/^API key tos_[a-z0-9]+_… at /);
     expect(who.stdout).not.toContain(readOnly);
 
-    expect((await sca(["gate", "--project", project[0]!.project_id], { env, who: "nobody" })).code).toBe(1);
-    // --quiet: the error line alone, no upload progress.
-    const refused = await sca(["--quiet", "scan", "sbom", JULIA, "--project", project[0]!.project_id], {
-      env,
-      who: "nobody",
-    });
+    expect(gate.code).toBe(1);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^sca: error: 403 .*read-write key.*read-only key is enough for gate.*\[request id [0-9a-f-]+\]$/m,
@@ -263,40 +354,80 @@ describe("sca against a portal", () => {
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).not.toContain(readOnly);
 
-    const id = project[0]!.project_id;
-    const cdx = await sca(["export", "sbom", "--project", id, "--format", "cyclonedx-json"], { env, who: "nobody" });
+    expect(cdx.stderr).toBe("");
+    expect(spdx.stderr).toBe("");
     expect(JSON.parse(cdx.stdout)).toMatchObject({ bomFormat: "CycloneDX" });
-    const spdx = await sca(["export", "sbom", "--project", id, "--format", "spdx-json"], { env, who: "nobody" });
     expect(JSON.parse(spdx.stdout)).toMatchObject({ spdxVersion: "SPDX-2.3" });
-    const xml = await sca(
-      ["export", "sbom", "--project", id, "--format", "cyclonedx-xml", "-o", join(work, "bom.xml")],
-      {
-        env,
-        who: "nobody",
-      },
-    );
     expect(xml.code).toBe(0);
     expect(await readFile(join(work, "bom.xml"), "utf8")).toMatch(/^<\?xml[\s\S]*<bom /);
-    const openvex = await sca(["export", "vex", "--project", id, "--format", "openvex"], { env, who: "nobody" });
     expect(JSON.parse(openvex.stdout)).toMatchObject({ "@context": expect.stringContaining("openvex") as unknown });
-    const cdxVex = await sca(["export", "vex", "--project", id, "--format", "cyclonedx"], { env, who: "nobody" });
     expect(JSON.parse(cdxVex.stdout)).toMatchObject({ bomFormat: "CycloneDX" });
-  });
-
-  it("passes the gate with exit 0 after a source scan of a directory, polling with a read-write key", async () => {
-    const env = { SCA_API_KEY: readWriteKey };
-    const project = `flask-${tag}`;
-    const run = await sca(
-      ["scan", "source", join(MANIFESTS, "flask"), "--project", project, "--create", "--team", teamId, "--gate"],
-      { env, who: "nobody" },
-    );
-    expect(run.stderr).toMatch(/^upload flask\.zip: /m);
-    expect(run.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
-    expect(run.stdout).toMatch(/^gate: pass - project flask-/m);
-    expect(run.code).toBe(0);
   }, 180_000);
 
-  it("scans a source archive (.zip) of a real project", async () => {
+  it("downloads the signed SBOM bundle, verifies it, and refuses a tampered byte and another key", async () => {
+    const project = JSON.parse((await sca(["components", "--project", juice, "--format", "json"])).stdout) as {
+      project_id: string;
+    }[];
+    // Signing follows the scan (projects' consumer): until then the routes answer 404 pending.
+    const signature = async () => {
+      const res = await fetch(`${api}/v1/projects/${project[0]!.project_id}/sbom/signature`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    for (let deadline = Date.now() + 60_000, last = await signature(); last.status !== 200; last = await signature()) {
+      if (Date.now() > deadline) throw new Error(`never signed: ${last.status} ${last.text}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const zip = join(work, "juice-bundle.zip");
+    const exported = await sca(["export", "signature-bundle", "--project", juice, "-o", zip]);
+    expect(exported.code).toBe(0);
+
+    const keyFile = join(work, "supplier.pub");
+    const otherKey = join(work, "other.pub");
+    await writeFile(keyFile, signingPublicKey);
+    await writeFile(
+      otherKey,
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }),
+    );
+    const keySha256 = createHash("sha256")
+      .update(createPublicKey(signingPublicKey).export({ type: "spki", format: "der" }))
+      .digest("hex");
+    // The zip extracted, with one byte of the SBOM changed.
+    const tampered = join(work, "tampered");
+    await mkdir(tampered);
+    const files = unzipSync(await readFile(zip));
+    for (const [name, bytes] of Object.entries(files)) await writeFile(join(tampered, name), bytes);
+    const sbomName = Object.keys(files).find((n) => n.endsWith(".cdx.json"))!;
+    const sbom = Buffer.from(files[sbomName]!);
+    sbom[100] = sbom[100]! ^ 1;
+    await writeFile(join(tampered, sbomName), sbom);
+
+    const [byKey, bySha, unpinned, changed, wrongKey] = await Promise.all([
+      sca(["verify", zip, "--key", keyFile]),
+      sca(["verify", zip, "--key-sha256", keySha256], { who: "nobody" }),
+      sca(["verify", zip], { who: "nobody" }),
+      sca(["verify", tampered, "--key", keyFile]),
+      sca(["verify", zip, "--key", otherKey]),
+    ]);
+    expect(byKey.code).toBe(0);
+    expect(byKey.stdout).toMatch(new RegExp(`^verify: ok - ${sbomName.replace(/\./g, "\\.")} .*${keySha256}$`, "m"));
+    expect(byKey.stdout).not.toContain("FAIL");
+    expect(byKey.stdout).toContain("verifies with signing.pub");
+    expect(bySha.code).toBe(0);
+    expect(unpinned.code).toBe(0);
+    expect(unpinned.stderr).toContain("the key came from the bundle itself");
+
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(/^FAIL sbom-juice-[0-9a-f]{6}\.cdx\.json verifies against its signature/m);
+    expect(changed.stdout).toMatch(/^verify: fail - /m);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stdout).toMatch(/^FAIL signing\.pub is the trusted key \(--key\): another key$/m);
+  }, 120_000);
+
+  it("scans a source directory with a key (the gate passes, exit 0), a source archive and an image archive at once", async () => {
+    const env = { SCA_API_KEY: readWriteKey };
+    const flask = `flask-${tag}`;
     const zip = join(work, "nodegoat.zip");
     const files = ["package.json", "package-lock.json"];
     await writeFile(
@@ -307,27 +438,63 @@ describe("sca against a portal", () => {
         ),
       ),
     );
-    const run = await sca(["scan", "source", zip, "--project", `nodegoat-${tag}`, "--create", "--team", teamSlug]);
-    expect(run.code).toBe(0);
+    const image = join(work, "app.tar");
+    await writeFile(image, await debianImageArchive());
+    const imageProject = `image-${tag}`;
+    const [run, archive, saved] = await Promise.all([
+      sca(["scan", "source", join(MANIFESTS, "flask"), "--project", flask, "--create", "--team", teamId, "--gate"], {
+        env,
+        who: "nobody",
+      }),
+      sca(["scan", "source", zip, "--project", `nodegoat-${tag}`, "--create", "--team", teamSlug]),
+      sca([
+        "scan",
+        "image",
+        "team/app:1.0",
+        "--archive",
+        image,
+        "--project",
+        imageProject,
+        "--create",
+        "--team",
+        teamSlug,
+      ]),
+    ]);
+    expect(run.stderr).toMatch(/^upload flask\.zip: /m);
     expect(run.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
-  }, 180_000);
+    expect(run.stdout).toMatch(/^gate: pass - project flask-/m);
+    expect(run.code).toBe(0);
+
+    expect(archive.code).toBe(0);
+    expect(archive.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
+
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toMatch(/^upload app\.tar: /m);
+    expect(saved.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
+    const components = await sca(["components", "--project", imageProject, "--format", "json"]);
+    const names = (JSON.parse(components.stdout) as { name: string }[]).map((c) => c.name);
+    // The image's dpkg database and its npm tree, as the container-scan tests find them.
+    expect(names).toEqual(expect.arrayContaining(["zlib1g", "yauzl"]));
+  }, 420_000);
 
   it("exits 2 when the scan fails, when gate --wait finds it failed, and when the portal does not answer", async () => {
     const bad = join(work, "not-an-sbom.json");
     await writeFile(bad, '{"hello": "world"}');
     const project = `bad-${tag}`;
-    const scan = await sca(["scan", "sbom", bad, "--project", project, "--create", "--team", teamSlug]);
+    const closed = await freePort();
+    const [scan, down] = await Promise.all([
+      sca(["scan", "sbom", bad, "--project", project, "--create", "--team", teamSlug]),
+      sca(["gate", "--project", juice, "--api", `http://127.0.0.1:${closed}/api`]),
+    ]);
     expect(scan.code).toBe(2);
     expect(scan.stderr).toMatch(/^sca: error: scan [0-9a-f-]{36} failed: .*neither CycloneDX/m);
     const gate = await sca(["gate", "--wait", "--project", project]);
     expect(gate.code).toBe(2);
     expect(gate.stderr).toMatch(/^sca: error: the newest scan [0-9a-f-]{36} failed/m);
 
-    const closed = await freePort();
-    const down = await sca(["gate", "--project", juice, "--api", `http://127.0.0.1:${closed}/api`]);
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(/^sca: error: the portal at http:\/\/127\.0\.0\.1:\d+\/api did not answer/m);
-  }, 120_000);
+  }, 300_000);
 
   it("draws a bar and colours on a terminal, and no colour with NO_COLOR", async () => {
     const scan = await scaOnTerminal([
@@ -344,10 +511,12 @@ describe("sca against a portal", () => {
     expect(scan.stdout).toMatch(/upload julia\.spdx-2\.2\.json \[#+-*\]/);
     expect(scan.stdout).toMatch(/scan [0-9a-f]{8} \[#+\] 100%/);
 
-    const coloured = await scaOnTerminal(["gate", "--project", juice]);
+    const [coloured, plain] = await Promise.all([
+      scaOnTerminal(["gate", "--project", juice]),
+      scaOnTerminal(["gate", "--project", juice], { NO_COLOR: "1" }),
+    ]);
     expect(coloured.code).toBe(1);
     expect(coloured.stdout).toContain(`${ESC}[31mgate: fail${ESC}[39m`);
-    const plain = await scaOnTerminal(["gate", "--project", juice], { NO_COLOR: "1" });
     expect(plain.code).toBe(1);
     expect(plain.stdout).toContain("gate: fail");
     expect(plain.stdout).not.toContain(`${ESC}[31m`);
@@ -372,6 +541,34 @@ describe("sca against a portal", () => {
     expect((await complete("sca scan ''")).split(" ")).toEqual(expect.arrayContaining(["sbom", "source", "image"]));
     expect(await complete("sca scan sbom bom.json --proj")).toBe("--project");
     expect(await complete("sca gate --for")).toBe("--format");
+  });
+
+  it("signs in with a password and a second factor (TOTP), printing neither", async () => {
+    const setup = await call("POST", "/v1/auth/mfa/totp/setup", undefined, leadToken);
+    expect(setup.status).toBe(200);
+    const secret = setup.json.secret as string;
+    const confirmed = await call("POST", "/v1/auth/mfa/totp/confirm", { code: totp(secret) }, leadToken);
+    expect(confirmed.status).toBe(200);
+    // The next step's code: the one just used for the confirmation is not accepted twice.
+    const code = totp(secret, Date.now() + 30_000);
+    const login = await sca(["login", "--email", leadEmail], { input: `${leadPassword}\n${code}\n`, who: "lead" });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain(`signed in as ${leadEmail}`);
+    const who = await sca(["whoami"], { who: "lead" });
+    expect(who.code).toBe(0);
+    expect(who.stdout).toContain(`team_admin of ${teamSlug}`);
+    const stored = await readFile(join(work, "lead", "sca", "credentials.json"), "utf8");
+    for (const out of [login.stdout + login.stderr, who.stdout + who.stderr, stored]) {
+      expect(out).not.toContain(leadPassword);
+      expect(out).not.toContain(secret);
+    }
+    expect(login.stdout + login.stderr + who.stdout).not.toContain(code);
+
+    // A wrong code: the portal's refusal in one line, nothing stored.
+    const refused = await sca(["login", "--email", leadEmail], { input: `${leadPassword}\n000000\n`, who: "lead-2" });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^sca: error: 401 .*\[request id [0-9a-f-]+\]$/m);
+    await expect(stat(join(work, "lead-2", "sca", "credentials.json"))).rejects.toThrow();
   });
 });
 
@@ -429,4 +626,99 @@ describe("docs/ci.md, run as written", () => {
       /<testsuites name="sca gate" tests="4" failures="0"/,
     );
   }, 180_000);
+});
+
+/** sca started in the background, its stderr readable as it comes (the retry test waits for a line). */
+function scaStarted(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [main, ...args], {
+    env: { PATH: process.env.PATH, HOME: work, XDG_CONFIG_HOME: join(work, "nobody"), SCA_API: api, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const lines: ((text: string) => void)[] = [];
+  child.stdout.on("data", (d: Buffer) => (stdout += String(d)));
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += String(d);
+    for (const l of lines) l(stderr);
+  });
+  const done = new Promise<Run>((resolve) =>
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr })),
+  );
+  return {
+    done,
+    /** The first match of `pattern` on stderr. */
+    waitFor: (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const seen = (text: string) => {
+          const m = pattern.exec(text);
+          if (m) resolve(m);
+        };
+        lines.push(seen);
+        seen(stderr);
+        void done.then(() => reject(new Error(`sca ended without ${pattern}: ${stderr}`)));
+      }),
+  };
+}
+
+/** An SBOM scan started through the API (upload, then scan): it counts against the team's cap until it ends. */
+async function startScanThroughApi(projectId: string): Promise<void> {
+  const upload = await fetch(`${api}/v1/projects/${projectId}/sbom-uploads`, {
+    method: "POST",
+    headers: { "content-type": "application/spdx+json", authorization: `Bearer ${adminToken}` },
+    body: await readFile(JULIA),
+  });
+  expect(upload.status).toBe(201);
+  const { upload_id } = (await upload.json()) as { upload_id: string };
+  const scan = await call("POST", `/v1/projects/${projectId}/scans`, {
+    kind: "sbom",
+    sbom_upload_id: upload_id,
+    ref: "",
+    metadata: {},
+  });
+  expect(scan.status).toBe(202);
+}
+
+// Last: the 503 case stops a service of the portal for good.
+describe("retries on 429 and 503", () => {
+  it("waits the Retry-After of the team's concurrent-scan cap (a real 429), then scans", async () => {
+    const project = await call("POST", "/v1/projects", { name: `held-${tag}`, slug: `held-${tag}`, team_id: teamId });
+    const runner = portal.pids["scanner-runner"];
+    // The scanner-runner paused (our own child process): the held scans stay queued, so the team is at its cap.
+    process.kill(runner, "SIGSTOP");
+    let resumed = false;
+    try {
+      for (let i = 0; i < TEAM_SCAN_CAP; i++) await startScanThroughApi(project.json.id as string);
+      const cli = scaStarted(["scan", "sbom", JULIA, "--project", `held-${tag}`], { SCA_API_KEY: readWriteKey });
+      const retry = await cli.waitFor(/^the portal answered 429; trying again in (\d+\.\d) s$/m);
+      // Retry-After is whole seconds (the cap's estimate), unlike the back-off's first 0.5 s.
+      expect(Number(retry[1])).toBeGreaterThanOrEqual(1);
+      expect(retry[1]).toMatch(/\.0$/);
+      process.kill(runner, "SIGCONT");
+      resumed = true;
+      const run = await cli.done;
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
+    } finally {
+      if (!resumed) process.kill(runner, "SIGCONT");
+    }
+  }, 120_000);
+
+  it("backs off on a stopped service's 503 (0.5, 1, 2, 4 s), then reports it in one line", async () => {
+    // Our own child process: projects stops, so the gateway answers 503 for every project read.
+    process.kill(portal.pids.projects, "SIGTERM");
+    for (;;) {
+      try {
+        process.kill(portal.pids.projects, 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const run = await sca(["findings", "--project", juice], { env: { SCA_API_KEY: readWriteKey }, who: "nobody" });
+    expect(run.code).toBe(2);
+    const waits = [...run.stderr.matchAll(/^the portal answered 503; trying again in (\d+\.\d) s$/gm)].map((m) => m[1]);
+    expect(waits).toEqual(["0.5", "1.0", "2.0", "4.0"]);
+    expect(run.stderr).toMatch(/^sca: error: 503 .*\[request id [0-9a-f-]+\]$/m);
+  }, 60_000);
 });

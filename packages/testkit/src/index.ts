@@ -60,3 +60,4 @@ export { startTestWebhookReceiver } from "./webhook-receiver.ts";
 export type { ReceivedRequest, TestWebhookReceiver } from "./webhook-receiver.ts";
 export { createDatabase, startPortalProcesses } from "./portal-processes.ts";
 export type { PortalProcesses, PortalProcessOptions } from "./portal-processes.ts";
+export { totp } from "./totp.ts";

@@ -67,5 +67,5 @@ export async function printGate(
   session.terminal.result(
     format === "text" ? report.replace(/^gate: \w+/, (head) => paint(result.passed ? "green" : "red", head)) : report,
   );
-  process.exitCode = result.passed ? EXIT.ok : EXIT.gateFailed;
+  process.exitCode = result.passed ? EXIT.ok : EXIT.failed;
 }

@@ -156,6 +156,16 @@ export function readCommands(program: Command, session: Session): void {
       const project = await resolveProject(portal, opts.project);
       await download(session, portal, `/v1/projects/${project.id}/vex?format=${opts.format}`, opts.output);
     });
+  exportCommand
+    .command("signature-bundle")
+    .description("the signed SBOM of the latest scan with its signatures and VERIFY.md, a zip (check it: sca verify)")
+    .requiredOption("-p, --project <id-or-slug>", "the project")
+    .requiredOption("-o, --output <file>", "the zip to write")
+    .action(async (opts: { project: string; output: string }) => {
+      const portal = await session.connect();
+      const project = await resolveProject(portal, opts.project);
+      await download(session, portal, `/v1/projects/${project.id}/sbom/signature-bundle`, opts.output);
+    });
 }
 
 async function download(session: Session, portal: Portal, path: string, output: string | undefined): Promise<void> {
