@@ -148,3 +148,17 @@ test("every role looks a package up and reads About", async ({ browser }) => {
   await screenshot(viewer, "about");
   await expectAccessible(viewer);
 });
+
+// Here rather than in admin.spec.ts: the queue has succeeded scans only once the golden path has run.
+test("the super_admin reads the scan queue's succeeded scans, none of them cancellable", async ({ browser }) => {
+  const admin = await signedIn(browser, people().admin);
+  await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Scan queue" }).click();
+  await admin.getByLabel("Status").selectOption("succeeded");
+  await admin.getByRole("button", { name: "Filter" }).click();
+  const scans = admin.getByRole("table", { name: "Scan queue" }).locator("tbody tr");
+  await expect(scans.first()).toBeVisible();
+  for (const status of await scans.locator("td:nth-child(3)").allTextContents()) expect(status).toBe("succeeded");
+  await expect(admin.getByRole("button", { name: /^Cancel the scan/ })).toHaveCount(0);
+  await screenshot(admin, "admin-scans");
+  await expectAccessible(admin);
+});

@@ -69,7 +69,7 @@ export function AdminAuditPage() {
           type="button"
           onClick={() => {
             setCsvError(null);
-            const params = new URLSearchParams(filter as Record<string, string>);
+            const params = new URLSearchParams(filter);
             download(`/v1/admin/audit/export.csv?${params.toString()}`, "audit.csv").catch(setCsvError);
           }}
         >

@@ -24,13 +24,13 @@ export function AdminUsersPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const page = search.page ?? 1;
+  const active: "true" | "false" | undefined =
+    search.is_active === "true" ? "true" : search.is_active === "false" ? "false" : undefined;
   const query = {
     page,
     page_size: PAGE_SIZE,
     ...(search.q ? { q: search.q } : {}),
-    ...(search.is_active === "true" || search.is_active === "false"
-      ? { is_active: search.is_active as "true" | "false" }
-      : {}),
+    ...(active ? { is_active: active } : {}),
   };
   const users = useQuery({
     queryKey: ["admin", "users", query],
