@@ -1,8 +1,8 @@
-// What a page that threw shows: a sentence, a reload, and (once per error) the spec's crash report to the API, with
-// the message, the URL, the stack and React's component stack. The route is POST /v1/crash-reports (issue 27, not
-// yet in the gateway this client is generated from, so it is called untyped); a failed report is dropped: the
-// user's way out is the reload, not the report.
-import { useEffect } from "react";
+// What a page that threw shows: a sentence and a reload; and (once per error) the spec's crash report to the API
+// (POST /v1/crash-reports), with the message, the URL, the stack and React's component stack. The report is sent from
+// the router's onCatch, the one place React hands over the component stack (the error component gets only the
+// error). It is posted with fetch rather than the typed client: a crash must not go through the 401 refresh and its
+// redirect. A failed report is dropped: the user's way out is the reload, not the report.
 import { ProblemError } from "./problem.ts";
 import { ProblemView } from "./problem-view.tsx";
 import { bearer } from "./session/session.ts";
@@ -10,7 +10,9 @@ import { bearer } from "./session/session.ts";
 const reported = new WeakSet<object>();
 const clip = (text: string | undefined) => (text ?? "").slice(0, 2000);
 
-export function reportCrash(error: unknown, componentStack: string | undefined): void {
+export function reportCrash(error: unknown, componentStack: string | null | undefined): void {
+  // An API problem is an answer, not a crash: it is shown as one and not reported.
+  if (error instanceof ProblemError) return;
   if (typeof error === "object" && error !== null) {
     if (reported.has(error)) return;
     reported.add(error);
@@ -24,17 +26,13 @@ export function reportCrash(error: unknown, componentStack: string | undefined):
       message: clip(err.message) || "(no message)",
       url: clip(window.location.href),
       stack: clip(err.stack),
-      component_stack: clip(componentStack),
+      component_stack: clip(componentStack ?? undefined),
     }),
   }).catch(() => undefined);
 }
 
-export function CrashPage({ error, info }: { error: unknown; info?: { componentStack: string } }) {
-  // An API problem is an answer, not a crash: it is shown as one and not reported.
+export function CrashPage({ error }: { error: unknown }) {
   const crash = !(error instanceof ProblemError);
-  useEffect(() => {
-    if (crash) reportCrash(error, info?.componentStack);
-  }, [crash, error, info]);
   return (
     <main className="narrow">
       <h1>Something went wrong</h1>

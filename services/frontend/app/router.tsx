@@ -2,7 +2,17 @@
 // link (/reset-password?token=) and the OAuth landings (/ and /login?error=). A signed-in route without a session
 // tries the refresh cookie first, then goes to /login?next=<the route>.
 import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
-import { CrashPage } from "./crash.tsx";
+import { CrashPage, reportCrash } from "./crash.tsx";
+import { AdminAuditPage } from "./pages/admin-audit.tsx";
+import { AdminHealthPage } from "./pages/admin-health.tsx";
+import { AdminScansPage } from "./pages/admin-scans.tsx";
+import { AdminUsersPage } from "./pages/admin-users.tsx";
+import { AboutPage } from "./pages/about.tsx";
+import { ApiKeysPage } from "./pages/api-keys.tsx";
+import { DashboardPage } from "./pages/dashboard.tsx";
+import { LicensesPage } from "./pages/licenses.tsx";
+import { NotificationsPage } from "./pages/notifications.tsx";
+import { PackageLookupPage } from "./pages/package-lookup.tsx";
 import { ComponentPage } from "./pages/component.tsx";
 import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
@@ -85,6 +95,25 @@ const secondFactor = createRoute({
   component: SecondFactorPage,
 });
 
+const licenses = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/licenses",
+  component: LicensesPage,
+});
+const dashboard = createRoute({ getParentRoute: () => signedIn, path: "/dashboard", component: DashboardPage });
+const notifications = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/notifications",
+  component: NotificationsPage,
+});
+const apiKeys = createRoute({ getParentRoute: () => signedIn, path: "/account/api-keys", component: ApiKeysPage });
+const packageLookup = createRoute({ getParentRoute: () => signedIn, path: "/packages", component: PackageLookupPage });
+const about = createRoute({ getParentRoute: () => signedIn, path: "/about", component: AboutPage });
+const adminHealth = createRoute({ getParentRoute: () => signedIn, path: "/admin/health", component: AdminHealthPage });
+const adminUsers = createRoute({ getParentRoute: () => signedIn, path: "/admin/users", component: AdminUsersPage });
+const adminScans = createRoute({ getParentRoute: () => signedIn, path: "/admin/scans", component: AdminScansPage });
+const adminAudit = createRoute({ getParentRoute: () => signedIn, path: "/admin/audit", component: AdminAuditPage });
+
 export const router = createRouter({
   routeTree: root.addChildren([
     signIn,
@@ -99,13 +128,24 @@ export const router = createRouter({
       components,
       component,
       vulnerabilities,
+      licenses,
       graph,
       releaseDiff,
       secondFactor,
+      dashboard,
+      notifications,
+      apiKeys,
+      packageLookup,
+      about,
+      adminHealth,
+      adminUsers,
+      adminScans,
+      adminAudit,
     ]),
   ]),
   defaultPreload: "intent",
   defaultErrorComponent: CrashPage,
+  defaultOnCatch: (error, info) => reportCrash(error, info.componentStack),
 });
 
 declare module "@tanstack/react-router" {

@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
+import { NotificationBell } from "./pages/notifications.tsx";
 import { api, signedOut } from "./session/session.ts";
 import { useMe } from "./session/me.ts";
 
@@ -43,13 +44,26 @@ export function Shell() {
             SCA portal
           </Link>
           <Link to="/projects">Projects</Link>
+          <Link to="/dashboard">Dashboard</Link>
+          <Link to="/packages">Packages</Link>
+          {me.data?.is_superuser ? (
+            <>
+              <Link to="/admin/health">Health</Link>
+              <Link to="/admin/users">Users</Link>
+              <Link to="/admin/scans">Scan queue</Link>
+              <Link to="/admin/audit">Audit</Link>
+            </>
+          ) : null}
         </nav>
         <div className="top-right">
           <button type="button" onClick={() => setTheme(theme === "dark" ? "light" : "dark")}>
             {theme === "dark" ? "Light theme" : "Dark theme"}
           </button>
+          <NotificationBell />
           <span className="muted">{me.data?.email}</span>
+          <Link to="/account/api-keys">API keys</Link>
           <Link to="/account/second-factor">Second factor</Link>
+          <Link to="/about">About</Link>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -1,6 +1,7 @@
 // The golden path in a real browser against a real portal: a developer signs in, creates the team's project, uploads
 // juice-shop's real SBOM and watches the scan finish live, filters the components, triages a finding to not_affected
-// with a justification, sees the gate's result with its reasons, and downloads the SBOM.
+// with a justification, sees the gate's result with its reasons, downloads the SBOM, and sees the gate pass after a
+// policy change.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { expectAccessible, screenshot, signedIn } from "./pages.ts";
@@ -9,7 +10,26 @@ import { people } from "./people.ts";
 const SBOM = new URL("../../../../shared/data/sbom/cyclonedx/juice-shop-cyclonedx-npm.cdx-1.7.json", import.meta.url)
   .pathname;
 
-test("a developer scans juice-shop and triages a finding", async ({ browser }) => {
+const API = () => process.env.UI_API_URL!;
+const CLOSED = new Set(["false_positive", "not_affected", "resolved", "resolved_with_pedigree"]);
+
+interface Finding {
+  id: string;
+  status: string | null;
+  version: number;
+}
+interface GateReason {
+  code: string;
+  components?: { license: string | null; purl: string | null }[];
+}
+
+test.afterAll(async ({ request }) => {
+  await request.delete(`${API()}/v1/license-policies/teams/${people().teamId}`, {
+    headers: { authorization: `Bearer ${people().admin.token}` },
+  });
+});
+
+test("a developer scans juice-shop and triages a finding", async ({ browser, request }) => {
   const who = people();
   const page = await signedIn(browser, who.developer);
 
@@ -78,4 +98,42 @@ test("a developer scans juice-shop and triages a finding", async ({ browser }) =
   const bom = JSON.parse(readFileSync(await file.path(), "utf8")) as { bomFormat: string; components: unknown[] };
   expect(bom.bomFormat).toBe("CycloneDX");
   expect(bom.components.length).toBeGreaterThan(100);
+
+  // The gate passes after a policy change. Every open critical counts whatever the gate policy says (docs/gate.md),
+  // so the team's administrator triages them through the API, and then excepts the forbidden licenses' packages in
+  // the team's license policy: the page then shows the gate passing.
+  const headers = { authorization: `Bearer ${who.admin.token}` };
+  const criticals = await request.get(`${API()}/v1/projects/${projectId}/vulnerabilities`, {
+    headers,
+    params: { severity: "critical", limit: 500 },
+  });
+  expect(criticals.status()).toBe(200);
+  for (const f of ((await criticals.json()) as { items: Finding[] }).items.filter((f) => !CLOSED.has(f.status ?? ""))) {
+    const triaged = await request.patch(`${API()}/v1/vulnerability_findings/${f.id}/status`, {
+      headers: { ...headers, "If-Match": `"${f.version}"` },
+      data: { status: "not_affected", justification: "code_not_reachable", detail: "Not reached by the shop." },
+    });
+    expect(triaged.status()).toBe(200);
+  }
+  const verdict = await request.get(`${API()}/v1/projects/${projectId}/gate-result`, { headers });
+  const reasons = ((await verdict.json()) as { reasons: GateReason[] }).reasons;
+  expect(reasons.map((r) => r.code)).toEqual(["forbidden_licenses"]);
+  const forbidden = reasons[0]!.components!;
+  const policy = await request.put(`${API()}/v1/license-policies/teams/${who.teamId}`, {
+    headers,
+    data: {
+      license_exceptions: forbidden.map((c) => ({
+        spdx_id: c.license!,
+        reason: "Approved for the shop's demo",
+        component_purl: c.purl,
+      })),
+    },
+  });
+  expect(policy.status()).toBeLessThan(300);
+  // The components are re-categorised after the policy's event: read again until the verdict follows.
+  await expect(async () => {
+    await page.reload();
+    await expect(gate.getByTestId("gate-outcome")).toHaveText("pass", { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(gate).toContainText("No reason to fail.");
 });

@@ -3,6 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
 import { FINDING_SEVERITIES } from "@sca/vocabulary";
+import type { Schemas } from "@sca/api-client";
+import { DataTable, type Columns } from "../data-table.tsx";
 import { download } from "../download.ts";
 import { AnyOf } from "../any-of.tsx";
 import { filters } from "../form.ts";
@@ -12,6 +14,25 @@ import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 
 const LIMIT = 50;
+
+type ComponentRow = Schemas["Component"];
+
+const columns = (projectId: string): Columns<ComponentRow> => [
+  {
+    id: "name",
+    header: "Name",
+    enableSorting: true,
+    cell: ({ row: { original: c } }) => (
+      <Link to="/projects/$projectId/components/$componentId" params={{ projectId, componentId: c.component_id }}>
+        {c.name}
+      </Link>
+    ),
+  },
+  { id: "version", header: "Version", cell: ({ row }) => row.original.version },
+  { id: "license", header: "License", enableSorting: true, cell: ({ row }) => row.original.license ?? "—" },
+  { id: "severity", header: "Severity", enableSorting: true, cell: ({ row }) => row.original.severity_max ?? "—" },
+  { id: "direct", header: "Direct", cell: ({ row }) => (row.original.direct ? "yes" : "no") },
+];
 
 export interface ComponentsSearch {
   search?: string;
@@ -47,8 +68,6 @@ export function ComponentsPage() {
   });
   const go = (next: ComponentsSearch) =>
     void navigate({ to: "/projects/$projectId/components", params: { projectId }, search: { ...search, ...next } });
-  const sortBy = (name: string) => go({ sort: search.sort === name ? `-${name}` : name, offset: 0 });
-  const sortMark = (name: string) => (search.sort === name ? " ▲" : search.sort === `-${name}` ? " ▼" : "");
 
   return (
     <main>
@@ -98,47 +117,14 @@ export function ComponentsPage() {
         <button type="submit">Filter</button>
       </form>
       <ProblemView error={components.error ?? csvError} />
-      <table aria-label="Components">
-        <thead>
-          <tr>
-            <th scope="col">
-              <button type="button" className="link" onClick={() => sortBy("name")}>
-                Name{sortMark("name")}
-              </button>
-            </th>
-            <th scope="col">Version</th>
-            <th scope="col">
-              <button type="button" className="link" onClick={() => sortBy("license")}>
-                License{sortMark("license")}
-              </button>
-            </th>
-            <th scope="col">
-              <button type="button" className="link" onClick={() => sortBy("severity")}>
-                Severity{sortMark("severity")}
-              </button>
-            </th>
-            <th scope="col">Direct</th>
-          </tr>
-        </thead>
-        <tbody>
-          {components.data?.items.map((c) => (
-            <tr key={c.id}>
-              <td>
-                <Link
-                  to="/projects/$projectId/components/$componentId"
-                  params={{ projectId, componentId: c.component_id }}
-                >
-                  {c.name}
-                </Link>
-              </td>
-              <td>{c.version}</td>
-              <td>{c.license ?? "—"}</td>
-              <td>{c.severity_max ?? "—"}</td>
-              <td>{c.direct ? "yes" : "no"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Components"
+        columns={columns(projectId)}
+        rows={components.data?.items}
+        rowId={(c) => c.id}
+        sort={search.sort}
+        onSort={(sort) => go({ sort, offset: 0 })}
+      />
       {components.data ? (
         <Pager offset={offset} limit={LIMIT} total={components.data.total} onOffset={(o) => go({ offset: o })} />
       ) : null}

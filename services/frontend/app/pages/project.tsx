@@ -4,15 +4,22 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { FINDING_SEVERITIES } from "@sca/vocabulary";
 import { download } from "../download.ts";
 import { field } from "../form.ts";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { canWrite, useMe } from "../session/me.ts";
+import { Chart } from "../chart.tsx";
 import { Score } from "../score.tsx";
+import { GatePolicyInEffect } from "./gate-policy.tsx";
 import { StartScan } from "./project-scans.tsx";
 import { ScanTable } from "./scan-history.tsx";
+
+const SEVERITY_ORDER = [...FINDING_SEVERITIES];
+/** The overview's license_distribution keys (ProjectOverview), worst last. */
+const LICENSE_ORDER = ["allowed", "conditional", "forbidden", "uncategorized"];
 
 export function ProjectPage() {
   const { projectId }: { projectId: string } = useParams({ strict: false });
@@ -99,6 +106,9 @@ export function ProjectPage() {
         <Link to="/projects/$projectId/vulnerabilities" params={{ projectId }}>
           Vulnerabilities
         </Link>
+        <Link to="/projects/$projectId/licenses" params={{ projectId }}>
+          Licenses
+        </Link>
         <Link to="/projects/$projectId/graph" params={{ projectId }}>
           Dependency graph
         </Link>
@@ -150,6 +160,20 @@ export function ProjectPage() {
           <Score label="Outdated" value={o.outdated_count} />
         </section>
       ) : null}
+      {o && o.total_components > 0 ? (
+        <section aria-label="Distributions" className="charts">
+          <Chart
+            label="Components by highest severity"
+            categories={SEVERITY_ORDER}
+            series={[{ name: "Components", values: SEVERITY_ORDER.map((k) => o.severity_distribution[k] ?? 0) }]}
+          />
+          <Chart
+            label="Components by license category"
+            categories={LICENSE_ORDER}
+            series={[{ name: "Components", values: LICENSE_ORDER.map((k) => o.license_distribution[k] ?? 0) }]}
+          />
+        </section>
+      ) : null}
       {gate.data ? (
         <section aria-label="Gate result" className="card">
           <h2>
@@ -166,6 +190,7 @@ export function ProjectPage() {
           )}
         </section>
       ) : null}
+      <GatePolicyInEffect projectId={projectId} />
       {writer ? (
         <div className="scan-forms">
           <StartScan projectId={projectId} kind="sbom" />
