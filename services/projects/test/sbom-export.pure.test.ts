@@ -451,7 +451,15 @@ describe("whole documents", () => {
 
 describe("rows held in memory (the copy kept for signing)", () => {
   it("orders keys as PostgreSQL's C collation does: by UTF-8 bytes, not UTF-16 units", () => {
-    const keys = ["pkg:npm/b", "pkg:npm/a\u{1F600}", "pkg:npm/a\uFF5E", "pkg:npm/a", "pkg:npm/A", "pkg:npm/a-b", "pkg:npm/ä"];
+    const keys = [
+      "pkg:npm/b",
+      "pkg:npm/a\u{1F600}",
+      "pkg:npm/a\uFF5E",
+      "pkg:npm/a",
+      "pkg:npm/A",
+      "pkg:npm/a-b",
+      "pkg:npm/ä",
+    ];
     const byBytes = [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     expect([...keys].sort(compareCodePoints)).toEqual(byBytes);
     // The one place UTF-16 order differs: a code point past U+FFFF sorts after U+FF5E.

@@ -188,10 +188,7 @@ const json = (value: unknown) => JSON.stringify(value);
 export function spdxCreatorsOf(facts: SbomDocumentFacts): string[] {
   const version = facts.identity?.toolVersion;
   const author = facts.identity?.author;
-  return [
-    ...(author ? [`Person: ${author}`] : []),
-    `Tool: ${TOOL_NAME}${version !== undefined ? `-${version}` : ""}`,
-  ];
+  return [...(author ? [`Person: ${author}`] : []), `Tool: ${TOOL_NAME}${version !== undefined ? `-${version}` : ""}`];
 }
 
 export function spdxJsonWriter(facts: SbomDocumentFacts): SbomWriter {

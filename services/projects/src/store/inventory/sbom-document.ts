@@ -103,7 +103,12 @@ export async function heldSbomDocumentBytes(
   identity: SbomIdentity,
 ): Promise<Buffer> {
   const candidate = rootRefCandidate(snapshot, slug);
-  const facts = documentFactsOf(snapshot, slug, identity, components.some((c) => c.key === candidate));
+  const facts = documentFactsOf(
+    snapshot,
+    slug,
+    identity,
+    components.some((c) => c.key === candidate),
+  );
   const writer = sbomWriterOf("cyclonedx-json", facts);
   return documentBytes(documentPieces(heldSnapshotRows(components, edges), writer, facts.hasGraph));
 }
