@@ -2,7 +2,7 @@
 // answers a pending token granting nothing, its completion with a TOTP or recovery code (field bounds, the
 // per-address limit), and removal.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createHmac } from "node:crypto";
+import { totp } from "@sca/testkit";
 import {
   PASSWORD,
   refreshCookieSet,
@@ -22,20 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-// RFC 6238 with what authenticator apps use: SHA-1, 6 digits, 30 s steps.
-function totp(base32Secret: string, at = Date.now()): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase())
-    bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 function expectProblem(answer: Answer, status: number, code?: string): void {
   expect(answer.status).toBe(status);

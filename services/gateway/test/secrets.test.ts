@@ -3,7 +3,7 @@
 // recovery codes, the reset token and a raw API key never appear in a log line, nor in any answer but the one
 // that issues them.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { createHmac } from "node:crypto";
+import { totp } from "@sca/testkit";
 import {
   PASSWORD,
   refreshCookieSet,
@@ -25,19 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-function totp(base32Secret: string, at: number): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const ch of base32Secret.replace(/=+$/, "").toUpperCase())
-    bits += alphabet.indexOf(ch).toString(2).padStart(5, "0");
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
-  const mac = createHmac("sha1", Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2))))
-    .update(counter)
-    .digest();
-  return String((mac.readUInt32BE(mac[mac.length - 1]! & 0xf) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 interface Recorded {
   label: string;
