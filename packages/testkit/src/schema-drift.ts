@@ -30,15 +30,20 @@ export async function schemaDrift(
 }
 
 /**
- * The tables of this one schema as the database has them. MikroORM's own introspection lists every schema's
- * tables, which other test files create and drop meanwhile; the migrations table is the migrator's, not an entity's.
+ * The tables of this one schema as the database has them. MikroORM's own table list reads every schema (resolving
+ * each name with ::regclass), and fails when another test file drops its schema meanwhile; this asks for ours only,
+ * in the same shape. The migrations table is the migrator's, not an entity's.
  */
 async function introspect(orm: MikroORM, schema: string): Promise<DatabaseSchema> {
   const platform = orm.em.getPlatform();
   const helper = platform.getSchemaHelper()!;
   const connection = orm.em.getConnection();
-  const tables = (await helper.getAllTables(connection, [schema])).filter(
-    (t) => t.schema_name === schema && t.table_name !== "schema_migrations",
+  const tables = await connection.execute<{ table_name: string; schema_name: string; table_comment: string | null }[]>(
+    `select c.relname as table_name, n.nspname as schema_name, pg_catalog.obj_description(c.oid, 'pg_class') as table_comment
+       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ? and c.relkind in ('r', 'p') and c.relname <> 'schema_migrations' and not c.relispartition
+      order by c.relname`,
+    [schema],
   );
   const loaded = new DatabaseSchema(platform, schema);
   await helper.loadInformationSchema(loaded, connection, tables, [schema]);

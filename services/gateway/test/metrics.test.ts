@@ -70,7 +70,9 @@ describe("queue backlog series (QUEUE_BACKLOG_METRICS_ENABLED)", () => {
       topicPrefix: KAFKA_TOPIC_PREFIX,
     });
     await ensureTopics(kafka, [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic]);
-    const producer = kafka.producer();
+    // Idempotent, so a retry while the shared broker moves a partition's leader cannot double a job (CI once
+    // counted 9 of 8).
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const jobs = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `job-${i}`, value: "{}" }));
     await producer.send({ topic: kafka.topicName(TOPICS.scanJobsManual), messages: jobs(3) });
