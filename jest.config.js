@@ -24,6 +24,10 @@ export default {
   // Three on two cores: a server test spends about 40% of its time waiting on the servers (a CPU profile of three
   // gateway files in one process: 44% idle), so two workers leave a core half idle once the static checks end.
   maxWorkers: 3,
+  // A worker keeps about 50 MB of every ES-module test file it ran (jest's module registry, never freed), so after
+  // thirty files every collection walks 2 GB; a worker past this after a file is replaced. 31 gateway files on two
+  // workers: 178 CPU s without, 151-163 with (docs/testing.md).
+  workerIdleMemoryLimit: "600MB",
   // A global option: jest ignores it inside a project.
   testTimeout: 30000,
   projects: [

@@ -184,6 +184,9 @@ beforeAll(async () => {
         // Source and image scans run cdxgen at its pinned install, as the test kit's services do.
         CDXGEN_BIN: cdxgenBin(),
         SIGNING_KEY_PATH: keyPath,
+        // `sca scan source` is checked for its components, exit codes and output, not scancode's file licenses:
+        // the stage is off (about 7 CPU-seconds a tree, loading its license index).
+        SCANCODE_MAX_FILES: "0",
       },
       // A small team cap, so the retry test can reach it with a few held scans (a real 429 with Retry-After).
       envOf: { "scan-orchestrator": { SCAN_MAX_CONCURRENT_PER_TEAM: String(TEAM_SCAN_CAP) } },
