@@ -7,7 +7,7 @@ import type { EachMessagePayload } from "kafkajs";
 import { withRequestId, type Logger } from "@sca/log";
 import type { KafkaClient } from "./client.ts";
 import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
-import { ensureTopics, type TopicContract } from "./topics.ts";
+import { ensureTopics, topicEnds, type TopicContract } from "./topics.ts";
 
 export type BroadcastHandler<Desc extends DescMessage> = (message: MessageShape<Desc>, meta: EventMeta) => void;
 
@@ -41,7 +41,7 @@ export async function runBroadcastConsumer<Desc extends DescMessage>(
   const admin = kafka.admin();
   await admin.connect();
   const starts = await Promise.all(
-    [...byBrokerTopic.keys()].map(async (topic) => ({ topic, partitions: await admin.fetchTopicOffsets(topic) })),
+    [...byBrokerTopic.keys()].map(async (topic) => ({ topic, partitions: await topicEnds(admin, topic) })),
   ).finally(() => admin.disconnect());
   const consumer = kafka.consumer({ groupId });
   await consumer.connect();

@@ -1,6 +1,6 @@
 export { createKafka, KafkaClient } from "./client.ts";
 export type { KafkaOptions } from "./client.ts";
-export { TOPICS, auditEventsTopic, deadLetterTopic, ensureTopics, topicContract } from "./topics.ts";
+export { TOPICS, auditEventsTopic, deadLetterTopic, ensureTopics, topicContract, topicEnds } from "./topics.ts";
 export type { TopicContract } from "./topics.ts";
 export { EVENT_ID, EVENT_TYPE, REQUEST_ID } from "./event-headers.ts";
 export { uuidv7 } from "./uuidv7.ts";

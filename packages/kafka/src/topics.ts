@@ -102,3 +102,20 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Where each partition of `topic` (a broker name) ends now. A partition whose leadership is still settling (a young
+ * topic, a busy controller) answers "not the leader" for a moment, and kafkajs's admin passes that on: asked again
+ * until LEADER_WAIT_MS has gone.
+ */
+export async function topicEnds(admin: Admin, topic: string): ReturnType<Admin["fetchTopicOffsets"]> {
+  const deadline = Date.now() + LEADER_WAIT_MS;
+  for (;;) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (err) {
+      if (!isRetriableProtocolError(err) || Date.now() > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

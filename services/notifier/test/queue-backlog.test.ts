@@ -2,7 +2,7 @@
 // a real identity (the super_admins it alerts) and PostgreSQL: one alert per breach however many sweeps see it,
 // and a new alert once the queue has drained and backs up again.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { ensureTopics, TOPICS } from "@sca/kafka";
+import { ensureTopics, topicEnds, TOPICS } from "@sca/kafka";
 import { NotificationService } from "@sca/proto/sca/notifier/v1/notifier_pb.ts";
 import {
   closeTogether,
@@ -43,7 +43,8 @@ afterAll(async () => {
 });
 
 async function enqueueScanJobs(n: number): Promise<void> {
-  const producer = notifier.kafka!.producer();
+  // Idempotent: a retried send must not double a job the backlog counts.
+  const producer = notifier.kafka!.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   await producer.send({
     topic: notifier.kafka!.topicName(TOPICS.scanJobsManual),
@@ -59,7 +60,7 @@ async function takeAllScanJobs(): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   const topic = kafka.topicName(TOPICS.scanJobsManual);
-  const ends = await admin.fetchTopicOffsets(topic);
+  const ends = await topicEnds(admin, topic);
   await admin.setOffsets({
     groupId: `${kafka.topicPrefix}scanner-runner.manual`,
     topic,
