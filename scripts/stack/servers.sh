@@ -44,7 +44,10 @@ start_redis() {
   fi
 }
 
-KAFKA_JAVA=(java -Xms256m -Xmx768m -Dlog4j2.configurationFile="$ROOT/tools/kafka/log4j2.yaml" -cp "$TOOLS/kafka-$KAFKA_VERSION/lib/*")
+# The quick (C1) compiler only and the serial collector: a broker that serves a test run or a developer's portal
+# lives minutes to hours on two shared cores, where C2's compile threads and G1's workers cost more than they give.
+# A fresh broker under 31 gateway test files: 26 CPU-seconds as the JVM defaults, 15 so (docs/testing.md).
+KAFKA_JAVA=(java -Xms256m -Xmx768m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dlog4j2.configurationFile="$ROOT/tools/kafka/log4j2.yaml" -cp "$TOOLS/kafka-$KAFKA_VERSION/lib/*")
 
 start_kafka() {
   local dir="$DATA/kafka" conf="$DATA/kafka/server.properties"

@@ -52,6 +52,9 @@ export async function startKafkaBroker(opts: { startTimeoutMs?: number } = {}): 
   const java = [
     "-Xms128m",
     "-Xmx512m",
+    // As scripts/stack/servers.sh: the quick compiler and one GC thread, for a broker that lives minutes.
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
     `-Dlog4j2.configurationFile=${join(ROOT, "tools/kafka/log4j2.yaml")}`,
     "-cp",
     `${lib}/*`,
