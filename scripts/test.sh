@@ -67,13 +67,19 @@ stage_end() { # name
 
 # The static checks, with their caches under .data/cache: tsc's incremental build info, eslint's and prettier's caches.
 # The single-page app has a project of its own (the browser's DOM, JSX), beside the workspace's Node one.
+# Every step runs, and any that fails fails the stage (a function's own status is only its last command's: a failing
+# first tsc once passed as "ok").
 typecheck() {
-  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo"
-  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc-frontend.tsbuildinfo"
+  local rc=0
+  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo" || rc=1
+  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc-frontend.tsbuildinfo" || rc=1
+  return $rc
 }
 lint_all() {
-  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" .
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" .
+  local rc=0
+  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" . || rc=1
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" . || rc=1
+  return $rc
 }
 # The files that differ from the main branch (committed or not), which --quick lints.
 changed_ts() {
@@ -84,8 +90,10 @@ changed_ts() {
 lint_changed() {
   local files; mapfile -t files < <(changed_ts)
   [ ${#files[@]} -gt 0 ] || { echo "no changed files to lint"; return 0; }
-  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" "${files[@]}"
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" "${files[@]}"
+  local rc=0
+  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" "${files[@]}" || rc=1
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" "${files[@]}" || rc=1
+  return $rc
 }
 PATH="$ROOT/node_modules/.bin:$PATH"
 

@@ -3,11 +3,12 @@
 // own (the test kit's startPortalProcesses: every service and the gateway as processes, a fresh database, its own
 // topics), with the shared data set's real SBOMs (juice-shop's) and real manifests as source trees. Checked: sign-in
 // by password, with a second factor and by key (the file's rights, no secret printed), SBOM, source and image scans
-// followed over the WebSocket and by polling, the gate's three exit codes and its SARIF against the OASIS schema, the
-// reads and exports with a read-only key, a signed SBOM bundle verified and a tampered one refused, retries on a real
-// 429 (the team's concurrent-scan cap) and 503 (a stopped service), output on a terminal (script(1) gives a pty) and
-// off one, NO_COLOR, completion, and the two CI snippets of docs/ci.md run as written. Independent commands run at
-// once: each is a process waiting on the portal, and the file's time is mostly the portal's start.
+// (an archive, and a reference the portal pulls from a real local registry) followed over the WebSocket and by
+// polling, the gate's three exit codes and its SARIF against the OASIS schema, the reads and exports with a read-only
+// key, a signed SBOM bundle verified and a tampered one refused, retries on a real 429 (the team's concurrent-scan
+// cap) and 503 (a stopped service), output on a terminal (script(1) gives a pty) and off one, NO_COLOR, completion,
+// and the two CI snippets of docs/ci.md run as written. Independent commands run at once: each is a process waiting
+// on the portal, and the file's time is mostly the portal's start.
 import { execFile, spawn, type ExecFileOptions } from "node:child_process";
 import { createHash, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -24,11 +25,14 @@ import {
   dockerSaveOf,
   freePort,
   sharedDir,
+  startOciRegistry,
   startPortalProcesses,
   tarOf,
   totp,
   zipOf,
   type PortalProcesses,
+  type TestImage,
+  type TestOciRegistry,
 } from "@sca/testkit";
 
 const BUILD = fileURLToPath(new URL("../src/build.ts", import.meta.url));
@@ -50,6 +54,8 @@ let validateSarif: ReturnType<typeof ajv.compile>;
 
 let database: { url: string; drop(): Promise<void> };
 let portal: PortalProcesses;
+/** A real OCI registry on loopback (the container-scan tests' go-containerregistry), holding the Debian image. */
+let registry: TestOciRegistry;
 let api: string;
 let work: string;
 let binDir: string;
@@ -171,6 +177,8 @@ beforeAll(async () => {
   await writeFile(keyPath, pair.privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
   signingPublicKey = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
   database = await createDatabase("sca_cli");
+  registry = await startOciRegistry();
+  await registry.push("team/app", "1.0", await debianImage());
   // `sca` on PATH, as the CI snippets call it after their `npm install --global`; built while the portal starts.
   const [installed, started] = await Promise.allSettled([
     installPublishedCli(),
@@ -184,6 +192,10 @@ beforeAll(async () => {
         // Source and image scans run cdxgen at its pinned install, as the test kit's services do.
         CDXGEN_BIN: cdxgenBin(),
         SIGNING_KEY_PATH: keyPath,
+        // `sca scan image REF` pulls from the registry above: a loopback name, spoken over plain HTTP, allowed here
+        // only (special configuration, as in the container-scan tests).
+        SCAN_REGISTRY_ALLOWED_HOSTS: "localhost",
+        SCAN_REGISTRY_PLAIN_HTTP_HOSTS: registry.host,
         // `sca scan source` is checked for its components, exit codes and output, not scancode's file licenses:
         // the stage is off (about 7 CPU-seconds a tree, loading its license index).
         SCANCODE_MAX_FILES: "0",
@@ -226,11 +238,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await portal?.stop();
   await database?.drop();
+  await registry?.stop();
   await rm(work, { recursive: true, force: true });
 }, 60_000);
 
-/** A `docker save` archive of a Debian 12 image with an npm application (the container-scan tests' image). */
-async function debianImageArchive(): Promise<Buffer> {
+/** A Debian 12 image with an npm application (the container-scan tests' image). */
+async function debianImage(): Promise<TestImage> {
   const file = (name: string) => readFile(join(DEBIAN, name));
   const npm = await readdir(join(DEBIAN, "npm"));
   const layer = await tarOf([
@@ -246,7 +259,7 @@ async function debianImageArchive(): Promise<Buffer> {
       })),
     )),
   ]);
-  return dockerSaveOf({ layers: [layer] }, "team/app:1.0");
+  return { layers: [layer] };
 }
 
 describe("sca against a portal", () => {
@@ -442,7 +455,7 @@ describe("sca against a portal", () => {
       ),
     );
     const image = join(work, "app.tar");
-    await writeFile(image, await debianImageArchive());
+    await writeFile(image, await dockerSaveOf(await debianImage(), "team/app:1.0"));
     const imageProject = `image-${tag}`;
     const [run, archive, saved] = await Promise.all([
       sca(["scan", "source", join(MANIFESTS, "flask"), "--project", flask, "--create", "--team", teamId, "--gate"], {
@@ -479,6 +492,19 @@ describe("sca against a portal", () => {
     // The image's dpkg database and its npm tree, as the container-scan tests find them.
     expect(names).toEqual(expect.arrayContaining(["zlib1g", "yauzl"]));
   }, 420_000);
+
+  it("scans an image the portal pulls from a registry by its reference", async () => {
+    const project = `image-ref-${tag}`;
+    const ref = `${registry.host}/team/app:1.0`;
+    const pulled = await sca(["scan", "image", ref, "--project", project, "--create", "--team", teamSlug]);
+    expect(pulled.code).toBe(0);
+    // Nothing is uploaded: the reference is the scan's target.
+    expect(pulled.stderr).not.toMatch(/^upload /m);
+    expect(pulled.stdout).toMatch(/^scan [0-9a-f-]{36} succeeded: [1-9]\d* components/m);
+    const components = await sca(["components", "--project", project, "--format", "json"]);
+    const names = (JSON.parse(components.stdout) as { name: string }[]).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(["zlib1g", "yauzl"]));
+  }, 300_000);
 
   it("exits 2 when the scan fails, when gate --wait finds it failed, and when the portal does not answer", async () => {
     const bad = join(work, "not-an-sbom.json");

@@ -38,13 +38,14 @@ async function introspect(orm: MikroORM, schema: string): Promise<DatabaseSchema
   const platform = orm.em.getPlatform();
   const helper = platform.getSchemaHelper()!;
   const connection = orm.em.getConnection();
-  const tables = await connection.execute<{ table_name: string; schema_name: string; table_comment: string | null }[]>(
+  const rows = await connection.execute<{ table_name: string; schema_name: string; table_comment: string | null }[]>(
     `select c.relname as table_name, n.nspname as schema_name, pg_catalog.obj_description(c.oid, 'pg_class') as table_comment
        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ? and c.relkind in ('r', 'p') and c.relname <> 'schema_migrations' and not c.relispartition
       order by c.relname`,
     [schema],
   );
+  const tables = rows.map((t) => ({ ...t, table_comment: t.table_comment ?? undefined }));
   const loaded = new DatabaseSchema(platform, schema);
   await helper.loadInformationSchema(loaded, connection, tables, [schema]);
   return loaded;
