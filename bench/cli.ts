@@ -1,12 +1,13 @@
 // `sca scan sbom` of a generated 10,000-component CycloneDX document to the gate's verdict (`--gate`), as a pipeline
-// runs it: the real executable (node packages/cli/src/main.ts) in a process of its own, signed in as the super_admin
+// runs it: the published executable (packages/cli/src/build.ts's single-file bundle, built here first; BENCH_CLI=source
+// runs packages/cli/src/main.ts instead) in a process of its own, signed in as the super_admin
 // (ADMIN_EMAIL/ADMIN_PASSWORD, so it follows the scan over the WebSocket), on a fresh project each run. Target: the
 // CLI's own overhead at most 300 ms over the API calls it makes. The CLI's --verbose timing line says how long the
 // command waited on the portal (every request, retries included, and the scan followed on the socket); overhead is
 // the process's wall time (spawn to exit, Node's start-up and module loading included) minus that. Its CPU column
 // (user and system, the whole process) is what the overhead comes to when the cores are not shared.
-// Knobs: BENCH_RUNS (default 3), BENCH_BASE_URL.
-import { execFile } from "node:child_process";
+// Knobs: BENCH_RUNS (default 3), BENCH_BASE_URL, BENCH_CLI (bundle or source).
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,16 @@ import { percentile, printTable } from "./table.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_MS = 300;
-const MAIN = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
+const SOURCE_MAIN = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
+const BUILD = fileURLToPath(new URL("../packages/cli/src/build.ts", import.meta.url));
+const dir = await mkdtemp(join(tmpdir(), "sca-bench-cli-"));
+/** What a pipeline runs after `npm install --global`: the package's bundle, bin/sca.mjs. */
+function publishedCli(): string {
+  const out = join(dir, "package");
+  execFileSync(process.execPath, [BUILD, out]);
+  return join(out, "bin", "sca.mjs");
+}
+const MAIN = process.env.BENCH_CLI === "source" ? SOURCE_MAIN : publishedCli();
 
 function sca(
   args: string[],
@@ -44,7 +54,6 @@ function sca(
 
 const portal = await Portal.signIn();
 const team = await portal.team();
-const dir = await mkdtemp(join(tmpdir(), "sca-bench-cli-"));
 const sbom = join(dir, "bom.json");
 await writeFile(sbom, JSON.stringify(generateCycloneDxBom({ components: 10_000, seed: 10_000 })));
 const env = { PATH: process.env.PATH ?? "", HOME: dir, XDG_CONFIG_HOME: dir, SCA_API: `${BASE}/api` };

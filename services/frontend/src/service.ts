@@ -2,7 +2,7 @@
 // liveness, and (when GATEWAY_URL is set, as ./dev up runs it) /api and its WebSockets proxied to the gateway, so the
 // UI and the API share one origin. Every route the app has answers index.html; the app's router takes it from there.
 import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { loadConfig, type ConfigOf } from "@sca/config";
 import { createLogger, type Logger } from "@sca/log";
@@ -45,6 +45,10 @@ export async function startFrontend(overrides: FrontendOverrides = {}): Promise<
         ws: true,
         // The gateway keys its per-address limits on the client (TRUST_PROXY_HOPS=1 behind this server).
         xfwd: true,
+        // A connection per request: a kept-alive one reused just as the gateway closes it for idleness (its 5-s
+        // keep-alive, timers late on a busy machine) fails the request with ECONNRESET, which the proxy answers 504;
+        // a sign-in refresh lost that way ended a UI test's session. On loopback a new connection costs little.
+        agent: new Agent({ keepAlive: false }),
         logger: {
           info: () => undefined,
           warn: (m: unknown) => logger.warn(String(m)),
