@@ -1,4 +1,4 @@
-// The queues' backlog as Kafka consumer lag (kafkajs admin: fetchTopicOffsets for the end of each partition,
+// The queues' backlog as Kafka consumer lag (topicEnds for the end of each partition,
 // fetchOffsets for what a group committed), for the notifier's backlog sweep (docs/notifications.md, "Queue backlog")
 // and the gateway's /metrics gauges (docs/operations.md, "Queue backlog on /metrics"):
 // - the scan queue: the scan-job topics (manual and automatic lanes) less what the scanner-runner groups committed,
@@ -7,7 +7,7 @@
 //   events the slowest consumer has still to apply.
 // A group that never committed counts from the start of what the topic still holds.
 import type { KafkaClient } from "./client.ts";
-import { TOPICS } from "./topics.ts";
+import { TOPICS, topicEnds } from "./topics.ts";
 
 export const SCAN_LANES = ["manual", "automatic"] as const;
 export type ScanLane = (typeof SCAN_LANES)[number];
@@ -33,7 +33,7 @@ export async function measureQueueLag(kafka: KafkaClient): Promise<QueueLag> {
     const lagOf = async (groupId: string, logicalTopic: string, onlyIfCommitted: boolean): Promise<number | null> => {
       const topic = kafka.topicName(logicalTopic);
       if (!existing.has(topic)) return onlyIfCommitted ? null : 0;
-      const ends = await admin.fetchTopicOffsets(topic);
+      const ends = await topicEnds(admin, topic);
       const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
       const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       if (onlyIfCommitted && ![...done.values()].some((o) => o >= 0)) return null;
