@@ -26,6 +26,7 @@ async function startPortal(databaseUrl: string): Promise<PortalProcesses> {
   return startPortalProcesses({
     databaseUrl,
     label: "fuzz",
+    productionHeap: false,
     env: {
       REDIS_URL: process.env.FUZZ_REDIS_URL ?? "redis://127.0.0.1:56379/2",
       // The per-address limits the spec lets an operator set are raised for this run only (the login limit is fixed

@@ -10,7 +10,11 @@ set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
 RESULTS="$DATA/test-results"
-mkdir -p "$RESULTS" "$DATA/cache"
+# The static checks' and jest's caches live with the tools (.tools/, kept by CI between runs like the tools themselves),
+# one directory per checkout (their entries name files by path); a checkout's unused for two weeks is removed.
+CACHE="$TOOLS/cache/$(printf %s "$ROOT" | sha256sum | cut -c1-12)"
+mkdir -p "$RESULTS" "$CACHE" && touch "$CACHE"
+find "$TOOLS/cache" -mindepth 1 -maxdepth 1 -type d -mtime +14 -exec rm -rf {} + 2>/dev/null || true
 run_started=$SECONDS
 
 # Each stage's output goes to its own file and is printed when it ends, so stages running together stay readable.
@@ -65,20 +69,22 @@ stage_end() { # name
   return 0
 }
 
-# The static checks, with their caches under .data/cache: tsc's incremental build info, eslint's and prettier's caches.
+# The static checks, with their caches ($CACHE): tsc's incremental build info, eslint's and prettier's caches. ESLint's
+# cache keys a file by its own content (and the configuration): a type-aware finding that another file's change would
+# bring to an unchanged file shows when that file is next linted or the cache is gone (docs/testing.md).
 # The single-page app has a project of its own (the browser's DOM, JSX), beside the workspace's Node one.
 # Every step runs, and any that fails fails the stage (a function's own status is only its last command's: a failing
 # first tsc once passed as "ok").
 typecheck() {
   local rc=0
-  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc.tsbuildinfo" || rc=1
-  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$DATA/cache/tsc-frontend.tsbuildinfo" || rc=1
+  tsc -p tsconfig.json --incremental --tsBuildInfoFile "$CACHE/tsc.tsbuildinfo" || rc=1
+  tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$CACHE/tsc-frontend.tsbuildinfo" || rc=1
   return $rc
 }
 lint_all() {
   local rc=0
-  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" . || rc=1
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" . || rc=1
+  prettier --check --log-level=warn --cache --cache-location "$CACHE/prettier" . || rc=1
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$CACHE/eslint" . || rc=1
   return $rc
 }
 # The files that differ from the main branch (committed or not), which --quick lints.
@@ -91,8 +97,8 @@ lint_changed() {
   local files; mapfile -t files < <(changed_ts)
   [ ${#files[@]} -gt 0 ] || { echo "no changed files to lint"; return 0; }
   local rc=0
-  prettier --check --log-level=warn --cache --cache-location "$DATA/cache/prettier" "${files[@]}" || rc=1
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$DATA/cache/eslint" "${files[@]}" || rc=1
+  prettier --check --log-level=warn --cache --cache-location "$CACHE/prettier" "${files[@]}" || rc=1
+  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$CACHE/eslint" "${files[@]}" || rc=1
   return $rc
 }
 PATH="$ROOT/node_modules/.bin:$PATH"
@@ -100,7 +106,7 @@ PATH="$ROOT/node_modules/.bin:$PATH"
 jest_run() { # results-file jest-args...
   local out=$1; shift
   node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
-    --cacheDirectory "$DATA/cache/jest" --json --outputFile="$out" "$@"
+    --cacheDirectory "$CACHE/jest" --json --outputFile="$out" "$@"
 }
 # jest's summary, the closing line CI reads.
 jest_summary() {

@@ -185,6 +185,7 @@ beforeAll(async () => {
     startPortalProcesses({
       databaseUrl: database.url,
       label: "cli",
+      productionHeap: false,
       env: {
         // A Redis index of its own: the UI suite (3) and the fuzzing gate (2) sign in from 127.0.0.1 too, against
         // the spec's fixed 5 sign-ins a minute per address.

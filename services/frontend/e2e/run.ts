@@ -82,6 +82,7 @@ async function main(): Promise<number> {
     portal = await startPortalProcesses({
       databaseUrl: database.url,
       label: "ui",
+      productionHeap: false,
       env: {
         // A Redis index of its own: the fuzzing gate runs beside this suite on index 2, and both sign in from
         // 127.0.0.1 against the spec's fixed limit of 5 sign-ins a minute per address.
