@@ -51,12 +51,13 @@ export async function provisionServiceRole(opts: ServiceRoleOptions): Promise<Pr
       const { rows } = await admin.query<{ s: string }>(`select format(${template}) as s`, args);
       await admin.query(rows[0]!.s);
     };
-    const exists = async () => (await admin.query("select 1 from pg_roles where rolname = $1", [role])).rowCount === 1;
-    if (!(await exists())) {
-      // Two migration containers given the same role race here; the loser finds the role made and goes on.
-      await ddl("'create role %I login', $1::text", role).catch(async (err: unknown) => {
-        if (!(await exists())) throw err;
-      });
+    // One provisioning at a time in the database: the migration Job's containers run at once, and several may share
+    // a role (a single-role install given an admin DSN), where concurrent ALTER ROLEs fail. DDL on roles is
+    // transactional, so the lock holds until commit.
+    await admin.query("begin");
+    await admin.query("select pg_advisory_xact_lock(hashtext('sca-portal: provision service roles'))");
+    if ((await admin.query("select 1 from pg_roles where rolname = $1", [role])).rowCount === 0) {
+      await ddl("'create role %I login', $1::text", role);
     }
     await ddl(
       password ? "'alter role %I login password %L', $1::text, $2::text" : "'alter role %I login', $1::text",
@@ -79,7 +80,11 @@ export async function provisionServiceRole(opts: ServiceRoleOptions): Promise<Pr
     for (const { statement } of (await admin.query<{ statement: string }>(OWNED_OBJECTS, [opts.schema, role])).rows) {
       await admin.query(statement);
     }
+    await admin.query("commit");
     return { role };
+  } catch (err) {
+    await admin.query("rollback").catch(() => undefined);
+    throw err;
   } finally {
     await admin.end();
   }

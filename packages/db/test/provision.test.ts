@@ -29,6 +29,8 @@ describe("a database role per service", () => {
   const adminUrl = testServers().databaseUrl;
   const a = { role: uniqueName("t_role_a"), schema: uniqueName("t_role_a") };
   const b = { role: uniqueName("t_role_b"), schema: uniqueName("t_role_b") };
+  // One role for two schemas, as a single-role install given an administrator's DSN provisions it.
+  const shared = { role: uniqueName("t_role_c"), schemas: [uniqueName("t_role_c1"), uniqueName("t_role_c2")] };
   const urlOf = (role: string) => {
     const url = new URL(adminUrl);
     url.username = role;
@@ -53,10 +55,10 @@ describe("a database role per service", () => {
     for (const orm of opened) await orm.close();
     for (const client of clients) await client.end();
     const admin = await connect(adminUrl);
-    for (const s of [a, b]) {
-      await admin.query(`drop schema if exists "${s.schema}" cascade`);
-      await admin.query(`drop role if exists "${s.role}"`);
+    for (const schema of [a.schema, b.schema, ...shared.schemas]) {
+      await admin.query(`drop schema if exists "${schema}" cascade`);
     }
+    for (const role of [a.role, b.role, shared.role]) await admin.query(`drop role if exists "${role}"`);
     await admin.end();
   });
 
@@ -117,6 +119,19 @@ describe("a database role per service", () => {
     await expect(asB.query(`select * from "${a.schema}".widgets`)).rejects.toMatchObject({
       code: PERMISSION_DENIED,
     });
+  });
+
+  it("provisions at once, as the migration Job's containers do, also schemas that share a role", async () => {
+    const results = await Promise.all([
+      ...shared.schemas.map((schema) => provisionServiceRole({ adminUrl, serviceUrl: urlOf(shared.role), schema })),
+      provisionServiceRole({ adminUrl, serviceUrl: urlOf(a.role), schema: a.schema }),
+      provisionServiceRole({ adminUrl, serviceUrl: urlOf(b.role), schema: b.schema }),
+    ]);
+    expect(results.map((r) => r.role)).toEqual([shared.role, shared.role, a.role, b.role]);
+    for (const schema of shared.schemas) {
+      const own = await open(urlOf(shared.role), schema, MIGRATIONS);
+      expect(await migrateToHead(own)).toEqual(["Migration1_CreateWidgets", "Migration2_AddWidgetSize"]);
+    }
   });
 
   it("is idempotent, and leaves a single-role configuration (the administrator's own DSN) alone", async () => {
