@@ -107,6 +107,40 @@ log "helm template: OpenTelemetry trace export only when asked for, to the gatew
   die "with tracing.otlpEndpoint the gateway, and only it, must get OTEL_EXPORTER_OTLP_ENDPOINT"
 helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/networkpolicy.yaml |
   grep -A60 'name: sca-portal-gateway$' | grep -q 'port: 4318,' || die "the gateway's NetworkPolicy must reach the collector"
+# Secrets (docs/deploy.md, "Secrets each pod gets"): a pod gets only the secret keys its process reads, each
+# service its own database role's DSN (services.<service>.database), the migration Job alone the admin's DSN.
+log "helm template: each pod gets only the secrets it reads"
+secret_env() { # component [helm flags...]: "<ENV> <secret>/<key>" per variable read from a Secret by its Deployment
+  local component=$1; shift
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml |
+    awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 }
+      doc == want && /^ *- name: [A-Z0-9_]+$/ { env = $3 }
+      doc == want && /secretKeyRef:/ { ref = 1; next }
+      doc == want && ref && /name: / { secret = $2; next }
+      doc == want && ref && /key: / { print env, secret "/" $2; ref = 0 }' | sort
+}
+runner="$(secret_env scanner-runner --values "$VALUES/ci-values.yaml")"
+[ "$(cut -d' ' -f1 <<<"$runner" | tr '\n' ' ')" = "ARTEFACT_S3_ACCESS_KEY_ID ARTEFACT_S3_SECRET_ACCESS_KEY DATABASE_URL SECRET_KEY " ] ||
+  die "the scanner-runner must get its DSN, SECRET_KEY and the artefact store's keys alone, not: $runner"
+grep -qx 'DATABASE_URL sca-portal/DATABASE_URL_SCANNER_RUNNER' <<<"$runner" ||
+  die "the scanner-runner's DATABASE_URL must be its own role's (services.scanner-runner.database), not: $runner"
+! grep -q 'sca-portal-db-' <<<"$runner" || die "the scanner-runner must get no other service's database credentials"
+[ "$(secret_env identity --values "$VALUES/ci-values.yaml" | grep '^DATABASE_URL ')" = "DATABASE_URL sca-portal-db-identity/uri" ] ||
+  die "identity's DATABASE_URL must come from services.identity.database.existingSecret"
+! secret_env scanner-runner | grep -q '^REDIS_URL ' || die "the scanner-runner does not read REDIS_URL and must not get it"
+[ -z "$(secret_env gateway | grep -E '^(DATABASE_URL|DATABASE_ADMIN_URL) ')" ] || die "the gateway owns no schema: no DSN"
+for component in gateway identity projects scan-orchestrator scanner-runner policy notifier admin; do
+  ! secret_env "$component" --values "$VALUES/ci-values.yaml" | grep -q '^DATABASE_ADMIN_URL ' ||
+    die "$component must not get DATABASE_ADMIN_URL: the migration Job alone makes the roles"
+done
+migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/migrations.yaml)"
+[ "$(grep -c 'name: DATABASE_ADMIN_URL$' <<<"$migrate")" = 7 ] ||
+  die "every migration container must get DATABASE_ADMIN_URL with postgresql.admin"
+! helm template sca-portal "$CHART" --show-only templates/migrations.yaml | grep -q DATABASE_ADMIN_URL ||
+  die "without postgresql.admin no migration container may get DATABASE_ADMIN_URL"
+chart_secret="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/secret.yaml)"
+grep -q '^  DATABASE_URL_SCANNER_RUNNER: ' <<<"$chart_secret" && ! grep -q '^  DATABASE_URL: ' <<<"$chart_secret" ||
+  die "the chart's Secret must hold the scanner-runner's own DSN, and no shared one that is read from an existing Secret"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"
@@ -124,5 +158,8 @@ refuse "a lane minimum on a lane no pod runs" --set keda.enabled=true --set keda
   --set 'services.scanner-runner.slots.automatic=0'
 refuse "KEDA's maximum below the lanes' minimum" --set keda.enabled=true --set keda.lanes.manual.minSlots=20
 refuse "a sealed signing-key password without the signing Secret" --set signing.passwordEncryptedKey=password
+refuse "a misspelt key of a service's own database (services.identity.database.urll)" \
+  --set 'services.identity.database.urll=postgresql://identity@db/sca'
+refuse "an administrator's DSN that is not PostgreSQL's" --set postgresql.admin.url=mysql://root@db/sca
 refuse "SIGNING_KEY_PATH in env while the chart mounts the key" --set signing.existingSecret=signing \
   --set env.SIGNING_KEY_PATH=/elsewhere/signing.key

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import type { KeySpec } from "../packages/config/src/index.ts";
 import { SERVICES } from "../packages/runtime/src/services.ts";
-import { baseKeys } from "../packages/runtime/src/start-service.ts";
+import { baseKeys, migrateKeys } from "../packages/runtime/src/start-service.ts";
 import { kafkaKeys } from "../packages/runtime/src/service-kafka.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -30,8 +30,9 @@ async function processes(): Promise<{ name: string; file: string; spec: Spec }[]
     Object.keys(SERVICES).map(async (name) => {
       const own = await load(name, `${camel(name)}Keys`);
       // runService loads the base keys for every domain service and the Kafka keys for those that use Kafka; the
-      // definitions do not say which without starting them, so the reference lists both for each.
-      return { ...own, spec: { ...baseKeys, ...kafkaKeys, ...own.spec } };
+      // definitions do not say which without starting them, so the reference lists both for each (and the keys
+      // their `migrate` command loads).
+      return { ...own, spec: { ...baseKeys, ...migrateKeys, ...kafkaKeys, ...own.spec } };
     }),
   );
   return [...domain, await load("gateway", "gatewayKeys"), await load("frontend", "frontendKeys")];

@@ -25,6 +25,9 @@ start_postgres() {
   # The role and database the services use; each service creates its own schema through its migrations.
   as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "select 1 from pg_roles where rolname='sca'" | grep -q 1 ||
     as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "create role sca login password 'sca' createdb"
+  # CREATEROLE: `sca` is also the administrator that makes a role per service (docs/adr/0011), as in
+  # packages/db/test/provision.test.ts.
+  as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "alter role sca createrole"
   for db in sca sca_test; do
     as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "select 1 from pg_database where datname='$db'" | grep -q 1 ||
       as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "create database $db owner sca"

@@ -23,6 +23,12 @@ export const keys = {
     return value;
   }, true),
   DATABASE_URL: key(p.required("a postgresql:// DSN"), true),
+  /**
+   * `migrate` only: an administrator's DSN (CREATEROLE, CREATE on the database) with which it first makes the role
+   * DATABASE_URL names the owner of the service's schema (docs/deploy.md, "A database role per service"); empty:
+   * DATABASE_URL's role makes the schema itself.
+   */
+  DATABASE_ADMIN_URL: key(p.text(""), true),
   REDIS_URL: key(p.text("redis://127.0.0.1:6379"), true),
   KAFKA_BROKERS: key(p.list(["127.0.0.1:9092"])),
   /** Put before every topic name on the broker (as Hyades' KAFKA_TOPIC_PREFIX), so deployments can share a cluster. */

@@ -46,7 +46,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
 /** Applies every pending migration of the service's schema; returns the names applied. */
 export async function migrateToHead(orm: MikroORM): Promise<string[]> {
   const schema = orm.config.get("schema")!;
-  await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+  const connection = orm.em.getConnection();
+  // Asked first: a service's own role (provision.ts) owns its schema but may not create schemas, and PostgreSQL
+  // checks that right before "if not exists".
+  const exists = await connection.execute<{ n: number }[]>(
+    "select count(*)::int as n from pg_namespace where nspname = ?",
+    [schema],
+  );
+  if (!exists[0]?.n) await connection.execute(`create schema if not exists "${schema}"`);
   const applied = await orm.migrator.up();
   return applied.map((m) => m.name);
 }

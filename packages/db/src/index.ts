@@ -2,6 +2,8 @@ export { openDatabase, migrateToHead, pendingMigrations } from "./database.ts";
 export type { DatabaseOptions } from "./database.ts";
 export { Migration } from "@mikro-orm/migrations";
 export { runMigrateCommand } from "./migrate-command.ts";
+export { provisionServiceRole } from "./provision.ts";
+export type { ProvisionedRole, ServiceRoleOptions } from "./provision.ts";
 export { PostgresNamingStrategy } from "./naming-strategy.ts";
 export { column, preparedQuery, rawQuery, rawStatement } from "./raw-query.ts";
 export type { Column, Columns, RowOf } from "./raw-query.ts";

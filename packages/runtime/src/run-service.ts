@@ -1,6 +1,7 @@
 // A domain service as a process: `node src/main.ts` starts its definition (start-service.ts) from the environment
-// and drains it on SIGTERM/SIGINT; `node src/main.ts migrate` creates the Kafka topics the service declares,
-// applies the schema's migrations and exits. A bad configuration value stops it with one line naming the key.
+// and drains it on SIGTERM/SIGINT; `node src/main.ts migrate` makes the service's database role when given
+// DATABASE_ADMIN_URL, creates the Kafka topics the service declares, applies the schema's migrations and exits.
+// A bad configuration value stops it with one line naming the key.
 import { setFlagsFromString } from "node:v8";
 import { exitOnConfigError } from "@sca/config";
 import { runMigrateCommand } from "@sca/db";
@@ -20,6 +21,12 @@ export async function runService<C extends ConfigKeys, K extends KafkaUse | unde
         return exitOnConfigError(err);
       }
     })();
+    try {
+      await setup.provision();
+    } catch (err) {
+      setup.logger.error({ err }, "could not make the service's database role and schema");
+      process.exit(1);
+    }
     const orm = await setup.openOrm();
     try {
       await setup.ensureTopics();

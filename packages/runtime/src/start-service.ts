@@ -4,7 +4,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { keys, loadConfig } from "@sca/config";
-import { migrateToHead, openDatabase, pendingMigrations } from "@sca/db";
+import { migrateToHead, openDatabase, pendingMigrations, provisionServiceRole } from "@sca/db";
 import { OutboxMessage, ProcessedEvent, type KafkaClient } from "@sca/kafka";
 import { createLogger, type Logger } from "@sca/log";
 import { HealthRegistry, READINESS, startRpcServer } from "@sca/rpc";
@@ -27,6 +27,11 @@ export const baseKeys = {
   METRICS_ENABLED: keys.METRICS_ENABLED,
   METRICS_TOKEN: keys.METRICS_TOKEN,
   METRICS_PORT: keys.METRICS_PORT,
+};
+
+/** The keys `migrate` loads besides the base keys. */
+export const migrateKeys = {
+  DATABASE_ADMIN_URL: keys.DATABASE_ADMIN_URL,
 };
 
 export interface ServiceOverrides<S extends object = object> {
@@ -84,6 +89,17 @@ export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefine
     ...(def.kafka?.outbox ? [OutboxMessage] : []),
     ...(def.kafka?.consumes?.length ? [ProcessedEvent] : []),
   ];
+  // `migrate` with an administrator's DSN first makes the service's role the owner of its schema (provision.ts).
+  const provision = async () => {
+    const { DATABASE_ADMIN_URL } = loadConfig(migrateKeys, env);
+    if (!DATABASE_ADMIN_URL) return;
+    const { role } = await provisionServiceRole({
+      adminUrl: DATABASE_ADMIN_URL,
+      serviceUrl: config.DATABASE_URL,
+      schema,
+    });
+    logger.info({ role, schema }, role ? "schema owned by the service's role" : "DATABASE_URL is the admin's role");
+  };
   const openOrm = () =>
     openDatabase({
       url: config.DATABASE_URL,
@@ -96,7 +112,7 @@ export function serviceSetup<C extends ConfigKeys, K extends KafkaUse | undefine
   const ensureTopics = async () => {
     if (def.kafka && kafkaConfig) await ensureDeclaredTopics(def.name, def.kafka, kafkaConfig, logger);
   };
-  return { config, kafkaConfig, own, logger, schema, openOrm, ensureTopics };
+  return { config, kafkaConfig, own, logger, schema, provision, openOrm, ensureTopics };
 }
 
 /**

@@ -157,26 +157,101 @@ secretKeyRef:
 - name: {{ printf "%s_RPC_URL" ($name | upper | replace "-" "_") }}
   value: {{ printf "http://%s:%v" (include "sca-portal.serviceName" (list $ $name)) $service.port | quote }}
 {{- end }}
-- name: SECRET_KEY
-  valueFrom:
-    {{- include "sca-portal.secretKeyRef" (list . .Values.secretKey "SECRET_KEY") | nindent 4 }}
-- name: DATABASE_URL
-  valueFrom:
-    {{- include "sca-portal.secretKeyRef" (list . .Values.postgresql "DATABASE_URL") | nindent 4 }}
-- name: REDIS_URL
-  valueFrom:
-    {{- include "sca-portal.secretKeyRef" (list . .Values.redis "REDIS_URL") | nindent 4 }}
 {{- include "sca-portal.artefactEnv" . }}
 {{- end -}}
 
+{{/* The components whose config.ts declares REDIS_URL. */}}
+{{- define "sca-portal.readsRedis" -}}
+{{- list "gateway" "identity" "admin" | toJson -}}
+{{- end -}}
+
 {{/*
-The environment every process (services and migrations) shares: the derived keys, then `env`. A key of `env` the
-chart already derives from a value is refused (a duplicated variable is ambiguous: set the value instead).
-Call with (list $ "<component>").
+The secret keys of the chart's values a component reads, and only those (docs/deploy.md, "Secrets each pod gets"):
+SECRET_KEY every service's process (the runtime's base keys: caller tokens, the services' own calls, secret boxes;
+the migration Job loads them too), DATABASE_URL the schema's owner alone and its own (`sca-portal.databaseUrlRef`),
+DATABASE_ADMIN_URL the migration Job alone, REDIS_URL `sca-portal.readsRedis`, the artefact store's credentials its
+users (`sca-portal.artefactUsers`, and their migrations, which load the same keys).
+Call with (list $ "<component>" "<schema owner>"): the owner is the service whose schema it uses (the migration
+Job's container of that service); the component itself when left out.
+*/}}
+{{- define "sca-portal.secretEnv" -}}
+{{- $ := index . 0 -}}
+{{- $component := index . 1 -}}
+{{- $owner := $component -}}
+{{- if gt (len .) 2 }}{{ $owner = index . 2 }}{{ end -}}
+{{- if or (hasKey $.Values.services $component) (eq $component "migrate") }}
+- name: SECRET_KEY
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list $ $.Values.secretKey "SECRET_KEY") | nindent 4 }}
+{{- end }}
+{{- if has "postgresql" (index (include "sca-portal.reaches" $ | fromJson) $owner | default list) }}
+- name: DATABASE_URL
+  valueFrom:
+    {{- include "sca-portal.databaseUrlRef" (list $ $owner) | nindent 4 }}
+{{- end }}
+{{- if and (eq $component "migrate") (include "sca-portal.provisionsRoles" $) }}
+- name: DATABASE_ADMIN_URL
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list $ $.Values.postgresql.admin "DATABASE_ADMIN_URL") | nindent 4 }}
+{{- end }}
+{{- if has $component (include "sca-portal.readsRedis" $ | fromJsonArray) }}
+- name: REDIS_URL
+  valueFrom:
+    {{- include "sca-portal.secretKeyRef" (list $ $.Values.redis "REDIS_URL") | nindent 4 }}
+{{- end }}
+{{- if has $owner (include "sca-portal.artefactUsers" $ | fromJsonArray) }}
+{{- include "sca-portal.artefactSecretEnv" $ }}
+{{- end }}
+{{- end -}}
+
+{{/* "true" when the migration Job makes a database role per service (postgresql.admin given). */}}
+{{- define "sca-portal.provisionsRoles" -}}
+{{- with $.Values.postgresql.admin }}{{ if or .existingSecret .url }}true{{ end }}{{ end -}}
+{{- end -}}
+
+{{/* A service's own database settings (services.<service>.database), empty when it uses postgresql's DSN. */}}
+{{- define "sca-portal.ownDatabase" -}}
+{{- $own := (index (index . 0).Values.services (index . 1) | default dict).database | default dict -}}
+{{- if or $own.existingSecret $own.url }}{{ $own | toJson }}{{ end -}}
+{{- end -}}
+
+{{/* The chart Secret's key of a service's own DATABASE_URL: DATABASE_URL_<SERVICE>. */}}
+{{- define "sca-portal.databaseUrlKey" -}}
+{{- printf "DATABASE_URL_%s" (. | upper | replace "-" "_") -}}
+{{- end -}}
+
+{{/*
+The secretKeyRef of a service's DATABASE_URL: its own role's (services.<service>.database) when given, else
+postgresql's, the one DSN of a single-role install. Call with (list $ "<service>").
+*/}}
+{{- define "sca-portal.databaseUrlRef" -}}
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- with include "sca-portal.ownDatabase" . }}
+{{- $own := fromJson . }}
+{{- include "sca-portal.secretKeyRef" (list $ (dict "existingSecret" ($own.existingSecret | default "") "existingSecretKey" ($own.existingSecretKey | default "DATABASE_URL")) (include "sca-portal.databaseUrlKey" $name)) }}
+{{- else }}
+{{- include "sca-portal.secretKeyRef" (list $ $.Values.postgresql "DATABASE_URL") }}
+{{- end }}
+{{- end -}}
+
+{{/* "true" when some schema's owner uses postgresql's DSN (not one of its own). */}}
+{{- define "sca-portal.sharedDatabaseUsed" -}}
+{{- $ := . -}}
+{{- $reaches := include "sca-portal.reaches" $ | fromJson -}}
+{{- range $name, $_ := $.Values.services }}
+{{- if and (has "postgresql" (index $reaches $name | default list)) (not (include "sca-portal.ownDatabase" (list $ $name))) }}true{{ end }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The environment of a process (a service, a migration): the derived keys, its own, the secrets it reads, then `env`. A
+key of `env` the chart already derives from a value is refused (a duplicated variable is ambiguous: set the value
+instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") for a migration container.
 */}}
 {{- define "sca-portal.env" -}}
 {{- $ := index . 0 -}}
-{{- $derived := printf "%s\n%s" (include "sca-portal.derivedEnv" $) (include "sca-portal.componentEnv" .) -}}
+{{- $derived := printf "%s\n%s\n%s" (include "sca-portal.derivedEnv" $) (include "sca-portal.componentEnv" .) (include "sca-portal.secretEnv" .) -}}
 {{- range (fromYamlArray $derived) }}
 {{- if hasKey $.Values.env .name }}
 {{- fail (printf "env.%s: the chart sets %s from its values (docs/deploy.md, \"Values reference\"); set it there" .name .name) }}
@@ -220,7 +295,13 @@ Call with (list $ "<component>").
 - name: ARTEFACT_S3_ENDPOINT
   value: {{ . | quote }}
 {{- end }}
-{{- if or $a.s3.existingSecret $a.s3.accessKeyId }}
+{{- end }}
+{{- end -}}
+
+{{/* The artefact store's credentials (s3 with keys), for the artefact store's users alone (sca-portal.secretEnv). */}}
+{{- define "sca-portal.artefactSecretEnv" -}}
+{{- $a := .Values.artefacts }}
+{{- if and (eq $a.backend "s3") (or $a.s3.existingSecret $a.s3.accessKeyId) }}
 - name: ARTEFACT_S3_ACCESS_KEY_ID
   valueFrom:
     secretKeyRef:
@@ -231,7 +312,6 @@ Call with (list $ "<component>").
     secretKeyRef:
       name: {{ $a.s3.existingSecret | default (include "sca-portal.fullname" .) }}
       key: {{ ternary $a.s3.secretAccessKeyKey "ARTEFACT_S3_SECRET_ACCESS_KEY" (ne $a.s3.existingSecret "") }}
-{{- end }}
 {{- end }}
 {{- end -}}
 
@@ -303,10 +383,14 @@ none of it, so there a changed existing Secret needs a rollout restart).
 
 {{- define "sca-portal.secretChecksum" -}}
 {{- $existing := list -}}
-{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) .Values.envFromSecrets | compact | uniq -}}
+{{- $databases := dict -}}
+{{- range $name, $service := .Values.services }}{{ $_ := set $databases $name ($service.database | default dict) }}{{ end -}}
+{{- $databaseSecrets := list -}}
+{{- range $database := values $databases }}{{ $databaseSecrets = append $databaseSecrets ($database.existingSecret | default "") }}{{ end -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) $databaseSecrets .Values.envFromSecrets | compact | uniq | sortAlpha -}}
 {{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
 {{- end -}}
-{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 .Values.signing $existing | toJson | sha256sum -}}
+{{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 .Values.signing $databases $existing | toJson | sha256sum -}}
 {{- end -}}
 
 {{/*
