@@ -17,6 +17,12 @@ import {
 import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
 import { SBOM_SIGNING_GROUP, sbomSigningHandler, signingNews } from "./events/sbom-signing.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import {
+  PULL_REQUEST_COMMENT_GROUP,
+  pullRequestCommentHandler,
+  scanStateNews,
+} from "./events/pull-request-comments.ts";
+import { policyGateResults } from "./clients/gate-results.ts";
 import { recordDailyMetrics } from "./events/daily-metrics.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
@@ -99,12 +105,23 @@ export const service = defineService({
     });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
+    const appSecretKey = secretBoxKey(secretKey, "scm-app-secret", "sca-projects");
+    const host = sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS);
+    if (config.SCM_PR_COMMENT_AUTOMATIC)
+      kafka.consume({
+        groupId: PULL_REQUEST_COMMENT_GROUP,
+        topic: scanStateNews,
+        handle: pullRequestCommentHandler({
+          appSecretKey,
+          host,
+          gate: policyGateResults(config.POLICY_RPC_URL, secretKey),
+          logger,
+        }),
+      });
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
-      const appSecretKey = secretBoxKey(secretKey, "scm-app-secret", "sca-projects");
       registerSourceHostAppService(router, { orm, appSecretKey, wakeRelay: () => kafka.wakeRelay() });
-      const host = sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS);
       registerRemediationService(router, { orm, appSecretKey, host, serviceName: config.REMEDIATION_SERVICE_NAME });
       registerPullRequestCommentService(router, { orm, appSecretKey, host });
       registerProjectWebhookService(router, {

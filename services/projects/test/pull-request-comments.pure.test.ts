@@ -2,12 +2,14 @@
 // marker, the text, the base refs.
 import { describe, expect, it } from "@jest/globals";
 import {
+  automaticCommentOf,
   baseRefs,
   COMMENT_ROWS,
   commentBody,
   commentMarker,
   newFindings,
   newLicenseProblems,
+  retriesRefusedComment,
 } from "../src/domain/pull-request-comments.ts";
 
 const f = (vulnerabilityId: string, pkg: string, version = "1.0.0", severity = "high") => ({
@@ -80,5 +82,50 @@ describe("baseRefs", () => {
   it("are the full and the bare branch name", () => {
     expect(baseRefs("refs/heads/main")).toEqual(["refs/heads/main", "main"]);
     expect(baseRefs("main")).toEqual(["refs/heads/main", "main"]);
+  });
+});
+
+describe("automaticCommentOf", () => {
+  const news = {
+    projectId: "0195D5A0-0000-7000-8000-000000000001",
+    scanId: "0195D5A0-0000-7000-8000-000000000002",
+    status: "succeeded",
+    landedSuperseded: false,
+    pullRequestNumber: 12n,
+    pullRequestBaseRef: "refs/heads/main",
+  };
+
+  it("comments a pull-request webhook's scan that succeeded, on its pull request against its base", () => {
+    expect(automaticCommentOf(news)).toEqual({
+      projectId: "0195d5a0-0000-7000-8000-000000000001",
+      scanId: "0195d5a0-0000-7000-8000-000000000002",
+      pullRequestNumber: 12,
+      baseRef: "refs/heads/main",
+    });
+  });
+
+  it("comments nothing before success, after failure, for a scan landed superseded or of no pull request", () => {
+    for (const status of ["queued", "running", "failed", "cancelled"])
+      expect(automaticCommentOf({ ...news, status })).toBeNull();
+    expect(automaticCommentOf({ ...news, landedSuperseded: true })).toBeNull();
+    const { pullRequestNumber: _n, pullRequestBaseRef: _b, ...plain } = news;
+    expect(automaticCommentOf(plain)).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestBaseRef: "" })).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestNumber: 0n })).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestNumber: 2n ** 60n })).toBeNull();
+  });
+});
+
+describe("retriesRefusedComment", () => {
+  it("tries again when the host did not answer, failed or asked to slow down; gives up on other refusals", () => {
+    expect([null, 429, 500, 502, 503].map(retriesRefusedComment)).toEqual([true, true, true, true, true]);
+    expect([400, 401, 403, 404, 410, 422].map(retriesRefusedComment)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
