@@ -9,7 +9,6 @@ import {
   commentMarker,
   newFindings,
   newLicenseProblems,
-  retriesRefusedComment,
 } from "../src/domain/pull-request-comments.ts";
 
 const f = (vulnerabilityId: string, pkg: string, version = "1.0.0", severity = "high") => ({
@@ -113,19 +112,5 @@ describe("automaticCommentOf", () => {
     expect(automaticCommentOf({ ...news, pullRequestBaseRef: "" })).toBeNull();
     expect(automaticCommentOf({ ...news, pullRequestNumber: 0n })).toBeNull();
     expect(automaticCommentOf({ ...news, pullRequestNumber: 2n ** 60n })).toBeNull();
-  });
-});
-
-describe("retriesRefusedComment", () => {
-  it("tries again when the host did not answer, failed or asked to slow down; gives up on other refusals", () => {
-    expect([null, 429, 500, 502, 503].map(retriesRefusedComment)).toEqual([true, true, true, true, true]);
-    expect([400, 401, 403, 404, 410, 422].map(retriesRefusedComment)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
   });
 });

@@ -163,12 +163,3 @@ export function automaticCommentOf(news: ScanStateNews): AutomaticComment | null
     baseRef: news.pullRequestBaseRef,
   };
 }
-
-/**
- * Whether an automatic comment the host refused is tried again: a host that did not answer, answered 5xx or asked to
- * slow down (429) may take it later; any other refusal (the pull request gone, the installation without the right)
- * would be refused again, so it is given up (the route can still post it).
- */
-export function retriesRefusedComment(remoteStatus: number | null): boolean {
-  return remoteStatus === null || remoteStatus === 429 || remoteStatus >= 500;
-}

@@ -10,7 +10,8 @@ import { ProblemError } from "@sca/problem";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { GateResults } from "../clients/gate-results.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import { automaticCommentOf, retriesRefusedComment } from "../domain/pull-request-comments.ts";
+import { automaticCommentOf } from "../domain/pull-request-comments.ts";
+import { hostMayAnswerLater } from "../domain/source-host-failures.ts";
 import type { OptedInDeps } from "../rpc/opted-in-repository.ts";
 import { writePullRequestComment } from "../rpc/pull-request-comment-writing.ts";
 import { optedInInstallation } from "../store/source-host-apps.ts";
@@ -46,7 +47,7 @@ export function pullRequestCommentHandler(deps: AutomaticCommentDeps) {
     } catch (err) {
       if (!(err instanceof ProblemError)) throw err;
       const remoteStatus = err.init.extensions?.remote_status as number | null | undefined;
-      if (err.init.code === "remote_write_failed" && retriesRefusedComment(remoteStatus ?? null)) throw err;
+      if (err.init.code === "remote_write_failed" && hostMayAnswerLater(remoteStatus ?? null)) throw err;
       // Unlinked meanwhile, no inventory, or a refusal the host would repeat: given up (the route may still post it).
       deps.logger.warn({ ...log, code: err.init.code, remoteStatus }, "pull request not commented");
     }
