@@ -21,10 +21,14 @@ export interface ProjectsStack {
   close(): Promise<void>;
 }
 
-/** `projectsEnv`: more of the projects service's keys (ARTEFACT_DIR, ...); `gatewayEnv`: more of the gateway's. */
+/**
+ * `projectsEnv`: more of the projects service's keys (ARTEFACT_DIR, ...); `gatewayEnv`: more of the gateway's;
+ * `projectsSeams`: projects' seams replaced.
+ */
 export async function startProjectsStack(
   projectsEnv: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
+  projectsSeams: Record<string, unknown> = {},
 ): Promise<ProjectsStack> {
   const answerNamespace = `${uniqueName("identity_answers")}:`;
   // One topic prefix for both, as in a deployment: identity reads the project events projects publishes.
@@ -35,6 +39,7 @@ export async function startProjectsStack(
   });
   const projects = await startService("projects", {
     env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...projectsEnv },
+    seams: projectsSeams,
   });
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },

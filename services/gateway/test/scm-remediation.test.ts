@@ -1,7 +1,9 @@
 // Source-host apps and npm remediation pull requests end to end (docs/scm.md): a real gateway, identity and projects;
 // the project's newest snapshot made as the scanner-runner hands it over (projects' findings fixture: lodash 4.17.20,
 // fixed in 4.17.21); the run's Gitea as the repository, behind the test kit's app-token exchange (Gitea has no
-// GitHub-style apps), which projects reaches as SCM_API_URL. The pull request is read back from Gitea.
+// GitHub-style apps), which projects reaches as SCM_API_URL. The pull request is read back from Gitea. Projects
+// reconciles records left `creating` every few hundred milliseconds here (its seam; ten minutes in a deployment), so
+// the test sees a crash's leftovers settled without waiting.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
   callAs,
+  eventually,
   fixturesOf,
   ingestArtefact,
   sharedGitea,
@@ -44,7 +47,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sca-gw-remediation-"));
   gitea = await sharedGitea();
   appHost = await startGiteaAppHost(gitea);
-  s = await startProjectsStack({ ARTEFACT_DIR: dir, SCM_API_URL: appHost.apiUrl, SCM_HTTP_TIMEOUT_MS: "5000" });
+  s = await startProjectsStack(
+    { ARTEFACT_DIR: dir, SCM_API_URL: appHost.apiUrl, SCM_HTTP_TIMEOUT_MS: "5000" },
+    {},
+    { remediationReconcileEveryMs: 300 },
+  );
   const team = await s.team();
   teamId = team.id;
   admin = (await s.person([[teamId, "team_admin"]])).token;
@@ -285,5 +292,82 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
     // A repository the installation cannot see is unusable (422), not a remote failure.
     expect((await link(appId, projectId, `${gitea.user}/no-such-${randomUUID().slice(0, 6)}`)).status).toBe(200);
     expect((await openPr(projectId, admin, { manifest: MANIFEST })).status).toBe(422);
+  }, 60_000);
+});
+
+describe("remediation records left creating by a crash", () => {
+  /**
+   * A record as the request writes it before touching the host, `minutesAgo` old: what a portal killed between the
+   * record and the remote writes leaves (no route can stop it there, so the row is written as the request does).
+   */
+  async function leftCreating(projectId: string, repo: string, branch: string, minutesAgo: number): Promise<string> {
+    const id = randomUUID();
+    const at = new Date(Date.now() - minutesAgo * 60_000);
+    await s.projects.orm.em
+      .getConnection()
+      .execute(
+        "insert into remediation_pull_requests (id, project_id, ecosystem, repository_full_name, head_branch, " +
+          "base_branch, status, package_changes, fingerprint, created_at, updated_at) " +
+          "values (?, ?, 'npm', ?, ?, 'main', 'creating', ?, ?, ?, ?)",
+        [
+          id,
+          projectId,
+          repo,
+          branch,
+          JSON.stringify([{ package: "lodash", from: "4.17.20", to: "4.17.21" }]),
+          randomUUID().replaceAll("-", "").repeat(2),
+          at,
+          at,
+        ],
+      );
+    return id;
+  }
+
+  it("are settled against the host: open with the PR opened before the crash, failed without one", async () => {
+    const { projectId, repo } = await vulnerableProject();
+    const appId = await registerApp();
+    expect((await link(appId, projectId, repo)).status).toBe(200);
+    // Killed after the pull request was opened: the branch, its commit and the PR are on the host.
+    const openedBranch = `sca-portal/remediation-${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    await gitea.push(repo, openedBranch, { "package.json": MANIFEST.replace("^4.17.20", "^4.17.21") }, "Bump lodash");
+    const pr = await gitea.api<{ number: number; html_url: string }>("POST", `/repos/${repo}/pulls`, {
+      head: openedBranch,
+      base: "main",
+      title: "Bump lodash from 4.17.20 to 4.17.21",
+    });
+    const opened = await leftCreating(projectId, repo, openedBranch, 60);
+    // Killed before the branch was made: nothing on the host.
+    const nothing = await leftCreating(projectId, repo, "sca-portal/remediation-000000000000", 60);
+    // A request still under way (written a moment ago) is left to it.
+    const recent = await leftCreating(projectId, repo, "sca-portal/remediation-111111111111", 0);
+
+    type Item = {
+      id: string;
+      status: string;
+      pr_number: number | null;
+      pr_url: string | null;
+      pr_state: string | null;
+    };
+    const list = async () =>
+      (await s.request("GET", `/v1/projects/${projectId}/remediation/pull-requests`, { bearer: admin })).json
+        .items as Item[];
+    const settled = await eventually(
+      list,
+      (items) => items.filter((i) => i.status !== "creating").length === 2,
+      30_000,
+    );
+    const byId = new Map(settled.map((i) => [i.id, i]));
+    expect(byId.get(opened)).toMatchObject({
+      status: "open",
+      pr_number: pr.number,
+      pr_url: pr.html_url,
+      pr_state: "open",
+    });
+    expect(byId.get(nothing)).toMatchObject({ status: "failed", pr_number: null, pr_url: null });
+    expect(byId.get(recent)).toMatchObject({ status: "creating", pr_number: null });
+    // Nothing was written to the host: still its one pull request and the branches it had.
+    expect(await gitea.api<unknown[]>("GET", `/repos/${repo}/pulls?state=all`)).toHaveLength(1);
+    const branches = await gitea.api<{ name: string }[]>("GET", `/repos/${repo}/branches`);
+    expect(branches.map((b) => b.name).sort()).toEqual(["main", openedBranch].sort());
   }, 60_000);
 });

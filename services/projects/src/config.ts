@@ -49,4 +49,9 @@ export const projectsKeys = {
   SCM_API_URL: key(p.httpUrl("https://api.github.com")),
   SCM_HTTP_TIMEOUT_MS: key(p.int(10_000, { min: 100, max: 120_000 })),
   REMEDIATION_SERVICE_NAME: key(p.text("sca-portal")),
+  /**
+   * A pull-request webhook's scan comments its pull request by itself once it succeeded, on an opted-in project
+   * (docs/scm.md, "Pull-request comments"); only false, 0 or no turn it off (the route still posts it).
+   */
+  SCM_PR_COMMENT_AUTOMATIC: key(p.optOut()),
 };

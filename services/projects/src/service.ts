@@ -17,8 +17,15 @@ import {
 import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from "./events/gate-policy-feed.ts";
 import { SBOM_SIGNING_GROUP, sbomSigningHandler, signingNews } from "./events/sbom-signing.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
+import {
+  PULL_REQUEST_COMMENT_GROUP,
+  pullRequestCommentHandler,
+  scanStateNews,
+} from "./events/pull-request-comments.ts";
+import { policyGateResults } from "./clients/gate-results.ts";
 import { recordDailyMetrics } from "./events/daily-metrics.ts";
 import { sweepVulnerabilitySla } from "./events/sla-sweep.ts";
+import { reconcileCreatingRemediations } from "./events/remediation-reconciliation.ts";
 import { registerComponentStateService } from "./rpc/component-states.ts";
 import { registerFindingService } from "./rpc/finding-service.ts";
 import { registerGateFactsService } from "./rpc/gate-facts.ts";
@@ -51,11 +58,17 @@ export interface ProjectsSeams {
    * per day) and a restart never skips a day.
    */
   dailyMetricsEveryMs: number;
+  /** How often remediation records left `creating` by a crash are reconciled with the host (also at start-up). */
+  remediationReconcileEveryMs: number;
 }
 
 export const service = defineService({
   name: "projects",
-  seams: { slaSweepEveryMs: 86_400_000, dailyMetricsEveryMs: 3_600_000 } satisfies ProjectsSeams,
+  seams: {
+    slaSweepEveryMs: 86_400_000,
+    dailyMetricsEveryMs: 3_600_000,
+    remediationReconcileEveryMs: 600_000,
+  } satisfies ProjectsSeams,
   config: projectsKeys,
   entities,
   migrations,
@@ -99,12 +112,23 @@ export const service = defineService({
     });
     const directory = identityDirectory(config.IDENTITY_RPC_URL, secretKey);
     const credentialKey = secretBoxKey(secretKey, "git-credential", "sca-projects");
+    const appSecretKey = secretBoxKey(secretKey, "scm-app-secret", "sca-projects");
+    const host = sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS);
+    if (config.SCM_PR_COMMENT_AUTOMATIC)
+      kafka.consume({
+        groupId: PULL_REQUEST_COMMENT_GROUP,
+        topic: scanStateNews,
+        handle: pullRequestCommentHandler({
+          appSecretKey,
+          host,
+          gate: policyGateResults(config.POLICY_RPC_URL, secretKey),
+          logger,
+        }),
+      });
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
-      const appSecretKey = secretBoxKey(secretKey, "scm-app-secret", "sca-projects");
       registerSourceHostAppService(router, { orm, appSecretKey, wakeRelay: () => kafka.wakeRelay() });
-      const host = sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS);
       registerRemediationService(router, { orm, appSecretKey, host, serviceName: config.REMEDIATION_SERVICE_NAME });
       registerPullRequestCommentService(router, { orm, appSecretKey, host });
       registerProjectWebhookService(router, {
@@ -143,7 +167,7 @@ export const service = defineService({
       registerMaliciousWaiverService(router, { orm, maxDays: config.MALICIOUS_WAIVE_MAX_DAYS, wakeRelay });
     };
   },
-  jobs: ({ orm, config, kafka, logger, seams }) => {
+  jobs: ({ orm, config, kafka, logger, seams, secretKey }) => {
     const dailyMetrics = {
       name: "dashboards' daily metrics",
       everyMs: seams.dailyMetricsEveryMs,
@@ -152,7 +176,20 @@ export const service = defineService({
         if (done.recounted + done.written > 0) logger.info(done, "dashboards' daily metrics recorded");
       },
     };
-    if (!config.VULN_SLA_ALERTS_ENABLED) return [dailyMetrics];
+    const hostDeps = {
+      appSecretKey: secretBoxKey(secretKey, "scm-app-secret", "sca-projects"),
+      host: sourceHost(config.SCM_API_URL, config.SCM_HTTP_TIMEOUT_MS),
+    };
+    const remediationReconciliation = {
+      name: "remediation records left creating",
+      everyMs: seams.remediationReconcileEveryMs,
+      run: async (signal: AbortSignal) => {
+        const done = await reconcileCreatingRemediations(orm, hostDeps, new Date(), signal);
+        if (done.opened + done.failed + done.left > 0)
+          logger.info(done, "remediation records left creating reconciled");
+      },
+    };
+    if (!config.VULN_SLA_ALERTS_ENABLED) return [dailyMetrics, remediationReconciliation];
     const windows = {
       critical: config.VULN_SLA_DAYS_CRITICAL,
       high: config.VULN_SLA_DAYS_HIGH,
@@ -161,6 +198,7 @@ export const service = defineService({
     };
     return [
       dailyMetrics,
+      remediationReconciliation,
       {
         name: "vulnerability SLA sweep",
         everyMs: seams.slaSweepEveryMs,

@@ -2,6 +2,7 @@
 // marker, the text, the base refs.
 import { describe, expect, it } from "@jest/globals";
 import {
+  automaticCommentOf,
   baseRefs,
   COMMENT_ROWS,
   commentBody,
@@ -80,5 +81,36 @@ describe("baseRefs", () => {
   it("are the full and the bare branch name", () => {
     expect(baseRefs("refs/heads/main")).toEqual(["refs/heads/main", "main"]);
     expect(baseRefs("main")).toEqual(["refs/heads/main", "main"]);
+  });
+});
+
+describe("automaticCommentOf", () => {
+  const news = {
+    projectId: "0195D5A0-0000-7000-8000-000000000001",
+    scanId: "0195D5A0-0000-7000-8000-000000000002",
+    status: "succeeded",
+    landedSuperseded: false,
+    pullRequestNumber: 12n,
+    pullRequestBaseRef: "refs/heads/main",
+  };
+
+  it("comments a pull-request webhook's scan that succeeded, on its pull request against its base", () => {
+    expect(automaticCommentOf(news)).toEqual({
+      projectId: "0195d5a0-0000-7000-8000-000000000001",
+      scanId: "0195d5a0-0000-7000-8000-000000000002",
+      pullRequestNumber: 12,
+      baseRef: "refs/heads/main",
+    });
+  });
+
+  it("comments nothing before success, after failure, for a scan landed superseded or of no pull request", () => {
+    for (const status of ["queued", "running", "failed", "cancelled"])
+      expect(automaticCommentOf({ ...news, status })).toBeNull();
+    expect(automaticCommentOf({ ...news, landedSuperseded: true })).toBeNull();
+    const { pullRequestNumber: _n, pullRequestBaseRef: _b, ...plain } = news;
+    expect(automaticCommentOf(plain)).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestBaseRef: "" })).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestNumber: 0n })).toBeNull();
+    expect(automaticCommentOf({ ...news, pullRequestNumber: 2n ** 60n })).toBeNull();
   });
 });

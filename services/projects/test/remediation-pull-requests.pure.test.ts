@@ -2,8 +2,11 @@
 // the branch name, the PR text, the repository name check.
 import { describe, expect, it } from "@jest/globals";
 import { editManifest } from "../src/domain/npm-remediation.ts";
+import { hostMayAnswerLater } from "../src/domain/source-host-failures.ts";
 import {
+  abandonedCreatingBefore,
   bumpFingerprint,
+  creatingSettlement,
   bumpsOf,
   isRepositoryFullName,
   pullRequestBody,
@@ -67,5 +70,38 @@ describe("isRepositoryFullName", () => {
     expect(isRepositoryFullName("acme-1/my_app")).toBe(true);
     for (const bad of ["acme", "acme/app/x", "../etc", "acme/..", "acme/a b", "/app", "acme/"])
       expect(isRepositoryFullName(bad)).toBe(false);
+  });
+});
+
+describe("reconciling an abandoned creating record", () => {
+  it("reconciles the creating records untouched for 15 minutes", () => {
+    expect(abandonedCreatingBefore(new Date("2026-11-29T03:00:00Z"))).toEqual(new Date("2026-11-29T02:45:00Z"));
+  });
+
+  it("records the pull request opened before the crash as open", () => {
+    expect(
+      creatingSettlement({ kind: "open_pull_request", number: 4, url: "https://git.example.com/a/b/pulls/4" }),
+    ).toEqual({ status: "open", prNumber: 4, prUrl: "https://git.example.com/a/b/pulls/4", prState: "open" });
+  });
+
+  it("fails a record whose pull request was not opened, or whose repository can no longer be reached", () => {
+    expect(creatingSettlement({ kind: "no_pull_request" })).toEqual({ status: "failed", failureStatus: null });
+    expect(creatingSettlement({ kind: "not_reachable" })).toEqual({ status: "failed", failureStatus: null });
+    expect(creatingSettlement({ kind: "host_failed", status: 404, mayAnswerLater: false })).toEqual({
+      status: "failed",
+      failureStatus: 404,
+    });
+  });
+
+  it("leaves it creating while the host may answer later", () => {
+    expect(creatingSettlement({ kind: "host_failed", status: null, mayAnswerLater: true })).toBeNull();
+    expect(creatingSettlement({ kind: "host_failed", status: 503, mayAnswerLater: true })).toBeNull();
+  });
+});
+
+describe("hostMayAnswerLater", () => {
+  it("waits for a host that did not answer, failed or asked to slow down; takes any other refusal as final", () => {
+    expect([null, 429, 500, 502, 503].map(hostMayAnswerLater)).toEqual([true, true, true, true, true]);
+    expect([400, 401, 403, 404, 410, 422].map(hostMayAnswerLater)).toEqual([false, false, false, false, false, false]);
   });
 });

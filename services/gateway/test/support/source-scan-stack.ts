@@ -1,6 +1,7 @@
 // The services a source scan passes through, started for a gateway test on one topic prefix and artefact directory:
 // identity, projects, the scan-orchestrator (one attempt: a failure is the answer at once), a scanner-runner that may
 // clone from localhost, an EventReader on the scan events and the gateway; and a team_admin with an access token.
+// On request also policy (the gate), which projects and the gateway then ask.
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import {
   callAs,
   EventReader,
   fixturesOf,
+  freePort,
   startService,
   uniqueName,
   type TestService,
@@ -24,6 +26,8 @@ export interface SourceScanStack {
   projects: TestService;
   scans: TestService;
   runner: TestService;
+  /** Started only with `policy: true`. */
+  policy: TestService | null;
   events: EventReader;
   gateway: TestGateway;
   teamId: string;
@@ -38,6 +42,10 @@ export async function startSourceScanStack(opts: {
   personName: string;
   /** The scanner-runner's keys beyond the stack's own. */
   runnerEnv?: Record<string, string>;
+  /** Projects' keys beyond the stack's own. */
+  projectsEnv?: Record<string, string>;
+  /** Also start policy, for what asks the gate. */
+  policy?: boolean;
 }): Promise<SourceScanStack> {
   const artefactDir = await mkdtemp(join(tmpdir(), `sca-${opts.name}-`));
   const answerNamespace = `${uniqueName("identity_answers")}:`;
@@ -47,9 +55,28 @@ export async function startSourceScanStack(opts: {
     env: { PASSWORD_RESET_BASE_URL: "https://portal.example.com/reset-password", KAFKA_TOPIC_PREFIX },
     seams: { apiKeyAnswerNamespace: answerNamespace },
   });
+  // Projects and policy call each other: policy listens on a port picked first (as gate-stack.ts).
+  const policyPort = opts.policy ? await freePort() : null;
   const projects = await startService("projects", {
-    env: { IDENTITY_RPC_URL: identity.url!, KAFKA_TOPIC_PREFIX, ...store },
+    env: {
+      IDENTITY_RPC_URL: identity.url!,
+      KAFKA_TOPIC_PREFIX,
+      ...store,
+      ...(policyPort === null ? {} : { POLICY_RPC_URL: `http://127.0.0.1:${policyPort}` }),
+      ...opts.projectsEnv,
+    },
   });
+  const policy =
+    policyPort === null
+      ? null
+      : await startService("policy", {
+          env: {
+            KAFKA_TOPIC_PREFIX,
+            IDENTITY_RPC_URL: identity.url!,
+            PROJECTS_RPC_URL: projects.url!,
+            RPC_PORT: String(policyPort),
+          },
+        });
   const scans = await startService("scan-orchestrator", {
     env: { PROJECTS_RPC_URL: projects.url!, KAFKA_TOPIC_PREFIX, ...store, SCAN_JOB_MAX_ATTEMPTS: "1" },
   });
@@ -65,7 +92,11 @@ export async function startSourceScanStack(opts: {
   const events = await EventReader.start(runner.kafka!, TOPICS.scanEvents);
   const gateway = await startTestGateway({
     identity: { url: identity.url!, answerNamespace },
-    services: { projects: projects.url!, "scan-orchestrator": scans.url! },
+    services: {
+      projects: projects.url!,
+      "scan-orchestrator": scans.url!,
+      ...(policy ? { policy: policy.url! } : {}),
+    },
     env: store,
   });
   const fixtures = await fixturesOf("identity");
@@ -82,13 +113,14 @@ export async function startSourceScanStack(opts: {
     projects,
     scans,
     runner,
+    policy,
     events,
     gateway,
     teamId,
     dev,
     async close() {
       await events.stop();
-      await closeTogether([gateway, runner, scans, projects, identity]);
+      await closeTogether([gateway, runner, scans, ...(policy ? [policy] : []), projects, identity]);
       await rm(artefactDir, { recursive: true, force: true });
     },
   };

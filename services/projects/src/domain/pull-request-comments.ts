@@ -128,3 +128,38 @@ export function baseRefs(baseRef: string): string[] {
   const short = baseRef.startsWith("refs/heads/") ? baseRef.slice("refs/heads/".length) : baseRef;
   return [...new Set([`refs/heads/${short}`, short])];
 }
+
+/** What the scan-orchestrator says of a scan's state, as the automatic comment reads it. */
+export interface ScanStateNews {
+  projectId: string;
+  scanId: string;
+  status: string;
+  landedSuperseded: boolean;
+  /** Set only for a scan a pull-request (merge-request) webhook started. */
+  pullRequestNumber?: bigint;
+  pullRequestBaseRef?: string;
+}
+
+export interface AutomaticComment {
+  projectId: string;
+  scanId: string;
+  pullRequestNumber: number;
+  baseRef: string;
+}
+
+/**
+ * The comment a scan's state news calls for (docs/scm.md, "Pull-request comments"): a pull-request webhook's scan
+ * that succeeded. One that landed superseded (a newer scan of the same ref succeeded first, and commented) would
+ * put older news over the newer comment: none.
+ */
+export function automaticCommentOf(news: ScanStateNews): AutomaticComment | null {
+  if (news.status !== "succeeded" || news.landedSuperseded) return null;
+  const number = news.pullRequestNumber === undefined ? NaN : Number(news.pullRequestNumber);
+  if (!Number.isSafeInteger(number) || number < 1 || !news.pullRequestBaseRef) return null;
+  return {
+    projectId: news.projectId.toLowerCase(),
+    scanId: news.scanId.toLowerCase(),
+    pullRequestNumber: number,
+    baseRef: news.pullRequestBaseRef,
+  };
+}

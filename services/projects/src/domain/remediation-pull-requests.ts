@@ -54,3 +54,45 @@ export function commitMessage(bumps: readonly PackageBump[]): string {
 export function isRepositoryFullName(value: string): boolean {
   return value.length <= 255 && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value) && !value.includes("..");
 }
+
+/**
+ * A `creating` record untouched this long was left by a crash between the record and the remote writes (no request
+ * takes it: each of its at most six host calls ends within SCM_HTTP_TIMEOUT_MS, 120 s at most).
+ */
+export const CREATING_ABANDONED_AFTER_MS = 15 * 60_000;
+
+/** The `creating` records last touched before this are reconciled. */
+export function abandonedCreatingBefore(now: Date): Date {
+  return new Date(now.getTime() - CREATING_ABANDONED_AFTER_MS);
+}
+
+/** What the host shows of an abandoned `creating` record's pull request. */
+export type CreatingRecordOnHost =
+  /** No live installation links the project, or it links another repository than the record's: nothing to see. */
+  | { kind: "not_reachable" }
+  | { kind: "open_pull_request"; number: number; url: string }
+  /** No open pull request from the record's branch (the branch itself may be there, with its commit). */
+  | { kind: "no_pull_request" }
+  | { kind: "host_failed"; status: number | null; mayAnswerLater: boolean };
+
+export type CreatingSettlement =
+  | { status: "open"; prNumber: number; prUrl: string; prState: "open" }
+  | { status: "failed"; failureStatus: number | null };
+
+/**
+ * How an abandoned `creating` record is settled (docs/scm.md, "Remediation pull requests"): its pull request was
+ * opened before the crash: `open` with it; it was not, or the host can no longer be asked for this repository:
+ * `failed` (a failed record blocks nothing: the next request reuses the branch and commit left behind, as after a
+ * refused write); a host that may answer later: null, the record stays `creating` for the next reconciliation.
+ */
+export function creatingSettlement(onHost: CreatingRecordOnHost): CreatingSettlement | null {
+  switch (onHost.kind) {
+    case "open_pull_request":
+      return { status: "open", prNumber: onHost.number, prUrl: onHost.url, prState: "open" };
+    case "no_pull_request":
+    case "not_reachable":
+      return { status: "failed", failureStatus: null };
+    case "host_failed":
+      return onHost.mayAnswerLater ? null : { status: "failed", failureStatus: onHost.status };
+  }
+}

@@ -27,15 +27,19 @@ export interface GateFactsDeps {
   findingReads: KeptFindingReads;
 }
 
-/** Policy itself, judging each scan once it succeeded (docs/gate.md, "Evaluated after each scan"): no person asks. */
-const GATE_EVALUATOR = "policy";
+/**
+ * The services that read any project's gate with no person behind them: policy judging each scan once it succeeded
+ * (docs/gate.md, "Evaluated after each scan") and projects itself asking policy for the gate a pull-request
+ * webhook's scan comments (docs/scm.md, "Pull-request comments"), policy passing it on here.
+ */
+const GATE_EVALUATORS: ReadonlySet<string> = new Set(["policy", "projects"]);
 
 async function readable(deps: GateFactsDeps, ctx: HandlerContext, id: string): Promise<ProjectAndSnapshot> {
   const caller = requireCaller(ctx);
   if (!isUuid(id)) throw projectNotFound();
   // With the count of writes its findings and components have had: the version kept facts are valid for.
   const found = await projectWithNewestSnapshot(deps.orm.em.fork(), id.toLowerCase(), "findings");
-  const evaluator = caller.kind === "service" && caller.service === GATE_EVALUATOR;
+  const evaluator = caller.kind === "service" && GATE_EVALUATORS.has(caller.service ?? "");
   if (!found || !(evaluator || mayRead(caller, found.project))) throw projectNotFound();
   return found;
 }

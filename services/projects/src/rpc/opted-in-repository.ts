@@ -32,28 +32,37 @@ export async function remote<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The project's opted-in repository; null without one; a failing host's SourceHostError as it is. */
+export async function installedRepository(
+  em: EntityManager,
+  deps: OptedInDeps,
+  projectId: string,
+): Promise<RepositoryApi | null> {
+  const target = await optedInInstallation(em, projectId);
+  if (!target) return null;
+  return deps.host.repository(
+    {
+      credentialId: target.credential.id,
+      appId: target.credential.appId,
+      privateKeyPem: open(target.credential.privateKeySealed, deps.appSecretKey),
+      installationId: target.installation.installationId,
+    },
+    target.installation.repositoryFullName!,
+  );
+}
+
 /** The project's opted-in repository; 409 not_opted_in without one. */
 export async function optedInRepository(
   em: EntityManager,
   deps: OptedInDeps,
   projectId: string,
 ): Promise<RepositoryApi> {
-  const target = await optedInInstallation(em, projectId);
-  if (!target)
+  const repo = await remote(() => installedRepository(em, deps, projectId));
+  if (!repo)
     throw new ProblemError({
       status: 409,
       code: "not_opted_in",
       detail: "The project is linked to no live app installation with a repository.",
     });
-  return remote(() =>
-    deps.host.repository(
-      {
-        credentialId: target.credential.id,
-        appId: target.credential.appId,
-        privateKeyPem: open(target.credential.privateKeySealed, deps.appSecretKey),
-        installationId: target.installation.installationId,
-      },
-      target.installation.repositoryFullName!,
-    ),
-  );
+  return repo;
 }

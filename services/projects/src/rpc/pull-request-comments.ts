@@ -1,5 +1,5 @@
-// PullRequestCommentService (docs/scm.md, "Pull-request comments"): the comment of a pull request's scan, written on
-// the pull request through the project's opted-in installation; found again by its marker and updated on a rescan.
+// PullRequestCommentService (docs/scm.md, "Pull-request comments"): the route's comment of a pull request's scan,
+// for a caller who may start scans of the project; pull-request-comment-writing.ts writes it.
 import type { ConnectRouter } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -11,20 +11,8 @@ import {
 import { requireCaller } from "@sca/rpc";
 import { mayArchive, mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
-import {
-  baseRefs,
-  commentBody,
-  commentMarker,
-  newFindings,
-  newLicenseProblems,
-} from "../domain/pull-request-comments.ts";
-import { snapshotOfScan } from "../store/inventory/snapshots.ts";
-import {
-  forbiddenLicenseComponents,
-  newestSnapshotOnRefs,
-  scanFindings,
-} from "../store/pull-request-comment-inputs.ts";
-import { optedInRepository, remote, type OptedInDeps } from "./opted-in-repository.ts";
+import { type OptedInDeps } from "./opted-in-repository.ts";
+import { writePullRequestComment } from "./pull-request-comment-writing.ts";
 import { enforce, readableProject } from "./project-lookup.ts";
 
 export interface PullRequestCommentDeps extends OptedInDeps {
@@ -42,48 +30,21 @@ export function registerPullRequestCommentService(router: ConnectRouter, deps: P
       if (!Number.isSafeInteger(number) || number < 1)
         throw ProblemError.validation([{ path: "scan.metadata.pull_request_number", message: "must be a number" }]);
       if (!isUuid(req.scanId)) throw ProblemError.notFound("No such scan.");
-      const em = deps.orm.em.fork();
-      const repo = await optedInRepository(em, deps, project.id);
-      const scanId = req.scanId.toLowerCase();
-      if (!(await snapshotOfScan(em, project.id, scanId)))
-        throw new ProblemError({
-          status: 409,
-          code: "scan_has_no_inventory",
-          detail: "The scan has no inventory (it has not succeeded): there is nothing to comment yet.",
-        });
-      const baseScanId = await newestSnapshotOnRefs(em, project.id, baseRefs(req.baseRef), scanId);
-      const findings = newFindings(
-        await scanFindings(em, scanId),
-        baseScanId ? await scanFindings(em, baseScanId) : [],
-      );
-      const licenses = newLicenseProblems(
-        await forbiddenLicenseComponents(em, scanId),
-        baseScanId ? await forbiddenLicenseComponents(em, baseScanId) : [],
-      );
-      const body = commentBody({
+      const written = await writePullRequestComment(deps.orm.em.fork(), deps, {
         projectId: project.id,
-        scanId,
-        baseScanId,
+        scanId: req.scanId.toLowerCase(),
+        pullRequestNumber: number,
         baseRef: req.baseRef,
         gate: req.gate
           ? { outcome: req.gate.outcome, judgedScanId: req.gate.judgedScanId ?? null, reasons: req.gate.reasons }
           : null,
-        findings,
-        licenses,
       });
-      const marker = commentMarker(project.id);
-      const existing = (await remote(() => repo.comments(number))).find((c) => c.body.startsWith(marker));
-      let commentId: number;
-      if (existing) {
-        await remote(() => repo.updateComment(existing.id, body));
-        commentId = existing.id;
-      } else commentId = (await remote(() => repo.createComment(number, body))).id;
       return create(PostPullRequestCommentResponseSchema, {
-        commentId: BigInt(commentId),
-        action: existing ? "updated" : "created",
-        ...(baseScanId ? { baseScanId } : {}),
-        newFindings: findings,
-        licenseProblems: licenses,
+        commentId: BigInt(written.commentId),
+        action: written.action,
+        ...(written.baseScanId ? { baseScanId: written.baseScanId } : {}),
+        newFindings: written.findings,
+        licenseProblems: written.licenses,
       });
     },
   });

@@ -2,7 +2,7 @@
 // target is the project's opted-in installation only; the record is written `creating` before the host is touched,
 // and each remote step is idempotent (an existing branch, an already edited file, an open PR from the branch are
 // taken as they are), so a creating record left by a crash is finished by the next request for the same bumps
-// without a second branch or PR.
+// without a second branch or PR, or else settled by events/remediation-reconciliation.ts.
 import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";

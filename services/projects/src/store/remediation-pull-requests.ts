@@ -49,3 +49,26 @@ export async function remediationsOf(
   );
   return { items, total };
 }
+
+/** Up to `limit` `creating` records last touched before `before`, oldest first. */
+export async function abandonedCreating(
+  em: EntityManager,
+  before: Date,
+  limit: number,
+): Promise<RemediationPullRequestRow[]> {
+  return em.find(
+    RemediationPullRequest,
+    { status: "creating", updatedAt: { $lt: before } },
+    { ...SNAPSHOT, orderBy: { updatedAt: "asc", id: "asc" }, limit },
+  );
+}
+
+/** Settles a record only while it is still `creating` (a request may have finished it meanwhile); false otherwise. */
+export async function settleCreating(
+  em: EntityManager,
+  id: string,
+  change: Partial<Pick<RemediationPullRequestRow, "status" | "prNumber" | "prUrl" | "prState" | "failureStatus">>,
+  at: Date,
+): Promise<boolean> {
+  return (await em.nativeUpdate(RemediationPullRequest, { id, status: "creating" }, { ...change, updatedAt: at })) > 0;
+}

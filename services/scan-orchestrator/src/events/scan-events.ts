@@ -12,6 +12,7 @@ import {
   ScanStateChangedSchema,
 } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { laneOf, type ScanStatus } from "../domain/scan-state.ts";
+import { webhookPullRequestOf } from "../domain/webhook-pull-request.ts";
 import type { ScanRow } from "../store/scans.ts";
 
 export const scanDomainEvents = topicContract(TOPICS.domainEvents, ScanStateChangedSchema, ScansDeletedSchema);
@@ -34,6 +35,7 @@ export function emitScanStateChanged(
   at: Date,
   supersede?: SupersedeNews,
 ): string {
+  const pullRequest = webhookPullRequestOf(scan.trigger, scan.metadata);
   return enqueue(
     em,
     scanDomainEvents,
@@ -57,6 +59,9 @@ export function emitScanStateChanged(
       completedAt: ts(scan.completedAt),
       supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
       landedSuperseded: supersede?.landedSuperseded ?? false,
+      ...(pullRequest
+        ? { pullRequestNumber: BigInt(pullRequest.number), pullRequestBaseRef: pullRequest.baseRef }
+        : {}),
     }),
   );
 }
