@@ -7,6 +7,15 @@ import { hashPassword } from "../src/domain/password-hash.ts";
 import { insertAccount } from "../src/store/accounts.ts";
 import { User } from "../src/store/entities/user.ts";
 
+// A test's people mostly share one password: its scrypt hash (about 70 ms of CPU at the production cost) is computed
+// once per password and file, not once per person. Only the hash's salt is shared, which no test reads.
+const hashes = new Map<string, Promise<string>>();
+function passwordHashOf(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
+
 export const fixtures: ServiceFixtures["identity"] = {
   async user(orm, u = {}) {
     const id = randomUUID();
@@ -24,7 +33,7 @@ export const fixtures: ServiceFixtures["identity"] = {
     const account = await insertAccount(orm.em.fork(), {
       email: p.email,
       fullName: "Test Person",
-      passwordHash: await hashPassword(p.password),
+      passwordHash: await passwordHashOf(p.password),
       isSuperuser: p.superAdmin ?? false,
     });
     if (!account) throw new Error(`${p.email} is taken`);
