@@ -69,6 +69,9 @@ test("the developer asks for an approval, records a fulfilment and reads the not
   await page.getByRole("link", { name: "The notice" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Notice" })).toBeVisible();
   await expect(page.getByLabel("Notice text")).not.toBeEmpty();
+  const saved = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download the notice" }).click();
+  expect((await saved).suggestedFilename()).toMatch(/^NOTICE-.+\.txt$/);
   await screenshot(page, "notice");
   await expectAccessible(page);
 

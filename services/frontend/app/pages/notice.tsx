@@ -3,24 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { download } from "../download.ts";
-import { ProblemError } from "../problem.ts";
+import { download, fetchAnswer } from "../download.ts";
 import { ProblemView } from "../problem-view.tsx";
-import { bearer } from "../session/session.ts";
-
-async function noticeText(projectId: string): Promise<string> {
-  const token = bearer();
-  const res = await fetch(`/api/v1/projects/${projectId}/notice`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!res.ok) throw new ProblemError(res.status, await res.json().catch(() => null), res.headers.get("X-Request-ID"));
-  return res.text();
-}
 
 export function NoticePage() {
   const { projectId }: { projectId: string } = useParams({ strict: false });
   const [downloadError, setDownloadError] = useState<unknown>(null);
-  const notice = useQuery({ queryKey: ["project", projectId, "notice"], queryFn: () => noticeText(projectId) });
+  const notice = useQuery({
+    queryKey: ["project", projectId, "notice"],
+    queryFn: async () => (await fetchAnswer(`/v1/projects/${projectId}/notice`)).text(),
+  });
   return (
     <main>
       <p>
