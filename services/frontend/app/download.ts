@@ -2,10 +2,16 @@
 import { ProblemError } from "./problem.ts";
 import { bearer } from "./session/session.ts";
 
-export async function download(apiPath: string, fallbackName: string): Promise<void> {
+/** An API answer that is not JSON, read with the bearer; a failure thrown as its problem. */
+export async function fetchAnswer(apiPath: string): Promise<Response> {
   const token = bearer();
   const res = await fetch(`/api${apiPath}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!res.ok) throw new ProblemError(res.status, await res.json().catch(() => null), res.headers.get("X-Request-ID"));
+  return res;
+}
+
+export async function download(apiPath: string, fallbackName: string): Promise<void> {
+  const res = await fetchAnswer(apiPath);
   const name = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");

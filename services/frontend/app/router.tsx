@@ -9,8 +9,12 @@ import { AdminScansPage } from "./pages/admin-scans.tsx";
 import { AdminUsersPage } from "./pages/admin-users.tsx";
 import { AboutPage } from "./pages/about.tsx";
 import { ApiKeysPage } from "./pages/api-keys.tsx";
+import { ApprovalPage, ApprovalsPage } from "./pages/approvals.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
 import { LicensesPage } from "./pages/licenses.tsx";
+import { NoticePage } from "./pages/notice.tsx";
+import { OrganizationVerdictsPage } from "./pages/organization-verdicts.tsx";
+import { PoliciesPage } from "./pages/policies.tsx";
 import { NotificationsPage } from "./pages/notifications.tsx";
 import { PackageLookupPage } from "./pages/package-lookup.tsx";
 import { ComponentPage } from "./pages/component.tsx";
@@ -114,6 +118,24 @@ const adminUsers = createRoute({ getParentRoute: () => signedIn, path: "/admin/u
 const adminScans = createRoute({ getParentRoute: () => signedIn, path: "/admin/scans", component: AdminScansPage });
 const adminAudit = createRoute({ getParentRoute: () => signedIn, path: "/admin/audit", component: AdminAuditPage });
 
+const notice = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/notice",
+  component: NoticePage,
+});
+const approvals = createRoute({ getParentRoute: () => signedIn, path: "/approvals", component: ApprovalsPage });
+const approval = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/approvals/$approvalId",
+  component: ApprovalPage,
+});
+const verdicts = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/verdicts",
+  component: OrganizationVerdictsPage,
+});
+const policies = createRoute({ getParentRoute: () => signedIn, path: "/policies", component: PoliciesPage });
+
 export const router = createRouter({
   routeTree: root.addChildren([
     signIn,
@@ -141,6 +163,11 @@ export const router = createRouter({
       adminUsers,
       adminScans,
       adminAudit,
+      notice,
+      approvals,
+      approval,
+      verdicts,
+      policies,
     ]),
   ]),
   defaultPreload: "intent",

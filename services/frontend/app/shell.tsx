@@ -46,6 +46,9 @@ export function Shell() {
           <Link to="/projects">Projects</Link>
           <Link to="/dashboard">Dashboard</Link>
           <Link to="/packages">Packages</Link>
+          <Link to="/approvals">Approvals</Link>
+          <Link to="/verdicts">Verdicts</Link>
+          <Link to="/policies">Policies</Link>
           {me.data?.is_superuser ? (
             <>
               <Link to="/admin/health">Health</Link>

@@ -5,6 +5,7 @@ import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
+import { AskForApproval } from "./approvals.tsx";
 import { useDependencyGraph } from "./dependency-graph.tsx";
 
 export interface SnapshotSearch {
@@ -46,6 +47,7 @@ export function ComponentPage() {
         {c.name} {c.version ?? ""}
       </h1>
       <p className="muted">{c.purl ?? "no purl"}</p>
+      <AskForApproval projectId={projectId} componentId={componentId} />
       {c.description ? <p>{c.description}</p> : null}
       <section aria-label="Licenses" className="card">
         <h2>Licenses</h2>

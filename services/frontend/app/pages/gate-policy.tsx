@@ -6,6 +6,7 @@ import { DataTable, type Columns } from "../data-table.tsx";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
+import { GATE_FIELDS, GATE_LABELS, gateValue } from "./policy-forms.tsx";
 
 type Policy = Schemas["EffectiveGatePolicy"];
 type Field = keyof Policy["sources"];
@@ -23,33 +24,12 @@ const columns: Columns<Setting> = [
 ];
 
 function settings(p: Policy): Setting[] {
-  const from = (field: Field) => p.sources[field];
-  return [
-    {
-      field: "approval_required_statuses",
-      label: "Statuses a second person confirms",
-      value: p.approval_required_statuses.join(", ") || "none",
-      source: from("approval_required_statuses"),
-    },
-    {
-      field: "epss_threshold",
-      label: "EPSS threshold",
-      value: p.epss_threshold === null ? "off" : String(p.epss_threshold),
-      source: from("epss_threshold"),
-    },
-    {
-      field: "malicious_blocks",
-      label: "Malicious components block",
-      value: p.malicious_blocks ? "yes" : "no",
-      source: from("malicious_blocks"),
-    },
-    {
-      field: "reachable_critical_only",
-      label: "Only reachable criticals count",
-      value: p.reachable_critical_only ? "yes" : "no",
-      source: from("reachable_critical_only"),
-    },
-  ];
+  return GATE_FIELDS.map((field) => ({
+    field,
+    label: GATE_LABELS[field],
+    value: gateValue(p, field),
+    source: p.sources[field],
+  }));
 }
 
 export function GatePolicyInEffect({ projectId }: { projectId: string }) {

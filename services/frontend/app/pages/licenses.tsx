@@ -1,5 +1,5 @@
 // A project's licenses (one row per component of the newest snapshot, filtered, sorted and paged by the API; the CSV)
-// and its obligations with whether each is fulfilled.
+// and its obligations (by whether fulfilled, paged by the API) with their fulfilments, written by the team's writers.
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
@@ -11,7 +11,9 @@ import { filters } from "../form.ts";
 import { Pager } from "../pager.tsx";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
+import { canWrite, useMe } from "../session/me.ts";
 import { api } from "../session/session.ts";
+import { Fulfilment } from "./fulfilment.tsx";
 
 const LIMIT = 50;
 const CATEGORIES = ["allowed", "conditional", "forbidden"] as const;
@@ -22,6 +24,7 @@ export interface LicensesSearch {
   sort?: string;
   offset?: number;
   obligations_offset?: number;
+  fulfilled?: string;
 }
 
 type LicenseRow = Schemas["LicenseFinding"];
@@ -44,12 +47,16 @@ const licenseColumns = (projectId: string): Columns<LicenseRow> => [
   { id: "concluded", header: "Concluded", cell: ({ row }) => row.original.concluded_license ?? "—" },
 ];
 
-const obligationColumns: Columns<ObligationRow> = [
+const obligationColumns = (writer: boolean): Columns<ObligationRow> => [
   { id: "license", header: "License", cell: ({ row }) => row.original.license },
   { id: "title", header: "Obligation", cell: ({ row }) => row.original.title },
   { id: "category", header: "Category", cell: ({ row }) => row.original.license_category },
   { id: "components", header: "Components", cell: ({ row }) => row.original.component_count },
-  { id: "fulfilled", header: "Fulfilled", cell: ({ row }) => (row.original.fulfilled ? "yes" : "no") },
+  {
+    id: "fulfilled",
+    header: "Fulfilled",
+    cell: ({ row }) => <Fulfilment obligation={row.original} writer={writer} />,
+  },
 ];
 
 export function LicensesPage() {
@@ -72,12 +79,23 @@ export function LicensesPage() {
       dataOf(await api.GET("/v1/projects/{id}/licenses", { params: { path: { id: projectId }, query } })),
     placeholderData: (previous) => previous,
   });
+  const me = useMe();
+  const project = useQuery({
+    queryKey: ["project", projectId],
+    queryFn: async () => dataOf(await api.GET("/v1/projects/{id}", { params: { path: { id: projectId } } })),
+  });
+  const writer = canWrite(me.data, project.data?.team_id) && !project.data?.archived_at;
+  const obligationsQuery = {
+    limit: LIMIT,
+    offset: obligationsOffset,
+    ...(search.fulfilled ? { fulfilled: search.fulfilled === "yes" ? ("true" as const) : ("false" as const) } : {}),
+  };
   const obligations = useQuery({
-    queryKey: ["project", projectId, "obligations", obligationsOffset],
+    queryKey: ["project", projectId, "obligations", obligationsQuery],
     queryFn: async () =>
       dataOf(
         await api.GET("/v1/projects/{id}/obligations", {
-          params: { path: { id: projectId }, query: { limit: LIMIT, offset: obligationsOffset } },
+          params: { path: { id: projectId }, query: obligationsQuery },
         }),
       ),
     placeholderData: (previous) => previous,
@@ -133,9 +151,31 @@ export function LicensesPage() {
       {licenses.data ? (
         <Pager offset={offset} limit={LIMIT} total={licenses.data.total} onOffset={(o) => go({ offset: o })} />
       ) : null}
-      <h2>Obligations</h2>
+      <div className="heading">
+        <h2>Obligations</h2>
+        <Link to="/projects/$projectId/notice" params={{ projectId }}>
+          The notice
+        </Link>
+      </div>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter obligations"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ ...filters(new FormData(e.currentTarget), ["fulfilled"]), obligations_offset: 0 });
+        }}
+      >
+        <AnyOf label="Fulfilled" name="fulfilled" words={["yes", "no"]} value={search.fulfilled} />
+        <button type="submit">Filter obligations</button>
+      </form>
       <ProblemView error={obligations.error} />
-      <DataTable label="Obligations" columns={obligationColumns} rows={obligations.data?.items} rowId={(o) => o.id} />
+      <DataTable
+        label="Obligations"
+        columns={obligationColumns(writer)}
+        rows={obligations.data?.items}
+        rowId={(o) => o.id}
+      />
       {obligations.data ? (
         <Pager
           offset={obligationsOffset}
