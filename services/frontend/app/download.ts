@@ -2,12 +2,17 @@
 import { ProblemError } from "./problem.ts";
 import { bearer } from "./session/session.ts";
 
-export async function download(apiPath: string, fallbackName: string): Promise<void> {
+/** An API answer's bytes and the name its Content-Disposition gives (else `fallbackName`). */
+export async function fetchFile(apiPath: string, fallbackName: string): Promise<{ blob: Blob; name: string }> {
   const token = bearer();
   const res = await fetch(`/api${apiPath}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!res.ok) throw new ProblemError(res.status, await res.json().catch(() => null), res.headers.get("X-Request-ID"));
   const name = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await res.blob());
+  return { blob: await res.blob(), name };
+}
+
+export function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = name;
@@ -15,4 +20,9 @@ export async function download(apiPath: string, fallbackName: string): Promise<v
   a.click();
   a.remove();
   URL.revokeObjectURL(url);
+}
+
+export async function download(apiPath: string, fallbackName: string): Promise<void> {
+  const { blob, name } = await fetchFile(apiPath, fallbackName);
+  save(blob, name);
 }
