@@ -7,7 +7,7 @@ import type { FormEvent } from "react";
 import type { Schemas } from "@sca/api-client";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { field } from "../form.ts";
-import { dataOf, ProblemError } from "../problem.ts";
+import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 
@@ -16,11 +16,6 @@ export interface AdminCredentialsSearch {
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString();
-
-async function noContent(answer: Promise<{ response: Response; error?: unknown }>): Promise<void> {
-  const { response, error } = await answer;
-  if (!response.ok) throw new ProblemError(response.status, error, response.headers.get("X-Request-ID"));
-}
 
 function Credentials({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
@@ -68,14 +63,14 @@ function Credentials({ organizationId }: { organizationId: string }) {
   });
   const remove = useMutation({
     mutationFn: async ({ kind, id }: { kind: "registry" | "tracker"; id: string }) =>
-      noContent(
-        kind === "registry"
+      dataOf(
+        await (kind === "registry"
           ? api.DELETE("/v1/admin/organizations/{organization_id}/registry-credentials/{credential_id}", {
               params: { path: { ...path, credential_id: id } },
             })
           : api.DELETE("/v1/admin/organizations/{organization_id}/tracker-credentials/{credential_id}", {
               params: { path: { ...path, credential_id: id } },
-            }),
+            })),
       ),
     onSuccess: changed,
   });

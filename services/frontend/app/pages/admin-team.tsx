@@ -5,7 +5,7 @@ import { useParams } from "@tanstack/react-router";
 import type { Schemas } from "@sca/api-client";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { field } from "../form.ts";
-import { dataOf, ProblemError } from "../problem.ts";
+import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { useTeamChoices } from "./admin-teams.tsx";
@@ -45,12 +45,12 @@ export function AdminTeamPage() {
       setMember.mutateAsync({ userId: await personByEmail(field(form, "email")), role: field(form, "role") as Role }),
   });
   const remove = useMutation({
-    mutationFn: async (userId: string) => {
-      const { response, error } = await api.DELETE("/v1/admin/teams/{id}/members/{user_id}", {
-        params: { path: { id: teamId, user_id: userId } },
-      });
-      if (!response.ok) throw new ProblemError(response.status, error, response.headers.get("X-Request-ID"));
-    },
+    mutationFn: async (userId: string) =>
+      dataOf(
+        await api.DELETE("/v1/admin/teams/{id}/members/{user_id}", {
+          params: { path: { id: teamId, user_id: userId } },
+        }),
+      ),
     onSuccess: changed,
   });
   const move = useMutation({

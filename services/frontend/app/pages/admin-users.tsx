@@ -7,7 +7,7 @@ import type { paths } from "@sca/api-client";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { filters } from "../form.ts";
 import { Pager } from "../pager.tsx";
-import { dataOf, ProblemError } from "../problem.ts";
+import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 
@@ -53,21 +53,16 @@ export function AdminUsersPage() {
       dataOf(await api.POST("/v1/admin/users/{id}/unlock-sign-in", { params: { path: { id } } })),
     onSuccess: changed,
   });
-  // Both answer 204 without a body.
-  const noContent = async (answer: Promise<{ response: Response; error?: unknown }>) => {
-    const { response, error } = await answer;
-    if (!response.ok) throw new ProblemError(response.status, error, response.headers.get("X-Request-ID"));
-  };
   const clearMfa = useMutation({
     mutationFn: async (u: User) => {
-      await noContent(api.DELETE("/v1/admin/users/{id}/mfa", { params: { path: { id: u.id } } }));
+      dataOf(await api.DELETE("/v1/admin/users/{id}/mfa", { params: { path: { id: u.id } } }));
       return u.email;
     },
     onSuccess: changed,
   });
   const passwordReset = useMutation({
     mutationFn: async (u: User) => {
-      await noContent(api.POST("/v1/admin/users/{id}/password-reset", { params: { path: { id: u.id } } }));
+      dataOf(await api.POST("/v1/admin/users/{id}/password-reset", { params: { path: { id: u.id } } }));
       return u.email;
     },
   });
