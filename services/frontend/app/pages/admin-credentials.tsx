@@ -10,6 +10,7 @@ import { field } from "../form.ts";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
+import { useOrganizations } from "./admin-teams.tsx";
 
 export interface AdminCredentialsSearch {
   organization?: string;
@@ -162,11 +163,7 @@ function Credentials({ organizationId }: { organizationId: string }) {
 export function AdminCredentialsPage() {
   const search: AdminCredentialsSearch = useSearch({ strict: false });
   const navigate = useNavigate();
-  const organizations = useQuery({
-    queryKey: ["admin", "organizations"],
-    queryFn: async () =>
-      dataOf(await api.GET("/v1/admin/organizations", { params: { query: { page: 1, page_size: 200 } } })),
-  });
+  const organizations = useOrganizations();
   if (organizations.error) return <ProblemView error={organizations.error} />;
   const items = organizations.data?.items ?? [];
   const organization = search.organization ?? items[0]?.id;

@@ -29,6 +29,15 @@ export function useTeamChoices() {
   });
 }
 
+/** The organizations, oldest first: the first 200 (a deployment has a few). */
+export function useOrganizations() {
+  return useQuery({
+    queryKey: ["admin", "organizations"],
+    queryFn: async () =>
+      dataOf(await api.GET("/v1/admin/organizations", { params: { query: { page: 1, page_size: 200 } } })),
+  });
+}
+
 export function AdminTeamsPage() {
   const search: AdminTeamsSearch = useSearch({ strict: false });
   const navigate = useNavigate();
@@ -40,11 +49,7 @@ export function AdminTeamsPage() {
     queryFn: async () => dataOf(await api.GET("/v1/admin/teams", { params: { query } })),
     placeholderData: (previous) => previous,
   });
-  const organizations = useQuery({
-    queryKey: ["admin", "organizations"],
-    queryFn: async () =>
-      dataOf(await api.GET("/v1/admin/organizations", { params: { query: { page: 1, page_size: 200 } } })),
-  });
+  const organizations = useOrganizations();
   const choices = useTeamChoices();
   const create = useMutation({
     mutationFn: async (form: FormData) =>
