@@ -10,10 +10,15 @@ export async function fetchAnswer(apiPath: string): Promise<Response> {
   return res;
 }
 
-export async function download(apiPath: string, fallbackName: string): Promise<void> {
+/** An API answer's bytes and the name its Content-Disposition gives (else `fallbackName`). */
+export async function fetchFile(apiPath: string, fallbackName: string): Promise<{ blob: Blob; name: string }> {
   const res = await fetchAnswer(apiPath);
   const name = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await res.blob());
+  return { blob: await res.blob(), name };
+}
+
+export function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = name;
@@ -21,4 +26,9 @@ export async function download(apiPath: string, fallbackName: string): Promise<v
   a.click();
   a.remove();
   URL.revokeObjectURL(url);
+}
+
+export async function download(apiPath: string, fallbackName: string): Promise<void> {
+  const { blob, name } = await fetchFile(apiPath, fallbackName);
+  save(blob, name);
 }

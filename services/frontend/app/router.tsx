@@ -4,6 +4,10 @@
 import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
 import { CrashPage, reportCrash } from "./crash.tsx";
 import { AdminAuditPage } from "./pages/admin-audit.tsx";
+import { AdminBackupsPage } from "./pages/admin-backups.tsx";
+import { AdminCredentialsPage } from "./pages/admin-credentials.tsx";
+import { AdminTeamPage } from "./pages/admin-team.tsx";
+import { AdminTeamsPage } from "./pages/admin-teams.tsx";
 import { AdminHealthPage } from "./pages/admin-health.tsx";
 import { AdminScansPage } from "./pages/admin-scans.tsx";
 import { AdminUsersPage } from "./pages/admin-users.tsx";
@@ -117,6 +121,22 @@ const adminHealth = createRoute({ getParentRoute: () => signedIn, path: "/admin/
 const adminUsers = createRoute({ getParentRoute: () => signedIn, path: "/admin/users", component: AdminUsersPage });
 const adminScans = createRoute({ getParentRoute: () => signedIn, path: "/admin/scans", component: AdminScansPage });
 const adminAudit = createRoute({ getParentRoute: () => signedIn, path: "/admin/audit", component: AdminAuditPage });
+const adminTeams = createRoute({ getParentRoute: () => signedIn, path: "/admin/teams", component: AdminTeamsPage });
+const adminTeam = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/admin/teams/$teamId",
+  component: AdminTeamPage,
+});
+const adminBackups = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/admin/backups",
+  component: AdminBackupsPage,
+});
+const adminCredentials = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/admin/credentials",
+  component: AdminCredentialsPage,
+});
 
 const notice = createRoute({
   getParentRoute: () => signedIn,
@@ -168,6 +188,10 @@ export const router = createRouter({
       approval,
       verdicts,
       policies,
+      adminTeams,
+      adminTeam,
+      adminBackups,
+      adminCredentials,
     ]),
   ]),
   defaultPreload: "intent",

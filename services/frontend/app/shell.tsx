@@ -55,6 +55,9 @@ export function Shell() {
               <Link to="/admin/users">Users</Link>
               <Link to="/admin/scans">Scan queue</Link>
               <Link to="/admin/audit">Audit</Link>
+              <Link to="/admin/teams">Teams</Link>
+              <Link to="/admin/backups">Backups</Link>
+              <Link to="/admin/credentials">Logins</Link>
             </>
           ) : null}
         </nav>

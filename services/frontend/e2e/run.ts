@@ -4,8 +4,9 @@
 // proxy hop), makes the people the specs act as (a super_admin, a team's developer and viewer, and a developer of
 // another team), then runs Playwright on Debian's chromium (e2e/playwright.config.ts). Exits with Playwright's code.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDatabase, freePort, startPortalProcesses, type PortalProcesses } from "@sca/testkit";
@@ -74,6 +75,12 @@ async function main(): Promise<number> {
   });
   if (build.status !== 0) return build.status ?? 1;
   const database = await createDatabase("sca_ui");
+  // The portal's own backups and signing key: the backups page takes a backup (not into the checkout's .data), and the
+  // project page's signed SBOM needs signed scans (a passwordless P-256 key, docs/signing.md).
+  const scratch = mkdtempSync(join(tmpdir(), "sca-ui-"));
+  const signingKey = join(scratch, "signing.key");
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  writeFileSync(signingKey, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
   let portal: PortalProcesses | undefined;
   let frontend: FrontendInstance | undefined;
   try {
@@ -96,6 +103,9 @@ async function main(): Promise<number> {
         // The source scan's page shows components and progress, not scancode's file licenses: the stage is off
         // (about 7 CPU-seconds a tree, loading its license index).
         SCANCODE_MAX_FILES: "0",
+        BACKUP_DIR: join(scratch, "backups"),
+        BACKUP_AUTO_EVERY_HOURS: "0",
+        SIGNING_KEY_PATH: signingKey,
       },
     });
     frontend = await startFrontend({
@@ -126,6 +136,7 @@ async function main(): Promise<number> {
     await frontend?.close();
     await portal?.stop();
     await database.drop();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 // The super_admin's list of people: searched and filtered by the API, 50 a page; each person deactivated or activated
-// again, and unlocked after too many failed sign-ins. Anyone else gets the API's 404 as the not-found page.
+// again, unlocked after too many failed sign-ins, their second factor cleared (for one who lost it) and a password-reset
+// link sent (after a confirmation). Anyone else gets the API's 404 as the not-found page.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import type { paths } from "@sca/api-client";
@@ -52,6 +53,19 @@ export function AdminUsersPage() {
       dataOf(await api.POST("/v1/admin/users/{id}/unlock-sign-in", { params: { path: { id } } })),
     onSuccess: changed,
   });
+  const clearMfa = useMutation({
+    mutationFn: async (u: User) => {
+      dataOf(await api.DELETE("/v1/admin/users/{id}/mfa", { params: { path: { id: u.id } } }));
+      return u.email;
+    },
+    onSuccess: changed,
+  });
+  const passwordReset = useMutation({
+    mutationFn: async (u: User) => {
+      dataOf(await api.POST("/v1/admin/users/{id}/password-reset", { params: { path: { id: u.id } } }));
+      return u.email;
+    },
+  });
   const go = (next: AdminUsersSearch) => void navigate({ to: "/admin/users", search: { ...search, ...next } });
   const columns: Columns<User> = [
     { id: "email", header: "E-mail", cell: ({ row }) => row.original.email },
@@ -82,6 +96,26 @@ export function AdminUsersPage() {
           </button>
           <button type="button" onClick={() => unlock.mutate(u.id)}>
             Unlock sign-in of {u.email}
+          </button>
+          {u.mfa_enabled ? (
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                if (window.confirm(`Clear the second factor of ${u.email}? They sign in with the password alone.`))
+                  clearMfa.mutate(u);
+              }}
+            >
+              Clear second factor of {u.email}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            onClick={() => {
+              if (window.confirm(`Send ${u.email} a link to set a new password?`)) passwordReset.mutate(u);
+            }}
+          >
+            Send password reset to {u.email}
           </button>
         </div>
       ),
@@ -114,8 +148,10 @@ export function AdminUsersPage() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <ProblemView error={users.error ?? activation.error ?? unlock.error} />
+      <ProblemView error={users.error ?? activation.error ?? unlock.error ?? clearMfa.error ?? passwordReset.error} />
       {unlock.isSuccess ? <p role="status">Sign-in unlocked.</p> : null}
+      {clearMfa.data ? <p role="status">Second factor of {clearMfa.data} cleared.</p> : null}
+      {passwordReset.data ? <p role="status">Password-reset link sent to {passwordReset.data}.</p> : null}
       <DataTable label="Users" columns={columns} rows={users.data?.items} rowId={(u) => u.id} />
       {users.data ? (
         <Pager

@@ -1,5 +1,6 @@
 // A project's page: its overview scores, gate result and recent scans; links to its components and findings; the
-// SBOM download; and what its writers may change (name, description) or do (archive, scan an SBOM).
+// SBOM download and the signed bundle with its VERIFY.md; and what its writers may change (name, description) or do
+// (archive, scan an SBOM).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { Link } from "@tanstack/react-router";
@@ -11,6 +12,7 @@ import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
 import { canWrite, useMe } from "../session/me.ts";
+import { SignedSbom } from "./signed-sbom.tsx";
 import { Chart } from "../chart.tsx";
 import { Score } from "../score.tsx";
 import { GatePolicyInEffect } from "./gate-policy.tsx";
@@ -191,6 +193,8 @@ export function ProjectPage() {
         </section>
       ) : null}
       <GatePolicyInEffect projectId={projectId} />
+      {/* The signing artifacts need a developer of the team: the API refuses a viewer. */}
+      {canWrite(me.data, p.team_id) ? <SignedSbom projectId={projectId} slug={p.slug} /> : null}
       {writer ? (
         <div className="scan-forms">
           <StartScan projectId={projectId} kind="sbom" />
