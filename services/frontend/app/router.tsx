@@ -13,6 +13,9 @@ import { DashboardPage } from "./pages/dashboard.tsx";
 import { LicensesPage } from "./pages/licenses.tsx";
 import { NotificationsPage } from "./pages/notifications.tsx";
 import { PackageLookupPage } from "./pages/package-lookup.tsx";
+import { IdentitiesPage } from "./pages/identities.tsx";
+import { NotificationSettingsPage } from "./pages/notification-settings.tsx";
+import { PortfolioSearchPage } from "./pages/portfolio-search.tsx";
 import { ComponentPage } from "./pages/component.tsx";
 import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
@@ -108,6 +111,21 @@ const notifications = createRoute({
 });
 const apiKeys = createRoute({ getParentRoute: () => signedIn, path: "/account/api-keys", component: ApiKeysPage });
 const packageLookup = createRoute({ getParentRoute: () => signedIn, path: "/packages", component: PackageLookupPage });
+const notificationSettings = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/notifications",
+  component: NotificationSettingsPage,
+});
+const identities = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/identities",
+  component: IdentitiesPage,
+});
+const portfolioSearch = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/portfolio",
+  component: PortfolioSearchPage,
+});
 const about = createRoute({ getParentRoute: () => signedIn, path: "/about", component: AboutPage });
 const adminHealth = createRoute({ getParentRoute: () => signedIn, path: "/admin/health", component: AdminHealthPage });
 const adminUsers = createRoute({ getParentRoute: () => signedIn, path: "/admin/users", component: AdminUsersPage });
@@ -136,6 +154,9 @@ export const router = createRouter({
       notifications,
       apiKeys,
       packageLookup,
+      notificationSettings,
+      identities,
+      portfolioSearch,
       about,
       adminHealth,
       adminUsers,

@@ -46,6 +46,7 @@ export function Shell() {
           <Link to="/projects">Projects</Link>
           <Link to="/dashboard">Dashboard</Link>
           <Link to="/packages">Packages</Link>
+          <Link to="/portfolio">Portfolio search</Link>
           {me.data?.is_superuser ? (
             <>
               <Link to="/admin/health">Health</Link>
@@ -63,6 +64,7 @@ export function Shell() {
           <span className="muted">{me.data?.email}</span>
           <Link to="/account/api-keys">API keys</Link>
           <Link to="/account/second-factor">Second factor</Link>
+          <Link to="/account/identities">Sign-in identities</Link>
           <Link to="/about">About</Link>
           <button type="button" onClick={() => void signOut()}>
             Sign out
