@@ -138,16 +138,15 @@ function TeamRouting() {
   return (
     <>
       <h2>Routing rules and chat webhooks</h2>
-      <label>
-        Team
-        <select value={team.team_id} onChange={(e) => setChosen(e.target.value)}>
-          {teams.map((t) => (
-            <option key={t.team_id} value={t.team_id}>
-              {t.team_name}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* A label of its own (not around the select), so the control's name is "Team", not its options too. */}
+      <label htmlFor="routing-team">Team</label>
+      <select id="routing-team" value={team.team_id} onChange={(e) => setChosen(e.target.value)}>
+        {teams.map((t) => (
+          <option key={t.team_id} value={t.team_id}>
+            {t.team_name}
+          </option>
+        ))}
+      </select>
       <Rules key={team.team_id} me={me.data} team={team} />
       {canAdminister(me.data, team.team_id) ? (
         <ChatWebhooks key={`chat-${team.team_id}`} teamId={team.team_id} />
@@ -261,7 +260,7 @@ function NewRule({ me, team, onCreated }: { me: Me | undefined; team: TeamChoice
       ) : null}
       <label>
         Kinds (separated by commas; empty: every kind)
-        <input name="kinds" placeholder="gate_failed, new_critical" />
+        <input name="kinds" placeholder="gate.failed, findings.new" />
       </label>
       <label>
         From severity
