@@ -21,6 +21,9 @@ import { OrganizationVerdictsPage } from "./pages/organization-verdicts.tsx";
 import { PoliciesPage } from "./pages/policies.tsx";
 import { NotificationsPage } from "./pages/notifications.tsx";
 import { PackageLookupPage } from "./pages/package-lookup.tsx";
+import { IdentitiesPage } from "./pages/identities.tsx";
+import { NotificationSettingsPage } from "./pages/notification-settings.tsx";
+import { PortfolioSearchPage } from "./pages/portfolio-search.tsx";
 import { ComponentPage } from "./pages/component.tsx";
 import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
@@ -116,6 +119,21 @@ const notifications = createRoute({
 });
 const apiKeys = createRoute({ getParentRoute: () => signedIn, path: "/account/api-keys", component: ApiKeysPage });
 const packageLookup = createRoute({ getParentRoute: () => signedIn, path: "/packages", component: PackageLookupPage });
+const notificationSettings = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/notifications",
+  component: NotificationSettingsPage,
+});
+const identities = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/account/identities",
+  component: IdentitiesPage,
+});
+const portfolioSearch = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/portfolio",
+  component: PortfolioSearchPage,
+});
 const about = createRoute({ getParentRoute: () => signedIn, path: "/about", component: AboutPage });
 const adminHealth = createRoute({ getParentRoute: () => signedIn, path: "/admin/health", component: AdminHealthPage });
 const adminUsers = createRoute({ getParentRoute: () => signedIn, path: "/admin/users", component: AdminUsersPage });
@@ -178,6 +196,9 @@ export const router = createRouter({
       notifications,
       apiKeys,
       packageLookup,
+      notificationSettings,
+      identities,
+      portfolioSearch,
       about,
       adminHealth,
       adminUsers,

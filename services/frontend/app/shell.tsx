@@ -49,6 +49,7 @@ export function Shell() {
           <Link to="/approvals">Approvals</Link>
           <Link to="/verdicts">Verdicts</Link>
           <Link to="/policies">Policies</Link>
+          <Link to="/portfolio">Portfolio search</Link>
           {me.data?.is_superuser ? (
             <>
               <Link to="/admin/health">Health</Link>
@@ -69,6 +70,7 @@ export function Shell() {
           <span className="muted">{me.data?.email}</span>
           <Link to="/account/api-keys">API keys</Link>
           <Link to="/account/second-factor">Second factor</Link>
+          <Link to="/account/identities">Sign-in identities</Link>
           <Link to="/about">About</Link>
           <button type="button" onClick={() => void signOut()}>
             Sign out

@@ -31,11 +31,41 @@ export function ApiKeysPage() {
     mutationFn: async (id: string) => dataOf(await api.DELETE("/v1/api-keys/{id}", { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
   });
+  const narrow = useMutation({
+    mutationFn: async (id: string) =>
+      dataOf(
+        await api.POST("/v1/api-keys/{id}/narrow", {
+          params: { path: { id } },
+          body: { permission_breadth: "read_only" },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+  });
   const columns: Columns<Key> = [
     { id: "name", header: "Name", cell: ({ row }) => row.original.name },
     { id: "prefix", header: "Prefix", cell: ({ row }) => <code>{row.original.key_prefix}</code> },
     { id: "scope", header: "Scope", cell: ({ row }) => row.original.scope },
-    { id: "breadth", header: "Permissions", cell: ({ row }) => row.original.permission_breadth },
+    {
+      id: "breadth",
+      header: "Permissions",
+      cell: ({ row: { original: k } }) =>
+        k.permission_breadth === "read_write" && !k.revoked_at ? (
+          <>
+            read_write{" "}
+            <button
+              type="button"
+              aria-label={`Make ${k.name} read only`}
+              onClick={() => {
+                if (window.confirm(`Make ${k.name} read only? It cannot be widened again.`)) narrow.mutate(k.id);
+              }}
+            >
+              Make read only
+            </button>
+          </>
+        ) : (
+          k.permission_breadth
+        ),
+    },
     {
       id: "expires",
       header: "Expires",
@@ -71,12 +101,13 @@ export function ApiKeysPage() {
     <main>
       <h1>API keys</h1>
       <CreateApiKey />
+      <HashStats />
       <h2>Keys</h2>
       <label className="inline">
         <input type="checkbox" checked={revoked} onChange={(e) => setRevoked(e.target.checked)} />
         Include revoked keys
       </label>
-      <ProblemView error={keys.error ?? revoke.error} />
+      <ProblemView error={keys.error ?? revoke.error ?? narrow.error} />
       <DataTable label="API keys" columns={columns} rows={keys.data?.items} rowId={(k) => k.id} />
       <Pager
         offset={(page - 1) * PAGE_SIZE}
@@ -85,6 +116,34 @@ export function ApiKeysPage() {
         onOffset={(offset) => setPage(offset / PAGE_SIZE + 1)}
       />
     </main>
+  );
+}
+
+/** For a super_admin: how the active keys' hashes are stored (HMAC-SHA256, or the legacy bcrypt). */
+function HashStats() {
+  const me = useMe();
+  const stats = useQuery({
+    queryKey: ["api-keys", "hash-stats"],
+    queryFn: async () => dataOf(await api.GET("/v1/admin/api-keys/hash-stats")),
+    enabled: !!me.data?.is_superuser,
+  });
+  if (!me.data?.is_superuser) return null;
+  const s = stats.data;
+  return (
+    <section aria-labelledby="hash-stats" className="card">
+      <h2 id="hash-stats">Key hashes</h2>
+      <ProblemView error={stats.error} />
+      {s ? (
+        <dl data-testid="hash-stats">
+          <dt>Active keys</dt>
+          <dd>{s.active_total}</dd>
+          <dt>HMAC-SHA256</dt>
+          <dd>{s.hmac_sha256_count}</dd>
+          <dt>Legacy bcrypt</dt>
+          <dd>{s.legacy_bcrypt_count}</dd>
+        </dl>
+      ) : null}
+    </section>
   );
 }
 

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { Schemas } from "@sca/api-client";
 import { Chart } from "../chart.tsx";
+import { ActionQueue } from "./action-queue.tsx";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
@@ -99,6 +100,7 @@ export function DashboardPage() {
           />
         </section>
       ) : null}
+      <ActionQueue />
       <h2>Teams by risk</h2>
       {teams.data?.truncated ? (
         <p className="muted">

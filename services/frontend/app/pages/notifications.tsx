@@ -91,6 +91,7 @@ export function NotificationsPage() {
     <main>
       <div className="heading">
         <h1>Notifications</h1>
+        <Link to="/account/notifications">Preferences and routing</Link>
         <button type="button" onClick={() => readAll.mutate()} disabled={!list.data?.unread_count}>
           Mark all read
         </button>

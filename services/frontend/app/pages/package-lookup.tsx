@@ -6,6 +6,7 @@ import { filters } from "../form.ts";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
+import { AdvisoryLookup } from "./advisory-lookup.tsx";
 
 const ECOSYSTEMS = ["npm", "pypi", "maven", "go", "cargo", "nuget"] as const;
 
@@ -33,7 +34,10 @@ export function PackageLookupPage() {
         aria-label="Look a package up"
         onSubmit={(e) => {
           e.preventDefault();
-          void navigate({ to: "/packages", search: filters(new FormData(e.currentTarget), ["ecosystem", "name"]) });
+          void navigate({
+            to: "/packages",
+            search: { ...search, ...filters(new FormData(e.currentTarget), ["ecosystem", "name"]) },
+          });
         }}
       >
         <label>
@@ -79,6 +83,7 @@ export function PackageLookupPage() {
           )}
         </section>
       ) : null}
+      <AdvisoryLookup />
     </main>
   );
 }
