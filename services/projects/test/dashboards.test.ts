@@ -253,6 +253,13 @@ describe("gate outcomes in the daily rows", () => {
       [teamD.id]: [1, 0],
     };
     expect(await outcomes(earlier, scopes)).toEqual(kept);
+    // The action queue and teams by risk read the judged outcome: no critical, forbidden license or malicious
+    // package (the gate's default checks), yet team C's project is blocked by its own threshold.
+    const readerC = await h.as(randomUUID(), [[teamC, "viewer"]]);
+    const readerD = await h.as(randomUUID(), [[teamD, "viewer"]]);
+    expect((await portfolio.getActionQueue({}, readerC)).gateBlocked.map((p) => p.projectId)).toEqual([projectC]);
+    expect((await portfolio.getActionQueue({}, readerD)).gateBlockedCount).toBe(0);
+    expect((await portfolio.listTeamsByRisk({}, readerC)).teams.map((t) => t.gateBlocked)).toEqual([1]);
 
     // Team D takes the same threshold: the earlier day's rows stay as written, even when the job runs for it again.
     await gates.putTeamGatePolicy({ teamId: teamD.id, policy: { epssThreshold: 0.015 } }, adminD);
@@ -265,9 +272,9 @@ describe("gate outcomes in the daily rows", () => {
       [teamD.id]: [0, 1],
     });
     expect(await outcomes(earlier, scopes)).toEqual(kept);
+    expect((await portfolio.getActionQueue({}, readerD)).gateBlocked.map((p) => p.projectId)).toEqual([projectD]);
 
     // The trend of team D's reader: passed the earlier day, blocked the next.
-    const readerD = await h.as(randomUUID(), [[teamD, "viewer"]]);
     const trend = await portfolio.getTrends({ interval: "day", points: 4 }, readerD);
     expect(trend.buckets.slice(0, 2).map((b) => [b.periodStart, b.gatePassed, b.gateBlocked])).toEqual([
       [iso(earlier), 1, 0],

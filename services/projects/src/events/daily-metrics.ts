@@ -7,11 +7,11 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { GateResults } from "../clients/gate-results.ts";
 import { lockProjectInventory } from "../store/inventory/ingestion.ts";
 import {
+  gateFiguresToJudge,
   projectsBehind,
   recordProjectDays,
   recordTeamAndOrganizationDay,
   refreshProjectFigures,
-  unjudgedGateFigures,
 } from "../store/portfolio/figures.ts";
 import { isoDate } from "../domain/dashboards.ts";
 
@@ -48,7 +48,7 @@ export async function recordDailyMetrics(
   after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
     if (signal.aborted) return { recounted, written };
-    const figures = await unjudgedGateFigures(orm.em.fork(), day, { afterId: after, limit: JUDGE_BATCH });
+    const figures = await gateFiguresToJudge(orm.em.fork(), { day, afterId: after, limit: JUDGE_BATCH });
     if (figures.length === 0) break;
     // Policy unreachable: the run fails before any team's row, and the next hour's run judges again.
     const judged = await gate.judgeFigures(figures);

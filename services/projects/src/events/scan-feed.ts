@@ -18,7 +18,7 @@ import { deleteSnapshots, lockProjectInventory } from "../store/inventory/ingest
 import { labelSnapshot } from "../store/inventory/snapshots.ts";
 import { deleteFileLicenses } from "../store/file-licenses.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
-import { recordProjectDays, refreshProjectFigures, unjudgedGateFigures } from "../store/portfolio/figures.ts";
+import { gateFiguresToJudge, recordProjectDays, refreshProjectFigures } from "../store/portfolio/figures.ts";
 import { lockProject, recountInventorySummary, setScanFigures } from "../store/projects.ts";
 import { isoDate } from "../domain/dashboards.ts";
 
@@ -88,8 +88,8 @@ async function applyStateChange(
 }
 
 /**
- * The project's row of the day unless it has one, with its gate outcome judged by policy. Policy unreachable: no row
- * here (the news is not held up), the daily job writes it on its next run.
+ * The project's gate outcome judged by policy again, kept with its figures, and its row of the day unless it has one.
+ * Policy unreachable: no row here (the news is not held up), the daily job writes it on its next run.
  */
 async function recordJudgedDay(
   em: EntityManager,
@@ -98,7 +98,7 @@ async function recordJudgedDay(
   logger: Logger,
   gate: Pick<GateResults, "judgeFigures">,
 ): Promise<void> {
-  const figures = await unjudgedGateFigures(em, day, { projectId });
+  const figures = await gateFiguresToJudge(em, { projectId });
   if (figures.length === 0) return;
   const judged = await gate.judgeFigures(figures).catch((err: unknown) => {
     logger.warn({ err, projectId }, "policy did not judge the gate outcome; the daily job writes the day's row");

@@ -253,16 +253,16 @@ const GATE_FIGURES = {
 export type GateFiguresRow = RowOf<typeof GATE_FIGURES>;
 
 /**
- * The gate's inputs of the active projects that have no row of `day` yet, by id after `afterId` (at most `limit`),
- * or of the one project `projectId`. From the kept figures; the malicious count is taken now over the snapshot's
- * flagged components alone (the gate's partial index), since a waiver expires without a write.
+ * The gate's inputs, from the kept figures: of the active projects that have no row of `day` yet, by id after
+ * `afterId` (at most `limit`: the daily job), or of the one active project `projectId` (a scan's success, which
+ * judges it again whether or not the day has its row). The malicious count is taken now over the snapshot's flagged
+ * components alone (the gate's partial index), since a waiver expires without a write.
  */
-export async function unjudgedGateFigures(
+export async function gateFiguresToJudge(
   em: EntityManager,
-  day: string,
-  which: { afterId: string; limit: number } | { projectId: string },
+  which: { day: string; afterId: string; limit: number } | { projectId: string },
 ): Promise<GateFiguresRow[]> {
-  const page = "projectId" in which;
+  const one = "projectId" in which;
   return rawQuery(
     em,
     `select g.project_id, p.team_id, p.organization_id, g.critical, g.license_forbidden, g.open_findings,
@@ -272,11 +272,14 @@ export async function unjudgedGateFigures(
            and c.malicious_state = 'flagged'
            and (c.purl is null or c.purl not in (select w.purl from malicious_waivers w where w.project_id = g.project_id
                  and w.revoked_at is null and w.expires_at > now()))) as malicious
-     ${ACTIVE_FIGURES} and ${page ? "g.project_id = ?" : "g.project_id > ?::uuid"}
-       and not exists (select 1 from daily_metrics d
-                        where d.scope = 'project' and d.scope_id = g.project_id and d.day = ?::date)
+     ${ACTIVE_FIGURES} and ${
+       one
+         ? "g.project_id = ?"
+         : `g.project_id > ?::uuid and not exists (select 1 from daily_metrics d
+              where d.scope = 'project' and d.scope_id = g.project_id and d.day = ?::date)`
+     }
      order by g.project_id limit ?`,
-    page ? [which.projectId, day, 1] : [which.afterId, day, which.limit],
+    one ? [which.projectId, 1] : [which.afterId, which.day, which.limit],
     GATE_FIGURES,
   );
 }
