@@ -260,6 +260,10 @@ describe("gate outcomes in the daily rows", () => {
     expect((await portfolio.getActionQueue({}, readerC)).gateBlocked.map((p) => p.projectId)).toEqual([projectC]);
     expect((await portfolio.getActionQueue({}, readerD)).gateBlockedCount).toBe(0);
     expect((await portfolio.listTeamsByRisk({}, readerC)).teams.map((t) => t.gateBlocked)).toEqual([1]);
+    // Judging kept figures is the projects service's alone: a person, even the team's admin, is refused.
+    await expect(gates.judgeGateFigures({ projects: [] }, adminC)).rejects.toMatchObject({
+      code: Code.PermissionDenied,
+    });
 
     // Team D takes the same threshold: the earlier day's rows stay as written, even when the job runs for it again.
     await gates.putTeamGatePolicy({ teamId: teamD.id, policy: { epssThreshold: 0.015 } }, adminD);
