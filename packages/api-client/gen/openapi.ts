@@ -4624,7 +4624,10 @@ export interface components {
                 vulnerability_severity_counts: components["schemas"]["DashboardSeverityCounts"];
                 license_category_counts: components["schemas"]["DashboardLicenseCategoryCounts"];
                 known_exploited: number;
+                /** @description Projects whose gate failed, judged by the policy in effect for each (its team's) */
                 gate_blocked: number;
+                /** @description Projects whose gate passed by that policy; null: the day was recorded unjudged */
+                gate_passed: number | null;
                 open_findings: number;
                 /** @description Findings no longer open, ever (cumulative) */
                 fixed_findings: number;

@@ -138,6 +138,9 @@ describe("GET /v1/dashboard/trends", () => {
     const buckets = r.json.buckets as { period_start: string }[];
     expect(buckets).toHaveLength(4);
     expect(buckets.map((b) => b.period_start)).toEqual([...buckets.map((b) => b.period_start)].sort());
+    // The gate outcomes judged by each team's policy (null for a bucket with no day judged; values:
+    // services/projects/test/dashboards.test.ts).
+    for (const b of buckets) expect(b).toHaveProperty("gate_passed");
     expect((await get("trends?interval=year", readerA)).status).toBe(422);
   });
 });

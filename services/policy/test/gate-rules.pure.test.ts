@@ -3,7 +3,13 @@
 // EPSS with GATE_EPSS_ON_MISSING_DATA, the malicious check on and off, no scan).
 import { describe, expect, it } from "@jest/globals";
 import { effectiveGateValues, planGatePolicy, sourcesLegacy, type GateDeployment } from "../src/domain/gate-policy.ts";
-import { epssOutcomeOf, gateVerdict, type GateFacts } from "../src/domain/gate-verdict.ts";
+import {
+  epssOutcomeOf,
+  gateFactsOfFigures,
+  gateVerdict,
+  type GateFacts,
+  type GateFigures,
+} from "../src/domain/gate-verdict.ts";
 
 const DEPLOYMENT: GateDeployment = { maliciousEnabled: true, epssThreshold: null, epssOnMissingData: "allow" };
 
@@ -184,5 +190,41 @@ describe("gateVerdict", () => {
     );
     expect(v.passed).toBe(false);
     expect(v.reasons[0]!.message).toMatch(/no reachability analysis/);
+  });
+});
+
+describe("gateFactsOfFigures", () => {
+  // Two highs scored 0.01 and 0.02: the dashboards' kept figures of a snapshot without a critical.
+  const figures: GateFigures = {
+    scanned: true,
+    openFindingCount: 4,
+    criticalCount: 0,
+    forbiddenLicenseCount: 0,
+    maliciousCount: 0,
+    epssScoredCount: 2,
+    epssMax: 0.02,
+  };
+  const outcome = (f: GateFigures, threshold: number | null, d: GateDeployment = DEPLOYMENT) => {
+    const policy = { ...effectiveGateValues(null, null, d), epss_threshold: threshold };
+    return gateVerdict(gateFactsOfFigures(f, threshold), policy, d).outcome;
+  };
+
+  it("judges kept figures by the same checks: the EPSS threshold reached by the highest score, at or above", () => {
+    expect(outcome(figures, null)).toBe("pass");
+    expect(outcome(figures, 0.015)).toBe("fail");
+    expect(outcome(figures, 0.02)).toBe("fail");
+    expect(outcome(figures, 0.03)).toBe("pass");
+    expect(outcome({ ...figures, epssScoredCount: 0, epssMax: null }, 0.5)).toBe("pass");
+    expect(
+      outcome({ ...figures, epssScoredCount: 0, epssMax: null }, 0.5, { ...DEPLOYMENT, epssOnMissingData: "block" }),
+    ).toBe("fail");
+  });
+
+  it("fails on criticals, forbidden licenses and enforced malicious components; no_scan without a snapshot", () => {
+    expect(outcome({ ...figures, criticalCount: 1 }, null)).toBe("fail");
+    expect(outcome({ ...figures, forbiddenLicenseCount: 1 }, null)).toBe("fail");
+    expect(outcome({ ...figures, maliciousCount: 1 }, null)).toBe("fail");
+    expect(outcome({ ...figures, maliciousCount: 1 }, null, { ...DEPLOYMENT, maliciousEnabled: false })).toBe("pass");
+    expect(outcome({ ...figures, scanned: false }, null)).toBe("no_scan");
   });
 });

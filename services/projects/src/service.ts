@@ -78,7 +78,8 @@ export const service = defineService({
   // `findings-at-scale`).
   v8Flags: ["--memory-saver-mode"],
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
-    kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger) });
+    const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
+    kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger, gate) });
     kafka.consume({
       groupId: LICENSE_POLICY_FEED_GROUP,
       topic: licensePolicyNews,
@@ -121,7 +122,7 @@ export const service = defineService({
         handle: pullRequestCommentHandler({
           appSecretKey,
           host,
-          gate: policyGateResults(config.POLICY_RPC_URL, secretKey),
+          gate,
           logger,
         }),
       });
@@ -168,11 +169,12 @@ export const service = defineService({
     };
   },
   jobs: ({ orm, config, kafka, logger, seams, secretKey }) => {
+    const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
     const dailyMetrics = {
       name: "dashboards' daily metrics",
       everyMs: seams.dailyMetricsEveryMs,
       run: async (signal: AbortSignal) => {
-        const done = await recordDailyMetrics(orm, new Date(), signal);
+        const done = await recordDailyMetrics(orm, gate, new Date(), signal);
         if (done.recounted + done.written > 0) logger.info(done, "dashboards' daily metrics recorded");
       },
     };

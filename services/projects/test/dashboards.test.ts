@@ -1,7 +1,8 @@
 // The dashboards' kept rows through the real servers (docs/dashboards.md): a project's figures counted when its
 // verdicts are recorded, the daily rows the job writes once per day, and the trend after a fix (a new scan where
-// log4j-core no longer carries Log4Shell) showing the drop. The job is called for yesterday and today here (its
-// schedule is a day's; the seam keeps it from running on its own during the test).
+// log4j-core no longer carries Log4Shell) showing the drop, and each project's gate outcome judged by its team's own
+// policy (a real policy service). The job is called for chosen days here (its schedule is a day's; the seam keeps it
+// from running on its own during the test).
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { column, rawQuery } from "@sca/db";
+import { GatePolicyService } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { PortfolioService } from "@sca/proto/sca/projects/v1/portfolio_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
-import { callAs, eventually, ingestArtefact, publishScanState, type CallOptions } from "@sca/testkit";
+import { callAs, eventually, ingestArtefact, publishScanState, TEST_SECRET, type CallOptions } from "@sca/testkit";
+import { policyGateResults, type GateResults } from "../src/clients/gate-results.ts";
 import { recordDailyMetrics } from "../src/events/daily-metrics.ts";
 import { findingsArtefact, scanMatches } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
@@ -29,6 +32,7 @@ let readerA: CallOptions;
 let readerB: CallOptions;
 let projectA: string;
 let projectB: string;
+let gate: GateResults;
 
 const DAY_MS = 86_400_000;
 const today = new Date();
@@ -60,7 +64,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sca-dashboards-"));
   store = new DirectoryArtefactStore(dir);
   // The daily job runs at start (nothing to write then) and not again during the test: it is called below.
-  h = await startProjects({ ARTEFACT_DIR: dir }, { dailyMetricsEveryMs: 10 * DAY_MS });
+  h = await startProjects({ ARTEFACT_DIR: dir }, { dailyMetricsEveryMs: 10 * DAY_MS }, { policy: true });
+  gate = policyGateResults(h.policy!.url!, TEST_SECRET);
   portfolio = h.projects.client(PortfolioService);
   runner = await callAs.service("scanner-runner");
   teamA = await h.team();
@@ -99,14 +104,14 @@ describe("project figures", () => {
 
 describe("daily metrics and trends", () => {
   it("write each day's rows once, and the trend after a fix shows the drop", async () => {
-    const first = await recordDailyMetrics(h.projects.orm, yesterday, never);
+    const first = await recordDailyMetrics(h.projects.orm, gate, yesterday, never);
     // Two projects, two teams and one organization (both teams share the deployment's single organization).
     expect(first.written).toBe(2 + 2 + (teamA.organizationId === teamB.organizationId ? 1 : 2));
     // Idempotent per day: a second run writes nothing and rewrites nothing.
-    expect((await recordDailyMetrics(h.projects.orm, yesterday, never)).written).toBe(0);
+    expect((await recordDailyMetrics(h.projects.orm, gate, yesterday, never)).written).toBe(0);
 
     await scanned(projectA, true);
-    await recordDailyMetrics(h.projects.orm, today, never);
+    await recordDailyMetrics(h.projects.orm, gate, today, never);
 
     const trend = await portfolio.getTrends({ interval: "day", points: 2 }, readerA);
     expect(trend.buckets.map((b) => b.periodStart)).toEqual([iso(yesterday), iso(today)]);
@@ -200,10 +205,84 @@ describe("scan news", () => {
     // The success wrote project C's row of today (C had none: the job ran before C existed).
     const rows = await rawQuery(
       h.projects.orm.em.fork(),
-      "select critical, open_findings from daily_metrics where scope = 'project' and scope_id = ? and day = ?::date",
+      `select critical, open_findings, gate_failed from daily_metrics
+        where scope = 'project' and scope_id = ? and day = ?::date`,
       [projectC, iso(today)],
-      { critical: column.integer, openFindings: column.integer },
+      { critical: column.integer, openFindings: column.integer, gateFailed: column.integer.nullable },
     );
-    expect(rows).toEqual([{ critical: 1, openFindings: 5 }]);
+    // Judged by policy on the success: Log4Shell is an open critical, so the gate fails.
+    expect(rows).toEqual([{ critical: 1, openFindings: 5, gateFailed: 1 }]);
+  });
+});
+
+describe("gate outcomes in the daily rows", () => {
+  /** Each named scope's [gate_passed, gate_failed] of the day. */
+  async function outcomes(day: Date, scopeIds: string[]) {
+    const rows = await rawQuery(
+      h.projects.orm.em.fork(),
+      `select scope_id, gate_passed, gate_failed from daily_metrics
+        where day = ?::date and scope_id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
+      [iso(day), JSON.stringify(scopeIds)],
+      { scopeId: column.text, gatePassed: column.integer.nullable, gateFailed: column.integer.nullable },
+    );
+    return Object.fromEntries(rows.map((r) => [r.scopeId, [r.gatePassed, r.gateFailed]]));
+  }
+
+  it("judge each project by its team's own policy, and a policy change shows in the next day's row only", async () => {
+    const gates = h.policy!.client(GatePolicyService);
+    const teamC = await h.team();
+    const teamD = await h.team();
+    const adminC = await h.as(randomUUID(), [[teamC, "team_admin"]]);
+    const adminD = await h.as(randomUUID(), [[teamD, "team_admin"]]);
+    // The fixed scan's open findings are two highs with EPSS 0.01 and 0.02 and two mediums, no critical: team C's
+    // threshold of 0.015 fails the gate, team D (no threshold: the built-in default) passes with the same components.
+    await gates.putTeamGatePolicy({ teamId: teamC.id, policy: { epssThreshold: 0.015 } }, adminC);
+    const projectC = await newProject(teamC);
+    const projectD = await newProject(teamD);
+    await scanned(projectC, true);
+    await scanned(projectD, true);
+    const earlier = new Date(today.getTime() - 3 * DAY_MS);
+    const later = new Date(today.getTime() - 2 * DAY_MS);
+    const scopes = [projectC, teamC.id, projectD, teamD.id];
+
+    await recordDailyMetrics(h.projects.orm, gate, earlier, never);
+    const kept = {
+      [projectC]: [0, 1],
+      [teamC.id]: [0, 1],
+      [projectD]: [1, 0],
+      [teamD.id]: [1, 0],
+    };
+    expect(await outcomes(earlier, scopes)).toEqual(kept);
+    // The action queue and teams by risk read the judged outcome: no critical, forbidden license or malicious
+    // package (the gate's default checks), yet team C's project is blocked by its own threshold.
+    const readerC = await h.as(randomUUID(), [[teamC, "viewer"]]);
+    const readerD = await h.as(randomUUID(), [[teamD, "viewer"]]);
+    expect((await portfolio.getActionQueue({}, readerC)).gateBlocked.map((p) => p.projectId)).toEqual([projectC]);
+    expect((await portfolio.getActionQueue({}, readerD)).gateBlockedCount).toBe(0);
+    expect((await portfolio.listTeamsByRisk({}, readerC)).teams.map((t) => t.gateBlocked)).toEqual([1]);
+    // Judging kept figures is the projects service's alone: a person, even the team's admin, is refused.
+    await expect(gates.judgeGateFigures({ projects: [] }, adminC)).rejects.toMatchObject({
+      code: Code.PermissionDenied,
+    });
+
+    // Team D takes the same threshold: the earlier day's rows stay as written, even when the job runs for it again.
+    await gates.putTeamGatePolicy({ teamId: teamD.id, policy: { epssThreshold: 0.015 } }, adminD);
+    expect((await recordDailyMetrics(h.projects.orm, gate, earlier, never)).written).toBe(0);
+    await recordDailyMetrics(h.projects.orm, gate, later, never);
+    expect(await outcomes(later, scopes)).toEqual({
+      [projectC]: [0, 1],
+      [teamC.id]: [0, 1],
+      [projectD]: [0, 1],
+      [teamD.id]: [0, 1],
+    });
+    expect(await outcomes(earlier, scopes)).toEqual(kept);
+    expect((await portfolio.getActionQueue({}, readerD)).gateBlocked.map((p) => p.projectId)).toEqual([projectD]);
+
+    // The trend of team D's reader: passed the earlier day, blocked the next.
+    const trend = await portfolio.getTrends({ interval: "day", points: 4 }, readerD);
+    expect(trend.buckets.slice(0, 2).map((b) => [b.periodStart, b.gatePassed, b.gateBlocked])).toEqual([
+      [iso(earlier), 1, 0],
+      [iso(later), 0, 1],
+    ]);
   });
 });

@@ -181,3 +181,39 @@ export function gateVerdict(facts: GateFacts, policy: EffectiveGateValues, deplo
     reachableCriticalOnlyApplied,
   };
 }
+
+/** A project's kept counts of its newest snapshot (projects' dashboard figures): the checks' inputs, no items. */
+export interface GateFigures {
+  scanned: boolean;
+  openFindingCount: number;
+  criticalCount: number;
+  forbiddenLicenseCount: number;
+  maliciousCount: number;
+  epssScoredCount: number;
+  /** The highest EPSS score of the open findings; null when none has one. */
+  epssMax: number | null;
+}
+
+/**
+ * The facts the verdict reads, from kept figures: the same checks judge them, so only the outcome and the counts
+ * are whole. Findings at or above a threshold are known only as "some" (the highest score reaches it), and no check
+ * lists its items.
+ */
+export function gateFactsOfFigures(figures: GateFigures, epssThreshold: number | null): GateFacts {
+  const epssReached = epssThreshold !== null && figures.epssMax !== null && figures.epssMax >= epssThreshold;
+  return {
+    ...(figures.scanned ? { scanId: "kept" } : {}),
+    reachabilityAnalysed: false,
+    openFindingCount: figures.openFindingCount,
+    triagedFindingCount: 0,
+    criticalCount: figures.criticalCount,
+    criticalFindings: [],
+    epssScoredCount: figures.epssScoredCount,
+    epssAtOrAboveCount: epssReached ? 1 : 0,
+    epssFindings: [],
+    forbiddenLicenseCount: figures.forbiddenLicenseCount,
+    forbiddenComponents: [],
+    maliciousCount: figures.maliciousCount,
+    maliciousComponents: [],
+  };
+}

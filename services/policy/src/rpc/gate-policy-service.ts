@@ -9,12 +9,13 @@ import {
   GatePolicyService,
   GetEffectiveGatePolicyResponseSchema,
   GetGateResultResponseSchema,
+  JudgeGateFiguresResponseSchema,
   GetTeamGatePolicyResponseSchema,
   PutOrganizationGatePolicyResponseSchema,
   PutTeamGatePolicyResponseSchema,
   type GatePolicyFields,
 } from "@sca/proto/sca/policy/v1/gate_policies_pb.ts";
-import { requireCaller, requirePerson, requireSuperAdmin, type Caller, type Person } from "@sca/rpc";
+import { requireCaller, requirePerson, requireService, requireSuperAdmin, type Caller, type Person } from "@sca/rpc";
 import type { Directory } from "../clients/directory.ts";
 import { subjectOfFacts, type GateFactsQuery, type ProjectGateFacts } from "../clients/gate-facts.ts";
 import type { GateSubject } from "../clients/gate-subject-hints.ts";
@@ -25,7 +26,7 @@ import {
   type EffectiveGateValues,
   type GateDeployment,
 } from "../domain/gate-policy.ts";
-import { gateVerdict } from "../domain/gate-verdict.ts";
+import { gateFactsOfFigures, gateVerdict } from "../domain/gate-verdict.ts";
 import { mayReadTeamPolicy, mayWriteTeamPolicy, type TeamDecision } from "../domain/policy-access.ts";
 import { changedFieldNames } from "../domain/policy-changes.ts";
 import { emitGatePolicyChanged } from "../events/policy-events.ts";
@@ -67,6 +68,11 @@ export interface GatePolicyDeps extends ScopedPolicyDeps {
 
 /** How many offending items each reason lists (the counts are always whole). */
 export const GATE_ITEM_LIMIT = 20;
+
+/** How many projects one JudgeGateFigures call may carry (the dashboards' daily job sends batches of this). */
+export const JUDGE_FIGURES_MAX = 1_000;
+
+const uuidOrUnset = (id: string | undefined) => !id || UUID.test(id);
 
 const noSuchProject = () => ProblemError.notFound("No such project.");
 
@@ -226,6 +232,30 @@ export function registerGatePolicyService(router: ConnectRouter, deps: GatePolic
       return create(GetGateResultResponseSchema, {
         result: gateResultView(answer, facts, verdict, view, values, new Date()),
       });
+    },
+
+    async judgeGateFigures(req, ctx) {
+      requireService(ctx, "projects");
+      if (req.projects.length > JUDGE_FIGURES_MAX)
+        throw ProblemError.validation([{ path: "projects", message: `at most ${JUDGE_FIGURES_MAX} per call` }]);
+      if (req.projects.some((p) => !UUID.test(p.projectId) || !UUID.test(p.teamId) || !uuidOrUnset(p.organizationId)))
+        throw ProblemError.validation([{ path: "projects", message: "project, team and organization ids are UUIDs" }]);
+      // The policies are read once per team and organization, one after the other (a bounded pool), not per project.
+      const valuesOf = new Map<string, EffectiveGateValues>();
+      const judged = [];
+      for (const p of req.projects) {
+        const subject = {
+          projectId: p.projectId.toLowerCase(),
+          teamId: p.teamId.toLowerCase(),
+          organizationId: p.organizationId?.toLowerCase() || null,
+        };
+        const key = `${subject.teamId}/${subject.organizationId}`;
+        let values = valuesOf.get(key);
+        if (!values) valuesOf.set(key, (values = (await effectiveOf(deps, subject)).values));
+        const facts = gateFactsOfFigures({ ...p, epssMax: p.epssMax ?? null }, values.epss_threshold);
+        judged.push({ projectId: subject.projectId, outcome: gateVerdict(facts, values, deps.deployment).outcome });
+      }
+      return create(JudgeGateFiguresResponseSchema, { projects: judged });
     },
   });
 }

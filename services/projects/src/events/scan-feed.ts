@@ -5,6 +5,7 @@ import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { Logger } from "@sca/log";
+import type { GateResults } from "../clients/gate-results.ts";
 import {
   ScansDeletedSchema,
   ScanStateChangedSchema,
@@ -17,7 +18,7 @@ import { deleteSnapshots, lockProjectInventory } from "../store/inventory/ingest
 import { labelSnapshot } from "../store/inventory/snapshots.ts";
 import { deleteFileLicenses } from "../store/file-licenses.ts";
 import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
-import { recordProjectDay, refreshProjectFigures } from "../store/portfolio/figures.ts";
+import { gateFiguresToJudge, recordProjectDays, refreshProjectFigures } from "../store/portfolio/figures.ts";
 import { lockProject, recountInventorySummary, setScanFigures } from "../store/projects.ts";
 import { isoDate } from "../domain/dashboards.ts";
 
@@ -27,14 +28,14 @@ export const scanNews = topicContract(TOPICS.domainEvents, ScanStateChangedSchem
 
 const dateOf = (t: Timestamp | undefined, otherwise: Date) => (t ? timestampDate(t) : otherwise);
 
-export function scanFeedHandler(logger: Logger) {
+export function scanFeedHandler(logger: Logger, gate: Pick<GateResults, "judgeFigures">) {
   return async (
     em: EntityManager,
     event: ScanStateChanged | ScansDeleted,
     meta: EventMeta,
     signal: AbortSignal,
   ): Promise<void> => {
-    if (event.$typeName === "sca.events.v1.ScanStateChanged") await applyStateChange(em, event, meta, logger);
+    if (event.$typeName === "sca.events.v1.ScanStateChanged") await applyStateChange(em, event, meta, logger, gate);
     else await applyScansDeleted(em, event, meta, signal, logger);
   };
 }
@@ -49,6 +50,7 @@ async function applyStateChange(
   e: ScanStateChanged,
   meta: EventMeta,
   logger: Logger,
+  gate: Pick<GateResults, "judgeFigures">,
 ): Promise<void> {
   if (!isUuid(e.scanId) || !isUuid(e.projectId) || !isScanStatus(e.status) || !e.createdAt) {
     logger.warn({ eventId: meta.eventId, scanId: e.scanId, status: e.status }, "unusable scan state news; skipped");
@@ -81,8 +83,28 @@ async function applyStateChange(
   // A success counts the dashboards' figures again and writes the project's row of the day (docs/dashboards.md).
   if (e.status === "succeeded") {
     await refreshProjectFigures(em, [projectId]);
-    await recordProjectDay(em, projectId, isoDate(new Date()));
+    await recordJudgedDay(em, projectId, isoDate(new Date()), logger, gate);
   }
+}
+
+/**
+ * The project's gate outcome judged by policy again, kept with its figures, and its row of the day unless it has one.
+ * Policy unreachable: no row here (the news is not held up), the daily job writes it on its next run.
+ */
+async function recordJudgedDay(
+  em: EntityManager,
+  projectId: string,
+  day: string,
+  logger: Logger,
+  gate: Pick<GateResults, "judgeFigures">,
+): Promise<void> {
+  const figures = await gateFiguresToJudge(em, { projectId });
+  if (figures.length === 0) return;
+  const judged = await gate.judgeFigures(figures).catch((err: unknown) => {
+    logger.warn({ err, projectId }, "policy did not judge the gate outcome; the daily job writes the day's row");
+    return null;
+  });
+  if (judged) await recordProjectDays(em, day, judged);
 }
 
 async function applyScansDeleted(

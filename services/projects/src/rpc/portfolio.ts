@@ -270,6 +270,7 @@ export function registerPortfolioService(router: ConnectRouter, deps: PortfolioD
                   licenseCategoryCounts: licenses(day),
                   knownExploited: day.knownExploited,
                   gateBlocked: day.gateBlocked,
+                  gatePassed: optional(day.gatePassed),
                   openFindings: day.openFindings,
                   fixedFindings: day.fixedFindings,
                   meanDaysToRemediate: optional(day.meanDaysToRemediate),

@@ -162,7 +162,14 @@ const trendsSchema = z
         vulnerability_severity_counts: severitySchema,
         license_category_counts: licenseSchema,
         known_exploited: count(),
-        gate_blocked: count(),
+        gate_blocked: count().meta({
+          description: "Projects whose gate failed, judged by the policy in effect for each (its team's)",
+        }),
+        gate_passed: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: "Projects whose gate passed by that policy; null: the day was recorded unjudged" }),
         open_findings: count(),
         fixed_findings: count().meta({ description: "Findings no longer open, ever (cumulative)" }),
         mean_days_to_remediate: z.number().nullable(),
@@ -334,6 +341,7 @@ export function dashboardRoutes(ctx: GatewayContext): Route[] {
               license_category_counts: licenses(b.licenseCategoryCounts),
               known_exploited: b.knownExploited,
               gate_blocked: b.gateBlocked,
+              gate_passed: b.gatePassed ?? null,
               open_findings: b.openFindings,
               fixed_findings: b.fixedFindings,
               mean_days_to_remediate: b.meanDaysToRemediate ?? null,

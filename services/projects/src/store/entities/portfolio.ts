@@ -35,6 +35,11 @@ export const ProjectFigures = defineEntity({
     ...counts(),
     /** The project's count of finding writes (finding_changes) when counted: the daily job recounts when it moved. */
     findingWrites: p.integer().default(0),
+    /** The highest EPSS score of the open findings (null: none has one) and how many have one: the EPSS check. */
+    epssMax: p.double().strictNullable(),
+    epssScored: p.integer().default(0),
+    /** The gate outcome policy judged last (the day's row, a scan's success); null until judged. */
+    gateOutcome: p.string().length(16).strictNullable(),
     countedAt: p.datetime().defaultRaw("now()"),
   },
 });
@@ -67,6 +72,9 @@ export const DailyMetric = defineEntity({
     riskScore: p.integer().default(0),
     meanDaysToRemediate: p.double().strictNullable(),
     ...counts(),
+    /** Projects by the gate outcome judged by their team's policy; null in rows written before it was judged. */
+    gatePassed: p.integer().strictNullable(),
+    gateFailed: p.integer().strictNullable(),
     recordedAt: p.datetime().defaultRaw("now()"),
   },
   indexes: [

@@ -34,6 +34,8 @@ const LICENSES = {
 const SUMMED = `coalesce(sum(g.critical), 0) as critical, coalesce(sum(g.high), 0) as high,
   coalesce(sum(g.medium), 0) as medium, coalesce(sum(g.low), 0) as low, coalesce(sum(g.unknown), 0) as unknown,
   coalesce(sum(g.known_exploited), 0) as known_exploited, coalesce(sum(g.license_forbidden), 0) as license_forbidden`;
+/** Gate-blocked: failed as policy judged it last, else (not judged since the facts changed) the default checks. */
+const GATE_BLOCKED = "coalesce(g.gate_outcome = 'fail', g.gate_blocked)";
 const IN_REACH = (where: string) =>
   `from projects p left join project_figures g on g.project_id = p.id where p.archived_at is null and ${where}`;
 
@@ -103,7 +105,7 @@ export type QueuedRow = RowOf<typeof QUEUED>;
 
 export type QueueList = "gate_blocked" | "kev_sla" | "stale";
 const QUEUE: Record<QueueList, { where: string; order: string }> = {
-  gate_blocked: { where: "g.gate_blocked", order: "g.risk_score desc, g.critical desc, p.name, p.id" },
+  gate_blocked: { where: GATE_BLOCKED, order: "g.risk_score desc, g.critical desc, p.name, p.id" },
   kev_sla: {
     where: "g.known_exploited > 0",
     order: "g.kev_oldest_due_date = '', g.kev_oldest_due_date, g.known_exploited desc, p.name, p.id",
@@ -141,7 +143,7 @@ export async function teamsByRisk(em: EntityManager, reach: DashboardReach, cap:
   return rawQuery(
     em,
     `select p.team_id, count(*) as project_count, coalesce(max(g.risk_score), 0) as risk_score,
-       count(*) filter (where g.gate_blocked) as gate_blocked, ${SUMMED},
+       count(*) filter (where ${GATE_BLOCKED}) as gate_blocked, ${SUMMED},
        count(*) over () as team_count, sum(count(*)) over () as portfolio_project_count
      ${IN_REACH(r.sql)} group by p.team_id
      order by risk_score desc, gate_blocked desc, critical desc, p.team_id limit ?`,
@@ -175,7 +177,8 @@ export async function dailyFigures(em: EntityManager, reach: DashboardReach, fro
         };
   return rawQuery(
     em,
-    `select to_char(day, 'YYYY-MM-DD') as day, sum(project_count) as project_count, sum(gate_blocked) as gate_blocked,
+    `select to_char(day, 'YYYY-MM-DD') as day, sum(project_count) as project_count,
+       sum(coalesce(gate_failed, gate_blocked)) as gate_blocked, sum(gate_passed) as gate_passed,
        sum(critical) as critical, sum(high) as high, sum(medium) as medium, sum(low) as low, sum(unknown) as unknown,
        sum(known_exploited) as known_exploited, sum(license_allowed) as license_allowed,
        sum(license_conditional) as license_conditional, sum(license_forbidden) as license_forbidden,
@@ -189,6 +192,7 @@ export async function dailyFigures(em: EntityManager, reach: DashboardReach, fro
       day: column.text,
       projectCount: column.integer,
       gateBlocked: column.integer,
+      gatePassed: column.integer.nullable,
       ...SEVERITIES,
       knownExploited: column.integer,
       ...LICENSES,

@@ -2,7 +2,7 @@
 // (one project's findings over the (scan_id, vulnerability_id) index, never the portfolio's), its fixed findings, and
 // the append-only daily rows. Raw SQL (ADR 5): counts grouped in PostgreSQL, no finding reaches us.
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery, rawStatement } from "@sca/db";
+import { column, rawQuery, rawStatement, type RowOf } from "@sca/db";
 import { gateBlocks } from "../../domain/dashboards.ts";
 import { CLOSING_STATES } from "../../domain/gate-facts.ts";
 import { overviewFigures } from "../../domain/project-overview.ts";
@@ -16,7 +16,7 @@ const CLOSING = JSON.stringify(CLOSING_STATES);
  * first detection (null without one); parameters: the scan ids (a JSON array), closing states.
  */
 const OPEN_OF_SNAPSHOTS = `select f.project_id, f.component_key, f.vulnerability_id, v.severity, v.known_exploited,
-    v.kev_due_date, t.first_detected_at
+    v.kev_due_date, v.epss_score, t.first_detected_at
   from vulnerability_findings f
   join vulnerabilities v on v.id = f.vulnerability_id
   left join finding_triage t on t.project_id = f.project_id and t.component_key = f.component_key
@@ -88,7 +88,7 @@ export async function refreshProjectFigures(em: EntityManager, projectIds: reado
             count(*) filter (where severity not in ('critical', 'high', 'medium', 'low')) as unknown,
             count(*) filter (where known_exploited) as known_exploited,
             coalesce(min(kev_due_date) filter (where known_exploited and kev_due_date <> ''), '') as kev_oldest_due_date,
-            count(*) as open_findings
+            count(*) as open_findings, max(epss_score) as epss_max, count(epss_score) as epss_scored
        from (${OPEN_OF_SNAPSHOTS}) o group by o.project_id`,
     [scans, CLOSING],
     {
@@ -101,6 +101,8 @@ export async function refreshProjectFigures(em: EntityManager, projectIds: reado
       knownExploited: column.integer,
       kevOldestDueDate: column.text,
       openFindings: column.integer,
+      epssMax: column.number.nullable,
+      epssScored: column.integer,
     },
   );
   const kept = await rawQuery(
@@ -164,6 +166,8 @@ export async function refreshProjectFigures(em: EntityManager, projectIds: reado
       f.openFindings,
       k?.fixedFindings ?? 0,
       k?.findingWrites ?? 0,
+      o?.epssMax ?? null,
+      o?.epssScored ?? 0,
     ];
   });
   await rawStatement(
@@ -171,7 +175,7 @@ export async function refreshProjectFigures(em: EntityManager, projectIds: reado
     `insert into project_figures (project_id, scan_id, scanned_at, risk_score, gate_blocked, kev_oldest_due_date,
        remediation_days_total, critical, high, medium, low, unknown, known_exploited, license_allowed,
        license_conditional, license_forbidden, license_uncategorized, malicious, open_findings, fixed_findings,
-       finding_writes, counted_at)
+       finding_writes, epss_max, epss_scored, counted_at)
      values ${rows.map((r) => `(${r.map(() => "?").join(", ")}, now())`).join(", ")}
      on conflict (project_id) do update set scan_id = excluded.scan_id, scanned_at = excluded.scanned_at,
        risk_score = excluded.risk_score, gate_blocked = excluded.gate_blocked,
@@ -181,7 +185,14 @@ export async function refreshProjectFigures(em: EntityManager, projectIds: reado
        license_allowed = excluded.license_allowed, license_conditional = excluded.license_conditional,
        license_forbidden = excluded.license_forbidden, license_uncategorized = excluded.license_uncategorized,
        malicious = excluded.malicious, open_findings = excluded.open_findings,
-       fixed_findings = excluded.fixed_findings, finding_writes = excluded.finding_writes, counted_at = now()`,
+       fixed_findings = excluded.fixed_findings, finding_writes = excluded.finding_writes,
+       epss_max = excluded.epss_max, epss_scored = excluded.epss_scored, counted_at = now(),
+       -- The judged outcome holds while the facts the gate reads are those it judged (docs/dashboards.md).
+       gate_outcome = case when (project_figures.critical, project_figures.license_forbidden, project_figures.malicious,
+           project_figures.open_findings, project_figures.epss_scored, project_figures.epss_max)
+         is not distinct from (excluded.critical, excluded.license_forbidden, excluded.malicious,
+           excluded.open_findings, excluded.epss_scored, excluded.epss_max)
+         then project_figures.gate_outcome end`,
     rows.flat(),
   );
 }
@@ -217,40 +228,95 @@ const SUMS = `count(*) as project_count, count(*) filter (where g.gate_blocked) 
   sum(g.unknown) as unknown, sum(g.known_exploited) as known_exploited, sum(g.license_allowed) as license_allowed,
   sum(g.license_conditional) as license_conditional, sum(g.license_forbidden) as license_forbidden,
   sum(g.license_uncategorized) as license_uncategorized, sum(g.malicious) as malicious,
-  sum(g.open_findings) as open_findings, sum(g.fixed_findings) as fixed_findings`;
+  sum(g.open_findings) as open_findings, sum(g.fixed_findings) as fixed_findings,
+  count(*) filter (where g.gate_outcome = 'pass') as gate_passed,
+  count(*) filter (where g.gate_outcome = 'fail') as gate_failed`;
 const COLUMNS = `project_count, gate_blocked, risk_score, mean_days_to_remediate, critical, high, medium, low, unknown,
   known_exploited, license_allowed, license_conditional, license_forbidden, license_uncategorized, malicious,
-  open_findings, fixed_findings`;
+  open_findings, fixed_findings, gate_passed, gate_failed`;
 /** The organization of a project with none (a single-organization deployment): the nil UUID. */
 export const NO_ORGANIZATION = "00000000-0000-0000-0000-000000000000";
 const ACTIVE_FIGURES = "from project_figures g join projects p on p.id = g.project_id where p.archived_at is null";
 
-/** The project's row of `day`, unless it has one: the first write of a day wins, rows are never rewritten. */
-export async function recordProjectDay(em: EntityManager, projectId: string, day: string): Promise<void> {
-  await rawStatement(
+const GATE_FIGURES = {
+  projectId: column.text,
+  teamId: column.text,
+  organizationId: column.text.nullable,
+  critical: column.integer,
+  licenseForbidden: column.integer,
+  malicious: column.integer,
+  openFindings: column.integer,
+  epssScored: column.integer,
+  epssMax: column.number.nullable,
+};
+/** What the gate's checks need of a project's newest snapshot, read from its kept figures. */
+export type GateFiguresRow = RowOf<typeof GATE_FIGURES>;
+
+/**
+ * The gate's inputs, from the kept figures: of the active projects that have no row of `day` yet, by id after
+ * `afterId` (at most `limit`: the daily job), or of the one active project `projectId` (a scan's success, which
+ * judges it again whether or not the day has its row). The malicious count is taken now over the snapshot's flagged
+ * components alone (the gate's partial index), since a waiver expires without a write.
+ */
+export async function gateFiguresToJudge(
+  em: EntityManager,
+  which: { day: string; afterId: string; limit: number } | { projectId: string },
+): Promise<GateFiguresRow[]> {
+  const one = "projectId" in which;
+  return rawQuery(
     em,
-    `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
-     select 'project', p.id, ?::date, p.team_id, coalesce(p.organization_id, '${NO_ORGANIZATION}'), ${SUMS}
-     ${ACTIVE_FIGURES} and p.id = ? group by p.id, p.team_id, p.organization_id
-     on conflict do nothing`,
-    [day, projectId],
+    `select g.project_id, p.team_id, p.organization_id, g.critical, g.license_forbidden, g.open_findings,
+       g.epss_scored, g.epss_max,
+       (select count(*) from inventory_components c
+         where c.scan_id = g.scan_id and (c.license_category = 'forbidden' or c.malicious_state = 'flagged')
+           and c.malicious_state = 'flagged'
+           and (c.purl is null or c.purl not in (select w.purl from malicious_waivers w where w.project_id = g.project_id
+                 and w.revoked_at is null and w.expires_at > now()))) as malicious
+     ${ACTIVE_FIGURES} and ${
+       one
+         ? "g.project_id = ?"
+         : `g.project_id > ?::uuid and not exists (select 1 from daily_metrics d
+              where d.scope = 'project' and d.scope_id = g.project_id and d.day = ?::date)`
+     }
+     order by g.project_id limit ?`,
+    one ? [which.projectId, 1] : [which.afterId, which.day, which.limit],
+    GATE_FIGURES,
   );
 }
 
 /**
- * The day's rows of every project, team and organization that has none yet (the daily job): three statements over
- * the kept figures, one row per project at most; nothing reaches this process, so its memory stays flat.
+ * Keeps each project's judged gate outcome with its figures and writes its row of `day` unless it has one: the
+ * first write of a day wins, rows are never rewritten.
  */
-export async function recordDay(em: EntityManager, day: string): Promise<number> {
-  let written = 0;
-  written += await rawStatement(
+export async function recordProjectDays(
+  em: EntityManager,
+  day: string,
+  judged: readonly { projectId: string; outcome: string }[],
+): Promise<number> {
+  if (judged.length === 0) return 0;
+  await rawStatement(
+    em,
+    `update project_figures g set gate_outcome = j.outcome
+       from jsonb_to_recordset(?::jsonb) as j(project_id uuid, outcome text) where g.project_id = j.project_id`,
+    [JSON.stringify(judged.map((j) => ({ project_id: j.projectId, outcome: j.outcome })))],
+  );
+  return rawStatement(
     em,
     `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
      select 'project', p.id, ?::date, p.team_id, coalesce(p.organization_id, '${NO_ORGANIZATION}'), ${SUMS}
-     ${ACTIVE_FIGURES} group by p.id, p.team_id, p.organization_id
+     ${ACTIVE_FIGURES} and p.id in (${PROJECT_IDS}) group by p.id, p.team_id, p.organization_id
      on conflict do nothing`,
-    [day],
+    [day, JSON.stringify(judged.map((j) => j.projectId))],
   );
+}
+
+/**
+ * The day's rows of every team and organization that has none yet (the daily job, once its projects' rows are
+ * written): two statements over the kept figures and their judged outcomes; nothing reaches this process, so its
+ * memory stays flat.
+ */
+export async function recordTeamAndOrganizationDay(em: EntityManager, day: string): Promise<number> {
+  let written = 0;
   written += await rawStatement(
     em,
     `insert into daily_metrics (scope, scope_id, day, team_id, organization_id, ${COLUMNS})
