@@ -81,10 +81,20 @@ typecheck() {
   tsc -p services/frontend/tsconfig.json --incremental --tsBuildInfoFile "$CACHE/tsc-frontend.tsbuildinfo" || rc=1
   return $rc
 }
+# ESLint replays a cached file's findings while its content is the same, even where they came from another file's
+# types that have changed since: a failure is believed only once the files are linted again without the cache (which
+# the run writes anew).
+eslint_cached() {
+  local args=(--max-warnings=0 --cache --cache-strategy content --cache-location "$CACHE/eslint")
+  eslint "${args[@]}" "$@" && return
+  echo "eslint: linting again without its cache, to confirm"
+  rm -f "$CACHE/eslint"
+  eslint "${args[@]}" "$@"
+}
 lint_all() {
   local rc=0
   prettier --check --log-level=warn --cache --cache-location "$CACHE/prettier" . || rc=1
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$CACHE/eslint" . || rc=1
+  eslint_cached . || rc=1
   return $rc
 }
 # The files that differ from the main branch (committed or not), which --quick lints.
@@ -98,7 +108,7 @@ lint_changed() {
   [ ${#files[@]} -gt 0 ] || { echo "no changed files to lint"; return 0; }
   local rc=0
   prettier --check --log-level=warn --cache --cache-location "$CACHE/prettier" "${files[@]}" || rc=1
-  eslint --max-warnings=0 --cache --cache-strategy content --cache-location "$CACHE/eslint" "${files[@]}" || rc=1
+  eslint_cached "${files[@]}" || rc=1
   return $rc
 }
 PATH="$ROOT/node_modules/.bin:$PATH"
