@@ -43,7 +43,7 @@ test("the super_admin deactivates and activates a person and finds it in the aud
   const admin = await signedIn(browser, who.admin);
   await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
   await admin.getByLabel("E-mail or name").fill(email);
-  await admin.getByRole("button", { name: "Filter" }).click();
+  await admin.getByRole("button", { name: "Filter", exact: true }).click();
   const row = admin.getByRole("table", { name: "Users" }).locator("tbody tr");
   await expect(row).toHaveCount(1);
   await expect(row.locator("td").nth(3)).toHaveText("yes");
@@ -58,7 +58,7 @@ test("the super_admin deactivates and activates a person and finds it in the aud
 
   await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await admin.getByLabel("Text").fill(userId);
-  await admin.getByRole("button", { name: "Filter" }).click();
+  await admin.getByRole("button", { name: "Filter", exact: true }).click();
   const entries = admin.getByRole("table", { name: "Audit entries" }).locator("tbody tr");
   await expect(entries.first()).toContainText(userId);
   await expect(entries.filter({ hasText: who.admin.email }).first()).toBeVisible();

@@ -54,7 +54,7 @@ test("the super_admin builds a team hierarchy, manages members, logins and backu
     await expect(create.getByRole("status")).toHaveText(`Team ${name} created.`);
   }
   await admin.getByLabel("Name or slug").fill(tag);
-  await admin.getByRole("button", { name: "Filter" }).click();
+  await admin.getByRole("button", { name: "Filter", exact: true }).click();
   const teams = admin.getByRole("table", { name: "Teams" }).locator("tbody tr");
   await expect(teams).toHaveCount(2);
   await screenshot(admin, "admin-teams");

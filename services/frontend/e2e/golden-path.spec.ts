@@ -53,7 +53,7 @@ test("a developer scans juice-shop and triages a finding", async ({ browser, req
   await page.getByRole("link", { name: "Components" }).click();
   await expect(page.getByRole("table", { name: "Components" }).locator("tbody tr").first()).toBeVisible();
   await page.getByLabel("Name or purl").fill("express");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/search=express/);
   const names = page.getByRole("table", { name: "Components" }).locator("tbody tr td:first-child");
   await expect(names.first()).toContainText("express");
@@ -77,7 +77,7 @@ test("a developer scans juice-shop and triages a finding", async ({ browser, req
   await triage.getByRole("button", { name: "Save" }).click();
   await expect(triage).toBeHidden();
   await page.getByLabel("Status").selectOption("not_affected");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(findings.locator("tbody tr").first()).toContainText("not_affected (code_not_reachable)");
   await screenshot(page, "vulnerabilities");
   await expectAccessible(page);

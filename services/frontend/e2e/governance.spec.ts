@@ -93,7 +93,7 @@ test("the super_admin decides the approval as the second person, meets the API's
   const page = await signedIn(browser, who.admin);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Approvals" }).click();
   await page.getByLabel("Status").selectOption("pending");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/status=pending/);
   const rows = page.getByRole("table", { name: "Approvals" }).locator("tbody tr");
   for (const status of await rows.locator("td:nth-child(3)").allTextContents()) expect(status).toBe("pending");

@@ -47,7 +47,7 @@ test("the team reads a project's licenses, obligations and gate policy; an outsi
     const rows = page.getByRole("table", { name: "Licenses" }).locator("tbody tr");
     await expect(rows.first()).toBeVisible();
     await page.getByLabel("Category").selectOption("allowed");
-    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
     await expect(page).toHaveURL(/license_category=allowed/);
     await expect(rows.first()).toContainText("allowed");
     for (const text of await rows.locator("td:nth-child(3)").allTextContents()) expect(text).toBe("allowed");
@@ -155,7 +155,7 @@ test("the super_admin reads the scan queue's succeeded scans, none of them cance
   const admin = await signedIn(browser, people().admin);
   await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Scan queue" }).click();
   await admin.getByLabel("Status").selectOption("succeeded");
-  await admin.getByRole("button", { name: "Filter" }).click();
+  await admin.getByRole("button", { name: "Filter", exact: true }).click();
   const scans = admin.getByRole("table", { name: "Scan queue" }).locator("tbody tr");
   await expect(scans.first()).toBeVisible();
   for (const status of await scans.locator("td:nth-child(3)").allTextContents()) expect(status).toBe("succeeded");

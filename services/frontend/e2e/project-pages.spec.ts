@@ -22,11 +22,11 @@ async function readsEveryPage(browser: Browser, person: Person, thorough: boolea
   await expect(scans.locator("tbody tr")).toHaveCount(2);
   if (thorough) {
     await page.getByLabel("Status").selectOption("failed");
-    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
     await expect(page).toHaveURL(/status=failed/);
     await expect(scans.locator("tbody tr")).toHaveCount(0);
     await page.getByLabel("Status").selectOption("succeeded");
-    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
     await expect(scans.locator("tbody tr").first()).toContainText("2.0");
     await screenshot(page, "scan-history");
     await expectAccessible(page);
