@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import type { Schemas } from "@sca/api-client";
+import { VEX_STATES } from "@sca/vocabulary";
 import { field } from "../form.ts";
 import { ProblemView } from "../problem-view.tsx";
 
@@ -25,14 +26,6 @@ export const GATE_LABELS: Record<(typeof GATE_FIELDS)[number], string> = {
   malicious_blocks: "Malicious components block",
   reachable_critical_only: "Only reachable criticals count",
 };
-const FINDING_STATUSES = [
-  "in_triage",
-  "exploitable",
-  "false_positive",
-  "not_affected",
-  "resolved",
-  "resolved_with_pedigree",
-] as const;
 const CATEGORIES = ["allowed", "conditional", "forbidden"] as const;
 const STRATEGIES = ["most_restrictive", "least_restrictive"] as const;
 
@@ -103,7 +96,7 @@ export function GatePolicyForm({
       <fieldset>
         <legend>{GATE_LABELS.approval_required_statuses}</legend>
         {setHere("approval_required_statuses")}
-        {FINDING_STATUSES.map((s) => (
+        {VEX_STATES.map((s) => (
           <label className="inline" key={s}>
             <input
               type="checkbox"
