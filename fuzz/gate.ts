@@ -73,6 +73,8 @@ interface RunFigures {
   seconds: number;
   failures: number;
   exitCode: number;
+  /** CPU seconds each of the portal's processes spent during the run. */
+  portalCpu: Record<string, number>;
 }
 
 function schemathesis(portal: PortalProcesses, name: string, token: string, filter: string[]): RunFigures {
@@ -106,6 +108,7 @@ function schemathesis(portal: PortalProcesses, name: string, token: string, filt
     join(portal.logDir, `report-${name}`),
     ...filter,
   ];
+  const cpuBefore = portal.cpuSeconds();
   const baseline = join(ROOT, "fuzz", "baseline.json");
   if (existsSync(baseline)) args.push("--baseline", baseline);
   const started = Date.now();
@@ -124,8 +127,12 @@ function schemathesis(portal: PortalProcesses, name: string, token: string, filt
   closeSync(fd);
   if (result.status !== 0) process.stdout.write(readFileSync(output, "utf8"));
   const seconds = (Date.now() - started) / 1000;
+  const cpuAfter = portal.cpuSeconds();
+  const portalCpu = Object.fromEntries(
+    Object.entries(cpuAfter).map(([n, s]) => [n, s - cpuBefore[n as keyof typeof cpuBefore]]),
+  );
   const figures = reportFigures(join(portal.logDir, `report-${name}`));
-  return { name, seconds, exitCode: result.status ?? 1, ...figures };
+  return { name, seconds, exitCode: result.status ?? 1, portalCpu, ...figures };
 }
 
 /** Operations, requests and failures from schemathesis's ndjson event stream (one event a line). */
@@ -181,12 +188,19 @@ async function main(): Promise<void> {
     if (portal && figures.every((f) => f.exitCode === 0)) rmSync(portal.logDir, { recursive: true, force: true });
   }
   console.log("\nfuzzing gate (schemathesis, seed " + SEED + ", max examples " + MAX_EXAMPLES + ")");
-  console.log("| run | operations | requests | failures | seconds | result |");
-  console.log("|---|---:|---:|---:|---:|---|");
-  for (const f of figures)
+  console.log("| run | operations | requests | failures | seconds | portal CPU s (the busiest) | result |");
+  console.log("|---|---:|---:|---:|---:|---|---|");
+  for (const f of figures) {
+    const cpu = Object.entries(f.portalCpu).sort((a, b) => b[1] - a[1]);
+    const total = cpu.reduce((t, [, s]) => t + s, 0);
+    const busiest = cpu
+      .slice(0, 3)
+      .map(([n, s]) => `${n} ${s.toFixed(0)}`)
+      .join(", ");
     console.log(
-      `| ${f.name} | ${f.operations} | ${f.requests} | ${f.failures} | ${f.seconds.toFixed(0)} | ${f.exitCode === 0 ? "pass" : "FAIL"} |`,
+      `| ${f.name} | ${f.operations} | ${f.requests} | ${f.failures} | ${f.seconds.toFixed(0)} | ${total.toFixed(0)} (${busiest}) | ${f.exitCode === 0 ? "pass" : "FAIL"} |`,
     );
+  }
   if (figures.some((f) => f.exitCode !== 0)) {
     console.log(`portal logs kept in ${portal?.logDir}`);
     process.exit(1);

@@ -3,7 +3,7 @@
 // touched. The fuzzing gate drives it with schemathesis; the portal benchmarks read each process's memory by its pid.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync } from "node:fs";
 import { freePort } from "./free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +48,8 @@ export interface PortalProcesses {
   pids: Record<ServiceName | "gateway", number>;
   /** Signs in a super_admin made by identity's bootstrap command (with these credentials, else made-up ones). */
   superAdmin(credentials?: { email: string; password: string }): Promise<string>;
+  /** The CPU seconds each process used so far, with the children it waited for (a scan's tools): where a run's went. */
+  cpuSeconds(): Record<ServiceName | "gateway", number>;
   stop(): Promise<void>;
 }
 
@@ -176,5 +178,17 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { access_token: string }).access_token;
   };
-  return { origin, env, logDir, pids, superAdmin, stop };
+  const cpuSeconds = () =>
+    Object.fromEntries(
+      Object.entries(pids).map(([name, pid]) => {
+        try {
+          // utime, stime, cutime, cstime: fields 14-17 of /proc/<pid>/stat, in clock ticks (1/100 s).
+          const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          return [name, (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100];
+        } catch {
+          return [name, 0];
+        }
+      }),
+    ) as Record<ServiceName | "gateway", number>;
+  return { origin, env, logDir, pids, superAdmin, cpuSeconds, stop };
 }
