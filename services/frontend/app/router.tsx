@@ -29,6 +29,7 @@ import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
+import { ProjectWebhookPage } from "./pages/project-webhook.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
 import { ReleaseDiffPage } from "./pages/release-diff.tsx";
 import { ScanPage } from "./pages/scan.tsx";
@@ -172,6 +173,11 @@ const verdicts = createRoute({
   path: "/verdicts",
   component: OrganizationVerdictsPage,
 });
+const projectWebhook = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/webhook",
+  component: ProjectWebhookPage,
+});
 const policies = createRoute({ getParentRoute: () => signedIn, path: "/policies", component: PoliciesPage });
 
 export const router = createRouter({
@@ -213,6 +219,7 @@ export const router = createRouter({
       adminTeam,
       adminBackups,
       adminCredentials,
+      projectWebhook,
     ]),
   ]),
   defaultPreload: "intent",
