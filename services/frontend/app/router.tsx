@@ -29,6 +29,7 @@ import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
+import { ProjectRemediationPage } from "./pages/project-remediation.tsx";
 import { ProjectWebhookPage } from "./pages/project-webhook.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
 import { ReleaseDiffPage } from "./pages/release-diff.tsx";
@@ -178,6 +179,11 @@ const projectWebhook = createRoute({
   path: "/projects/$projectId/webhook",
   component: ProjectWebhookPage,
 });
+const projectRemediation = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/remediation",
+  component: ProjectRemediationPage,
+});
 const policies = createRoute({ getParentRoute: () => signedIn, path: "/policies", component: PoliciesPage });
 
 export const router = createRouter({
@@ -220,6 +226,7 @@ export const router = createRouter({
       adminBackups,
       adminCredentials,
       projectWebhook,
+      projectRemediation,
     ]),
   ]),
   defaultPreload: "intent",

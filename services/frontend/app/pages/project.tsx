@@ -117,6 +117,9 @@ export function ProjectPage() {
         <Link to="/projects/$projectId/releases/diff" params={{ projectId }}>
           Release diff
         </Link>
+        <Link to="/projects/$projectId/remediation" params={{ projectId }}>
+          Remediation
+        </Link>
         {canAdminister(me.data, p.team_id) ? (
           <Link to="/projects/$projectId/webhook" params={{ projectId }}>
             Repository webhook
