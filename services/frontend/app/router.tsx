@@ -37,6 +37,7 @@ import { ScanPage } from "./pages/scan.tsx";
 import { ScanHistoryPage } from "./pages/scan-history.tsx";
 import { SecondFactorPage } from "./pages/second-factor.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
+import { SourceHostAppPage, SourceHostAppsPage } from "./pages/source-host-apps.tsx";
 import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
 import { isSignedIn, refresh } from "./session/session.ts";
 import { Shell } from "./shell.tsx";
@@ -184,6 +185,16 @@ const projectRemediation = createRoute({
   path: "/projects/$projectId/remediation",
   component: ProjectRemediationPage,
 });
+const sourceHostApps = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/source-hosts",
+  component: SourceHostAppsPage,
+});
+const sourceHostApp = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/source-hosts/$appId",
+  component: SourceHostAppPage,
+});
 const policies = createRoute({ getParentRoute: () => signedIn, path: "/policies", component: PoliciesPage });
 
 export const router = createRouter({
@@ -227,6 +238,8 @@ export const router = createRouter({
       adminCredentials,
       projectWebhook,
       projectRemediation,
+      sourceHostApps,
+      sourceHostApp,
     ]),
   ]),
   defaultPreload: "intent",
