@@ -29,12 +29,15 @@ import { ComponentsPage } from "./pages/components.tsx";
 import { DependencyGraphPage } from "./pages/dependency-graph.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { ProjectPage } from "./pages/project.tsx";
+import { ProjectRemediationPage } from "./pages/project-remediation.tsx";
+import { ProjectWebhookPage } from "./pages/project-webhook.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
 import { ReleaseDiffPage } from "./pages/release-diff.tsx";
 import { ScanPage } from "./pages/scan.tsx";
 import { ScanHistoryPage } from "./pages/scan-history.tsx";
 import { SecondFactorPage } from "./pages/second-factor.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
+import { SourceHostAppPage, SourceHostAppsPage } from "./pages/source-host-apps.tsx";
 import { VulnerabilitiesPage } from "./pages/vulnerabilities.tsx";
 import { isSignedIn, refresh } from "./session/session.ts";
 import { Shell } from "./shell.tsx";
@@ -172,6 +175,26 @@ const verdicts = createRoute({
   path: "/verdicts",
   component: OrganizationVerdictsPage,
 });
+const projectWebhook = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/webhook",
+  component: ProjectWebhookPage,
+});
+const projectRemediation = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/projects/$projectId/remediation",
+  component: ProjectRemediationPage,
+});
+const sourceHostApps = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/source-hosts",
+  component: SourceHostAppsPage,
+});
+const sourceHostApp = createRoute({
+  getParentRoute: () => signedIn,
+  path: "/source-hosts/$appId",
+  component: SourceHostAppPage,
+});
 const policies = createRoute({ getParentRoute: () => signedIn, path: "/policies", component: PoliciesPage });
 
 export const router = createRouter({
@@ -213,6 +236,10 @@ export const router = createRouter({
       adminTeam,
       adminBackups,
       adminCredentials,
+      projectWebhook,
+      projectRemediation,
+      sourceHostApps,
+      sourceHostApp,
     ]),
   ]),
   defaultPreload: "intent",

@@ -50,6 +50,7 @@ export function Shell() {
           <Link to="/verdicts">Verdicts</Link>
           <Link to="/policies">Policies</Link>
           <Link to="/portfolio">Portfolio search</Link>
+          <Link to="/source-hosts">Source hosts</Link>
           {me.data?.is_superuser ? (
             <>
               <Link to="/admin/health">Health</Link>

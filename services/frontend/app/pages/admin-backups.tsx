@@ -1,7 +1,8 @@
 // The super_admin's backups: the list (the API answers them all, newest first: a deployment keeps a handful), a
 // manual backup followed to its end, each downloaded as its tar.gz, and a restore of an uploaded archive. A restore
 // replaces every service's data, so it asks for the API's confirmation word typed out and sends it as
-// X-Confirm-Restore: the API is the one judge of it (a wrong word is its 400, and nothing is read or changed).
+// X-Confirm-Restore: the API is the one judge of it (a wrong word is its 400, and nothing is read or changed). A backup
+// is deleted after a confirmation; the API protects automatic ones (409 backup_protected, shown as its problem).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Schemas } from "@sca/api-client";
@@ -71,6 +72,11 @@ export function AdminBackupsPage() {
     onSuccess: (started) => setTask(started.task_id),
   });
   const start = useMutation({ mutationFn: restore, onSuccess: (started) => setTask(started.task_id) });
+  const remove = useMutation({
+    mutationFn: async (name: string) =>
+      dataOf(await api.DELETE("/v1/admin/backup/{name}", { params: { path: { name } } })),
+    onSuccess: listAgain,
+  });
   const columns: Columns<Schemas["Backup"]> = [
     { id: "name", header: "Backup", cell: ({ row }) => row.original.name },
     { id: "kind", header: "Kind", cell: ({ row }) => row.original.kind },
@@ -82,15 +88,26 @@ export function AdminBackupsPage() {
       id: "actions",
       header: "Actions",
       cell: ({ row: { original: b } }) => (
-        <button
-          type="button"
-          onClick={() => {
-            setDownloadError(undefined);
-            download(`/v1/admin/backup/${b.name}/download`, `${b.name}.tar.gz`).catch(setDownloadError);
-          }}
-        >
-          Download {b.name}
-        </button>
+        <>
+          <button
+            type="button"
+            onClick={() => {
+              setDownloadError(undefined);
+              download(`/v1/admin/backup/${b.name}/download`, `${b.name}.tar.gz`).catch(setDownloadError);
+            }}
+          >
+            Download {b.name}
+          </button>{" "}
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (window.confirm(`Delete ${b.name}? It cannot be restored from afterwards.`)) remove.mutate(b.name);
+            }}
+          >
+            Delete {b.name}
+          </button>
+        </>
       ),
     },
   ];
@@ -104,7 +121,7 @@ export function AdminBackupsPage() {
         </button>
       </p>
       {task ? <TaskProgress key={task} taskId={task} onFinished={listAgain} /> : null}
-      <ProblemView error={backups.error ?? create.error ?? downloadError} />
+      <ProblemView error={backups.error ?? create.error ?? remove.error ?? downloadError} />
       <DataTable label="Backups" columns={columns} rows={backups.data?.items} rowId={(b) => b.name} />
       <form
         className="card"

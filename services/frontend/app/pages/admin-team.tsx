@@ -1,7 +1,8 @@
-// One team for the super_admin: where it sits (moved with its subtree under another team of its organization, or to
-// the organization's top level) and its members (added by e-mail, their role changed, removed).
+// One team for the super_admin: its name, slug and description (changed), where it sits (moved with its subtree under
+// another team of its organization, or to the organization's top level), its members (added by e-mail, their role
+// changed, removed), and deleting it (the API refuses a team with subteams: its 409 is shown).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useParams } from "@tanstack/react-router";
+import { useNavigate, useParams } from "@tanstack/react-router";
 import type { Schemas } from "@sca/api-client";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { field } from "../form.ts";
@@ -24,6 +25,7 @@ async function personByEmail(email: string): Promise<string> {
 export function AdminTeamPage() {
   const { teamId }: { teamId: string } = useParams({ strict: false });
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const team = useQuery({
     queryKey: ["admin", "teams", teamId],
     queryFn: async () => dataOf(await api.GET("/v1/admin/teams/{id}", { params: { path: { id: teamId } } })),
@@ -44,7 +46,7 @@ export function AdminTeamPage() {
     mutationFn: async (form: FormData) =>
       setMember.mutateAsync({ userId: await personByEmail(field(form, "email")), role: field(form, "role") as Role }),
   });
-  const remove = useMutation({
+  const removeMember = useMutation({
     mutationFn: async (userId: string) =>
       dataOf(
         await api.DELETE("/v1/admin/teams/{id}/members/{user_id}", {
@@ -62,6 +64,23 @@ export function AdminTeamPage() {
         }),
       ),
     onSuccess: changed,
+  });
+  const rename = useMutation({
+    mutationFn: async (form: FormData) =>
+      dataOf(
+        await api.PATCH("/v1/admin/teams/{id}", {
+          params: { path: { id: teamId } },
+          body: { name: field(form, "name"), slug: field(form, "slug"), description: field(form, "description") },
+        }),
+      ),
+    onSuccess: changed,
+  });
+  const remove = useMutation({
+    mutationFn: async () => dataOf(await api.DELETE("/v1/admin/teams/{id}", { params: { path: { id: teamId } } })),
+    onSuccess: async () => {
+      await changed();
+      void navigate({ to: "/admin/teams" });
+    },
   });
   const t = team.data;
   if (team.error) return <ProblemView error={team.error} />;
@@ -97,7 +116,7 @@ export function AdminTeamPage() {
           type="button"
           className="danger"
           onClick={() => {
-            if (window.confirm(`Remove ${m.email} from ${t.name}?`)) remove.mutate(m.user_id);
+            if (window.confirm(`Remove ${m.email} from ${t.name}?`)) removeMember.mutate(m.user_id);
           }}
         >
           Remove {m.email}
@@ -134,7 +153,7 @@ export function AdminTeamPage() {
         </label>
         <button type="submit">Move</button>
       </form>
-      <ProblemView error={move.error ?? setMember.error ?? remove.error} />
+      <ProblemView error={move.error ?? setMember.error ?? removeMember.error} />
       <DataTable label="Members" columns={columns} rows={t.members} rowId={(m) => m.user_id} />
       <form
         className="card"
@@ -163,6 +182,48 @@ export function AdminTeamPage() {
         <button type="submit">Add</button>
         <ProblemView error={add.error} />
       </form>
+      <form
+        className="card"
+        aria-label="Rename team"
+        key={t.updated_at}
+        onSubmit={(e) => {
+          e.preventDefault();
+          rename.mutate(new FormData(e.currentTarget));
+        }}
+      >
+        <h2>Name, slug and description</h2>
+        <label>
+          Name
+          <input name="name" required maxLength={255} defaultValue={t.name} />
+        </label>
+        <label>
+          Slug
+          <input name="slug" required maxLength={64} defaultValue={t.slug} />
+        </label>
+        <label>
+          Description (empty: none)
+          <input name="description" defaultValue={t.description ?? ""} />
+        </label>
+        <button type="submit" disabled={rename.isPending}>
+          Save
+        </button>
+        <ProblemView error={rename.error} />
+      </form>
+      <section className="card" aria-labelledby="delete-team">
+        <h2 id="delete-team">Delete the team</h2>
+        <p>Its memberships go with it and its API keys are revoked. A team with subteams cannot be deleted.</p>
+        <button
+          type="button"
+          className="danger"
+          disabled={remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Delete ${t.name}? Its memberships go and its API keys are revoked.`)) remove.mutate();
+          }}
+        >
+          Delete {t.name}
+        </button>
+        <ProblemView error={remove.error} />
+      </section>
     </main>
   );
 }

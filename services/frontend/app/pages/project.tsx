@@ -11,7 +11,7 @@ import { field } from "../form.ts";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
-import { canWrite, useMe } from "../session/me.ts";
+import { canAdminister, canWrite, useMe } from "../session/me.ts";
 import { SignedSbom } from "./signed-sbom.tsx";
 import { Chart } from "../chart.tsx";
 import { Score } from "../score.tsx";
@@ -117,6 +117,14 @@ export function ProjectPage() {
         <Link to="/projects/$projectId/releases/diff" params={{ projectId }}>
           Release diff
         </Link>
+        <Link to="/projects/$projectId/remediation" params={{ projectId }}>
+          Remediation
+        </Link>
+        {canAdminister(me.data, p.team_id) ? (
+          <Link to="/projects/$projectId/webhook" params={{ projectId }}>
+            Repository webhook
+          </Link>
+        ) : null}
         <button
           type="button"
           onClick={() => {
