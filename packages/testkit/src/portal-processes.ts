@@ -82,6 +82,9 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     // Never the Internet: no package-registry lookups for the components' licenses or currency.
     CURRENCY_ENABLED: "false",
     LICENSE_FETCH_ENABLED: "false",
+    // Nor the public source host: a port claimed free on loopback, which refuses at once (a test that opens a pull
+    // request starts a host of its own and sets this).
+    SCM_API_URL: `http://127.0.0.1:${await freePort()}`,
     DATABASE_URL: opts.databaseUrl,
     REDIS_URL: process.env.PORTAL_REDIS_URL ?? "redis://127.0.0.1:56379/2",
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? "127.0.0.1:59092",
