@@ -2,13 +2,13 @@
 // against (docs/signing.md, "Keyless"): its ephemeral CA (a root made at start, kept in memory), the test OpenID
 // provider as its only issuer (trusted through the test CA), and no certificate transparency log, since none runs
 // here (its certificates carry no SCT).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { freePort } from "./free-port.ts";
+import { spawnOnFreePort } from "./spawn-on-free-port.ts";
 import { pinnedVersion, toolsDir } from "./tools.ts";
 
 export interface TestFulcio {
@@ -46,55 +46,44 @@ export async function startFulcio(issuer: FulcioIssuer): Promise<TestFulcio> {
       OIDCIssuers: { [issuer.issuer]: { IssuerURL: issuer.issuer, ClientID: issuer.clientId, Type: "email" } },
     }),
   );
-  let child: ChildProcess | undefined;
-  let port = 0;
   let output = "";
-  for (let tries = 0; tries < 5 && !child; tries++) {
-    const [http, grpc, metrics] = [await freePort(), await freePort(), await freePort()];
-    port = http;
-    // prettier-ignore
-    const args = [
-      "serve", "--ca", "ephemeralca", "--config-path", config, "--ct-log-url", "",
-      "--host", "127.0.0.1", "--port", String(http), "--grpc-host", "127.0.0.1", "--grpc-port", String(grpc),
-      "--metrics-port", String(metrics), "--log_type", "prod",
-      // An abstract socket of its own: the default name is one per machine, and test runs share the machine.
-      "--legacy-unix-domain-socket", `@${basename(dir)}-${tries}`,
-    ];
-    const started = spawn(fulcioBinary(), args, {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SSL_CERT_FILE: caFile },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    started.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    started.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    for (let i = 0; i < 100; i++) {
-      if (started.exitCode !== null) break;
-      const up = await fetch(`http://127.0.0.1:${http}/api/v1/rootCert`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) {
-        child = started;
-        break;
-      }
-      await delay(100);
-    }
-    if (!child) started.kill("SIGKILL");
-  }
-  if (!child) {
+  let tries = 0;
+  const running = await spawnOnFreePort(
+    async (http) => {
+      const [grpc, metrics] = [await freePort(), await freePort()];
+      // prettier-ignore
+      const args = [
+        "serve", "--ca", "ephemeralca", "--config-path", config, "--ct-log-url", "",
+        "--host", "127.0.0.1", "--port", String(http), "--grpc-host", "127.0.0.1", "--grpc-port", String(grpc),
+        "--metrics-port", String(metrics), "--log_type", "prod",
+        // An abstract socket of its own: the default name is one per machine, and test runs share the machine.
+        "--legacy-unix-domain-socket", `@${basename(dir)}-${tries++}`,
+      ];
+      const started = spawn(fulcioBinary(), args, {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "", HOME: dir, SSL_CERT_FILE: caFile },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      started.stdout.on("data", (c: Buffer) => (output += c.toString()));
+      started.stderr.on("data", (c: Buffer) => (output += c.toString()));
+      return started;
+    },
+    async (http) => (await fetch(`http://127.0.0.1:${http}/api/v1/rootCert`)).ok,
+  );
+  if (!running) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`Fulcio did not start: ${output.slice(-2000)}`);
   }
+  const { child, port } = running;
   const url = `http://127.0.0.1:${port}`;
   const rootPem = await (await fetch(`${url}/api/v1/rootCert`)).text();
-  const running = child;
   return {
     url,
     rootPem,
     stop: async () => {
-      if (running.exitCode === null) {
-        const exited = new Promise((done) => running.once("exit", done));
-        running.kill("SIGTERM");
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGTERM");
         await exited;
       }
       await rm(dir, { recursive: true, force: true });
