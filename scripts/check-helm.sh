@@ -85,6 +85,18 @@ mounting="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" 
 grep -q 'value: "/etc/sca-portal/signing/signing.key"' \
   <<<"$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/services.yaml)" ||
   die "SIGNING_KEY_PATH must name the mounted key file"
+# Keyless signing (docs/signing.md, "Keyless"): the service-account token projected for the CA's audience into the
+# projects pods alone, SIGNING_OIDC_TOKEN_PATH naming it.
+log "helm template: keyless signing projects the identity token into the projects pods alone"
+keyless=(--set signing.existingSecret= --set signing.passwordEncryptedKey= --set signing.keyless.enabled=true
+  --set signing.keyless.caUrl=https://fulcio.example.internal --set signing.keyless.oidcIssuer=https://kubernetes.default.svc)
+keylessRender="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" "${keyless[@]}")"
+projecting="$(awk '/^kind:/ { kind = $2 } /^  name: sca-portal-/ { name = $2 } /audience: sigstore$/ { print kind, name }' \
+  <<<"$keylessRender")"
+[ "$projecting" = "Deployment sca-portal-projects" ] ||
+  die "the identity token must be projected into the projects Deployment alone, not: $projecting"
+grep -q 'value: "/var/run/sca-portal/identity/token"' <<<"$keylessRender" ||
+  die "SIGNING_OIDC_TOKEN_PATH must name the projected token"
 # Metrics (docs/deploy.md, "Metrics"): every service serves them on a port of its own, and each component has a
 # ServiceMonitor unless its services.<service>.metrics turns it off (ci-values: the notifier's), with its own settings.
 log "helm template: a metrics port on every service, a ServiceMonitor per component"
@@ -163,3 +175,7 @@ refuse "a misspelt key of a service's own database (services.identity.database.u
 refuse "an administrator's DSN that is not PostgreSQL's" --set postgresql.admin.url=mysql://root@db/sca
 refuse "SIGNING_KEY_PATH in env while the chart mounts the key" --set signing.existingSecret=signing \
   --set env.SIGNING_KEY_PATH=/elsewhere/signing.key
+refuse "keyless signing without its CA and issuer" --set signing.keyless.enabled=true
+refuse "keyless signing and a signing key at once" --set signing.existingSecret=signing \
+  --set signing.keyless.enabled=true --set signing.keyless.caUrl=https://fulcio.example.internal \
+  --set signing.keyless.oidcIssuer=https://kubernetes.default.svc

@@ -5,7 +5,8 @@
 #                     cdxgen, the workspace's packages
 #   setup.sh images   that, and buildah, podman, runc and mmdebstrap, which build and run the images (./dev images)
 #   setup.sh test     that, and what only the tests use (./dev test): helm, kube-score, kubeconform and the Kubernetes
-#                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools, cosign, Gitea
+#                     schemas, OSV-Scanner, the OCI registry, schemathesis, moto's S3 server, spdx-tools, cosign, Fulcio,
+#                     Gitea
 #   setup.sh          (./dev setup) everything, and the repository's git hooks
 # Independent steps run together; each step's output is kept in .data/setup/<step>.log and shown when it fails.
 set -euo pipefail
@@ -42,6 +43,7 @@ if [ "$mode" = test ] || [ "$mode" = all ]; then
   begin s3
   begin spdx-tools
   begin cosign
+  begin fulcio
   begin gitea
 fi
 finish

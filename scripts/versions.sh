@@ -22,6 +22,8 @@ KUBECONFORM_VERSION=v0.7.0
 KUBERNETES_SCHEMA_VERSION=v1.34.2
 # cosign, the independent verifier of signed SBOMs and attestations (docs/signing.md), from the Go proxy.
 COSIGN_VERSION=v2.6.5
+# Fulcio, the certificate authority keyless signing is tested against (scripts/setup/fulcio.sh).
+FULCIO_VERSION=v1.8.8
 # Gitea, the real source host of the webhook and remediation tests (docs/scm.md), built from the Go module proxy.
 GITEA_VERSION=v1.27.3
 # Gitea's gitea.dev/* requirements, taken from their former code.gitea.io paths (scripts/setup/gitea.sh).

@@ -13,7 +13,8 @@ export { startService, TEST_KAFKA_FETCH_MAX_WAIT_MS } from "./start-service.ts";
 export type { TestService, TestServiceOverrides } from "./start-service.ts";
 export { EventReader } from "./event-reader.ts";
 export type { RecordSeen } from "./event-reader.ts";
-export { followToCallback, startTestProvider } from "./oidc-provider.ts";
+export { followToCallback, identityToken, startTestProvider } from "./oidc-provider.ts";
+export { startFulcio, type TestFulcio } from "./fulcio.ts";
 export type { Person, TestProvider } from "./oidc-provider.ts";
 export { fixturesOf } from "./fixtures.ts";
 export type {

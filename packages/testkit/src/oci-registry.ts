@@ -2,13 +2,12 @@
 // an in-memory registry speaking the OCI distribution API) on a free loopback port, and the client half a test needs
 // to put images in it through that same API (blob uploads, manifests, image indexes). Layers are tar archives the
 // test writes entry by entry with tar-stream, hostile ones included (`..` names, links leading out, whiteouts).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
 import { pack } from "tar-stream";
-import { freePort } from "./free-port.ts";
+import { spawnOnFreePort } from "./spawn-on-free-port.ts";
 import { toolsDir, pinnedVersion } from "./tools.ts";
 
 export interface TarEntry {
@@ -63,26 +62,12 @@ export interface TestOciRegistry {
 
 export async function startOciRegistry(): Promise<TestOciRegistry> {
   const bin = join(toolsDir(), `oci-registry-${pinnedVersion("OCI_REGISTRY_VERSION")}`, "registry");
-  let child: ChildProcess | undefined;
-  let port = 0;
-  for (let tries = 0; tries < 5 && !child; tries++) {
-    port = await freePort();
-    const started = spawn(bin, ["-port", String(port)], { stdio: "ignore" });
-    for (let i = 0; i < 100; i++) {
-      if (started.exitCode !== null) break;
-      const up = await fetch(`http://127.0.0.1:${port}/v2/`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (up) {
-        child = started;
-        break;
-      }
-      await delay(100);
-    }
-    if (!child) started.kill("SIGKILL");
-  }
-  if (!child) throw new Error(`the OCI registry (${bin}) did not start; run ./dev setup`);
+  const running = await spawnOnFreePort(
+    (port) => spawn(bin, ["-port", String(port)], { stdio: "ignore" }),
+    async (port) => (await fetch(`http://127.0.0.1:${port}/v2/`)).status === 200,
+  );
+  if (!running) throw new Error(`the OCI registry (${bin}) did not start; run ./dev setup`);
+  const { child, port } = running;
   const origin = `http://127.0.0.1:${port}`;
 
   const putBlob = async (repository: string, bytes: Buffer): Promise<string> => {

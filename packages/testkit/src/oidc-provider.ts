@@ -20,6 +20,8 @@ export interface TestProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** The test CA's certificate (PEM): what a process outside Node trusts the provider through. */
+  caPem: string;
   /** Trusts the test CA and nothing else; what the identity service and the "browser" use. */
   fetch: CustomFetch;
   people: Map<string, Person>;
@@ -31,6 +33,10 @@ export interface TestProvider {
 export async function startTestProvider(opts: {
   redirectUris: string[];
   discoveryExtras?: Record<string, unknown>;
+  /** The client's id (default "sca-portal"): the audience of its ID tokens. */
+  clientId?: string;
+  /** Scope claims (email, ...) go into the ID token itself, as a workload identity token carries them. */
+  claimsInIdToken?: boolean;
 }): Promise<TestProvider> {
   const certs = await makeTestCertificates();
   // Loaded by the tests that start one, not by every file importing the test kit (about 0.5 s).
@@ -42,7 +48,7 @@ export async function startTestProvider(opts: {
   const fetch: CustomFetch = (url, init) => undiciFetch(url, { ...init, dispatcher: agent });
   const people = new Map<string, Person>();
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const clientId = "sca-portal";
+  const clientId = opts.clientId ?? "sca-portal";
   const clientSecret = "sca-portal-secret-for-tests";
 
   const state: { provider?: Provider } = {};
@@ -50,6 +56,7 @@ export async function startTestProvider(opts: {
     issuer: "",
     clientId,
     clientSecret,
+    caPem: certs.caPem,
     fetch,
     people,
     nextSignIn: "deny",
@@ -92,6 +99,7 @@ export async function startTestProvider(opts: {
     pkce: { required: () => true },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     discovery: opts.discoveryExtras ?? {},
+    conformIdTokenClaims: !opts.claimsInIdToken,
     findAccount: (_ctx, sub) => {
       const person = people.get(sub);
       return person ? { accountId: sub, claims: () => ({ sub, ...person }) } : undefined;
@@ -154,4 +162,36 @@ export async function followToCallback(
     url = next.href;
   }
   throw new Error("too many redirects at the provider");
+}
+
+/**
+ * An ID token for `subject` from the provider, through the authorization-code flow a person would go through:
+ * what the tests hand a service as its workload identity token (audience: the provider's client id).
+ */
+export async function identityToken(provider: TestProvider, subject: string, redirectUri: string): Promise<string> {
+  const client = await import("openid-client");
+  const config = await client.discovery(
+    new URL(provider.issuer),
+    provider.clientId,
+    { client_secret: provider.clientSecret },
+    client.ClientSecretPost(provider.clientSecret),
+    { [client.customFetch]: provider.fetch },
+  );
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: "openid email",
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+  });
+  provider.nextSignIn = { subject };
+  const callback = await followToCallback(provider.fetch, url.href, redirectUri);
+  const tokens = await client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
+  if (!tokens.id_token) throw new Error("the provider issued no ID token");
+  return tokens.id_token;
 }

@@ -25,10 +25,10 @@ import {
   runCosign,
   sharedDir,
   TEST_SECRET,
-  type CosignRun,
   type TestProducer,
 } from "@sca/testkit";
 import { startProjectsStack, type ProjectsStack } from "./projects-stack.ts";
+import { extractBundle, refused, verifyCommands, type ExtractedBundle } from "./support/signature-bundle.ts";
 
 const SBOMS = join(sharedDir(), "data", "sbom", "cyclonedx");
 const PASSWORD = `pw-${randomUUID()}`;
@@ -140,28 +140,10 @@ afterAll(async () => {
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
 /** The zip's files, extracted into a fresh directory. */
-async function extractedBundle(p: keyof typeof projects): Promise<{ at: string; files: Record<string, Uint8Array> }> {
+async function extractedBundle(p: keyof typeof projects): Promise<ExtractedBundle> {
   const zip = await signing(p, "signature-bundle");
   expect(zip.status).toBe(200);
-  const files = unzipSync(zip.bytes);
-  const at = await mkdtemp(join(dir, `${p}-`));
-  for (const [name, content] of Object.entries(files)) await writeFile(join(at, name), content);
-  return { at, files };
-}
-
-/** cosign said no: a failing exit and no "Verified OK". */
-function refused(run: CosignRun): void {
-  expect(run.code).not.toBe(0);
-  expect(run.output).not.toContain("Verified OK");
-}
-
-/** The commands of VERIFY.md's sh block, each as cosign's arguments. */
-function verifyCommands(verifyMd: string): string[][] {
-  const block = /```sh\n([\s\S]*?)```/.exec(verifyMd)?.[1] ?? "";
-  return block
-    .split("\n")
-    .filter((l) => l.startsWith("cosign "))
-    .map((l) => l.split(" ").slice(1));
+  return extractBundle(zip.bytes, dir, p);
 }
 
 describe("signing a succeeded scan's SBOM", () => {

@@ -38,8 +38,16 @@ export const projectsKeys = {
   SBOM_AUTHOR: key(p.text("")),
   /** The provenance's builder.id; empty: https://DOMAIN/sbom-signing/builder/v1. */
   SLSA_BUILDER_ID: key(p.text("")),
-  /** Keyless signing (a certificate from SIGNING_CA_URL, an entry in SIGNING_LOG_URL): not available yet. */
+  /** Keyless signing: a certificate from SIGNING_CA_URL for the identity token at SIGNING_OIDC_TOKEN_PATH. */
   SIGNING_KEYLESS: key(p.bool(false)),
+  /** Keyless: the Fulcio CA's base URL (e.g. https://fulcio.example.internal); empty: keyless scans stay unsigned. */
+  SIGNING_CA_URL: key(p.httpUrl("")),
+  /** Keyless: the issuer the identity token must name (its `iss`), which the certificates then name. */
+  SIGNING_OIDC_ISSUER: key(p.httpUrl("")),
+  /** Keyless: the file holding the workload identity token, read at each signing (a projected token). */
+  SIGNING_OIDC_TOKEN_PATH: key(p.text("")),
+  /** A transparency log's URL: not used (nothing is logged; a warning at start when set with SIGNING_KEYLESS). */
+  SIGNING_LOG_URL: key(p.httpUrl("")),
   /** An ECDSA P-256 private key, PKCS#8 PEM (encrypted or not) or SEC1 PEM; empty: scans stay unsigned. */
   SIGNING_KEY_PATH: key(p.text("")),
   /** The encrypted key's password, sealed with `./dev seal-signing-password` (docs/signing.md); empty: none. */

@@ -43,7 +43,7 @@ import { registerSourceHostAppService } from "./rpc/source-host-apps.ts";
 import { registerPullRequestCommentService } from "./rpc/pull-request-comments.ts";
 import { registerSbomExportService } from "./rpc/sbom-export.ts";
 import { registerSbomSigningService } from "./rpc/sbom-signing.ts";
-import { signingPasswordBoxKey, signsWithKey } from "./signing/sbom-signer.ts";
+import { signingPasswordBoxKey, signsScans } from "./signing/sbom-signer.ts";
 import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.ts";
 import { componentPageCache } from "./store/component-pages.ts";
 import { keptFindingReads } from "./store/findings/finding-orders.ts";
@@ -96,7 +96,13 @@ export const service = defineService({
       keyPath: config.SIGNING_KEY_PATH,
       sealedPassword: config.SIGNING_KEY_PASSWORD_ENCRYPTED,
       passwordBoxKey: signingPasswordBoxKey(secretKey),
+      caUrl: config.SIGNING_CA_URL,
+      oidcIssuer: config.SIGNING_OIDC_ISSUER,
+      oidcTokenPath: config.SIGNING_OIDC_TOKEN_PATH,
     };
+    // Nothing is sent to a transparency log (docs/signing.md, "Keyless"): say so rather than seem to log.
+    if (config.SIGNING_KEYLESS && config.SIGNING_LOG_URL)
+      logger.warn("SIGNING_LOG_URL is set but keyless signatures are not logged to a transparency log; it is not used");
     const artefacts = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
     kafka.consume({
@@ -143,7 +149,7 @@ export const service = defineService({
         rawDataMaxBytes: config.JSONB_ROW_SIZE_LIMIT_BYTES,
         credentialKey,
         componentPages: componentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
-        signingCopy: signsWithKey(signing) ? { artefacts, identity: sbomIdentity, logger } : null,
+        signingCopy: signsScans(signing) ? { artefacts, identity: sbomIdentity, logger } : null,
       };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, { ...inventory, sbomIdentity });

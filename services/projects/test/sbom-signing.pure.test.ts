@@ -4,11 +4,8 @@ import { describe, expect, it } from "@jest/globals";
 import { generateKeyPairSync } from "node:crypto";
 import { builderIdOf, provenanceStatement } from "../src/domain/sbom-signing/provenance.ts";
 import { isPlainPublicKey } from "../src/domain/sbom-signing/public-key.ts";
-import {
-  keyBasedVerifyCommands,
-  signingFileNames,
-  verifyInstructions,
-} from "../src/domain/sbom-signing/signing-files.ts";
+import { certificateIdentity, tokenIssuer } from "../src/domain/sbom-signing/keyless-identity.ts";
+import { signingFileNames, verifyCommands, verifyInstructions } from "../src/domain/sbom-signing/signing-files.ts";
 
 describe("file names", () => {
   it("are the spec's, from the project's slug", () => {
@@ -21,6 +18,7 @@ describe("file names", () => {
       attestationCertificate: "sbom-shop.attest.cert.pem",
       sigstoreBundle: "sbom-shop.cdx.json.sigstore.json",
       attestationSigstoreBundle: "sbom-shop.intoto.sigstore.json",
+      caRoot: "ca-root.pem",
       zip: "sbom-signature-shop.zip",
     });
   });
@@ -75,8 +73,12 @@ describe("the provenance statement", () => {
 
 describe("VERIFY.md", () => {
   const names = signingFileNames("shop");
-  const text = (withAttestation: boolean) =>
-    verifyInstructions({ names, scanId: "s1", sbomSha256: "cd".repeat(32), withAttestation, publicKeySha256: "ef" });
+  const keyBased = { model: "key-based", publicKeySha256: "ef" } as const;
+  const keyless = { model: "keyless", identity: "ci@example.com", issuer: "https://idp.example.com" } as const;
+  const keyBasedVerifyCommands = (n: typeof names, withAttestation: boolean) =>
+    verifyCommands(n, keyBased, withAttestation);
+  const text = (withAttestation: boolean, signer: typeof keyBased | typeof keyless = keyBased) =>
+    verifyInstructions({ names, scanId: "s1", sbomSha256: "cd".repeat(32), withAttestation, signer });
 
   it("names every file and gives the cosign commands, the attestation's only when there is one", () => {
     const full = text(true);
@@ -99,6 +101,54 @@ describe("VERIFY.md", () => {
     expect(bare).not.toContain(names.attestation);
     expect(bare).not.toContain("verify-blob-attestation");
     expect(keyBasedVerifyCommands(names, false)).toHaveLength(1);
+  });
+
+  it("keyless: names the certificates, pins the identity and issuer, and explains the flags for no log", () => {
+    const full = text(true, keyless);
+    for (const n of [names.certificate, names.attestationCertificate, names.caRoot]) expect(full).toContain(`\`${n}\``);
+    expect(full).not.toContain(names.publicKey);
+    for (const c of verifyCommands(names, keyless, true)) expect(full).toContain(c.join(" "));
+    expect(verifyCommands(names, keyless, true)[1]).toEqual([
+      "cosign",
+      "verify-blob-attestation",
+      "--certificate",
+      "sbom-shop.attest.cert.pem",
+      "--certificate-chain",
+      "ca-root.pem",
+      "--certificate-identity",
+      "ci@example.com",
+      "--certificate-oidc-issuer",
+      "https://idp.example.com",
+      "--signature",
+      "sbom-shop.intoto.jsonl",
+      "--type",
+      "slsaprovenance1",
+      "--insecure-ignore-tlog=true",
+      "--insecure-ignore-sct=true",
+      "sbom-shop.cdx.json",
+    ]);
+    expect(full).toContain("--insecure-ignore-sct=true` tell cosign");
+    expect(text(false, keyless)).not.toContain(names.attestationCertificate);
+  });
+});
+
+describe("the keyless identity", () => {
+  const jwt = (claims: object) => ["e30", Buffer.from(JSON.stringify(claims)).toString("base64url"), "sig"].join(".");
+
+  it("reads the token's issuer, and nothing from what is not a JWT", () => {
+    expect(tokenIssuer(jwt({ iss: "https://idp.example.com", sub: "x" }))).toBe("https://idp.example.com");
+    expect(tokenIssuer(jwt({ sub: "x" }))).toBeNull();
+    expect(tokenIssuer("not a token")).toBeNull();
+    expect(tokenIssuer("a.%%%.c")).toBeNull();
+  });
+
+  it("takes the certificate's first email or URI as its identity", () => {
+    expect(certificateIdentity("email:ci@example.com")).toBe("ci@example.com");
+    expect(certificateIdentity("DNS:x.example, URI:https://kubernetes.io/namespaces/a/serviceaccounts/b")).toBe(
+      "https://kubernetes.io/namespaces/a/serviceaccounts/b",
+    );
+    expect(certificateIdentity("DNS:x.example")).toBeNull();
+    expect(certificateIdentity(undefined)).toBeNull();
   });
 });
 

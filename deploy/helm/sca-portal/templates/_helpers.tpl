@@ -381,6 +381,12 @@ none of it, so there a changed existing Secret needs a rollout restart).
 {{- if and (eq (index . 1) "projects") (index . 0).Values.signing.existingSecret }}true{{ end -}}
 {{- end -}}
 
+{{/* "true" when the component signs keyless (docs/signing.md, "Keyless"): the projects service alone, with the
+service-account token projected for the CA's audience. */}}
+{{- define "sca-portal.signingKeyless" -}}
+{{- if and (eq (index . 1) "projects") (index . 0).Values.signing.keyless.enabled }}true{{ end -}}
+{{- end -}}
+
 {{- define "sca-portal.secretChecksum" -}}
 {{- $existing := list -}}
 {{- $databases := dict -}}
@@ -484,6 +490,18 @@ Job calls none, the `helm test` pod the gateway alone.
       name: {{ $.Values.signing.existingSecret }}
       key: {{ . }}
 {{- end }}
+{{- end }}
+{{- end }}
+{{- if include "sca-portal.signingKeyless" (list $ $name) }}
+{{- with $.Values.signing.keyless }}
+- name: SIGNING_KEYLESS
+  value: "true"
+- name: SIGNING_CA_URL
+  value: {{ .caUrl | quote }}
+- name: SIGNING_OIDC_ISSUER
+  value: {{ .oidcIssuer | quote }}
+- name: SIGNING_OIDC_TOKEN_PATH
+  value: {{ printf "%s/token" (trimSuffix "/" .tokenMountPath) | quote }}
 {{- end }}
 {{- end }}
 {{- if eq $name "admin" }}

@@ -1,7 +1,7 @@
 // Signs each succeeded scan's CycloneDX export (group projects.sbom-signing, each event applied once by the
-// idempotent consumer): the bytes the SBOM export serves for that scan, signed with the deployment's key, with the
-// SLSA provenance of them; or, best effort, the reason it stays unsigned (docs/signing.md). The scan is already
-// succeeded whatever happens here.
+// idempotent consumer): the bytes the SBOM export serves for that scan, signed with the deployment's key or keyless,
+// with the SLSA provenance of them; or, best effort, the reason it stays unsigned (docs/signing.md). The scan is
+// already succeeded whatever happens here.
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { Logger } from "@sca/log";
@@ -78,6 +78,10 @@ export function sbomSigningHandler(deps: SbomSigningDeps) {
         sbomSize: null,
         signature: null,
         publicKey: null,
+        certificate: null,
+        attestationCertificate: null,
+        certificateIdentity: null,
+        certificateIssuer: null,
         sigstoreBundle: null,
         attestation: null,
         attestationBundle: null,

@@ -17,14 +17,26 @@ import { isPlainPublicKey } from "../domain/sbom-signing/public-key.ts";
 import {
   isUnsignedReason,
   signingFileNames,
+  type Signer,
   UNSIGNED_REASONS,
   verifyInstructions,
 } from "../domain/sbom-signing/signing-files.ts";
 import { publicKeyHint } from "../signing/sbom-signer.ts";
-import { sbomSignatureOf } from "../store/sbom-signatures.ts";
+import { sbomSignatureOf, type SbomSignatureRecord } from "../store/sbom-signatures.ts";
 import { anchoredSnapshot, projectNotFound, readableProject } from "./readable-inventory.ts";
 
-const SIGSTORE_BUNDLE = "application/vnd.dev.sigstore.bundle.v0.3+json";
+// The bundles say their version in their own mediaType (v0.3; a keyless signature's, with its certificate chain, v0.2).
+const SIGSTORE_BUNDLE = "application/vnd.dev.sigstore.bundle+json";
+const PEM = "application/x-pem-file";
+
+/** Who signed the row's scan, from what it stored; null when the row lacks what its model needs. */
+function signerOf(row: SbomSignatureRecord): Signer | null {
+  if (row.model === "keyless")
+    return row.certificate && row.certificateIdentity && row.certificateIssuer
+      ? { model: "keyless", identity: row.certificateIdentity, issuer: row.certificateIssuer }
+      : null;
+  return row.publicKey ? { model: "key-based", publicKeySha256: publicKeyHint(row.publicKey) } : null;
+}
 
 function unsigned(scanId: string, reason: string, sentence: string): ProblemError {
   return new ProblemError({
@@ -49,26 +61,29 @@ export function registerSbomSigningService(router: ConnectRouter, deps: { orm: M
       if (!scanId) throw ProblemError.notFound("The project has no succeeded scan yet.");
       const row = await sbomSignatureOf(deps.orm.em.fork(), scanId);
       if (!row) throw unsigned(scanId, "pending", "it has not been signed yet; try again shortly.");
+      const signer = signerOf(row);
       if (
         row.unsignedReason !== null ||
+        !signer ||
         !row.signature ||
-        !row.publicKey ||
         !row.sbomSha256 ||
         typeof row.sbomSize !== "number"
       ) {
         const reason = row.unsignedReason ?? "signing_failed";
         throw unsigned(scanId, reason, isUnsignedReason(reason) ? UNSIGNED_REASONS[reason] : reason);
       }
-      if (!isPlainPublicKey(row.publicKey))
-        throw new ProblemError({ status: 500, detail: "The stored public key is not a plain public key; refused." });
       const names = signingFileNames(project.slug);
-      const files = [
-        file("signature", names.signature, "text/plain; charset=utf-8", row.signature),
-        file("public-key", names.publicKey, "application/x-pem-file", row.publicKey),
-        file("sigstore-bundle", names.sigstoreBundle, SIGSTORE_BUNDLE, row.sigstoreBundle ?? ""),
-      ];
+      const files = [file("signature", names.signature, "text/plain; charset=utf-8", row.signature)];
+      if (signer.model === "key-based") {
+        if (!isPlainPublicKey(row.publicKey ?? ""))
+          throw new ProblemError({ status: 500, detail: "The stored public key is not a plain public key; refused." });
+        files.push(file("public-key", names.publicKey, PEM, row.publicKey!));
+      } else files.push(file("certificate", names.certificate, PEM, row.certificate!));
+      files.push(file("sigstore-bundle", names.sigstoreBundle, SIGSTORE_BUNDLE, row.sigstoreBundle ?? ""));
       if (row.attestation) {
         files.push(file("attestation", names.attestation, "application/jsonl", row.attestation));
+        if (signer.model === "keyless" && row.attestationCertificate)
+          files.push(file("attestation-certificate", names.attestationCertificate, PEM, row.attestationCertificate));
         files.push(
           file(
             "attestation-sigstore-bundle",
@@ -83,12 +98,12 @@ export function registerSbomSigningService(router: ConnectRouter, deps: { orm: M
         scanId,
         sbomSha256: row.sbomSha256,
         withAttestation: !!row.attestation,
-        publicKeySha256: publicKeyHint(row.publicKey),
+        signer,
       });
       files.push(file("verify", "VERIFY.md", "text/markdown; charset=utf-8", instructions));
       return create(GetSbomSigningResponseSchema, {
         scanId,
-        model: row.model ?? "key-based",
+        model: signer.model,
         slug: project.slug,
         sbomFileName: names.sbom,
         sbomSha256: row.sbomSha256,

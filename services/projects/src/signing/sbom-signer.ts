@@ -1,17 +1,21 @@
-// Key-based signing of an SBOM export with the Sigstore libraries (docs/signing.md): the detached signature cosign's
+// Signing of an SBOM export with the Sigstore libraries (docs/signing.md): the detached signature cosign's
 // verify-blob reads and its Sigstore bundle (@sigstore/sign's MessageSignatureBundleBuilder), and the provenance
-// statement in a DSSE envelope (DSSEBundleBuilder), both signed with the ECDSA P-256 key at SIGNING_KEY_PATH. The
-// key is read at each signing, so a rotated file takes effect at the next scan; it and its password stay in this
-// module: never returned, stored or logged (errors are reduced to an unsigned reason, never their message).
+// statement in a DSSE envelope (DSSEBundleBuilder). Key-based: both signed with the ECDSA P-256 key at
+// SIGNING_KEY_PATH, read at each signing, so a rotated file takes effect at the next scan; it and its password stay
+// in this module: never returned, stored or logged (errors are reduced to an unsigned reason, never their message).
+// Keyless: each signed with a key pair of its own, certified by Fulcio (keyless-signer.ts).
+import { X509Certificate } from "node:crypto";
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { bundleToJSON, envelopeToJSON } from "@sigstore/bundle";
 import { DSSEBundleBuilder, MessageSignatureBundleBuilder, type Signer } from "@sigstore/sign";
 import { open, secretBoxKey } from "@sca/secret-box";
+import { certificateIdentity } from "../domain/sbom-signing/keyless-identity.ts";
 import { IN_TOTO_PAYLOAD_TYPE } from "../domain/sbom-signing/provenance.ts";
 import type { UnsignedReason } from "../domain/sbom-signing/signing-files.ts";
+import { certifiedSigner, readIdentityToken, type KeylessSettings } from "./keyless-signer.ts";
 
-export interface SigningSettings {
+export interface SigningSettings extends KeylessSettings {
   keyless: boolean;
   /** SIGNING_KEY_PATH; empty: signing is off. */
   keyPath: string;
@@ -34,13 +38,12 @@ interface SigningKey {
 
 type Loaded = { key: SigningKey } | { unsigned: UnsignedReason };
 
-/** Scans are signed with a key file (whether it reads is known only when signing). */
-export function signsWithKey(s: Pick<SigningSettings, "keyless" | "keyPath">): boolean {
-  return !s.keyless && s.keyPath !== "";
+/** Scans are signed, keyless or with a key file (whether that works out is known only when signing). */
+export function signsScans(s: Pick<SigningSettings, "keyless" | "keyPath">): boolean {
+  return s.keyless || s.keyPath !== "";
 }
 
 async function loadSigningKey(s: SigningSettings): Promise<Loaded> {
-  if (s.keyless) return { unsigned: "keyless_unavailable" };
   if (!s.keyPath) return { unsigned: "not_configured" };
   let pem: Buffer;
   try {
@@ -89,12 +92,19 @@ export function publicKeyHint(publicKeyPem: string): string {
 }
 
 export interface SignedSbom {
-  model: "key-based";
+  model: "key-based" | "keyless";
   sbomSha256: string;
   sbomSize: number;
   /** Base64 of the DER signature: the .sig file. */
   signature: string;
-  publicKey: string;
+  /** Key-based: the public key (SPKI PEM); keyless: null. */
+  publicKey: string | null;
+  /** Keyless: the certificates (PEM) of the signature's and the attestation's keys, the identity they bind and its
+   *  issuer; key-based: null. */
+  certificate: string | null;
+  attestationCertificate: string | null;
+  certificateIdentity: string | null;
+  certificateIssuer: string | null;
   /** The Sigstore bundle of the signature, JSON. */
   sigstoreBundle: string;
   /** The DSSE envelope (one JSON line: the .intoto.jsonl file) and its Sigstore bundle; null when that failed. */
@@ -103,6 +113,41 @@ export interface SignedSbom {
 }
 
 export type SigningOutcome = { signed: SignedSbom } | { unsigned: UnsignedReason };
+
+/** How each of the two signatures is made, and what the signed record keeps of the signer besides. */
+interface SigningMethod {
+  model: SignedSbom["model"];
+  /** A signer for one signature, and the certificate it was given (keyless) once it signed. */
+  signer(): { signer: Signer; certificate(): string | null };
+  publicKey: string | null;
+  issuer: string | null;
+  /** Why a signature that threw failed, given whether a certificate had been issued. */
+  failure(certified: boolean): UnsignedReason;
+}
+
+async function signingMethod(settings: SigningSettings): Promise<SigningMethod | { unsigned: UnsignedReason }> {
+  if (settings.keyless) {
+    const identity = await readIdentityToken(settings);
+    if ("unsigned" in identity) return identity;
+    return {
+      model: "keyless",
+      signer: () => certifiedSigner(settings.caUrl, identity.token),
+      publicKey: null,
+      issuer: identity.issuer,
+      failure: (certified) => (certified ? "signing_failed" : "certificate_refused"),
+    };
+  }
+  const loaded = await loadSigningKey(settings);
+  if ("unsigned" in loaded) return loaded;
+  const signer = keySigner(loaded.key);
+  return {
+    model: "key-based",
+    signer: () => ({ signer, certificate: () => null }),
+    publicKey: loaded.key.publicKeyPem,
+    issuer: null,
+    failure: () => "signing_failed",
+  };
+}
 
 /**
  * Signs the SBOM's bytes and the statement `provenanceOf(digest)` makes of their digest. Best effort: any failure
@@ -113,21 +158,28 @@ export async function signSbom(
   sbom: Buffer,
   provenanceOf: (sbomSha256: string) => object,
 ): Promise<SigningOutcome> {
-  const loaded = await loadSigningKey(settings);
-  if ("unsigned" in loaded) return loaded;
-  const signer = keySigner(loaded.key);
+  const method = await signingMethod(settings);
+  if ("unsigned" in method) return method;
   const sbomSha256 = createHash("sha256").update(sbom).digest("hex");
+  const sbomSigner = method.signer();
   let message;
   try {
-    message = await new MessageSignatureBundleBuilder({ signer, witnesses: [] }).create({ data: sbom });
+    message = await new MessageSignatureBundleBuilder({ signer: sbomSigner.signer, witnesses: [] }).create({
+      data: sbom,
+    });
   } catch {
-    return { unsigned: "signing_failed" };
+    return { unsigned: method.failure(sbomSigner.certificate() !== null) };
   }
+  const certificate = sbomSigner.certificate();
+  const identity = certificate ? certificateIdentity(new X509Certificate(certificate).subjectAltName) : null;
+  // A certificate naming no email or URI (a CA issuer type cosign cannot pin) gives VERIFY.md nothing to pin.
+  if (method.model === "keyless" && identity === null) return { unsigned: "signing_failed" };
   let attestation: string | null = null;
   let attestationBundle: string | null = null;
+  const attestationSigner = method.signer();
   try {
     const statement = Buffer.from(JSON.stringify(provenanceOf(sbomSha256)), "utf8");
-    const dsse = await new DSSEBundleBuilder({ signer, witnesses: [] }).create({
+    const dsse = await new DSSEBundleBuilder({ signer: attestationSigner.signer, witnesses: [] }).create({
       data: statement,
       type: IN_TOTO_PAYLOAD_TYPE,
     });
@@ -138,11 +190,15 @@ export async function signSbom(
   }
   return {
     signed: {
-      model: "key-based",
+      model: method.model,
       sbomSha256,
       sbomSize: sbom.length,
       signature: message.content.messageSignature.signature.toString("base64"),
-      publicKey: loaded.key.publicKeyPem,
+      publicKey: method.publicKey,
+      certificate,
+      attestationCertificate: attestation ? attestationSigner.certificate() : null,
+      certificateIdentity: identity,
+      certificateIssuer: method.issuer,
       sigstoreBundle: JSON.stringify(bundleToJSON(message)),
       attestation,
       attestationBundle,

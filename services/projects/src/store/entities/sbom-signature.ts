@@ -2,9 +2,9 @@ import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
 
 /**
  * A succeeded scan's signed CycloneDX export (docs/signing.md): either the unsigned reason, or the model, the
- * signed bytes' digest and size, the detached signature (base64 DER), the public key (SPKI PEM), the Sigstore
- * bundle, and the provenance attestation (DSSE envelope JSON and its bundle) when that succeeded. Written once per
- * scan; the row goes with its snapshot.
+ * signed bytes' digest and size, the detached signature (base64 DER), the public key (SPKI PEM; key-based) or the
+ * certificates (PEM), their identity and issuer (keyless), the Sigstore bundle, and the provenance attestation (DSSE
+ * envelope JSON and its bundle) when that succeeded. Written once per scan; the row goes with its snapshot.
  */
 export const SbomSignature = defineEntity({
   name: "SbomSignature",
@@ -18,6 +18,10 @@ export const SbomSignature = defineEntity({
     sbomSize: p.bigint("number").nullable(),
     signature: p.text().nullable(),
     publicKey: p.text().nullable(),
+    certificate: p.text().nullable(),
+    attestationCertificate: p.text().nullable(),
+    certificateIdentity: p.text().nullable(),
+    certificateIssuer: p.text().nullable(),
     sigstoreBundle: p.text().nullable(),
     attestation: p.text().nullable(),
     attestationBundle: p.text().nullable(),

@@ -2,6 +2,7 @@ import type { DatabaseOptions } from "@sca/db";
 import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261128210000_SourceHostApps } from "./Migration20261128210000_SourceHostApps.ts";
 import { Migration20261129030000_JudgedGateOutcomes } from "./Migration20261129030000_JudgedGateOutcomes.ts";
+import { Migration20261129060000_KeylessSignatures } from "./Migration20261129060000_KeylessSignatures.ts";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
@@ -57,4 +58,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261128210000_SourceHostApps,
   // The dashboards' gate outcomes judged by each team's policy (docs/dashboards.md).
   Migration20261129030000_JudgedGateOutcomes,
+  // Keyless SBOM signatures' certificates (docs/signing.md, "Keyless").
+  Migration20261129060000_KeylessSignatures,
 ];
