@@ -3,7 +3,8 @@
 // `node bench/backup.ts` with scripts/env.sh's environment, or through bench/run.sh):
 // - identity, policy, projects and admin run in this process (the test kit's startService); BENCH_BACKUP_PROJECTS
 //   projects (100) of one team are written into projects' tables with COPY by the test kit's projects fixture
-//   `portfolio` (as bench/dashboards.ts seeds; shaped as ingestion and the runner's matches write them), each with
+//   `portfolio` (as bench/dashboards.ts seeds; shaped as ingestion and the runner's matches write them; in a process
+//   of its own, bench/backup-seed.ts, so that its memory is not counted here), each with
 //   BENCH_BACKUP_COMPONENTS components (1,000) and BENCH_BACKUP_FINDINGS findings (10,000: the issue's 1,000,000),
 //   and the artefact store gets one inventory artefact a project (what a scan leaves there).
 // - a manual backup through admin's BackupService, timed from the request to its task's success; then some findings
@@ -13,18 +14,21 @@
 //   restore's (appended after it).
 // - memory: this process's resident set (every service in it) sampled every 50 ms, and the largest resident set of
 //   its child processes (pg_dump, pg_restore, tar) read from /proc, against the figures before the backup.
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { readdir, readFile, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { DirectoryArtefactStore } from "@sca/artefacts";
 import { column, rawQuery, rawStatement } from "@sca/db";
 import { BackupService } from "@sca/proto/sca/admin/v1/backups_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
-import { callAs, fixturesOf, startService } from "@sca/testkit";
+import { callAs, startService, type PortfolioSeed } from "@sca/testkit";
 import { printTable } from "./table.ts";
 import { artefactOf, pick } from "./vulnerable-sbom.ts";
 
@@ -33,8 +37,8 @@ const COMPONENTS = Number(process.env.BENCH_BACKUP_COMPONENTS ?? 1000);
 const FINDINGS = Number(process.env.BENCH_BACKUP_FINDINGS ?? 10_000);
 const TARGET_MS = 120_000;
 const MiB = 1024 * 1024;
-// A full collection before the figures taken as "before": the seed's batches (hundreds of MiB of rows, in this
-// process) are garbage by then, and an idle heap would keep them for minutes.
+// A full collection before the figure taken as "before", so that it is the services' live memory, not whatever
+// garbage the start-up and the row counts left.
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 const load = () =>
@@ -107,14 +111,19 @@ console.error(
 );
 const startedRss = await rssOf("self");
 const loadStarted = Date.now();
-const seeded = await (
-  await fixturesOf("projects")
-).portfolio(projects.orm, {
+const seed: PortfolioSeed = {
   teams: [{ id: team!.id, organizationId: team!.organizationId ?? null }],
   projects: PROJECTS,
   componentsPerProject: COMPONENTS,
   findingsPerProject: FINDINGS,
+};
+const seeder = spawn(process.execPath, [join(import.meta.dirname, "backup-seed.ts")], {
+  stdio: ["pipe", "pipe", "inherit"],
 });
+seeder.stdin.end(JSON.stringify({ schema: projects.schema, seed }));
+const [seedOutput, [seedExit]] = await Promise.all([text(seeder.stdout), once(seeder, "close")]);
+if (seedExit !== 0) throw new Error(`bench/backup-seed.ts exited with ${seedExit}`);
+const seeded = JSON.parse(seedOutput) as { projectIds: string[]; packageNames: string[] };
 const purlPool = seeded.packageNames.flatMap((name) => [1, 2, 3, 4].map((v) => `pkg:npm/${name}@${v}.0.0`));
 for (let i = 0; i < PROJECTS; i++) {
   const bytes = artefactOf(pick(purlPool, COMPONENTS, i + 1));
@@ -169,7 +178,6 @@ async function finished(taskId: string): Promise<void> {
   }
 }
 
-const seededRss = await rssOf("self");
 gc();
 const idleRss = await rssOf("self");
 const idleHeap = process.memoryUsage();
@@ -194,6 +202,8 @@ async function* chunks() {
 }
 const stored = await store.put(archiveKey, Readable.from(chunks()), { maxBytes: 1024 ** 4 });
 const downloadMs = Date.now() - started;
+const downloadMemory = await stop();
+stop = sampleMemory();
 started = Date.now();
 const restore = await backups.startRestore(
   { archiveKey, archiveSizeBytes: BigInt(stored.sizeBytes) },
@@ -216,9 +226,9 @@ for (const name of new Set([...before.keys(), ...after.keys()])) {
 const mib = (bytes: number) => Math.round(bytes / MiB);
 console.log(
   `\nwritten with COPY in ${loadSeconds.toFixed(0)} s; load average (1, 5, 15 min) after the backup ${loadAfterBackup}, ` +
-    `after the restore ${loadAfterRestore}; node RSS after start-up ${mib(startedRss)} MiB, after the seed ` +
-    `${mib(seededRss)}, after a full GC ${mib(idleRss)} (the "before" below: V8 heap ${mib(idleHeap.heapUsed)} used of ` +
-    `${mib(idleHeap.heapTotal)}, external ${mib(idleHeap.external)})`,
+    `after the restore ${loadAfterRestore}; node RSS after start-up ${mib(startedRss)} MiB, before the backup ` +
+    `after a full GC ${mib(idleRss)} (V8 heap ${mib(idleHeap.heapUsed)} used of ${mib(idleHeap.heapTotal)}, ` +
+    `external ${mib(idleHeap.external)})`,
 );
 printTable(`backup and restore: ${PROJECTS} projects, ${findings} findings (target: each ≤ ${TARGET_MS / 1000} s)`, [
   {
@@ -233,8 +243,8 @@ printTable(`backup and restore: ${PROJECTS} projects, ${findings} findings (targ
     step: "download (tar.gz stream into the store)",
     ms: downloadMs,
     "size MiB": mib(stored.sizeBytes),
-    "node RSS before → peak MiB": "",
-    "largest child RSS MiB": "",
+    "node RSS before → peak MiB": `${mib(idleRss)} → ${mib(downloadMemory.self)}`,
+    "largest child RSS MiB": mib(downloadMemory.child),
     met: "",
   },
   {
