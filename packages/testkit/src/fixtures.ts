@@ -123,7 +123,8 @@ export interface ServiceFixtures {
     /** The artefact's purls by short name. */
     purls: Record<"jackson" | "git" | "lodash" | "log4j" | "leftPad" | "unassessed", string>;
     /**
-     * A portfolio written straight into projects' tables with COPY (the dashboards' benchmark): `projects` projects
+     * A portfolio written straight into projects' tables with COPY (the dashboards' and backup benchmarks, shaped as
+     * ingestion and the runner's matches write it): `projects` projects
      * spread over the teams, each with one succeeded snapshot of `componentsPerProject` components (drawn from a
      * shared pool, so one component is held by many projects; a dependency tree four wide under the root) and
      * `findingsPerProject` open findings over a shared pool of vulnerabilities (severities mixed, some known

@@ -1,7 +1,11 @@
 // A large portfolio written straight into projects' tables with COPY (the test kit's projects fixture `portfolio`,
-// for bench/dashboards.ts): projects, one succeeded snapshot each with its components, edges, vulnerabilities,
-// findings and triage, and the known scans. Deterministic (a fixed-seed generator), so two runs write the same
-// portfolio. The dashboards' figures are not written: counting them is the daily job's work being measured.
+// for bench/dashboards.ts and bench/backup.ts): projects, one succeeded snapshot each with its components, edges,
+// matched packages, findings and triage, the known scans and recorded matches, and the advisories (vulnerabilities,
+// aliases, the runner's verdicts per package version), shaped as ingestion and RecordScanMatches write them: a
+// finding names its component's row, identity and key, and a package version has the same vulnerabilities in every
+// project (a component's findings are the first `findingsPerProject / componentsPerProject` of its package's
+// verdicts). Deterministic (a fixed-seed generator), so two runs write the same portfolio. The dashboards' figures
+// are not written: counting them is the daily job's work being measured.
 import { createHash, randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { bulkTransaction, type CopyValue } from "@sca/db";
@@ -22,6 +26,9 @@ const LICENSES = [
 /** Projects written per transaction. */
 const BATCH = 25;
 
+/** The index of the `k`th vulnerability of pool package version `c`: distinct for distinct k below the pool. */
+const vulnerabilityOf = (c: number, k: number) => (((c * 7919) % POOL_VULNERABILITIES) + k) % POOL_VULNERABILITIES;
+
 /** A UUID derived from a name (the component identity is one per key across projects, as ingestion's). */
 function nameUuid(name: string): string {
   const h = createHash("sha1").update(name).digest("hex");
@@ -40,12 +47,20 @@ export async function seedPortfolio(
   orm: MikroORM,
   opts: PortfolioSeed,
 ): Promise<{ projectIds: string[]; packageNames: string[] }> {
+  if (opts.findingsPerProject > opts.componentsPerProject * POOL_VULNERABILITIES)
+    throw new RangeError("more findings a component than vulnerabilities in the pool");
   const next = generator(28);
   const packageNames = Array.from({ length: POOL_PACKAGES }, (_, i) => `pkg-${i}`);
   const vulnerabilities = Array.from({ length: POOL_VULNERABILITIES }, (_, i) => {
     const severity = SEVERITIES[i % SEVERITIES.length]!;
     return { id: `CVE-2099-${10000 + i}`, severity, kev: i % 97 === 0 };
   });
+  // Verdicts per package version: as many as the most findings a component gets.
+  const verdictsPerPackage = Math.min(
+    POOL_VULNERABILITIES,
+    Math.ceil(opts.findingsPerProject / Math.max(1, opts.componentsPerProject)),
+  );
+  const fixedOf = (c: number) => [`${(c % VERSIONS_PER_PACKAGE) + 2}.0.0`];
   await bulkTransaction(orm, async (tx) => {
     await tx.copyRows(
       "vulnerabilities",
@@ -60,6 +75,29 @@ export async function seedPortfolio(
         v.kev ? "2026-01-15" : "",
       ]),
     );
+    await tx.copyRows(
+      "vulnerability_aliases",
+      ["alias", "vulnerability_id"],
+      vulnerabilities.flatMap((v) => [
+        [v.id, v.id],
+        [`GHSA-seed-${v.id.slice(9)}`, v.id],
+      ]),
+    );
+    const verdicts: CopyValue[][] = [];
+    for (let c = 0; c < POOL_PACKAGES * VERSIONS_PER_PACKAGE; c++)
+      for (let k = 0; k < verdictsPerPackage; k++)
+        verdicts.push([
+          "npm",
+          packageNames[Math.floor(c / VERSIONS_PER_PACKAGE)]!,
+          `${(c % VERSIONS_PER_PACKAGE) + 1}.0.0`,
+          vulnerabilities[vulnerabilityOf(c, k)]!.id,
+          fixedOf(c),
+        ]);
+    await tx.copyRows(
+      "package_vulnerabilities",
+      ["ecosystem", "name", "version", "vulnerability_id", "fixed_versions"],
+      verdicts,
+    );
   });
   const projectIds: string[] = [];
   const now = Date.now();
@@ -68,7 +106,9 @@ export async function seedPortfolio(
       const projects: CopyValue[][] = [];
       const snapshots: CopyValue[][] = [];
       const scans: CopyValue[][] = [];
+      const matches: CopyValue[][] = [];
       const components: CopyValue[][] = [];
+      const packages: CopyValue[][] = [];
       const edges: CopyValue[][] = [];
       const findings: CopyValue[][] = [];
       const triage: CopyValue[][] = [];
@@ -102,7 +142,8 @@ export async function seedPortfolio(
           scannedAt,
         ]);
         scans.push([scanId, projectId, "succeeded", scannedAt, scannedAt, scannedAt]);
-        const rows: string[] = [];
+        matches.push([scanId, projectId, "seeded", opts.findingsPerProject, scannedAt]);
+        const rows: { rowId: string; c: number; purl: string }[] = [];
         const chosen = new Set<number>();
         while (chosen.size < opts.componentsPerProject) chosen.add(next(POOL_PACKAGES * VERSIONS_PER_PACKAGE));
         let i = 0;
@@ -112,7 +153,7 @@ export async function seedPortfolio(
           const purl = `pkg:npm/${name}@${version}`;
           const [license, category] = LICENSES[c % LICENSES.length]!;
           const rowId = randomUUID();
-          rows.push(rowId);
+          rows.push({ rowId, c, purl });
           // A tree four wide under the root: the first four are direct.
           const depth = Math.floor(Math.log(3 * i + 4) / Math.log(4));
           components.push([
@@ -130,25 +171,26 @@ export async function seedPortfolio(
             i < 4,
             depth,
           ]);
-          edges.push([randomUUID(), scanId, i < 4 ? null : rows[Math.floor((i - 4) / 4)]!, rowId]);
+          packages.push([rowId, scanId, projectId, "npm", name, version]);
+          edges.push([randomUUID(), scanId, i < 4 ? null : rows[Math.floor((i - 4) / 4)]!.rowId, rowId]);
           i++;
         }
         for (let f = 0; f < opts.findingsPerProject; f++) {
-          const rowIndex = f % rows.length;
-          const vulnerability = vulnerabilities[next(POOL_VULNERABILITIES)]!;
-          const key = `k-${rowIndex}-${f}`;
+          const row = rows[f % rows.length]!;
+          const vulnerability = vulnerabilities[vulnerabilityOf(row.c, Math.floor(f / rows.length))]!;
           findings.push([
             randomUUID(),
             projectId,
             scanId,
-            rows[rowIndex]!,
-            nameUuid(key),
-            key,
+            row.rowId,
+            nameUuid(row.purl),
+            row.purl,
             "npm",
             vulnerability.id,
+            fixedOf(row.c),
             scannedAt,
           ]);
-          triage.push([projectId, key, vulnerability.id, scannedAt]);
+          triage.push([projectId, row.purl, vulnerability.id, scannedAt]);
         }
       }
       await tx.copyRows(
@@ -197,6 +239,11 @@ export async function seedPortfolio(
         ],
         components,
       );
+      await tx.copyRows(
+        "snapshot_packages",
+        ["component_row_id", "scan_id", "project_id", "ecosystem", "name", "version"],
+        packages,
+      );
       await tx.copyRows("inventory_edges", ["id", "scan_id", "from_component_id", "to_component_id"], edges);
       await tx.copyRows(
         "vulnerability_findings",
@@ -209,9 +256,15 @@ export async function seedPortfolio(
           "component_key",
           "ecosystem",
           "vulnerability_id",
+          "fixed_versions",
           "detected_at",
         ],
         findings,
+      );
+      await tx.copyRows(
+        "scan_matches",
+        ["scan_id", "project_id", "database_version", "finding_count", "recorded_at"],
+        matches,
       );
       await tx.copyRows(
         "finding_triage",
