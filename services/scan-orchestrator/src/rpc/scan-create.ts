@@ -236,23 +236,19 @@ export function scanCreateHandlers(
         ...(req.baseRef === undefined ? {} : { base_ref: req.baseRef }),
       };
       const now = new Date();
-      const answered = async (em: EntityManager) => {
-        const earlier = await deliveryOf(em, key);
-        return earlier ? await scans.scanById(em, earlier.scanId) : null;
-      };
-      const seen = await answered(deps.orm.em.fork());
-      if (seen) return create(CreateWebhookScanResponseSchema, { scan: scanView(seen), duplicate: true });
-      await refuseOnDiskPressure();
       const outcome = await deps.orm.em.fork().transactional(async (em) => {
         const scanId = uuidv7();
-        // The delivery first, before the team's admission lock: a concurrent redelivery waits here for this one to
-        // commit or roll back, holding nothing the team's other webhooks wait for.
+        // The delivery first, before the admission rules (a redelivery answers its scan whatever the cap and the
+        // disk say) and before the team's lock: a concurrent copy waits here for this one to commit or roll back,
+        // holding nothing the team's other webhooks wait for.
         if (!(await recordDelivery(em, { ...key, scanId, receivedAt: now }))) {
-          const earlier = await answered(em);
+          const delivery = await deliveryOf(em, key);
+          const earlier = delivery ? await scans.scanById(em, delivery.scanId) : null;
           if (!earlier)
             throw new ProblemError({ status: 409, code: "conflict", detail: "The delivery is being handled." });
           return { scan: earlier, duplicate: true };
         }
+        await refuseOnDiskPressure();
         // Inserted first, then admitted (the insert's statement takes the team's lock, the others are counted, a
         // refusal rolls it all back): the team's pushes, which come in bursts, wait on each other for the count and
         // the commit only, not also for the insert.
