@@ -46,7 +46,25 @@ export function outboxInsert<Desc extends DescMessage>(
   };
 }
 
-function outboxRow<Desc extends DescMessage>(contract: TopicContract<Desc>, key: string, message: MessageShape<Desc>) {
+/** An outbox row's values (the created_at, attempts and publication columns take their defaults). */
+export interface OutboxRow {
+  id: string;
+  topic: string;
+  key: string;
+  type: string;
+  payload: Buffer;
+  headers: Record<string, string>;
+}
+
+/**
+ * The row enqueue() writes, for a store that writes it within a statement of its own (several rows and the state
+ * they report in one round trip). Its id is the event id.
+ */
+export function outboxRow<Desc extends DescMessage>(
+  contract: TopicContract<Desc>,
+  key: string,
+  message: MessageShape<Desc>,
+): OutboxRow {
   const typeName = (message as MessageShape<DescMessage>).$typeName;
   const schema = messageSchema(contract, typeName);
   if (!schema) throw new Error(`${typeName} is not a message of topic ${contract.topic}`);

@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { auditEmitter } from "@sca/audit";
-import { enqueue, topicContract, TOPICS } from "@sca/kafka";
+import { enqueue, outboxRow, topicContract, TOPICS, type OutboxRow } from "@sca/kafka";
 import {
   ScanArtefactSchema,
   ScanJobSchema,
@@ -35,35 +35,37 @@ export function emitScanStateChanged(
   at: Date,
   supersede?: SupersedeNews,
 ): string {
+  return enqueue(em, scanDomainEvents, scan.id, scanStateChanged(scan, previousStatus, at, supersede));
+}
+
+/** emitScanStateChanged's event as an outbox row, for a store writing it in the statement that queues the scan. */
+export function scanStateChangedRow(scan: ScanRow, previousStatus: ScanStatus | "", at: Date): OutboxRow {
+  return outboxRow(scanDomainEvents, scan.id, scanStateChanged(scan, previousStatus, at));
+}
+
+function scanStateChanged(scan: ScanRow, previousStatus: ScanStatus | "", at: Date, supersede?: SupersedeNews) {
   const pullRequest = webhookPullRequestOf(scan.trigger, scan.metadata);
-  return enqueue(
-    em,
-    scanDomainEvents,
-    scan.id,
-    create(ScanStateChangedSchema, {
-      occurredAt: timestampFromDate(at),
-      scanId: scan.id,
-      projectId: scan.projectId,
-      teamId: scan.teamId,
-      kind: scan.kind,
-      status: scan.status,
-      previousStatus,
-      ref: scan.ref,
-      normalizedRef: scan.normalizedRef,
-      ...(scan.release === null ? {} : { release: scan.release }),
-      ...(scan.requestedByUserId === null ? {} : { requestedByUserId: scan.requestedByUserId }),
-      ...(scan.errorMessage === null ? {} : { errorMessage: scan.errorMessage }),
-      attempt: scan.attempt,
-      createdAt: ts(scan.createdAt),
-      startedAt: ts(scan.startedAt),
-      completedAt: ts(scan.completedAt),
-      supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
-      landedSuperseded: supersede?.landedSuperseded ?? false,
-      ...(pullRequest
-        ? { pullRequestNumber: BigInt(pullRequest.number), pullRequestBaseRef: pullRequest.baseRef }
-        : {}),
-    }),
-  );
+  return create(ScanStateChangedSchema, {
+    occurredAt: timestampFromDate(at),
+    scanId: scan.id,
+    projectId: scan.projectId,
+    teamId: scan.teamId,
+    kind: scan.kind,
+    status: scan.status,
+    previousStatus,
+    ref: scan.ref,
+    normalizedRef: scan.normalizedRef,
+    ...(scan.release === null ? {} : { release: scan.release }),
+    ...(scan.requestedByUserId === null ? {} : { requestedByUserId: scan.requestedByUserId }),
+    ...(scan.errorMessage === null ? {} : { errorMessage: scan.errorMessage }),
+    attempt: scan.attempt,
+    createdAt: ts(scan.createdAt),
+    startedAt: ts(scan.startedAt),
+    completedAt: ts(scan.completedAt),
+    supersededScanIds: [...(supersede?.supersededScanIds ?? [])],
+    landedSuperseded: supersede?.landedSuperseded ?? false,
+    ...(pullRequest ? { pullRequestNumber: BigInt(pullRequest.number), pullRequestBaseRef: pullRequest.baseRef } : {}),
+  });
 }
 
 /** Scans of one project the retention sweep removed; projects drops their inventory snapshots. */
@@ -90,25 +92,29 @@ export interface JobArtefacts {
 
 /** The job of the scan's current attempt, to its lane, in the transaction that queued the scan. */
 export function emitScanJob(em: EntityManager, scan: ScanRow, artefacts: JobArtefacts, at: Date): string {
+  return enqueue(em, scanJobLanes[laneOf(scan.trigger)], scan.projectId, scanJob(scan, artefacts, at));
+}
+
+/** emitScanJob's event as an outbox row, for a store writing it in the statement that queues the scan. */
+export function scanJobRow(scan: ScanRow, artefacts: JobArtefacts, at: Date): OutboxRow {
+  return outboxRow(scanJobLanes[laneOf(scan.trigger)], scan.projectId, scanJob(scan, artefacts, at));
+}
+
+function scanJob(scan: ScanRow, artefacts: JobArtefacts, at: Date) {
   const lane = laneOf(scan.trigger);
   const ref = (a: JobArtefacts["sbom"]) =>
     a ? create(ScanArtefactSchema, { key: a.key, sizeBytes: BigInt(a.sizeBytes), sha256: a.sha256 }) : undefined;
-  return enqueue(
-    em,
-    scanJobLanes[lane],
-    scan.projectId,
-    create(ScanJobSchema, {
-      occurredAt: timestampFromDate(at),
-      scanId: scan.id,
-      projectId: scan.projectId,
-      teamId: scan.teamId,
-      kind: scan.kind,
-      lane,
-      attempt: scan.attempt,
-      ref: scan.normalizedRef,
-      sbom: ref(artefacts.sbom),
-      sourceArchive: ref(artefacts.sourceArchive),
-      imageArchive: ref(artefacts.imageArchive),
-    }),
-  );
+  return create(ScanJobSchema, {
+    occurredAt: timestampFromDate(at),
+    scanId: scan.id,
+    projectId: scan.projectId,
+    teamId: scan.teamId,
+    kind: scan.kind,
+    lane,
+    attempt: scan.attempt,
+    ref: scan.normalizedRef,
+    sbom: ref(artefacts.sbom),
+    sourceArchive: ref(artefacts.sourceArchive),
+    imageArchive: ref(artefacts.imageArchive),
+  });
 }

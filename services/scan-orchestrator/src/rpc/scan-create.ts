@@ -25,7 +25,13 @@ import { normalizeScanRef } from "../domain/refs.ts";
 import { metadataProblem, releaseFromMetadata } from "../domain/release.ts";
 import { mayCreateScan } from "../domain/scan-access.ts";
 import { isScanKind, isScanTrigger, SCAN_KINDS, SCAN_TRIGGERS, type ScanKind } from "../domain/scan-state.ts";
-import { emitScanJob, emitScanStateChanged, type JobArtefacts } from "../events/scan-events.ts";
+import {
+  emitScanJob,
+  emitScanStateChanged,
+  scanJobRow,
+  scanStateChangedRow,
+  type JobArtefacts,
+} from "../events/scan-events.ts";
 import * as scans from "../store/scans.ts";
 import * as uploads from "../store/uploads.ts";
 import { deliveryOf, recordDelivery } from "../store/webhook-deliveries.ts";
@@ -62,6 +68,12 @@ export function scanCreateHandlers(
   async function admission(em: EntityManager, teamId: string, now: Date): Promise<Admission> {
     await scans.lockTeamAdmission(em, teamId);
     return admitToTeam({ cap: settings.maxConcurrentPerTeam, ...(await scans.teamLoad(em, teamId, now)) });
+  }
+
+  /** The admission of a scan inserted by queueSourceScan with `thenLockTeam` (the lock is held): the others count. */
+  async function admissionOfInserted(em: EntityManager, scan: scans.ScanRow, now: Date): Promise<Admission> {
+    const load = await scans.teamLoad(em, scan.teamId, now, scan.id);
+    return admitToTeam({ cap: settings.maxConcurrentPerTeam, ...load });
   }
 
   function requester(caller: Caller) {
@@ -101,9 +113,10 @@ export function scanCreateHandlers(
       requester: ReturnType<typeof requester>;
       createdAt: Date;
     },
+    opts: { thenLockTeam: boolean },
   ): Promise<scans.ScanRow> {
     const { ref, requester: by, ...rest } = scan;
-    const row = await scans.insertScan(em, {
+    const row = scans.queuedScanRow({
       ...rest,
       kind: "source",
       ref: ref.ref,
@@ -114,8 +127,12 @@ export function scanCreateHandlers(
       sourceArchiveId: null,
       imageArchiveId: null,
     });
-    emitScanStateChanged(em, row, "", scan.createdAt);
-    emitScanJob(em, row, {}, scan.createdAt);
+    await scans.insertQueuedScan(
+      em,
+      row,
+      [scanStateChangedRow(row, "", scan.createdAt), scanJobRow(row, {}, scan.createdAt)],
+      opts,
+    );
     return row;
   }
 
@@ -219,35 +236,40 @@ export function scanCreateHandlers(
         ...(req.baseRef === undefined ? {} : { base_ref: req.baseRef }),
       };
       const now = new Date();
-      const answered = async (em: EntityManager) => {
-        const earlier = await deliveryOf(em, key);
-        return earlier ? await scans.scanById(em, earlier.scanId) : null;
-      };
-      const seen = await answered(deps.orm.em.fork());
-      if (seen) return create(CreateWebhookScanResponseSchema, { scan: scanView(seen), duplicate: true });
-      await refuseOnDiskPressure();
       const outcome = await deps.orm.em.fork().transactional(async (em) => {
-        const admitted = await admission(em, req.teamId, now);
-        if (!admitted.admit) throw teamCapProblem(settings.maxConcurrentPerTeam, admitted.retryAfterSeconds);
         const scanId = uuidv7();
+        // The delivery first, before the admission rules (a redelivery answers its scan whatever the cap and the
+        // disk say) and before the team's lock: a concurrent copy waits here for this one to commit or roll back,
+        // holding nothing the team's other webhooks wait for.
         if (!(await recordDelivery(em, { ...key, scanId, receivedAt: now }))) {
-          const earlier = await answered(em);
+          const delivery = await deliveryOf(em, key);
+          const earlier = delivery ? await scans.scanById(em, delivery.scanId) : null;
           if (!earlier)
             throw new ProblemError({ status: 409, code: "conflict", detail: "The delivery is being handled." });
           return { scan: earlier, duplicate: true };
         }
-        const scan = await queueSourceScan(em, {
-          id: scanId,
-          projectId: key.projectId,
-          teamId: req.teamId.toLowerCase(),
-          projectName: req.projectName,
-          projectSlug: req.projectSlug,
-          trigger: "webhook",
-          ref,
-          metadata,
-          requester: { requestedByUserId: null, requestedByApiKeyId: null },
-          createdAt: now,
-        });
+        await refuseOnDiskPressure();
+        // Inserted first, then admitted (the insert's statement takes the team's lock, the others are counted, a
+        // refusal rolls it all back): the team's pushes, which come in bursts, wait on each other for the count and
+        // the commit only, not also for the insert.
+        const scan = await queueSourceScan(
+          em,
+          {
+            id: scanId,
+            projectId: key.projectId,
+            teamId: req.teamId.toLowerCase(),
+            projectName: req.projectName,
+            projectSlug: req.projectSlug,
+            trigger: "webhook",
+            ref,
+            metadata,
+            requester: { requestedByUserId: null, requestedByApiKeyId: null },
+            createdAt: now,
+          },
+          { thenLockTeam: true },
+        );
+        const admitted = await admissionOfInserted(em, scan, now);
+        if (!admitted.admit) throw teamCapProblem(settings.maxConcurrentPerTeam, admitted.retryAfterSeconds);
         return { scan, duplicate: false };
       });
       if (!outcome.duplicate) deps.wakeRelay();
@@ -292,18 +314,22 @@ export function scanCreateHandlers(
           };
           const row = batchRowOutcome(index, rawId, facts);
           if (row.status !== "created") return row;
-          const scan = await queueSourceScan(em, {
-            id: uuidv7(),
-            projectId,
-            teamId: project.teamId,
-            projectName: project.name,
-            projectSlug: project.slug,
-            trigger: "manual",
-            ref,
-            metadata: {},
-            requester: requester(caller),
-            createdAt: now,
-          });
+          const scan = await queueSourceScan(
+            em,
+            {
+              id: uuidv7(),
+              projectId,
+              teamId: project.teamId,
+              projectName: project.name,
+              projectSlug: project.slug,
+              trigger: "manual",
+              ref,
+              metadata: {},
+              requester: requester(caller),
+              createdAt: now,
+            },
+            { thenLockTeam: false },
+          );
           return { ...row, scanId: scan.id };
         });
         if (outcome.status === "created") queued = true;

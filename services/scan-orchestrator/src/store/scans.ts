@@ -1,6 +1,7 @@
 // Scan rows: the one module that reads or writes `scans` (docs/adr/0005).
 import { LockMode, type EntityManager, type FilterQuery } from "@mikro-orm/postgresql";
-import { containsPattern, rawQuery, SNAPSHOT } from "@sca/db";
+import { column, containsPattern, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
+import type { OutboxRow } from "@sca/kafka";
 import { medianSeconds } from "../domain/admission.ts";
 import type { ReleaseListFilter } from "../domain/release.ts";
 import type { RetentionCandidate } from "../domain/retention.ts";
@@ -173,41 +174,133 @@ export async function deleteScans(em: EntityManager, ids: readonly string[]): Pr
   return em.nativeDelete(Scan, { id: { $in: [...ids] } });
 }
 
+const LOCK_TEAM_ADMISSION_SQL = "select pg_advisory_xact_lock(hashtextextended(?, 0))";
+const admissionLockKey = (teamId: string) => `scan-admission:${teamId}`;
+
 /** Serialises the admissions of one team (the cap's count and the insert) until the transaction `em` runs ends. */
 export async function lockTeamAdmission(em: EntityManager, teamId: string): Promise<void> {
-  await rawQuery(em, "select pg_advisory_xact_lock(hashtextextended(?, 0))", [`scan-admission:${teamId}`]);
+  await rawQuery(em, LOCK_TEAM_ADMISSION_SQL, [admissionLockKey(teamId)]);
 }
 
 /** How many of the team's recent succeeded scans give its typical duration. */
 const TYPICAL_DURATION_SAMPLE = 50;
 
-/** What the team cap reads (domain/admission.ts TeamLoad, without the cap). */
+const TEAM_LOAD_SQL = `select
+    (select count(*) from scans where team_id = ? and status = 'queued' and id <> ?) as queued,
+    (select coalesce(json_agg(floor(extract(epoch from started_at) * 1000)), '[]'::json)
+       from scans where team_id = ? and status = 'running') as running_started_ms,
+    (select coalesce(json_agg(json_build_array(floor(extract(epoch from coalesce(started_at, created_at)) * 1000),
+                                               floor(extract(epoch from completed_at) * 1000))), '[]'::json)
+       from (select started_at, created_at, completed_at from scans
+             where team_id = ? and status = 'succeeded' and completed_at is not null
+             order by completed_at desc limit ?) recent) as recent_ms`;
+
+/**
+ * What the team cap reads (domain/admission.ts TeamLoad, without the cap), besides the scan `exceptScanId` (one
+ * being admitted, already inserted), in one statement of counts and times rather than a row per active scan: it
+ * runs under the team's admission lock (the indexes scans_team_active and scans_team_completed serve it).
+ */
 export async function teamLoad(
   em: EntityManager,
   teamId: string,
   now: Date,
+  exceptScanId: string | null = null,
 ): Promise<{ runningElapsedSeconds: number[]; queued: number; typicalDurationSeconds: number | null }> {
-  const active = await em.find(
-    Scan,
-    { teamId, status: { $in: ["queued", "running"] } },
-    { ...SNAPSHOT, fields: ["status", "startedAt"] },
-  );
-  const recent = await em.find(
-    Scan,
-    { teamId, status: "succeeded", completedAt: { $ne: null } },
-    {
-      ...SNAPSHOT,
-      fields: ["startedAt", "completedAt", "createdAt"],
-      orderBy: { completedAt: "desc" },
-      limit: TYPICAL_DURATION_SAMPLE,
-    },
-  );
-  const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
+  // A nil UUID for none: no scan has it (ids are UUIDv7).
+  const except = exceptScanId ?? "00000000-0000-0000-0000-000000000000";
+  const [load] = await rawQuery(em, TEAM_LOAD_SQL, [teamId, except, teamId, teamId, TYPICAL_DURATION_SAMPLE], {
+    queued: column.integer,
+    runningStartedMs: column.json<(number | null)[]>(),
+    recentMs: column.json<[number, number][]>(),
+  });
+  const seconds = (fromMs: number, toMs: number) => Math.max(0, (toMs - fromMs) / 1000);
   return {
-    runningElapsedSeconds: active.filter((s) => s.status === "running").map((s) => seconds(s.startedAt ?? now, now)),
-    queued: active.filter((s) => s.status === "queued").length,
-    typicalDurationSeconds: medianSeconds(recent.map((s) => seconds(s.startedAt ?? s.createdAt, s.completedAt!))),
+    runningElapsedSeconds: load!.runningStartedMs.map((ms) => seconds(ms ?? now.getTime(), now.getTime())),
+    queued: load!.queued,
+    typicalDurationSeconds: medianSeconds(load!.recentMs.map(([from, to]) => seconds(from, to))),
   };
+}
+
+const SCAN_COLUMNS: [column: string, value: (s: ScanRow) => unknown][] = [
+  ["id", (s) => s.id],
+  ["project_id", (s) => s.projectId],
+  ["team_id", (s) => s.teamId],
+  ["project_name", (s) => s.projectName],
+  ["project_slug", (s) => s.projectSlug],
+  ["kind", (s) => s.kind],
+  ["status", (s) => s.status],
+  ["trigger", (s) => s.trigger],
+  ["ref", (s) => s.ref],
+  ["normalized_ref", (s) => s.normalizedRef],
+  ["release", (s) => s.release],
+  ["metadata", (s) => JSON.stringify(s.metadata)],
+  ["current_step", (s) => s.currentStep],
+  ["progress_percent", (s) => s.progressPercent],
+  ["attempt", (s) => s.attempt],
+  ["requested_by_user_id", (s) => s.requestedByUserId],
+  ["requested_by_api_key_id", (s) => s.requestedByApiKeyId],
+  ["sbom_upload_id", (s) => s.sbomUploadId],
+  ["source_archive_id", (s) => s.sourceArchiveId],
+  ["image_archive_id", (s) => s.imageArchiveId],
+  ["error_message", (s) => s.errorMessage],
+  ["lease_expires_at", (s) => s.leaseExpiresAt],
+  ["created_at", (s) => s.createdAt],
+  ["started_at", (s) => s.startedAt],
+  ["completed_at", (s) => s.completedAt],
+  ["superseded_at", (s) => s.supersededAt],
+  ["updated_at", (s) => s.updatedAt],
+  ["pending_license_count", (s) => s.pendingLicenseCount],
+  ["pending_license_purls", (s) => JSON.stringify(s.pendingLicensePurls)],
+];
+const JSONB_COLUMNS = new Set(["metadata", "pending_license_purls"]);
+const INSERT_SCAN_SQL = `insert into scans (${SCAN_COLUMNS.map(([c]) => c).join(", ")}) values (${SCAN_COLUMNS.map(
+  ([c]) => (JSONB_COLUMNS.has(c) ? "?::jsonb" : "?"),
+).join(", ")})`;
+
+/** A queued scan as insertQueuedScan writes it: every column given, so it needs no reading back. */
+export function queuedScanRow(scan: Omit<NewScan, "createdAt"> & { createdAt: Date }): ScanRow {
+  return {
+    status: "queued",
+    attempt: 1,
+    currentStep: "",
+    progressPercent: 0,
+    errorMessage: null,
+    leaseExpiresAt: null,
+    startedAt: null,
+    completedAt: null,
+    supersededAt: null,
+    pendingLicenseCount: 0,
+    pendingLicensePurls: [],
+    ...scan,
+    updatedAt: scan.createdAt,
+  };
+}
+
+/**
+ * Inserts the scan and the outbox rows of its events in one statement: scans are queued under the team's
+ * admission lock, and every round trip made while holding it makes the team's other admissions wait (insertScan
+ * takes an insert, a read back and the unit of work's flush). With `thenLockTeam` the same statement ends by
+ * taking the team's admission lock (lockTeamAdmission), for an admission that counts after inserting.
+ */
+export async function insertQueuedScan(
+  em: EntityManager,
+  scan: ScanRow,
+  events: readonly OutboxRow[],
+  opts: { thenLockTeam: boolean },
+): Promise<void> {
+  const outbox = `insert into outbox (id, topic, key, type, payload, headers) values ${events
+    .map(() => "(?, ?, ?, ?, ?, ?::jsonb)")
+    .join(", ")}`;
+  const params = [
+    ...SCAN_COLUMNS.map(([, value]) => value(scan)),
+    ...events.flatMap((e) => [e.id, e.topic, e.key, e.type, e.payload, JSON.stringify(e.headers)]),
+  ];
+  if (opts.thenLockTeam)
+    await rawQuery(em, `with scan as (${INSERT_SCAN_SQL}), events as (${outbox}) ${LOCK_TEAM_ADMISSION_SQL}`, [
+      ...params,
+      admissionLockKey(scan.teamId),
+    ]);
+  else await rawStatement(em, `with scan as (${INSERT_SCAN_SQL}) ${outbox}`, params);
 }
 
 /** The queued or running scan of the project, kind and normalised ref (the batch's already_exists), if any. */
