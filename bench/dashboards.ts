@@ -14,13 +14,11 @@
 // Offline: a portal of its own (@sca/testkit's startPortalProcesses) on the test servers of scripts/env.sh.
 //   . scripts/env.sh && node bench/dashboards.ts
 // The dashboards' rate limit is raised for the run (DASHBOARD_RATE_LIMIT): the bench is one actor.
-import { spawnSync } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { join } from "node:path";
-import { column, openDatabase, rawQuery, rawStatement } from "@sca/db";
-import { createDatabase, fixturesOf, startPortalProcesses } from "@sca/testkit";
+import { column, rawQuery, rawStatement } from "@sca/db";
+import { startPortalProcesses } from "@sca/testkit";
 import { pacedLoad } from "./paced-load.ts";
 import { memoryOf } from "./portal.ts";
+import { dailyRowWritten, seedPortfolio } from "./seeded-portfolio.ts";
 import { printTable } from "./table.ts";
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1_000);
@@ -30,42 +28,14 @@ const TEAMS = Number(process.env.BENCH_TEAMS ?? 60);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const BEHIND = Number(process.env.BENCH_BEHIND ?? Math.ceil(PROJECTS / 100));
-const ROOT = join(import.meta.dirname, "..");
 
-const db = await createDatabase("bench_dashboards");
-const env = {
-  PATH: process.env.PATH ?? "",
-  HOME: process.env.HOME ?? "/tmp",
-  APP_ENV: "dev",
-  DATABASE_URL: db.url,
-  REDIS_URL: "redis://127.0.0.1:56379/2",
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? "127.0.0.1:59092",
-  SECRET_KEY: randomBytes(36).toString("base64url"),
-};
-const migrated = spawnSync(process.execPath, ["src/main.ts", "migrate"], {
-  cwd: join(ROOT, "services", "projects"),
-  env,
-  encoding: "utf8",
-});
-if (migrated.status !== 0) throw new Error(`migrating projects failed:\n${migrated.stdout}${migrated.stderr}`);
-
-const orm = await openDatabase({ url: db.url, schema: "projects", entities: [], migrations: [], poolMax: 2 });
-const teams = Array.from({ length: TEAMS }, () => ({ id: randomUUID(), organizationId: null }));
-const started = Date.now();
-const seeded = await (
-  await fixturesOf("projects")
-).portfolio(orm, {
-  teams,
+const { db, orm, packageNames } = await seedPortfolio({
+  label: "bench_dashboards",
   projects: PROJECTS,
+  teams: TEAMS,
   componentsPerProject: COMPONENTS,
   findingsPerProject: FINDINGS,
 });
-const seedSeconds = (Date.now() - started) / 1000;
-await rawQuery(orm.em.fork(), "analyze", []);
-console.log(
-  `seeded ${PROJECTS} projects, ${PROJECTS * COMPONENTS} components, ${PROJECTS * FINDINGS} findings in ` +
-    `${seedSeconds.toFixed(0)} s`,
-);
 
 const today = new Date().toISOString().slice(0, 10);
 const jobRows: Record<string, string | number>[] = [];
@@ -81,16 +51,7 @@ async function portalAfterDailyJob(run: string) {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(portal.pids.projects).rss)), 100);
   // VmHWM: the peak since the process started, the job included even where it ran before the portal answered.
-  const done = async () =>
-    (
-      await rawQuery(
-        orm.em.fork(),
-        "select count(*) as n from daily_metrics where scope = 'organization' and day = ?::date",
-        [today],
-        { n: column.integer },
-      )
-    )[0]!.n > 0;
-  while (!(await done())) {
+  while (!(await dailyRowWritten(orm, today))) {
     if (Date.now() - started > 900_000) throw new Error("the daily job did not finish in 15 minutes");
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -149,13 +110,13 @@ const queries: [string, string | ((i: number) => string), number][] = [
   ["teams by risk", `${api}/v1/dashboard/teams-by-risk`, 100],
   [
     "package search",
-    (i) => `${api}/v1/portfolio/search?package=${seeded.packageNames[(i * 7919) % seeded.packageNames.length]}`,
+    (i) => `${api}/v1/portfolio/search?package=${packageNames[(i * 7919) % packageNames.length]}`,
     200,
   ],
   [
     "package search, version range",
     (i) =>
-      `${api}/v1/portfolio/search?package=${seeded.packageNames[(i * 7919) % seeded.packageNames.length]}` +
+      `${api}/v1/portfolio/search?package=${packageNames[(i * 7919) % packageNames.length]}` +
       `&version=${encodeURIComponent(">=2.0.0, <4.0.0")}`,
     200,
   ],

@@ -2,7 +2,17 @@
 // screen reader and a keyboard reach the values the canvas draws.
 import { lazy, Suspense } from "react";
 
-const EChart = lazy(() => import("./echart.tsx"));
+const loadEChart = () => import("./echart.tsx");
+const EChart = lazy(loadEChart);
+
+/**
+ * Starts fetching ECharts' code as a page that draws charts opens, so that it arrives while the page's data is asked for
+ * rather than after (a chart is rendered only once its data is there). Fetched once; later calls cost nothing.
+ */
+export function preloadCharts(): void {
+  void loadEChart();
+}
+
 /** Up to this many categories the values are listed under the chart; more (a trend's days) fold into a details. */
 const LISTED_INLINE = 8;
 

@@ -3,7 +3,7 @@
 // downloads a backup, and opens a restore up to its confirmation (a wrong word is the API's refusal: a real restore
 // would wipe the data the other specs use); a team_admin added through the page gets the API's not-found page on each
 // of them, downloads the project's signed SBOM with its VERIFY.md and turns a second factor on, which the
-// super_admin then clears before sending them a password reset; the viewer gets the not-found pages and no signed
+// super_admin then clears before sending them a password reset and setting their role; the viewer gets the not-found pages and no signed
 // SBOM button (the API refuses a viewer the signing artifacts).
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
@@ -181,6 +181,24 @@ test("the super_admin clears the team_admin's second factor, sends a reset and r
   await expect(admin.getByText(`Password-reset link sent to ${teamAdmin.email}.`)).toBeVisible();
   await screenshot(admin, "admin-users-reset");
   await expectAccessible(admin);
+
+  // Their role set through PATCH /v1/admin/users/{id}/role: a team role without a team is the API's 422, shown; with
+  // the suite's team it replaces their team_admin membership, read back after a reload.
+  await row.getByRole("button", { name: `Set role of ${teamAdmin.email}` }).click();
+  const role = admin.getByRole("form", { name: `Role of ${teamAdmin.email}` });
+  await role.getByLabel("Role").selectOption("developer");
+  await role.getByRole("button", { name: "Set role" }).click();
+  await expect(role.getByRole("alert")).toContainText(/team_id/);
+  await role.getByLabel("Team").selectOption(who.teamId);
+  await role.getByRole("button", { name: "Set role" }).click();
+  await expect(role.getByRole("status")).toHaveText(
+    `${teamAdmin.email}: not super_admin; teams ${who.teamName} (developer).`,
+  );
+  await screenshot(admin, "admin-user-role");
+  await expectAccessible(admin);
+  await admin.reload();
+  await expect(row.locator("td").nth(2)).toHaveText(`${who.teamName} (developer)`);
+  await expect(row.locator("td").nth(6)).toHaveText("no");
 
   await admin.goto(`/admin/teams/${who.teamId}`);
   accept(admin);

@@ -1,8 +1,9 @@
 // The super_admin's list of people: searched and filtered by the API, 50 a page; each person deactivated or activated
 // again, unlocked after too many failed sign-ins, their second factor cleared (for one who lost it) and a password-reset
-// link sent (after a confirmation). Anyone else gets the API's 404 as the not-found page.
+// link sent (after a confirmation), their role set (admin-user-role.tsx). Anyone else gets the API's 404 as the not-found page.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
+import { useState } from "react";
 import type { paths } from "@sca/api-client";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { filters } from "../form.ts";
@@ -10,6 +11,7 @@ import { Pager } from "../pager.tsx";
 import { dataOf } from "../problem.ts";
 import { ProblemView } from "../problem-view.tsx";
 import { api } from "../session/session.ts";
+import { UserRoleForm } from "./admin-user-role.tsx";
 
 const PAGE_SIZE = 50;
 type User = paths["/v1/admin/users"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
@@ -24,6 +26,7 @@ export function AdminUsersPage() {
   const search: AdminUsersSearch = useSearch({ strict: false });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [roleOf, setRoleOf] = useState<User>();
   const page = search.page ?? 1;
   const active: "true" | "false" | undefined =
     search.is_active === "true" ? "true" : search.is_active === "false" ? "false" : undefined;
@@ -82,6 +85,7 @@ export function AdminUsersPage() {
       header: "Last sign-in",
       cell: ({ row }) => (row.original.last_login_at ? new Date(row.original.last_login_at).toLocaleString() : "never"),
     },
+    { id: "super", header: "Super admin", cell: ({ row }) => (row.original.is_superuser ? "yes" : "no") },
     {
       id: "actions",
       header: "Actions",
@@ -93,6 +97,9 @@ export function AdminUsersPage() {
             onClick={() => activation.mutate({ id: u.id, active: !u.is_active })}
           >
             {u.is_active ? `Deactivate ${u.email}` : `Activate ${u.email}`}
+          </button>
+          <button type="button" onClick={() => setRoleOf(u)}>
+            Set role of {u.email}
           </button>
           <button type="button" onClick={() => unlock.mutate(u.id)}>
             Unlock sign-in of {u.email}
@@ -152,6 +159,7 @@ export function AdminUsersPage() {
       {unlock.isSuccess ? <p role="status">Sign-in unlocked.</p> : null}
       {clearMfa.data ? <p role="status">Second factor of {clearMfa.data} cleared.</p> : null}
       {passwordReset.data ? <p role="status">Password-reset link sent to {passwordReset.data}.</p> : null}
+      {roleOf ? <UserRoleForm key={roleOf.id} user={roleOf} /> : null}
       <DataTable label="Users" columns={columns} rows={users.data?.items} rowId={(u) => u.id} />
       {users.data ? (
         <Pager

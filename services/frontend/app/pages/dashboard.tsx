@@ -3,8 +3,9 @@
 // loaded to be counted here.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { useEffect } from "react";
 import type { Schemas } from "@sca/api-client";
-import { Chart } from "../chart.tsx";
+import { Chart, preloadCharts } from "../chart.tsx";
 import { ActionQueue } from "./action-queue.tsx";
 import { DataTable, type Columns } from "../data-table.tsx";
 import { dataOf } from "../problem.ts";
@@ -42,6 +43,7 @@ const scanColumns: Columns<Schemas["PortfolioOverview"]["recent_scans"][number]>
 ];
 
 export function DashboardPage() {
+  useEffect(preloadCharts, []);
   const overview = useQuery({
     queryKey: ["dashboard", "overview"],
     queryFn: async () => dataOf(await api.GET("/v1/dashboard/overview")),
