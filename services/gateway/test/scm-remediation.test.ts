@@ -1,7 +1,9 @@
 // Source-host apps and npm remediation pull requests end to end (docs/scm.md): a real gateway, identity and projects;
 // the project's newest snapshot made as the scanner-runner hands it over (projects' findings fixture: lodash 4.17.20,
 // fixed in 4.17.21); the run's Gitea as the repository, behind the test kit's app-token exchange (Gitea has no
-// GitHub-style apps), which projects reaches as SCM_API_URL. The pull request is read back from Gitea. Projects
+// GitHub-style apps), which projects reaches as SCM_API_URL; the app host also answers GitHub's branch creation
+// (POST git/refs) until a test turns that off to see the portal fall back to Gitea's. The pull request is read back
+// from Gitea. Projects
 // reconciles records left `creating` every few hundred milliseconds here (its seam; ten minutes in a deployment), so
 // the test sees a crash's leftovers settled without waiting.
 import { randomUUID } from "node:crypto";
@@ -110,6 +112,10 @@ async function link(appId: string, projectId: string, repo: string) {
   });
 }
 
+/** The statuses the app host answered to POSTs at `/repos/{repo}{tail}`, in order. */
+const posts = (repo: string, tail: string) =>
+  appHost.served.filter((c) => c.method === "POST" && c.path === `/repos/${repo}${tail}`).map((c) => c.status);
+
 const openPr = (projectId: string, bearer = admin, body?: unknown) =>
   s.request("POST", `/v1/projects/${projectId}/remediation/npm/pull-request`, { bearer, body });
 
@@ -211,6 +217,9 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
     });
     const head = created.json.head_branch as string;
     expect(head).toMatch(/^sca-portal\/remediation-[0-9a-f]{12}$/);
+    // The branch was made as GitHub documents it (POST git/refs), not with Gitea's own route.
+    expect(posts(repo, "/git/refs")).toEqual([201]);
+    expect(posts(repo, "/branches")).toEqual([]);
 
     // Read back from Gitea: the PR, its one commit, its one file, the edit byte for byte.
     const number = created.json.pr_number as number;
@@ -238,6 +247,10 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
     const pulls = await gitea.api<unknown[]>("GET", `/repos/${repo}/pulls?state=all`);
     expect(pulls).toHaveLength(1);
     expect(appHost.tokensIssued()).toBeGreaterThanOrEqual(1);
+    // The same bumps again made no second branch.
+    expect(posts(repo, "/git/refs")).toEqual([201]);
+    const branches = await gitea.api<{ name: string }[]>("GET", `/repos/${repo}/branches`);
+    expect(branches.map((b) => b.name).sort()).toEqual(["main", head].sort());
 
     // Nothing left to bump: a manifest already at the fix.
     const done = await openPr(projectId, admin, { manifest: MANIFEST.replace("^4.17.20", "^4.17.21") });
@@ -286,12 +299,56 @@ describe("POST /v1/projects/{id}/remediation/npm/pull-request", () => {
     expect(await gitea.api<unknown[]>("GET", `/repos/${repo}/pulls?state=all`)).toHaveLength(1);
     const branches = await gitea.api<{ name: string }[]>("GET", `/repos/${repo}/branches`);
     expect(branches.map((b) => b.name).sort()).toEqual(["main", retried.json.head_branch].sort());
+    // The retry's git/refs write found the branch there (GitHub's 422 "Reference already exists") and went on.
+    expect(posts(repo, "/git/refs")).toEqual([201, 422]);
     const list = await s.request("GET", `/v1/projects/${projectId}/remediation/pull-requests`, { bearer: admin });
     expect((list.json.items as { status: string }[]).map((r) => r.status)).toEqual(["open", "failed"]);
 
     // A repository the installation cannot see is unusable (422), not a remote failure.
     expect((await link(appId, projectId, `${gitea.user}/no-such-${randomUUID().slice(0, 6)}`)).status).toBe(200);
     expect((await openPr(projectId, admin, { manifest: MANIFEST })).status).toBe(422);
+  }, 60_000);
+});
+
+// Last of the branch writers: the portal remembers a host without git/refs for the life of the process.
+describe("a host without GitHub's git/refs write (Gitea's own API)", () => {
+  it("falls back to Gitea's branch creation once, then goes there first", async () => {
+    appHost.servesGitRefs = false;
+    try {
+      const first = await vulnerableProject();
+      const appId = await registerApp();
+      expect((await link(appId, first.projectId, first.repo)).status).toBe(200);
+      const created = await openPr(first.projectId);
+      expect(created.status).toBe(201);
+      const head = created.json.head_branch as string;
+      // Gitea has no POST git/refs (404 or 405): the branch was made with its POST /branches.
+      const refused = posts(first.repo, "/git/refs");
+      expect(refused).toHaveLength(1);
+      expect([404, 405]).toContain(refused[0]);
+      expect(posts(first.repo, "/branches")).toEqual([201]);
+      const pr = await gitea.api<{ head: { ref: string }; base: { ref: string } }>(
+        "GET",
+        `/repos/${first.repo}/pulls/${created.json.pr_number as number}`,
+      );
+      expect(pr).toMatchObject({ head: { ref: head }, base: { ref: "main" } });
+
+      // Remembered: the next branch goes straight to Gitea's route.
+      const second = await vulnerableProject();
+      expect((await link(appId, second.projectId, second.repo)).status).toBe(200);
+      const next = await openPr(second.projectId);
+      expect(next.status).toBe(201);
+      expect(posts(second.repo, "/git/refs")).toEqual([]);
+      expect(posts(second.repo, "/branches")).toEqual([201]);
+      // The same bumps again: the open record, no second branch.
+      const again = await openPr(second.projectId);
+      expect(again.status).toBe(200);
+      expect(again.json).toEqual(next.json);
+      expect(posts(second.repo, "/branches")).toEqual([201]);
+      const branches = await gitea.api<{ name: string }[]>("GET", `/repos/${second.repo}/branches`);
+      expect(branches.map((b) => b.name).sort()).toEqual(["main", next.json.head_branch].sort());
+    } finally {
+      appHost.servesGitRefs = true;
+    }
   }, 60_000);
 });
 

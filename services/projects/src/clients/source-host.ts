@@ -1,8 +1,9 @@
 // The source host's REST API as an installed app reaches it (docs/scm.md, "App credentials"): a JWT signed with the
 // app's private key (RS256, iss = app id, 9 minutes) is exchanged at POST /app/installations/{id}/access_tokens for
 // an installation token, kept until a minute before it expires; the repository calls carry that token. The paths are
-// host A's (GitHub's and Gitea's shared REST shapes), except the branch creation, which is Gitea's
-// POST /repos/{owner}/{repo}/branches. Failures carry only the host's HTTP status, never its body or a token.
+// host A's (GitHub's and Gitea's shared REST shapes), except the branch creation, where the two differ: GitHub's
+// POST /repos/{owner}/{repo}/git/refs first, Gitea's POST /repos/{owner}/{repo}/branches on a host that does not
+// serve it (remembered per host). Failures carry only the host's HTTP status, never its body or a token.
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { SignJWT } from "jose";
 
@@ -54,6 +55,7 @@ export interface SourceHost {
 export function sourceHost(apiUrl: string, timeoutMs: number): SourceHost {
   const base = apiUrl.replace(/\/+$/, "");
   const tokens = new Map<string, { token: string; renewAt: number }>();
+  const flavour: HostFlavour = { branchesRoute: false };
 
   async function call(method: string, path: string, what: string, auth: string, body?: unknown): Promise<Response> {
     let res: Response;
@@ -105,14 +107,24 @@ export function sourceHost(apiUrl: string, timeoutMs: number): SourceHost {
   return {
     async repository(app, fullName) {
       const token = await installationToken(app);
-      return repositoryApi(fullName, (method, path, what, body) =>
-        call(method, `/repos/${fullName}${path}`, what, `token ${token}`, body),
+      return repositoryApi(
+        fullName,
+        (method, path, what, body) => call(method, `/repos/${fullName}${path}`, what, `token ${token}`, body),
+        flavour,
       );
     },
   };
 }
 
 type RepoCall = (method: string, path: string, what: string, body?: unknown) => Promise<Response>;
+
+/** What the host showed it is: `branchesRoute` once it answered Gitea's branch creation after refusing git/refs. */
+interface HostFlavour {
+  branchesRoute: boolean;
+}
+
+/** A path of branch `name`, each segment escaped (branch names may hold slashes). */
+const branchPath = (name: string) => name.split("/").map(encodeURIComponent).join("/");
 
 async function json<T>(res: Response, what: string): Promise<T> {
   if (!res.ok) throw new SourceHostError(res.status, what);
@@ -121,7 +133,16 @@ async function json<T>(res: Response, what: string): Promise<T> {
 
 export type RepositoryApi = ReturnType<typeof repositoryApi>;
 
-function repositoryApi(fullName: string, call: RepoCall) {
+function repositoryApi(fullName: string, call: RepoCall, flavour: HostFlavour) {
+  /** Gitea's branch creation; false when the branch exists (409). */
+  async function createBranchGitea(name: string, from: string): Promise<boolean> {
+    const what = "create the branch";
+    const res = await call("POST", "/branches", what, { new_branch_name: name, old_ref_name: from });
+    if (res.status === 409) return false;
+    await json(res, what);
+    return true;
+  }
+
   return {
     fullName,
     /** The repository's default branch; null when the installation cannot see it. */
@@ -138,11 +159,33 @@ function repositoryApi(fullName: string, call: RepoCall) {
       if (answer.type !== undefined && answer.type !== "file") return null;
       return { text: Buffer.from(answer.content ?? "", "base64").toString("utf8"), sha: answer.sha };
     },
-    /** Makes `name` from `from`; false when it exists already. */
+    /**
+     * Makes branch `name` at the head of branch `from`; false when it exists already. As GitHub documents it: the
+     * base's commit (GET /branches/{from}: GitHub answers commit.sha, Gitea commit.id), then POST /git/refs
+     * (422 "Reference already exists" when it is there). A host answering 404 or 405 there (Gitea has no such write)
+     * is asked at Gitea's POST /branches instead; once that answered as Gitea does, the host is remembered as Gitea.
+     */
     async createBranch(name: string, from: string): Promise<boolean> {
-      const res = await call("POST", "/branches", "create the branch", { new_branch_name: name, old_ref_name: from });
-      if (res.status === 409) return false;
-      await json(res, "create the branch");
+      if (flavour.branchesRoute) return createBranchGitea(name, from);
+      const read = "read the base branch";
+      const base = await json<{ commit: { sha?: string; id?: string } }>(
+        await call("GET", `/branches/${branchPath(from)}`, read),
+        read,
+      );
+      const sha = base.commit.sha ?? base.commit.id;
+      if (!sha) throw new SourceHostError(null, `${read}: no commit`);
+      const what = "create the branch";
+      const res = await call("POST", "/git/refs", what, { ref: `refs/heads/${name}`, sha });
+      if (res.status === 404 || res.status === 405) {
+        const made = await createBranchGitea(name, from);
+        flavour.branchesRoute = true;
+        return made;
+      }
+      if (res.status === 422) {
+        const answer = (await res.json().catch(() => ({}))) as { message?: string };
+        if (/already exists/i.test(answer.message ?? "")) return false;
+      }
+      await json(res, what);
       return true;
     },
     async updateFile(path: string, change: { branch: string; text: string; sha: string; message: string }) {

@@ -57,7 +57,7 @@ export function isRepositoryFullName(value: string): boolean {
 
 /**
  * A `creating` record untouched this long was left by a crash between the record and the remote writes (no request
- * takes it: each of its at most six host calls ends within SCM_HTTP_TIMEOUT_MS, 120 s at most).
+ * takes it: each of its at most seven host calls ends within SCM_HTTP_TIMEOUT_MS, 120 s at most).
  */
 export const CREATING_ABANDONED_AFTER_MS = 15 * 60_000;
 
