@@ -180,6 +180,35 @@ async function expectNothingStored(projectId: string, scan: Record<string, unkno
   await expect(stat(join(artefactDir, `scans/${scan.id as string}/inventory.binpb`))).rejects.toThrow();
 }
 
+/**
+ * The npm remediation dry-run without a manifest edits the package.json the scan preserved (docs/scm.md): the same
+ * answer as for those bytes sent as `manifest`, and only the lines of the bumped packages differ from them.
+ */
+async function expectPreservedDryRun(projectId: string, scanId: string, original: string): Promise<void> {
+  const path = `/v1/projects/${projectId}/remediation/npm/dry-run`;
+  const preserved = await call("POST", path, {});
+  expect(preserved.status).toBe(200);
+  expect(preserved.json).toMatchObject({
+    scan_id: scanId,
+    manifest_source: "preserved_source",
+    manifest_found: true,
+    changed: true,
+  });
+  const sent = await call("POST", path, { manifest: original });
+  expect(sent.json.manifest_source).toBe("override");
+  for (const field of ["changed", "edited_manifest", "recommendations", "changes", "warnings"])
+    expect(preserved.json[field]).toEqual(sent.json[field]);
+  const bumps = (preserved.json.changes as { package: string; before: string; after: string; changed: boolean }[])
+    .filter((c) => c.changed)
+    .map((c) => `"${c.package}": "${c.after}"`);
+  expect(bumps.length).toBeGreaterThan(0);
+  const before = original.split("\n");
+  const after = (preserved.json.edited_manifest as string).split("\n");
+  expect(after).toHaveLength(before.length);
+  const differing = after.filter((line, i) => line !== before[i]).map((line) => line.trim().replace(/,$/, ""));
+  expect(differing.sort()).toEqual(bumps.sort());
+}
+
 beforeAll(async () => {
   git = await startGitServer();
   privateGit = await startGitServer({ credential: CREDENTIAL });
@@ -236,6 +265,8 @@ describe("source scans of real projects", () => {
     expect(lines.some((l) => l.stage === "clone" && /Checked out [0-9a-f]{40}/.test(l.line))).toBe(true);
     expect(lines.some((l) => l.stage === "cdxgen" && l.stream === "stdout")).toBe(true);
     expect(lines.some((l) => l.stage === "cdxgen" && l.stream === "stderr")).toBe(true);
+
+    await expectPreservedDryRun(id, scan.id as string, (await manifests("nodegoat"))["package.json"]!.toString("utf8"));
   }, 240_000);
 
   it("clones a PyPI project's named branch with the project's git credential", async () => {
@@ -304,6 +335,8 @@ describe("source scans of real projects", () => {
     expect(scan).toMatchObject({ status: "succeeded", error_message: null });
     const lock = packageLockOf(files["package-lock.json"]!.toString("utf8"));
     expect(new Set((await componentsOf(id)).map((c) => c.purl))).toEqual(lockfilePurls(lock));
+    // The package.json the archive wraps in its one directory is the one preserved.
+    await expectPreservedDryRun(id, scan.id as string, files["package.json"]!.toString("utf8"));
   }, 240_000);
 
   it("scans an uploaded .tar.gz of the PyPI project and stores every pinned requirement", async () => {

@@ -136,7 +136,13 @@ export const service = defineService({
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });
       registerProjectAssigneeService(router, { orm, directory });
       registerSourceHostAppService(router, { orm, appSecretKey, wakeRelay: () => kafka.wakeRelay() });
-      registerRemediationService(router, { orm, appSecretKey, host, serviceName: config.REMEDIATION_SERVICE_NAME });
+      registerRemediationService(router, {
+        orm,
+        appSecretKey,
+        host,
+        serviceName: config.REMEDIATION_SERVICE_NAME,
+        artefacts,
+      });
       registerPullRequestCommentService(router, { orm, appSecretKey, host });
       registerProjectWebhookService(router, {
         orm,

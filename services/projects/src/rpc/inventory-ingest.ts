@@ -98,6 +98,7 @@ export function inventoryIngestHandlers(deps: InventoryServiceDeps): InventoryHa
           attempt: req.attempt,
           ref: req.ref,
           release: releaseOf(req.release, contents.document.release),
+          packageJsonKey: req.packageJson?.key || null,
         },
         contents,
         inventoryIngestedInsert(projectId, scanId, new Date()),

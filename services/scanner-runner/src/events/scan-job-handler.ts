@@ -8,6 +8,7 @@
 // partition's next owner) and the scan being over for this run (an admin cancel or a later attempt: the job ends
 // quietly, recorded as applied).
 import { Readable } from "node:stream";
+import type { StoredArtefact } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
@@ -29,6 +30,7 @@ import { addComponents, releaseRawData, type SbomInventory } from "../domain/sbo
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import { readSbom } from "../domain/sbom/read-sbom.ts";
 import { refineScopes, type ScopeRefinements } from "../domain/sbom/scope-refinements.ts";
+import { PACKAGE_JSON_MAX_BYTES, packageJsonArtefactKey } from "../fetch/root-package-json.ts";
 import { knownState } from "../store/known-scan-states.ts";
 import { queueLateLookup, type LateLookup } from "../store/late-registry-lookups.ts";
 import { AttemptReporter, type AttemptOutcome } from "./attempt-reporter.ts";
@@ -62,6 +64,11 @@ export interface ScanJobDeps extends SourceSbomDeps, MatchingDeps {
 /** Where a scan's inventory artefact lives: one per scan, rewritten whole by a later attempt. */
 export function inventoryArtefactKey(scanId: string): string {
   return `scans/${scanId}/inventory.binpb`;
+}
+
+/** A stored artefact as a message names it. */
+function artefactRef(stored: StoredArtefact) {
+  return { key: stored.key, sizeBytes: BigInt(stored.sizeBytes), sha256: stored.sha256 };
 }
 
 /** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
@@ -168,6 +175,13 @@ async function runStages(
       maxBytes: INVENTORY_ARTEFACT_MAX_BYTES,
       signal,
     });
+    // Beside it, the tree's root package.json (the npm remediation dry-run's manifest, docs/scm.md).
+    const packageJson = found.packageJson
+      ? await deps.store.put(packageJsonArtefactKey(job.scanId), Readable.from([found.packageJson]), {
+          maxBytes: PACKAGE_JSON_MAX_BYTES,
+          signal,
+        })
+      : null;
     // The artefact holds each component's raw_data now; nothing after needs it in memory.
     releaseRawData(inventory);
     await boundary();
@@ -182,7 +196,8 @@ async function runStages(
         projectId: job.projectId,
         attempt: job.attempt,
         ref: job.ref,
-        inventory: { key: stored.key, sizeBytes: BigInt(stored.sizeBytes), sha256: stored.sha256 },
+        inventory: artefactRef(stored),
+        ...(packageJson ? { packageJson: artefactRef(packageJson) } : {}),
       },
       signal,
     );

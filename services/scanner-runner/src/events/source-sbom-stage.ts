@@ -14,6 +14,7 @@ import { SOURCE_STAGES, type SourceStage } from "../domain/scan-job.ts";
 import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import type { ArchiveLimits } from "../fetch/archive-entries.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
+import { readRootPackageJson } from "../fetch/root-package-json.ts";
 import { cloneRepository, type CloneLimits, type ToolLine } from "../fetch/git-clone.ts";
 import { imageArchiveTree } from "../fetch/image-archive.ts";
 import type { UnpackTally } from "../fetch/image-layers.ts";
@@ -67,12 +68,13 @@ export interface SourceSbomDeps {
 
 /**
  * What the head of a source scan hands on: the fingerprint stage's findings, the Go releases the tree's go.mod files
- * name, the scancode stage's pending record.
+ * name, the scancode stage's pending record, the tree's root package.json.
  */
 export interface HeadFindings {
   fingerprints?: FingerprintFindings | null;
   goToolchains?: GoModToolchain[];
   licensesRecorded?: Promise<unknown>;
+  packageJson?: Buffer | null;
 }
 
 /**
@@ -139,6 +141,7 @@ export async function buildSourceSbom(
     }
     await boundary();
     await reach("fetched");
+    if (job.kind === "source") found.packageJson = await readRootPackageJson(ws.tree);
     // A source tree's fingerprint and scancode stages only read the tree cdxgen reads: their work runs beside
     // cdxgen's, and each stage is reported (frames, then its held log lines) after cdxgen's, as before.
     beside = new AbortController();

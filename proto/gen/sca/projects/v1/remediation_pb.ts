@@ -24,7 +24,7 @@ export type NpmDryRunRequest = Message<"sca.projects.v1.NpmDryRunRequest"> & {
   projectId: string;
 
   /**
-   * Raw package.json; absent: the latest preserved scan source's (none is preserved today: manifest_source none).
+   * Raw package.json; absent: the package.json preserved by the project's latest scan that kept one (preserved_source).
    *
    * @generated from field: optional string manifest = 2;
    */

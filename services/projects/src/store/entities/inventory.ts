@@ -27,6 +27,8 @@ export const InventorySnapshot = defineEntity({
     componentCount: p.integer(),
     edgeCount: p.integer(),
     ingestedAt: p.datetime().defaultRaw("now()"),
+    /** Source scans: the artefact key of the tree's root package.json (docs/scm.md); null when none was kept. */
+    packageJsonKey: p.text().strictNullable(),
   },
   indexes: [
     // The default anchor: a project's newest snapshot.

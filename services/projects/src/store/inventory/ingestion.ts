@@ -16,6 +16,8 @@ export interface NewSnapshot {
   attempt: number;
   ref: string;
   release: string | null;
+  /** The artefact key of the scan's preserved package.json; null when none. */
+  packageJsonKey: string | null;
 }
 
 export type IngestOutcome =
@@ -81,8 +83,8 @@ export async function writeInventory(
     await tx.statement(
       `insert into inventory_snapshots (scan_id, project_id, attempt, ref, release, format, spec_version,
          serial_number, document_name, tools, primary_component_name, primary_component_version,
-         primary_component_purl, graph_rooted, component_count, edge_count)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16)`,
+         primary_component_purl, graph_rooted, component_count, edge_count, package_json_key)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16, $17)`,
       [
         s.scanId,
         s.projectId,
@@ -100,6 +102,7 @@ export async function writeInventory(
         d.graphRooted,
         counts.componentCount,
         counts.edgeCount,
+        s.packageJsonKey,
       ],
     );
     // Rows made as COPY takes them: no second array of the whole snapshot.

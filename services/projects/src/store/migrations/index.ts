@@ -3,6 +3,7 @@ import { CreateOutboxTable, CreateProcessedEventsTable } from "@sca/kafka";
 import { Migration20261128210000_SourceHostApps } from "./Migration20261128210000_SourceHostApps.ts";
 import { Migration20261129030000_JudgedGateOutcomes } from "./Migration20261129030000_JudgedGateOutcomes.ts";
 import { Migration20261129060000_KeylessSignatures } from "./Migration20261129060000_KeylessSignatures.ts";
+import { Migration20261129073000_PreservedPackageJson } from "./Migration20261129073000_PreservedPackageJson.ts";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
@@ -60,4 +61,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261129030000_JudgedGateOutcomes,
   // Keyless SBOM signatures' certificates (docs/signing.md, "Keyless").
   Migration20261129060000_KeylessSignatures,
+  // A source scan's preserved root package.json (docs/scm.md, "npm remediation dry-run").
+  Migration20261129073000_PreservedPackageJson,
 ];
