@@ -5,3 +5,4 @@ export { S3ArtefactStore, UNBOUNDED_BYTES } from "./s3-store.ts";
 export type { S3ArtefactStoreOptions } from "./s3-store.ts";
 export { openArtefactStore } from "./open-store.ts";
 export type { ArtefactStoreSettings } from "./open-store.ts";
+export { artefactBytes } from "./artefact-bytes.ts";

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { beforeEach, describe, expect, it } from "@jest/globals";
 import { ProblemError } from "@sca/problem";
-import { bytesSource, InvalidArtefactKey, type ArtefactStore } from "@sca/artefacts";
+import { artefactBytes, bytesSource, InvalidArtefactKey, type ArtefactStore } from "@sca/artefacts";
 
 export interface ContractBackend {
   /** A fresh, empty store for each test. */
@@ -67,6 +67,16 @@ export function describeArtefactStoreContract(name: string, backend: ContractBac
       expect(await store.delete("a.txt")).toBe(true);
       expect(await store.delete("a.txt")).toBe(false);
       expect(await store.get("a.txt")).toBeNull();
+    });
+
+    it("reads an artefact whole, or null when it is absent or past the reader's bound", async () => {
+      await store.put("small/package.json", chunks(3, 1000), { maxBytes: MiB });
+      const whole = await artefactBytes(store, "small/package.json");
+      expect(whole?.length).toBe(3000);
+      expect(createHash("sha256").update(whole!).digest("hex")).toBe(sha256Of(3, 1000));
+      expect((await artefactBytes(store, "small/package.json", 3000))?.length).toBe(3000);
+      expect(await artefactBytes(store, "small/package.json", 2999)).toBeNull();
+      expect(await artefactBytes(store, "small/absent.json")).toBeNull();
     });
 
     it("accepts exactly the cap and refuses one byte more with a 413 problem, storing nothing", async () => {

@@ -1,7 +1,7 @@
 // A source scan's root package.json, kept by the scanner-runner in the artefact store beside the inventory and named
 // on the snapshot (package_json_key): the npm remediation dry-run's manifest when none is sent (docs/scm.md).
 import { QueryOrder, type EntityManager } from "@mikro-orm/postgresql";
-import type { ArtefactStore } from "@sca/artefacts";
+import { artefactBytes, type ArtefactStore } from "@sca/artefacts";
 import { SNAPSHOT } from "@sca/db";
 import { InventorySnapshot } from "./entities/inventory.ts";
 
@@ -24,18 +24,7 @@ export async function preservedPackageJson(
     },
   );
   if (!row?.packageJsonKey) return null;
-  const stream = await artefacts.get(row.packageJsonKey);
-  if (!stream) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > PACKAGE_JSON_MAX_BYTES) return null;
-      chunks.push(chunk);
-    }
-  } finally {
-    stream.destroy();
-  }
-  return { scanId: row.scanId, manifest: Buffer.concat(chunks).toString("utf8") };
+  const bytes = await artefactBytes(artefacts, row.packageJsonKey, PACKAGE_JSON_MAX_BYTES);
+  if (!bytes) return null;
+  return { scanId: row.scanId, manifest: bytes.toString("utf8") };
 }

@@ -5,7 +5,7 @@
 // them too. Missing (ingested before signing was configured, a failed write): the signer writes the export itself.
 import { Readable } from "node:stream";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { ArtefactStore } from "@sca/artefacts";
+import { artefactBytes, type ArtefactStore } from "@sca/artefacts";
 import type { Logger } from "@sca/log";
 import type { InventoryContents } from "../../domain/inventory-artefact.ts";
 import type { SbomComponentRow, SbomIdentity } from "../../domain/sbom-export/index.ts";
@@ -81,11 +81,7 @@ export async function keepSigningCopy(
 
 /** The copy's bytes, or null when there is none. */
 export async function signingCopy(artefacts: ArtefactStore, scanId: string): Promise<Buffer | null> {
-  const stream = await artefacts.get(signingCopyKey(scanId));
-  if (!stream) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
+  return artefactBytes(artefacts, signingCopyKey(scanId));
 }
 
 export async function dropSigningCopy(artefacts: ArtefactStore, scanId: string): Promise<void> {
