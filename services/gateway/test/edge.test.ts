@@ -2,6 +2,7 @@
 // 404/405/400/413/415/422/500 in English, errors from services, CORS, demo read-only, liveness.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect } from "node:net";
+import { Readable } from "node:stream";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { currentRequestId } from "@sca/log";
 import { ProblemError, toConnectError } from "@sca/problem";
@@ -108,6 +109,25 @@ const testRoutes = (): Route[] => [
       return { status: 200, body: row };
     },
   }),
+  defineRoute({
+    method: "get",
+    path: "/v1/test-streamed-deadline",
+    summary: "test: the service-call deadline of a streamed answer",
+    tags: ["test"],
+    responses: { 200: { description: "the deadline", schema: z.string(), contentType: "text/plain", stream: true } },
+    handler: ({ call }) => ({
+      status: 200,
+      stream: Readable.from([String(call.timeoutMs ?? "none")]),
+    }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/test-unary-deadline",
+    summary: "test: the service-call deadline of a plain answer",
+    tags: ["test"],
+    responses: { 200: { description: "the deadline", schema: z.object({ timeout_ms: z.number().nullable() }) } },
+    handler: ({ call }) => ({ status: 200, body: { timeout_ms: call.timeoutMs ?? null } }),
+  }),
 ];
 
 let gw: TestGateway;
@@ -122,6 +142,16 @@ afterAll(async () => {
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${gw.origin}${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+
+describe("service-call deadlines", () => {
+  it("gives a streamed answer's calls an hour, and leaves a plain answer's to the client's 10 s", async () => {
+    // A 10,000-component notice on a loaded node outlasted the 10 s and was cut mid-body (obligations.test.ts).
+    const streamed = await fetch(`${gw.origin}/v1/test-streamed-deadline`);
+    expect(await streamed.text()).toBe("3600000");
+    const plain = await fetch(`${gw.origin}/v1/test-unary-deadline`);
+    expect(await plain.json()).toEqual({ timeout_ms: null });
+  });
+});
 
 describe("paths", () => {
   it("serves the backend mounts with and without the /api prefix", async () => {

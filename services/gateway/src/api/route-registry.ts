@@ -104,11 +104,19 @@ function tagTemplate(template: string): RequestHandler {
   };
 }
 
+/**
+ * The deadline of the service calls of a route that streams its answer: the bytes flow as fast as the service writes
+ * and the client reads, so a 10,000-component export on a busy node outlasts a unary call's 10 s (and was cut short
+ * mid-body). A client that leaves ends the stream (sendStream), so only a stalled download lives this long.
+ */
+const STREAMED_CALL_TIMEOUT_MS = 3_600_000;
+
 function runRoute(route: Route): RequestHandler {
+  const streamed = Object.values(route.responses).some((spec) => spec.stream);
   return async (req, res) => {
     const input = await parseRequest(route, req);
     // The caller's call options, bound once for the handler; a route without auth calls services anonymously.
-    const call = route.auth?.callOptions(req) ?? {};
+    const call = { ...route.auth?.callOptions(req), ...(streamed ? { timeoutMs: STREAMED_CALL_TIMEOUT_MS } : {}) };
     const reply = await route.handler({ ...input, call, req, res });
     await sendReply(route, reply, res);
   };

@@ -15,8 +15,6 @@ import { BACKUP_NAME, backupJson, backupSchema, backupTaskJson, backupTaskSchema
 
 /** Where restore archives are put; admin takes only keys under it (and never backs them up). */
 const RESTORE_UPLOADS = "restore-uploads";
-/** A download or an upload may take long: longer than a unary call's 10 s. */
-const STREAM_TIMEOUT_MS = 3_600_000;
 /** The values of X-Confirm-Restore that confirm (case-insensitive). */
 const CONFIRMATIONS = new Set(["yes", "true"]);
 
@@ -117,7 +115,7 @@ export function backupRoutes(ctx: GatewayContext, store?: ArtefactStore): Route[
         404: problemResponse("No such backup, or the caller is not a super_admin"),
       },
       handler: async ({ params, call }) => {
-        const parts = backups.downloadBackup({ name: params.name }, { ...call, timeoutMs: STREAM_TIMEOUT_MS });
+        const parts = backups.downloadBackup({ name: params.name }, call);
         const iterator = parts[Symbol.asyncIterator]();
         // The first chunk comes before the status: a missing backup is still a problem document.
         const first = await iterator.next();
