@@ -119,6 +119,24 @@ log "helm template: OpenTelemetry trace export only when asked for, to the gatew
   die "with tracing.otlpEndpoint the gateway, and only it, must get OTEL_EXPORTER_OTLP_ENDPOINT"
 helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/networkpolicy.yaml |
   grep -A60 'name: sca-portal-gateway$' | grep -q 'port: 4318,' || die "the gateway's NetworkPolicy must reach the collector"
+# Network (docs/deploy.md, "Network"): a component reaches Redis only when it reads REDIS_URL, the S3 store only
+# when it uses the artefact store, and the scanner-runner's allow-list leaves out private and link-local addresses.
+log "helm template: each NetworkPolicy reaches what its component uses"
+policy_of() { # component [helm flags...]: that component's NetworkPolicy
+  local component=$1; shift
+  helm template sca-portal "$CHART" "$@" --show-only templates/networkpolicy.yaml |
+    awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 } doc == want'
+}
+for component in projects scanner-runner policy; do
+  ! policy_of "$component" | grep -q 'port: 6379,' || die "$component reads no REDIS_URL: its NetworkPolicy must not reach Redis"
+done
+for component in gateway identity admin; do
+  policy_of "$component" | grep -q 'port: 6379,' || die "$component reads REDIS_URL: its NetworkPolicy must reach Redis"
+done
+policy_of admin --values "$VALUES/ci-values.yaml" | grep -q 'port: 9000, protocol: TCP' ||
+  die "admin copies the artefact store into its backups: with the s3 backend its NetworkPolicy must reach it"
+grep -q -- '- 169.254.0.0/16$' <<<"$(policy_of scanner-runner)" ||
+  die "the scanner-runner's allow-list must leave out the link-local range (the cloud metadata address)"
 # Secrets (docs/deploy.md, "Secrets each pod gets"): a pod gets only the secret keys its process reads, each
 # service its own database role's DSN (services.<service>.database), the migration Job alone the admin's DSN.
 log "helm template: each pod gets only the secrets it reads"

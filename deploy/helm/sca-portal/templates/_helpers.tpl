@@ -160,17 +160,12 @@ secretKeyRef:
 {{- include "sca-portal.artefactEnv" . }}
 {{- end -}}
 
-{{/* The components whose config.ts declares REDIS_URL. */}}
-{{- define "sca-portal.readsRedis" -}}
-{{- list "gateway" "identity" "admin" | toJson -}}
-{{- end -}}
-
 {{/*
 The secret keys of the chart's values a component reads, and only those (docs/deploy.md, "Secrets each pod gets"):
 SECRET_KEY every service's process (the runtime's base keys: caller tokens, the services' own calls, secret boxes;
 the migration Job loads them too), DATABASE_URL the schema's owner alone and its own (`sca-portal.databaseUrlRef`),
-DATABASE_ADMIN_URL the migration Job alone, REDIS_URL `sca-portal.readsRedis`, the artefact store's credentials its
-users (`sca-portal.artefactUsers`, and their migrations, which load the same keys).
+DATABASE_ADMIN_URL the migration Job alone, REDIS_URL those that reach Redis (`sca-portal.reaches`), the artefact
+store's credentials its users (`sca-portal.artefactUsers`, and their migrations, which load the same keys).
 Call with (list $ "<component>" "<schema owner>"): the owner is the service whose schema it uses (the migration
 Job's container of that service); the component itself when left out.
 */}}
@@ -194,7 +189,7 @@ Job's container of that service); the component itself when left out.
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list $ $.Values.postgresql.admin "DATABASE_ADMIN_URL") | nindent 4 }}
 {{- end }}
-{{- if has $component (include "sca-portal.readsRedis" $ | fromJsonArray) }}
+{{- if has "redis" (index (include "sca-portal.reaches" $ | fromJson) $component | default list) }}
 - name: REDIS_URL
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list $ $.Values.redis "REDIS_URL") | nindent 4 }}
@@ -264,9 +259,14 @@ instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") fo
 {{- end }}
 {{- end -}}
 
-{{/* The services that read or write the artefact store (and so mount its volume with the directory backend). */}}
+{{/*
+The services that read or write the artefact store (and so mount its volume with the directory backend): those that
+reach "s3" in `sca-portal.reaches`, the store's server with the s3 backend.
+*/}}
 {{- define "sca-portal.artefactUsers" -}}
-{{- list "gateway" "projects" "scan-orchestrator" "scanner-runner" "admin" | toJson -}}
+{{- $users := list -}}
+{{- range $name, $servers := include "sca-portal.reaches" . | fromJson }}{{ if has "s3" $servers }}{{ $users = append $users $name }}{{ end }}{{ end -}}
+{{- $users | toJson -}}
 {{- end -}}
 
 {{/* The artefact store's keys (every process loads the same, so migrations validate them too). */}}
@@ -433,19 +433,20 @@ values give it: /tmp is all a container writes besides its (rotated) logs. Call 
 
 {{/*
 The servers outside the release each service talks to (its NetworkPolicy's egress): what the code uses, not a
-setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3, otlp only
-with tracing.otlpEndpoint.
+setting. Redis is reached by the components whose config.ts declares REDIS_URL (they alone get it), s3 by the
+artefact store's users (`sca-portal.artefactUsers`). The addresses are networkPolicy.<server> in values; s3 counts
+only with artefacts.backend s3, otlp only with tracing.otlpEndpoint.
 */}}
 {{- define "sca-portal.reaches" -}}
 {{- dict
     "gateway" (list "redis" "kafka" "s3" "otlp")
     "identity" (list "postgresql" "redis" "kafka")
-    "projects" (list "postgresql" "redis" "kafka" "s3")
+    "projects" (list "postgresql" "kafka" "s3")
     "scan-orchestrator" (list "postgresql" "kafka" "s3")
-    "scanner-runner" (list "postgresql" "redis" "kafka" "s3")
-    "policy" (list "postgresql" "redis" "kafka")
+    "scanner-runner" (list "postgresql" "kafka" "s3")
+    "policy" (list "postgresql" "kafka")
     "notifier" (list "postgresql" "kafka")
-    "admin" (list "postgresql" "kafka")
+    "admin" (list "postgresql" "redis" "kafka" "s3")
     "migrate" (list "postgresql" "kafka")
     "test" list
   | toJson -}}
