@@ -365,6 +365,43 @@ imagePullSecrets:
 {{- end }}
 {{- end -}}
 
+{{/*
+A Deployment's pod affinity: the component's `affinity` in values, plus the chart's spreading of its pods over nodes
+(`podAntiAffinity`: soft, hard or none) unless that affinity brings a podAntiAffinity. Call with (list $ "<component>").
+*/}}
+{{- define "sca-portal.affinity" -}}
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- $mode := $.Values.podAntiAffinity -}}
+{{- if not (has $mode (list "soft" "hard" "none")) -}}
+{{- fail (printf "podAntiAffinity must be soft, hard or none, not %q" $mode) -}}
+{{- end -}}
+{{- $affinity := (include "sca-portal.setting" (list $ $name "affinity") | fromJson).v | default dict -}}
+{{- if and (ne $mode "none") (not (hasKey $affinity "podAntiAffinity")) -}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "sca-portal.selectorLabels" (list $ $name) | fromYaml)) -}}
+{{- if eq $mode "hard" -}}
+{{- $_ := set $affinity "podAntiAffinity" (dict "requiredDuringSchedulingIgnoredDuringExecution" (list $term)) -}}
+{{- else -}}
+{{- $_ := set $affinity "podAntiAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" (list (dict "weight" 100 "podAffinityTerm" $term))) -}}
+{{- end -}}
+{{- end -}}
+{{- with $affinity -}}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A server container's preStop pause: on SIGTERM a server stops taking requests and drains; the pause first lets
+endpoints and the ingress stop sending it new ones, which they learn of a moment after the pod starts terminating.
+*/}}
+{{- define "sca-portal.preStop" -}}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", {{ .Values.preStopSeconds | quote }}]
+{{- end -}}
+
 {{/* A component's container security context. Call with (list $ "<component>"). */}}
 {{- define "sca-portal.securityContext" -}}
 {{- toYaml (include "sca-portal.setting" (list (index . 0) (index . 1) "securityContext") | fromJson).v -}}
