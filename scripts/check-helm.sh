@@ -186,6 +186,8 @@ log "kubeconform: a rendering with a mistyped field must fail"
   die "kubeconform accepted a Deployment with a mistyped field (replicass)"
 log "helm template: values the chart must refuse"
 refuse "the production profile with the development defaults" --set production=true
+refuse "the production profile with the development Kafka brokers" --values "$VALUES/production-values.yaml" \
+  --set 'kafka.brokers={kafka:9092}'
 refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \
   --set secretKey.existingSecret=
 refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNonRoot=flase
