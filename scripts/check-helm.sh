@@ -179,6 +179,18 @@ migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" -
 chart_secret="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/secret.yaml)"
 grep -q '^  DATABASE_URL_SCANNER_RUNNER: ' <<<"$chart_secret" && ! grep -q '^  DATABASE_URL: ' <<<"$chart_secret" ||
   die "the chart's Secret must hold the scanner-runner's own DSN, and no shared one that is read from an existing Secret"
+# Rolling pods when SECRET_KEY changes (docs/deploy.md, "Secrets"): a new value, or a new existing Secret's name
+# (what a render without the cluster can see), changes every service pod's checksum/secret.
+log "helm template: a changed SECRET_KEY rolls the pods"
+checksum() { # [helm flags...]: the gateway pods' checksum/secret
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml | grep -m1 'checksum/secret:'
+}
+key=0123456789abcdef0123456789abcdef
+[ "$(checksum --set secretKey.value=$key)" != "$(checksum --set secretKey.value=${key}x)" ] ||
+  die "a new secretKey.value must change the pods' checksum/secret"
+[ "$(checksum --values "$VALUES/production-values.yaml")" != \
+  "$(checksum --values "$VALUES/production-values.yaml" --set secretKey.existingSecret=sca-portal-secret-key-2)" ] ||
+  die "naming another secretKey.existingSecret must change the pods' checksum/secret"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"
