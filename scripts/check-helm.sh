@@ -85,6 +85,26 @@ grep -q 'consumerGroup: "sca-portal-prod.scanner-runner.automatic"' <<<"$keda" |
   die "the automatic trigger must read the runners' prefixed group"
 grep -q 'lagThreshold: "2"' <<<"$keda" || die "the manual lane's lagThreshold must be its slots times lagPerSlot"
 score keda --values "$VALUES/ci-values.yaml" --set keda.enabled=true
+# Sizing the scanner-runner (docs/deploy.md, "Sizing the scanner-runner"): memory, /tmp, ephemeral storage and the
+# grace period follow its slots and the scan caps, as the table there works out.
+log "helm template: the scanner-runner sized from its slots"
+runner_size() { # [helm flags...]: "<limit memory> <request memory> <ephemeral request> <ephemeral limit> <tmp> <grace>"
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml |
+    awk '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 } doc != "sca-portal-scanner-runner" { next }
+      /^            limits:/ { part = "limit" } /^            requests:/ { part = "request" }
+      /^              memory:/ { memory[part] = $2 } /^              ephemeral-storage:/ { disk[part] = $2 }
+      /sizeLimit:/ && !tmp { tmp = $2 } /terminationGracePeriodSeconds:/ { grace = $2 }
+      END { print memory["limit"], memory["request"], disk["request"], disk["limit"], tmp, grace }'
+}
+# 3 slots: 768 + 3 x 2048 Mi; 768 + 2048 Mi; 1024 Mi + 3 x (4 GiB + 8 GiB of image); 600 s + 60 s.
+[ "$(runner_size)" = "6912Mi 2816Mi 37888Mi 37888Mi 37888Mi 660" ] ||
+  die "the default scanner-runner must be sized from its 3 slots (deploy.md's table), not: $(runner_size)"
+# 1 slot with smaller image caps and a longer scancode stage: 768 + 2048 Mi; 1024 Mi + the 2 GiB archive; 900 + 60 s.
+small=(--set 'services.scanner-runner.slots.manual=1' --set 'services.scanner-runner.slots.automatic=0'
+  --set containerScans.imageMaxBytes=536870912 --set containerScans.imageMaxExpandedBytes=1073741824
+  --set scancode.timeoutSeconds=900)
+[ "$(runner_size "${small[@]}")" = "2816Mi 2816Mi 3072Mi 3072Mi 3072Mi 960" ] ||
+  die "a one-slot scanner-runner must be sized from its slot and the caps, not: $(runner_size "${small[@]}")"
 # The signing key (docs/signing.md): mounted from its Secret in the projects pods alone, SIGNING_KEY_PATH naming it.
 log "helm template: the signing key reaches the projects pods alone"
 mounting="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" |
