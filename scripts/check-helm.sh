@@ -65,6 +65,7 @@ refuse() { # what [helm flags...]: the chart must refuse these values
 score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
+score sandboxed-runner --values "$VALUES/production-values.yaml" --values "$VALUES/sandboxed-runner-values.yaml"
 render dev --values "$VALUES/dev-values.yaml" | conform dev
 # Scaling the scanner-runners (docs/deploy.md, "Scaling on the queue"): the HPA on CPU by default, a KEDA
 # ScaledObject on the lanes' consumer lag (and no HPA for them) when keda.enabled.
