@@ -346,7 +346,7 @@ scheduling (each services.<component>.<key> over the top-level <key>). Call with
 {{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
 {{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
 automountServiceAccountToken: {{ $sa.automount }}
-{{- if and $sa.create (hasKey $.Values.services $name) }}
+{{- if and $sa.create (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray)) }}
 serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
 {{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
@@ -400,6 +400,13 @@ lifecycle:
   preStop:
     exec:
       command: ["sleep", {{ .Values.preStopSeconds | quote }}]
+{{- end -}}
+
+{{/* The components that run as Deployments (each with its own ServiceAccount): the services and the web UI. */}}
+{{- define "sca-portal.deployedComponents" -}}
+{{- $names := keys .Values.services | sortAlpha -}}
+{{- if .Values.frontend.enabled }}{{ $names = append $names "frontend" }}{{ end -}}
+{{- $names | toJson -}}
 {{- end -}}
 
 {{/* A component's container security context. Call with (list $ "<component>"). */}}
