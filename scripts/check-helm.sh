@@ -148,6 +148,14 @@ log "helm template: OpenTelemetry trace export only when asked for, to the gatew
   die "with tracing.otlpEndpoint the gateway, and only it, must get OTEL_EXPORTER_OTLP_ENDPOINT"
 helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/networkpolicy.yaml |
   grep -A60 'name: sca-portal-gateway$' | grep -q 'port: 4318,' || die "the gateway's NetworkPolicy must reach the collector"
+# Gateway API (docs/deploy.md, "Gateway API"): the HTTPRoute serves the API's prefix from the gateway and the rest
+# from the web UI, as the two Ingresses do.
+log "helm template: the HTTPRoute routes the API and the web UI"
+route="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/httproute.yaml)"
+[ "$(grep -A1 '^        - name: ' <<<"$route" | awk '/name:/ { name = $3 } /port:/ { print name, $2 }' | tr '\n' ' ')" = \
+  "sca-portal-gateway 8080 sca-portal-frontend 8080 " ] || die "the HTTPRoute must send /api to the gateway and / to the web UI"
+grep -q '^            value: /$' <<<"$route" || die "the HTTPRoute's web UI rule must match the prefix /"
+
 # Network (docs/deploy.md, "Network"): a component reaches Redis only when it reads REDIS_URL, the S3 store only
 # when it uses the artefact store, and the scanner-runner's allow-list leaves out private and link-local addresses.
 log "helm template: each NetworkPolicy reaches what its component uses"
