@@ -205,6 +205,18 @@ migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" -
   die "every migration container must get DATABASE_ADMIN_URL with postgresql.admin"
 ! helm template sca-portal "$CHART" --show-only templates/migrations.yaml | grep -q DATABASE_ADMIN_URL ||
   die "without postgresql.admin no migration container may get DATABASE_ADMIN_URL"
+# envFromSecrets reach every process, services.<service>.envFromSecrets that service's alone (and its migration).
+env_from() { # component [helm flags...]: the Secrets its Deployment's envFrom names
+  local component=$1; shift
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml |
+    awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 }
+      doc == want && /secretRef:/ { ref = 1; next } doc == want && ref { print $2; ref = 0 }' | tr '\n' ' '
+}
+[ "$(env_from notifier --values "$VALUES/ci-values.yaml")" = "sca-portal-metrics sca-portal-smtp " ] ||
+  die "the notifier must get envFromSecrets and its own services.notifier.envFromSecrets"
+[ "$(env_from scanner-runner --values "$VALUES/ci-values.yaml")" = "sca-portal-metrics " ] ||
+  die "the scanner-runner must not get the notifier's own envFromSecrets"
+grep -q 'name: sca-portal-smtp$' <<<"$migrate" || die "the notifier's migration container must get its own envFromSecrets"
 chart_secret="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/secret.yaml)"
 grep -q '^  DATABASE_URL_SCANNER_RUNNER: ' <<<"$chart_secret" && ! grep -q '^  DATABASE_URL: ' <<<"$chart_secret" ||
   die "the chart's Secret must hold the scanner-runner's own DSN, and no shared one that is read from an existing Secret"

@@ -325,9 +325,15 @@ reach "s3" in `sca-portal.reaches`, the store's server with the s3 backend.
 {{- .Values.backups.existingClaim | default (printf "%s-backups" (include "sca-portal.fullname" .)) -}}
 {{- end -}}
 
-{{/* envFrom of every process: the Secrets named in envFromSecrets. */}}
+{{/*
+envFrom of a service's processes (its pods and its migration container): the Secrets named in envFromSecrets, which
+every process gets, then those in services.<service>.envFromSecrets, which that service's alone gets. Call with
+(list $ "<service>").
+*/}}
 {{- define "sca-portal.envFrom" -}}
-{{- with .Values.envFromSecrets -}}
+{{- $ := index . 0 -}}
+{{- $own := (index $.Values.services (index . 1) | default dict).envFromSecrets | default list -}}
+{{- with concat ($.Values.envFromSecrets | default list) $own | uniq -}}
 envFrom:
   {{- range . }}
   - secretRef:
@@ -434,10 +440,11 @@ service-account token projected for the CA's audience. */}}
 {{- define "sca-portal.secretChecksum" -}}
 {{- $existing := list -}}
 {{- $databases := dict -}}
-{{- range $name, $service := .Values.services }}{{ $_ := set $databases $name ($service.database | default dict) }}{{ end -}}
+{{- $ownSecrets := list -}}
+{{- range $name, $service := .Values.services }}{{ $_ := set $databases $name ($service.database | default dict) }}{{ $ownSecrets = concat $ownSecrets ($service.envFromSecrets | default list) }}{{ end -}}
 {{- $databaseSecrets := list -}}
 {{- range $database := values $databases }}{{ $databaseSecrets = append $databaseSecrets ($database.existingSecret | default "") }}{{ end -}}
-{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) $databaseSecrets .Values.envFromSecrets | compact | uniq | sortAlpha -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) $databaseSecrets .Values.envFromSecrets $ownSecrets | compact | uniq | sortAlpha -}}
 {{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
 {{- end -}}
 {{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 .Values.signing $databases $existing | toJson | sha256sum -}}
