@@ -19,6 +19,13 @@ KUBE_SCORE_ACCEPTED=(
   container-image-pull-policy
 )
 
+# kube-score's optional tests the chart is held to as well (docs/deploy.md, "Accepted kube-score findings", says why
+# the others stay off).
+KUBE_SCORE_OPTIONAL=(
+  container-ports-check
+  container-seccomp-profile
+)
+
 render() { # name [helm flags...]: lints, then renders to stdout
   local name=$1; shift
   log "helm lint and template: $name values"
@@ -42,6 +49,7 @@ score() { # name [helm flags...]
   log "kube-score: $name values"
   local ignores=()
   for test in "${KUBE_SCORE_ACCEPTED[@]}"; do ignores+=(--ignore-test "$test"); done
+  for test in "${KUBE_SCORE_OPTIONAL[@]}"; do ignores+=(--enable-optional-test "$test"); done
   local findings
   findings="$(kube-score score --kubernetes-version v1.27 --ignore-container-cpu-limit --output-format ci "${ignores[@]}" - <<<"$rendered" || true)"
   grep -v '^\[OK\]' <<<"$findings" >&2 || true
@@ -57,6 +65,7 @@ refuse() { # what [helm flags...]: the chart must refuse these values
 score default
 score production --values "$VALUES/production-values.yaml"
 score all-features --values "$VALUES/ci-values.yaml"
+score sandboxed-runner --values "$VALUES/production-values.yaml" --values "$VALUES/sandboxed-runner-values.yaml"
 render dev --values "$VALUES/dev-values.yaml" | conform dev
 # Scaling the scanner-runners (docs/deploy.md, "Scaling on the queue"): the HPA on CPU by default, a KEDA
 # ScaledObject on the lanes' consumer lag (and no HPA for them) when keda.enabled.
@@ -77,6 +86,26 @@ grep -q 'consumerGroup: "sca-portal-prod.scanner-runner.automatic"' <<<"$keda" |
   die "the automatic trigger must read the runners' prefixed group"
 grep -q 'lagThreshold: "2"' <<<"$keda" || die "the manual lane's lagThreshold must be its slots times lagPerSlot"
 score keda --values "$VALUES/ci-values.yaml" --set keda.enabled=true
+# Sizing the scanner-runner (docs/deploy.md, "Sizing the scanner-runner"): memory, /tmp, ephemeral storage and the
+# grace period follow its slots and the scan caps, as the table there works out.
+log "helm template: the scanner-runner sized from its slots"
+runner_size() { # [helm flags...]: "<limit memory> <request memory> <ephemeral request> <ephemeral limit> <tmp> <grace>"
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml |
+    awk '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 } doc != "sca-portal-scanner-runner" { next }
+      /^            limits:/ { part = "limit" } /^            requests:/ { part = "request" }
+      /^              memory:/ { memory[part] = $2 } /^              ephemeral-storage:/ { disk[part] = $2 }
+      /sizeLimit:/ && !tmp { tmp = $2 } /terminationGracePeriodSeconds:/ { grace = $2 }
+      END { print memory["limit"], memory["request"], disk["request"], disk["limit"], tmp, grace }'
+}
+# 3 slots: 768 + 3 x 2048 Mi; 768 + 2048 Mi; 1024 Mi + 3 x (4 GiB + 8 GiB of image); 600 s + 60 s.
+[ "$(runner_size)" = "6912Mi 2816Mi 37888Mi 37888Mi 37888Mi 660" ] ||
+  die "the default scanner-runner must be sized from its 3 slots (deploy.md's table), not: $(runner_size)"
+# 1 slot with smaller image caps and a longer scancode stage: 768 + 2048 Mi; 1024 Mi + the 2 GiB archive; 900 + 60 s.
+small=(--set 'services.scanner-runner.slots.manual=1' --set 'services.scanner-runner.slots.automatic=0'
+  --set containerScans.imageMaxBytes=536870912 --set containerScans.imageMaxExpandedBytes=1073741824
+  --set scancode.timeoutSeconds=900)
+[ "$(runner_size "${small[@]}")" = "2816Mi 2816Mi 3072Mi 3072Mi 3072Mi 960" ] ||
+  die "a one-slot scanner-runner must be sized from its slot and the caps, not: $(runner_size "${small[@]}")"
 # The signing key (docs/signing.md): mounted from its Secret in the projects pods alone, SIGNING_KEY_PATH naming it.
 log "helm template: the signing key reaches the projects pods alone"
 mounting="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" |
@@ -119,6 +148,32 @@ log "helm template: OpenTelemetry trace export only when asked for, to the gatew
   die "with tracing.otlpEndpoint the gateway, and only it, must get OTEL_EXPORTER_OTLP_ENDPOINT"
 helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/networkpolicy.yaml |
   grep -A60 'name: sca-portal-gateway$' | grep -q 'port: 4318,' || die "the gateway's NetworkPolicy must reach the collector"
+# Gateway API (docs/deploy.md, "Gateway API"): the HTTPRoute serves the API's prefix from the gateway and the rest
+# from the web UI, as the two Ingresses do.
+log "helm template: the HTTPRoute routes the API and the web UI"
+route="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/httproute.yaml)"
+[ "$(grep -A1 '^        - name: ' <<<"$route" | awk '/name:/ { name = $3 } /port:/ { print name, $2 }' | tr '\n' ' ')" = \
+  "sca-portal-gateway 8080 sca-portal-frontend 8080 " ] || die "the HTTPRoute must send /api to the gateway and / to the web UI"
+grep -q '^            value: /$' <<<"$route" || die "the HTTPRoute's web UI rule must match the prefix /"
+
+# Network (docs/deploy.md, "Network"): a component reaches Redis only when it reads REDIS_URL, the S3 store only
+# when it uses the artefact store, and the scanner-runner's allow-list leaves out private and link-local addresses.
+log "helm template: each NetworkPolicy reaches what its component uses"
+policy_of() { # component [helm flags...]: that component's NetworkPolicy
+  local component=$1; shift
+  helm template sca-portal "$CHART" "$@" --show-only templates/networkpolicy.yaml |
+    awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 } doc == want'
+}
+for component in projects scanner-runner policy; do
+  ! policy_of "$component" | grep -q 'port: 6379,' || die "$component reads no REDIS_URL: its NetworkPolicy must not reach Redis"
+done
+for component in gateway identity admin; do
+  policy_of "$component" | grep -q 'port: 6379,' || die "$component reads REDIS_URL: its NetworkPolicy must reach Redis"
+done
+policy_of admin --values "$VALUES/ci-values.yaml" | grep -q 'port: 9000, protocol: TCP' ||
+  die "admin copies the artefact store into its backups: with the s3 backend its NetworkPolicy must reach it"
+grep -q -- '- 169.254.0.0/16$' <<<"$(policy_of scanner-runner)" ||
+  die "the scanner-runner's allow-list must leave out the link-local range (the cloud metadata address)"
 # Secrets (docs/deploy.md, "Secrets each pod gets"): a pod gets only the secret keys its process reads, each
 # service its own database role's DSN (services.<service>.database), the migration Job alone the admin's DSN.
 log "helm template: each pod gets only the secrets it reads"
@@ -150,9 +205,33 @@ migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" -
   die "every migration container must get DATABASE_ADMIN_URL with postgresql.admin"
 ! helm template sca-portal "$CHART" --show-only templates/migrations.yaml | grep -q DATABASE_ADMIN_URL ||
   die "without postgresql.admin no migration container may get DATABASE_ADMIN_URL"
+# envFromSecrets reach every process, services.<service>.envFromSecrets that service's alone (and its migration).
+env_from() { # component [helm flags...]: the Secrets its Deployment's envFrom names
+  local component=$1; shift
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml |
+    awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 }
+      doc == want && /secretRef:/ { ref = 1; next } doc == want && ref { print $2; ref = 0 }' | tr '\n' ' '
+}
+[ "$(env_from notifier --values "$VALUES/ci-values.yaml")" = "sca-portal-metrics sca-portal-smtp " ] ||
+  die "the notifier must get envFromSecrets and its own services.notifier.envFromSecrets"
+[ "$(env_from scanner-runner --values "$VALUES/ci-values.yaml")" = "sca-portal-metrics " ] ||
+  die "the scanner-runner must not get the notifier's own envFromSecrets"
+grep -q 'name: sca-portal-smtp$' <<<"$migrate" || die "the notifier's migration container must get its own envFromSecrets"
 chart_secret="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" --show-only templates/secret.yaml)"
 grep -q '^  DATABASE_URL_SCANNER_RUNNER: ' <<<"$chart_secret" && ! grep -q '^  DATABASE_URL: ' <<<"$chart_secret" ||
   die "the chart's Secret must hold the scanner-runner's own DSN, and no shared one that is read from an existing Secret"
+# Rolling pods when SECRET_KEY changes (docs/deploy.md, "Secrets"): a new value, or a new existing Secret's name
+# (what a render without the cluster can see), changes every service pod's checksum/secret.
+log "helm template: a changed SECRET_KEY rolls the pods"
+checksum() { # [helm flags...]: the gateway pods' checksum/secret
+  helm template sca-portal "$CHART" "$@" --show-only templates/services.yaml | grep -m1 'checksum/secret:'
+}
+key=0123456789abcdef0123456789abcdef
+[ "$(checksum --set secretKey.value=$key)" != "$(checksum --set secretKey.value=${key}x)" ] ||
+  die "a new secretKey.value must change the pods' checksum/secret"
+[ "$(checksum --values "$VALUES/production-values.yaml")" != \
+  "$(checksum --values "$VALUES/production-values.yaml" --set secretKey.existingSecret=sca-portal-secret-key-2)" ] ||
+  die "naming another secretKey.existingSecret must change the pods' checksum/secret"
 # The Tiltfile deploys the dev rendering; its image inputs are checked with it.
 bash "$ROOT/scripts/check-tiltfile.sh"
 log "kubeconform: a rendering with a mistyped field must fail"
@@ -160,6 +239,8 @@ log "kubeconform: a rendering with a mistyped field must fail"
   die "kubeconform accepted a Deployment with a mistyped field (replicass)"
 log "helm template: values the chart must refuse"
 refuse "the production profile with the development defaults" --set production=true
+refuse "the production profile with the development Kafka brokers" --values "$VALUES/production-values.yaml" \
+  --set 'kafka.brokers={kafka:9092}'
 refuse "the production profile with a generated SECRET_KEY" --values "$VALUES/production-values.yaml" \
   --set secretKey.existingSecret=
 refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNonRoot=flase

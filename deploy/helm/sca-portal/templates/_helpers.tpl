@@ -160,17 +160,12 @@ secretKeyRef:
 {{- include "sca-portal.artefactEnv" . }}
 {{- end -}}
 
-{{/* The components whose config.ts declares REDIS_URL. */}}
-{{- define "sca-portal.readsRedis" -}}
-{{- list "gateway" "identity" "admin" | toJson -}}
-{{- end -}}
-
 {{/*
 The secret keys of the chart's values a component reads, and only those (docs/deploy.md, "Secrets each pod gets"):
 SECRET_KEY every service's process (the runtime's base keys: caller tokens, the services' own calls, secret boxes;
 the migration Job loads them too), DATABASE_URL the schema's owner alone and its own (`sca-portal.databaseUrlRef`),
-DATABASE_ADMIN_URL the migration Job alone, REDIS_URL `sca-portal.readsRedis`, the artefact store's credentials its
-users (`sca-portal.artefactUsers`, and their migrations, which load the same keys).
+DATABASE_ADMIN_URL the migration Job alone, REDIS_URL those that reach Redis (`sca-portal.reaches`), the artefact
+store's credentials its users (`sca-portal.artefactUsers`, and their migrations, which load the same keys).
 Call with (list $ "<component>" "<schema owner>"): the owner is the service whose schema it uses (the migration
 Job's container of that service); the component itself when left out.
 */}}
@@ -194,7 +189,7 @@ Job's container of that service); the component itself when left out.
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list $ $.Values.postgresql.admin "DATABASE_ADMIN_URL") | nindent 4 }}
 {{- end }}
-{{- if has $component (include "sca-portal.readsRedis" $ | fromJsonArray) }}
+{{- if has "redis" (index (include "sca-portal.reaches" $ | fromJson) $component | default list) }}
 - name: REDIS_URL
   valueFrom:
     {{- include "sca-portal.secretKeyRef" (list $ $.Values.redis "REDIS_URL") | nindent 4 }}
@@ -264,9 +259,14 @@ instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") fo
 {{- end }}
 {{- end -}}
 
-{{/* The services that read or write the artefact store (and so mount its volume with the directory backend). */}}
+{{/*
+The services that read or write the artefact store (and so mount its volume with the directory backend): those that
+reach "s3" in `sca-portal.reaches`, the store's server with the s3 backend.
+*/}}
 {{- define "sca-portal.artefactUsers" -}}
-{{- list "gateway" "projects" "scan-orchestrator" "scanner-runner" "admin" | toJson -}}
+{{- $users := list -}}
+{{- range $name, $servers := include "sca-portal.reaches" . | fromJson }}{{ if has "s3" $servers }}{{ $users = append $users $name }}{{ end }}{{ end -}}
+{{- $users | toJson -}}
 {{- end -}}
 
 {{/* The artefact store's keys (every process loads the same, so migrations validate them too). */}}
@@ -325,9 +325,15 @@ instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") fo
 {{- .Values.backups.existingClaim | default (printf "%s-backups" (include "sca-portal.fullname" .)) -}}
 {{- end -}}
 
-{{/* envFrom of every process: the Secrets named in envFromSecrets. */}}
+{{/*
+envFrom of a service's processes (its pods and its migration container): the Secrets named in envFromSecrets, which
+every process gets, then those in services.<service>.envFromSecrets, which that service's alone gets. Call with
+(list $ "<service>").
+*/}}
 {{- define "sca-portal.envFrom" -}}
-{{- with .Values.envFromSecrets -}}
+{{- $ := index . 0 -}}
+{{- $own := (index $.Values.services (index . 1) | default dict).envFromSecrets | default list -}}
+{{- with concat ($.Values.envFromSecrets | default list) $own | uniq -}}
 envFrom:
   {{- range . }}
   - secretRef:
@@ -346,7 +352,7 @@ scheduling (each services.<component>.<key> over the top-level <key>). Call with
 {{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
 {{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
 automountServiceAccountToken: {{ $sa.automount }}
-{{- if and $sa.create (hasKey $.Values.services $name) }}
+{{- if and $sa.create (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray)) }}
 serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
 {{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
@@ -363,6 +369,50 @@ imagePullSecrets:
   {{- if kindIs "string" . }} {{ . }}{{ else }}{{ toYaml . | nindent 2 }}{{ end }}
 {{- end }}
 {{- end }}
+{{- end -}}
+
+{{/*
+A Deployment's pod affinity: the component's `affinity` in values, plus the chart's spreading of its pods over nodes
+(`podAntiAffinity`: soft, hard or none) unless that affinity brings a podAntiAffinity. Call with (list $ "<component>").
+*/}}
+{{- define "sca-portal.affinity" -}}
+{{- $ := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- $mode := $.Values.podAntiAffinity -}}
+{{- if not (has $mode (list "soft" "hard" "none")) -}}
+{{- fail (printf "podAntiAffinity must be soft, hard or none, not %q" $mode) -}}
+{{- end -}}
+{{- $affinity := (include "sca-portal.setting" (list $ $name "affinity") | fromJson).v | default dict -}}
+{{- if and (ne $mode "none") (not (hasKey $affinity "podAntiAffinity")) -}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "sca-portal.selectorLabels" (list $ $name) | fromYaml)) -}}
+{{- if eq $mode "hard" -}}
+{{- $_ := set $affinity "podAntiAffinity" (dict "requiredDuringSchedulingIgnoredDuringExecution" (list $term)) -}}
+{{- else -}}
+{{- $_ := set $affinity "podAntiAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" (list (dict "weight" 100 "podAffinityTerm" $term))) -}}
+{{- end -}}
+{{- end -}}
+{{- with $affinity -}}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A server container's preStop pause: on SIGTERM a server stops taking requests and drains; the pause first lets
+endpoints and the ingress stop sending it new ones, which they learn of a moment after the pod starts terminating.
+*/}}
+{{- define "sca-portal.preStop" -}}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", {{ .Values.preStopSeconds | quote }}]
+{{- end -}}
+
+{{/* The components that run as Deployments (each with its own ServiceAccount): the services and the web UI. */}}
+{{- define "sca-portal.deployedComponents" -}}
+{{- $names := keys .Values.services | sortAlpha -}}
+{{- if .Values.frontend.enabled }}{{ $names = append $names "frontend" }}{{ end -}}
+{{- $names | toJson -}}
 {{- end -}}
 
 {{/* A component's container security context. Call with (list $ "<component>"). */}}
@@ -390,10 +440,11 @@ service-account token projected for the CA's audience. */}}
 {{- define "sca-portal.secretChecksum" -}}
 {{- $existing := list -}}
 {{- $databases := dict -}}
-{{- range $name, $service := .Values.services }}{{ $_ := set $databases $name ($service.database | default dict) }}{{ end -}}
+{{- $ownSecrets := list -}}
+{{- range $name, $service := .Values.services }}{{ $_ := set $databases $name ($service.database | default dict) }}{{ $ownSecrets = concat $ownSecrets ($service.envFromSecrets | default list) }}{{ end -}}
 {{- $databaseSecrets := list -}}
 {{- range $database := values $databases }}{{ $databaseSecrets = append $databaseSecrets ($database.existingSecret | default "") }}{{ end -}}
-{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) $databaseSecrets .Values.envFromSecrets | compact | uniq | sortAlpha -}}
+{{- range $name := concat (list .Values.secretKey.existingSecret .Values.postgresql.existingSecret .Values.redis.existingSecret .Values.artefacts.s3.existingSecret .Values.signing.existingSecret) $databaseSecrets .Values.envFromSecrets $ownSecrets | compact | uniq | sortAlpha -}}
 {{- $existing = append $existing (dig "data" dict (lookup "v1" "Secret" $.Release.Namespace $name)) -}}
 {{- end -}}
 {{- list .Values.secretKey .Values.postgresql .Values.redis .Values.artefacts.s3 .Values.signing $databases $existing | toJson | sha256sum -}}
@@ -433,19 +484,20 @@ values give it: /tmp is all a container writes besides its (rotated) logs. Call 
 
 {{/*
 The servers outside the release each service talks to (its NetworkPolicy's egress): what the code uses, not a
-setting. The addresses are networkPolicy.<server> in values; s3 counts only with artefacts.backend s3, otlp only
-with tracing.otlpEndpoint.
+setting. Redis is reached by the components whose config.ts declares REDIS_URL (they alone get it), s3 by the
+artefact store's users (`sca-portal.artefactUsers`). The addresses are networkPolicy.<server> in values; s3 counts
+only with artefacts.backend s3, otlp only with tracing.otlpEndpoint.
 */}}
 {{- define "sca-portal.reaches" -}}
 {{- dict
     "gateway" (list "redis" "kafka" "s3" "otlp")
     "identity" (list "postgresql" "redis" "kafka")
-    "projects" (list "postgresql" "redis" "kafka" "s3")
+    "projects" (list "postgresql" "kafka" "s3")
     "scan-orchestrator" (list "postgresql" "kafka" "s3")
-    "scanner-runner" (list "postgresql" "redis" "kafka" "s3")
-    "policy" (list "postgresql" "redis" "kafka")
+    "scanner-runner" (list "postgresql" "kafka" "s3")
+    "policy" (list "postgresql" "kafka")
     "notifier" (list "postgresql" "kafka")
-    "admin" (list "postgresql" "kafka")
+    "admin" (list "postgresql" "redis" "kafka" "s3")
     "migrate" (list "postgresql" "kafka")
     "test" list
   | toJson -}}
