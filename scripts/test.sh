@@ -29,13 +29,17 @@ machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4
 read -r run_busy0 run_total0 < <(machine_ticks)
 # CPU ticks the servers (PostgreSQL with its backends, live and ended, Kafka, Redis) have used since they started:
 # their work for the tests is in no stage's column. Other checkouts sharing the servers count too.
-servers_ticks() {
-  local pids pid total=0 t
-  pids="$(ss -ltnpH 2>/dev/null | grep -E ":($PG_PORT|$KAFKA_PORT|$REDIS_PORT) " | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u)"
-  for pid in $pids $(for p in $pids; do pgrep -P "$p"; done); do
-    t="$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null)" && total=$((total + ${t:-0}))
+servers_ticks() { # prints PostgreSQL's, Kafka's and Redis's ticks
+  local port pid t total
+  for port in "$PG_PORT" "$KAFKA_PORT" "$REDIS_PORT"; do
+    total=0
+    pid="$(ss -ltnpH 2>/dev/null | grep -E ":$port " | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)"
+    for pid in $pid $([ -z "$pid" ] || pgrep -P "$pid"); do
+      t="$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null)" && total=$((total + ${t:-0}))
+    done
+    printf '%s ' "$total"
   done
-  echo "$total"
+  echo
 }
 stage_begin() { # name command... (STAGE_NICE=n: at a lower priority, so that jest's servers keep the CPU they wait on)
   local name=$1; shift
@@ -204,10 +208,15 @@ log "== jest"
 rc=0
 ( rc=0; jest_run "$results" "$@" || rc=$?; children_cpu "$BASHPID" >"$RESULTS/jest.cpu"; exit $rc ) || rc=$?
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc" "$(cat "$RESULTS/jest.cpu" 2>/dev/null)"
-servers_cpu=$((($(servers_ticks) - servers_ticks0) / $(getconf CLK_TCK)))
+read -r pg0 kafka0 redis0 <<<"$servers_ticks0"
+read -r pg1 kafka1 redis1 <<<"$(servers_ticks)"
+hz=$(getconf CLK_TCK)
+servers_cpu=$(((pg1 - pg0 + kafka1 - kafka0 + redis1 - redis0) / hz))
+servers_split="postgres $(((pg1 - pg0) / hz)), kafka $(((kafka1 - kafka0) / hz)), redis $(((redis1 - redis0) / hz))"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
 for name in contracts api-client config-docs typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 timing "servers (while jest ran)" - - "$servers_cpu"
+timings+=("   ($servers_split)")
 print_timings "$results"
 jest_summary "$results" || true
 [ $rc -eq 0 ] && [ ${#failed[@]} -eq 0 ]
