@@ -242,7 +242,7 @@ postgresql's, the one DSN of a single-role install. Call with (list $ "<service>
 {{/*
 The environment of a process (a service, a migration): the derived keys, its own, the secrets it reads, then `env`. A
 key of `env` the chart already derives from a value is refused (a duplicated variable is ambiguous: set the value
-instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") for a migration container.
+instead); values.schema.json types each value by the key's parser (scripts/config-reference.ts writes it). Call with (list $ "<component>"), or (list $ "migrate" "<service>") for a migration container.
 */}}
 {{- define "sca-portal.env" -}}
 {{- $ := index . 0 -}}
@@ -254,8 +254,10 @@ instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") fo
 {{- end }}
 {{- $derived }}
 {{- range $key, $value := $.Values.env }}
+{{- /* Environment values are strings. A YAML number reaches the template as a float64, which toString writes as
+1.048576e+06 (an integer key's parser refuses that): JSON writes a number as it was written. */}}
 - name: {{ $key }}
-  value: {{ $value | toString | quote }}
+  value: {{ kindIs "string" $value | ternary $value (toJson $value) | quote }}
 {{- end }}
 {{- end -}}
 
