@@ -205,6 +205,22 @@ migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" -
   die "every migration container must get DATABASE_ADMIN_URL with postgresql.admin"
 ! helm template sca-portal "$CHART" --show-only templates/migrations.yaml | grep -q DATABASE_ADMIN_URL ||
   die "without postgresql.admin no migration container may get DATABASE_ADMIN_URL"
+# The migration Job's ServiceAccount (docs/deploy.md, "What the chart deploys"): its own, without its token, made as
+# a hook before the Job (a pre-install hook runs before the release's ordinary objects exist).
+log "helm template: the migration Job runs under its own ServiceAccount, made before it"
+migration_sa() { # [helm flags...]: "<Job's serviceAccountName> <its automount> <the ServiceAccount's hook> <weight> <automount>"
+  helm template sca-portal "$CHART" "$@" --show-only templates/migrations.yaml --show-only templates/serviceaccounts.yaml |
+    awk '/^---/ { kind = ""; doc = "" } /^kind:/ { kind = $2 } /^  name: / && !doc { doc = $2 }
+      kind == "Job" && /^      serviceAccountName:/ { job = $2 } kind == "Job" && /^      automountServiceAccountToken:/ { jobToken = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /helm.sh\/hook:/ { hook = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /helm.sh\/hook-weight:/ { weight = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /^automountServiceAccountToken:/ { token = $2 }
+      END { print job, jobToken, hook, weight, token }'
+}
+[ "$(migration_sa)" = 'sca-portal-migrate false pre-install,pre-upgrade "-10" false' ] ||
+  die "the migration Job must run under its own ServiceAccount, a hook made before it, without a token, not: $(migration_sa)"
+! helm template sca-portal "$CHART" --set serviceAccount.create=false --show-only templates/migrations.yaml |
+  grep -q serviceAccountName || die "without serviceAccount.create the migration Job must name no ServiceAccount"
 # envFromSecrets reach every process, services.<service>.envFromSecrets that service's alone (and its migration).
 env_from() { # component [helm flags...]: the Secrets its Deployment's envFrom names
   local component=$1; shift

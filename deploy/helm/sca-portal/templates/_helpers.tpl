@@ -345,8 +345,9 @@ envFrom:
 {{- end -}}
 
 {{/*
-Pod-level settings of a component's pods: its ServiceAccount (when the chart makes one), security context and
-scheduling (each services.<component>.<key> over the top-level <key>). Call with (list $ "<component>").
+Pod-level settings of a component's pods (or the migration Job's): its ServiceAccount (when the chart makes one),
+security context and scheduling (each services.<component>.<key> over the top-level <key>). Call with
+(list $ "<component>").
 */}}
 {{- define "sca-portal.podSettings" -}}
 {{- $ := index . 0 -}}
@@ -354,7 +355,7 @@ scheduling (each services.<component>.<key> over the top-level <key>). Call with
 {{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
 {{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
 automountServiceAccountToken: {{ $sa.automount }}
-{{- if and $sa.create (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray)) }}
+{{- if and $sa.create (or (eq $name "migrate") (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray))) }}
 serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
 {{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
