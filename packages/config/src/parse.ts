@@ -9,7 +9,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /**
  * What a parser accepts, as a value after the loader's trim (absent or empty is the default, or refused where a value
  * is required). `outOfRange` / `otherwise`: what the parser does with a value it does not take as written instead of
- * refusing it. A `pattern` is an anchored regular expression without flags, valid in JavaScript and JSON Schema.
+ * refusing it. A `pattern` is a regular expression without flags, valid in JavaScript and JSON Schema, anchored at the
+ * start (and at the end where it says all of the value).
  */
 export type Accepts =
   | { type: "integer"; minimum?: number; maximum?: number; outOfRange?: "clamped" | "default" }
