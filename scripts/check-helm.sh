@@ -205,6 +205,22 @@ migrate="$(helm template sca-portal "$CHART" --values "$VALUES/ci-values.yaml" -
   die "every migration container must get DATABASE_ADMIN_URL with postgresql.admin"
 ! helm template sca-portal "$CHART" --show-only templates/migrations.yaml | grep -q DATABASE_ADMIN_URL ||
   die "without postgresql.admin no migration container may get DATABASE_ADMIN_URL"
+# The migration Job's ServiceAccount (docs/deploy.md, "What the chart deploys"): its own, without its token, made as
+# a hook before the Job (a pre-install hook runs before the release's ordinary objects exist).
+log "helm template: the migration Job runs under its own ServiceAccount, made before it"
+migration_sa() { # [helm flags...]: "<Job's serviceAccountName> <its automount> <the ServiceAccount's hook> <weight> <automount>"
+  helm template sca-portal "$CHART" "$@" --show-only templates/migrations.yaml --show-only templates/serviceaccounts.yaml |
+    awk '/^---/ { kind = ""; doc = "" } /^kind:/ { kind = $2 } /^  name: / && !doc { doc = $2 }
+      kind == "Job" && /^      serviceAccountName:/ { job = $2 } kind == "Job" && /^      automountServiceAccountToken:/ { jobToken = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /helm.sh\/hook:/ { hook = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /helm.sh\/hook-weight:/ { weight = $2 }
+      kind == "ServiceAccount" && doc == "sca-portal-migrate" && /^automountServiceAccountToken:/ { token = $2 }
+      END { print job, jobToken, hook, weight, token }'
+}
+[ "$(migration_sa)" = 'sca-portal-migrate false pre-install,pre-upgrade "-10" false' ] ||
+  die "the migration Job must run under its own ServiceAccount, a hook made before it, without a token, not: $(migration_sa)"
+! helm template sca-portal "$CHART" --set serviceAccount.create=false --show-only templates/migrations.yaml |
+  grep -q serviceAccountName || die "without serviceAccount.create the migration Job must name no ServiceAccount"
 # envFromSecrets reach every process, services.<service>.envFromSecrets that service's alone (and its migration).
 env_from() { # component [helm flags...]: the Secrets its Deployment's envFrom names
   local component=$1; shift
@@ -247,6 +263,27 @@ refuse "a mistyped value (runAsNonRoot: flase)" --set podSecurityContext.runAsNo
 refuse "an unknown top-level key" --set replicas=3
 refuse "an environment key no process reads (SMTP_HOSTT)" --set env.SMTP_HOSTT=smtp.example.com
 refuse "a secret key in env instead of a Secret (SMTP_PASSWORD)" --set env.SMTP_PASSWORD=hunter2
+# Typed env values (docs/deploy.md, "Environment keys"): values.schema.json refuses what the key's parser would, and
+# names the key (APP_ENV is also one the chart derives: the schema must refuse it before the template does).
+refuse_value() { # what KEY=value [helm flags...]: the schema must refuse env.KEY=value, naming the key
+  local what=$1 assignment=$2 out; shift 2
+  out="$(helm template sca-portal "$CHART" --set "env.$assignment" "$@" 2>&1 >/dev/null || true)"
+  grep -q "at '/env/${assignment%%=*}'" <<<"$out" || die "values.schema.json must refuse $what (env.$assignment), not: $out"
+}
+refuse_value "a mistyped integer" SCAN_LEASE_SECONDS=lots
+refuse_value "an integer below its minimum" SCAN_LEASE_SECONDS=29
+refuse_value "an integer above its maximum" SMTP_PORT=65536
+refuse_value "a value outside its enum" APP_ENV=production
+refuse_value "a misspelt boolean" AUTH_SELF_REGISTRATION=ture
+refuse_value "a URL the http(s) parser refuses" SCM_API_URL=ftp://example.com
+log "helm template: env values given as YAML numbers and booleans render as the strings the parsers read"
+typed="$(helm template sca-portal "$CHART" --show-only templates/services.yaml \
+  --values /dev/stdin <<<'env: { SCAN_LEASE_SECONDS: 300, RPC_READ_MAX_BYTES: 1048576, AUTH_SELF_REGISTRATION: true, WEBSOCKET_AUTH_TIMEOUT_SECONDS: 0.5 }')" ||
+  die "the chart must render integer, boolean and number env values given as YAML"
+for pair in SCAN_LEASE_SECONDS=300 RPC_READ_MAX_BYTES=1048576 AUTH_SELF_REGISTRATION=true WEBSOCKET_AUTH_TIMEOUT_SECONDS=0.5; do
+  grep -A1 "name: ${pair%%=*}$" <<<"$typed" | grep -q "value: \"${pair#*=}\"$" ||
+    die "env.${pair%%=*} must render as the string \"${pair#*=}\" (a YAML 1048576 is a float64 that toString writes 1.048576e+06)"
+done
 refuse "a lane minimum on a lane no pod runs" --set keda.enabled=true --set keda.lanes.automatic.minSlots=1 \
   --set 'services.scanner-runner.slots.automatic=0'
 refuse "KEDA's maximum below the lanes' minimum" --set keda.enabled=true --set keda.lanes.manual.minSlots=20

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import type { KeySpec } from "../packages/config/src/index.ts";
+import { anyCase, type Accepts } from "../packages/config/src/parse.ts";
 import { SERVICES } from "../packages/runtime/src/services.ts";
 import { baseKeys, migrateKeys } from "../packages/runtime/src/start-service.ts";
 import { kafkaKeys } from "../packages/runtime/src/service-kafka.ts";
@@ -139,6 +140,89 @@ function addressComment(key: string): string | undefined {
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
+/** What a key's parser accepts, in words (the reference's "Accepts" column, the schema's descriptions). */
+function acceptsInWords(a: Accepts | undefined): string {
+  if (!a) return "text (its own rule: see What it is)";
+  const bounds = (what: string, min?: number, max?: number) =>
+    min !== undefined && max !== undefined
+      ? `${what} from ${min} to ${max}`
+      : min !== undefined
+        ? `${what} of at least ${min}`
+        : max !== undefined
+          ? `${what} up to ${max}`
+          : what;
+  switch (a.type) {
+    case "integer":
+      return `${bounds("an integer", a.minimum, a.maximum)}${a.outOfRange ? ` (the process takes ${a.outOfRange === "clamped" ? "the nearest bound for a value beyond" : "the default for any other value"})` : ""}`;
+    case "number":
+      return bounds("a number", a.minimum, a.maximum);
+    case "boolean":
+      return `true (${a.true.join(", ")}) or false (${a.false.join(", ")}), any case${a.otherwise === undefined ? "" : `; the process takes anything else as ${a.otherwise}`}`;
+    case "enum":
+      return `one of ${a.values.join(", ")}${a.caseInsensitive ? " (any case)" : ""}`;
+    case "list":
+      return a.items?.type === "integer"
+        ? `comma-separated ${bounds("integers", a.items.minimum, a.items.maximum)}`
+        : "a comma-separated list";
+    case "text":
+      return a.summary ?? (a.pattern ? `text matching \`${a.pattern}\`` : a.required ? "text (required)" : "text");
+  }
+}
+
+const INTEGER = "^-?[0-9]+$";
+const NUMBER = "^-?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$";
+const SCALAR = ["string", "number", "boolean"];
+
+/**
+ * The JSON Schema of a key's value in the chart's `env` map. Kubernetes takes environment values as strings, and the
+ * chart writes each as one; a Helm user writes a YAML integer, number or boolean, or a string of one, so each is
+ * accepted where the parser takes it (minimum/maximum bound the YAML numbers; a string's digits are not bounded by
+ * JSON Schema). A value the process would clamp, or replace by its default, is refused too: it would not be used as
+ * written.
+ */
+function chartValueSchema(a: Accepts | undefined): Record<string, unknown> {
+  const description = acceptsInWords(a);
+  const bounds = (b: { minimum?: number; maximum?: number }) => ({
+    ...(b.minimum === undefined ? {} : { minimum: b.minimum }),
+    ...(b.maximum === undefined ? {} : { maximum: b.maximum }),
+  });
+  const words = (values: readonly string[]) => `^(${values.map(anyCase).join("|")})$`;
+  switch (a?.type) {
+    case "integer":
+      return { description, type: ["integer", "string"], pattern: INTEGER, ...bounds(a) };
+    case "number":
+      return { description, type: ["number", "string"], pattern: NUMBER, ...bounds(a) };
+    case "boolean": {
+      const numeric = [...a.true, ...a.false].filter((v) => /^[0-9]+$/.test(v)).map(Number);
+      return {
+        description,
+        type: numeric.length ? ["boolean", "integer", "string"] : ["boolean", "string"],
+        pattern: words([...a.true, ...a.false]),
+        ...(numeric.length ? { minimum: Math.min(...numeric), maximum: Math.max(...numeric) } : {}),
+      };
+    }
+    case "enum":
+      return a.caseInsensitive
+        ? { description, type: "string", pattern: words(a.values) }
+        : { description, enum: a.values };
+    case "list":
+      return a.items?.type === "integer"
+        ? {
+            description,
+            type: ["integer", "string"],
+            pattern: "^\\s*-?[0-9]+\\s*(,\\s*-?[0-9]+\\s*)*$",
+            ...bounds(a.items),
+          }
+        : { description, type: SCALAR };
+    case "text":
+      return a.pattern
+        ? { description, type: "string", pattern: a.pattern }
+        : { description, type: SCALAR, ...(a.required ? { minLength: 1 } : {}) };
+    default:
+      return { description, type: SCALAR };
+  }
+}
+
 async function reference(): Promise<{ markdown: string; rows: Map<string, { spec: KeySpec<unknown> }> }> {
   const shared = commentsOf("packages/config/src/keys.ts");
   const runtime = new Map([
@@ -160,7 +244,7 @@ async function reference(): Promise<{ markdown: string; rows: Map<string, { spec
     .sort(([a], [b]) => a.localeCompare(b))
     .map(
       ([key, row]) =>
-        `| \`${key}\` | ${row.readers.join(", ")} | ${cell(defaultOf(row.spec))} | ${row.spec.secret ? "yes" : ""} | ${cell(row.comment ?? "")} | ${pages.get(key)!.join(", ")} |`,
+        `| \`${key}\` | ${row.readers.join(", ")} | ${cell(defaultOf(row.spec))} | ${cell(acceptsInWords(row.spec.parse.accepts))} | ${row.spec.secret ? "yes" : ""} | ${cell(row.comment ?? "")} | ${pages.get(key)!.join(", ")} |`,
     );
   const markdown = [
     "# Configuration reference",
@@ -170,11 +254,12 @@ async function reference(): Promise<{ markdown: string; rows: Map<string, { spec
     `Every environment key a process of the portal reads (${rows.size} keys), which processes read it, its default and`,
     "whether it is a secret (never printed, not even in an error line; set it from a Secret named in the chart's",
     "`envFromSecrets`). A process refuses to start on a value its parser rejects and names the key. The chart passes any",
-    "key through `env` (values.yaml); docs/deploy.md says which ones a production install sets. The feature pages of",
-    "docs/ say more about each key where it matters.",
+    "key through `env` (values.yaml), refusing a value outside what the Accepts column says (docs/deploy.md,",
+    '"Environment keys"); docs/deploy.md says which ones a production install sets. The feature pages of docs/ say',
+    "more about each key where it matters.",
     "",
-    "| Key | Read by | Default | Secret | What it is | More in |",
-    "|---|---|---|---|---|---|",
+    "| Key | Read by | Default | Accepts | Secret | What it is | More in |",
+    "|---|---|---|---|---|---|---|",
     ...lines,
     "",
   ].join("\n");
@@ -183,14 +268,18 @@ async function reference(): Promise<{ markdown: string; rows: Map<string, { spec
 
 /**
  * The chart's values.schema.json with its `env` map limited to the keys a process reads and that are not secrets
- * (those belong in a Secret named in envFromSecrets): a mistyped key fails `helm template` instead of being ignored.
+ * (those belong in a Secret named in envFromSecrets), each value typed by its parser: a mistyped key or value fails
+ * `helm template` instead of stopping the process at its start.
  */
 function valuesSchema(rows: Map<string, { spec: KeySpec<unknown> }>): string {
   const schema = JSON.parse(readFileSync(`${ROOT}${VALUES_SCHEMA}`, "utf8")) as {
     properties: { env: Record<string, unknown> };
   };
-  const plain = [...rows].filter(([, row]) => !row.spec.secret).map(([key]) => key);
-  schema.properties.env.propertyNames = { enum: plain.sort() };
+  const plain = [...rows].filter(([, row]) => !row.spec.secret).sort(([a], [b]) => (a < b ? -1 : 1));
+  schema.properties.env.propertyNames = { enum: plain.map(([key]) => key) };
+  schema.properties.env.properties = Object.fromEntries(
+    plain.map(([key, row]) => [key, chartValueSchema(row.spec.parse.accepts)]),
+  );
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 

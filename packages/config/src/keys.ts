@@ -10,6 +10,10 @@ import * as p from "./parse.ts";
 export const key = <T>(parse: p.Parser<T>, secret = false): KeySpec<T> => ({ parse, secret });
 
 const appEnv = p.oneOf(["dev", "staging", "prod"] as const, "dev");
+// Kafka's topic characters; short enough that the longest name with ".dlq" stays within the broker's 249.
+const TOPIC_PREFIX = "^[A-Za-z0-9._-]{0,100}$";
+// S3's bucket naming rules.
+const BUCKET = "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$";
 
 export const keys = {
   // Deployment
@@ -32,13 +36,14 @@ export const keys = {
   REDIS_URL: key(p.text("redis://127.0.0.1:6379"), true),
   KAFKA_BROKERS: key(p.list(["127.0.0.1:9092"])),
   /** Put before every topic name on the broker (as Hyades' KAFKA_TOPIC_PREFIX), so deployments can share a cluster. */
-  KAFKA_TOPIC_PREFIX: key((raw) => {
-    const prefix = raw ?? "";
-    // Kafka's topic characters; short enough that the longest name with ".dlq" stays within the broker's 249.
-    if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix))
-      throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
-    return prefix;
-  }),
+  KAFKA_TOPIC_PREFIX: key(
+    p.described({ type: "text", pattern: TOPIC_PREFIX }, (raw) => {
+      const prefix = raw ?? "";
+      if (!new RegExp(TOPIC_PREFIX).test(prefix))
+        throw new Error("must be at most 100 of the characters A-Z a-z 0-9 . _ -");
+      return prefix;
+    }),
+  ),
   /**
    * How long a consumer's fetch waits on the broker for records: kafkajs's 5 s by default. A consumer stops only
    * after its fetch in flight returns; the test kit shortens it so that stopping hundreds of services is quick.
@@ -105,12 +110,14 @@ export const keys = {
    * scan-orchestrator and scanner-runner. Default: artefacts/ under the data directory ($SCA_DATA_DIR, else the
    * checkout's .data/).
    */
-  ARTEFACT_DIR: key((raw, env) => {
-    const dir =
-      raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/artefacts`;
-    if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
-    return normalize(dir);
-  }),
+  ARTEFACT_DIR: key(
+    p.described({ type: "text", pattern: "^/", summary: "an absolute path" }, (raw, env) => {
+      const dir =
+        raw ?? `${env.SCA_DATA_DIR?.trim() || fileURLToPath(new URL("../../../.data", import.meta.url))}/artefacts`;
+      if (!isAbsolute(dir)) throw new Error("must be an absolute path (every service must name the same directory)");
+      return normalize(dir);
+    }),
+  ),
   /**
    * Which artefact store every process uses (docs/scans.md, "Artefact store"): `directory` (ARTEFACT_DIR, a volume
    * shared by the pods) or `s3` (a bucket of an S3-compatible server: the ARTEFACT_S3_* keys).
@@ -132,16 +139,17 @@ export const keys = {
     return raw;
   }),
   /** The bucket (it must exist); required with ARTEFACT_BACKEND=s3. */
-  ARTEFACT_S3_BUCKET: key((raw, env) => {
-    if (raw === undefined) {
-      if (env.ARTEFACT_BACKEND?.trim().toLowerCase() === "s3") throw new Error("is required with ARTEFACT_BACKEND=s3");
-      return "";
-    }
-    // S3's bucket naming rules.
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(raw))
-      throw new Error("must be a bucket name (3 to 63 of a-z 0-9 . -)");
-    return raw;
-  }),
+  ARTEFACT_S3_BUCKET: key(
+    p.described({ type: "text", pattern: BUCKET }, (raw, env) => {
+      if (raw === undefined) {
+        if (env.ARTEFACT_BACKEND?.trim().toLowerCase() === "s3")
+          throw new Error("is required with ARTEFACT_BACKEND=s3");
+        return "";
+      }
+      if (!new RegExp(BUCKET).test(raw)) throw new Error("must be a bucket name (3 to 63 of a-z 0-9 . -)");
+      return raw;
+    }),
+  ),
   ARTEFACT_S3_REGION: key(p.text("us-east-1")),
   /** Static credentials; both empty: the SDK's default chain (web identity in a pod, instance role, ...). */
   ARTEFACT_S3_ACCESS_KEY_ID: key(p.optionalText(), true),

@@ -242,7 +242,7 @@ postgresql's, the one DSN of a single-role install. Call with (list $ "<service>
 {{/*
 The environment of a process (a service, a migration): the derived keys, its own, the secrets it reads, then `env`. A
 key of `env` the chart already derives from a value is refused (a duplicated variable is ambiguous: set the value
-instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") for a migration container.
+instead); values.schema.json types each value by the key's parser (scripts/config-reference.ts writes it). Call with (list $ "<component>"), or (list $ "migrate" "<service>") for a migration container.
 */}}
 {{- define "sca-portal.env" -}}
 {{- $ := index . 0 -}}
@@ -254,8 +254,10 @@ instead). Call with (list $ "<component>"), or (list $ "migrate" "<service>") fo
 {{- end }}
 {{- $derived }}
 {{- range $key, $value := $.Values.env }}
+{{- /* Environment values are strings. A YAML number reaches the template as a float64, which toString writes as
+1.048576e+06 (an integer key's parser refuses that): JSON writes a number as it was written. */}}
 - name: {{ $key }}
-  value: {{ $value | toString | quote }}
+  value: {{ kindIs "string" $value | ternary $value (toJson $value) | quote }}
 {{- end }}
 {{- end -}}
 
@@ -343,8 +345,9 @@ envFrom:
 {{- end -}}
 
 {{/*
-Pod-level settings of a component's pods: its ServiceAccount (when the chart makes one), security context and
-scheduling (each services.<component>.<key> over the top-level <key>). Call with (list $ "<component>").
+Pod-level settings of a component's pods (or the migration Job's): its ServiceAccount (when the chart makes one),
+security context and scheduling (each services.<component>.<key> over the top-level <key>). Call with
+(list $ "<component>").
 */}}
 {{- define "sca-portal.podSettings" -}}
 {{- $ := index . 0 -}}
@@ -352,7 +355,7 @@ scheduling (each services.<component>.<key> over the top-level <key>). Call with
 {{- $sa := (include "sca-portal.setting" (list $ $name "serviceAccount") | fromJson).v -}}
 {{- /* No service talks to the Kubernetes API; a workload identity (IRSA, GKE, Azure) reads its own projected token. */ -}}
 automountServiceAccountToken: {{ $sa.automount }}
-{{- if and $sa.create (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray)) }}
+{{- if and $sa.create (or (eq $name "migrate") (has $name (include "sca-portal.deployedComponents" $ | fromJsonArray))) }}
 serviceAccountName: {{ include "sca-portal.serviceName" (list $ $name) }}
 {{- end }}
 # Service links would add <SERVICE>_PORT-style variables for every Service in the namespace.
