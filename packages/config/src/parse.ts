@@ -148,20 +148,6 @@ export function intList(fallback: readonly number[], opts: { min: number }): Par
   });
 }
 
-export function url(fallback?: string): Parser<string> {
-  // A scheme, then anything: what the URL parser takes beyond that depends on the scheme.
-  return described({ type: "text", pattern: "^[A-Za-z][A-Za-z0-9+.-]*:.", summary: "a URL" }, (raw) => {
-    const value = raw ?? fallback;
-    if (value === undefined) throw new Error("is required");
-    try {
-      new URL(value);
-    } catch {
-      throw new Error("must be a URL");
-    }
-    return value;
-  });
-}
-
 /** An http(s) URL. Unset or empty falls back; a fallback of "" makes the key optional (the feature it points at is
  * off when it is ""). */
 export function httpUrl(fallback?: string): Parser<string> {
