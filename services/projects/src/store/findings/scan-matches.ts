@@ -3,7 +3,7 @@
 // and package versions: set-based statements over a JSON array of rows (jsonb_to_recordset), never row by row, a
 // bounded batch each, so memory does not grow with the SBOM.
 import { raw, type EntityManager } from "@mikro-orm/postgresql";
-import { boundStatement, column, rawQuery, SNAPSHOT } from "@sca/db";
+import { boundQuery, boundStatement, column, rawQuery, SNAPSHOT } from "@sca/db";
 import { uuidv7 } from "@sca/kafka";
 import type { PackageVersion } from "../../domain/package-version.ts";
 import { deleteBatched } from "../batched-delete.ts";
@@ -86,6 +86,24 @@ export async function writeScanFindings(
     .merge(["databaseVersion", "findingCount", "recordedAt"])
     .execute("run");
   return count;
+}
+
+/**
+ * Gives the planner statistics of the findings and triage a recording wrote, inside the transaction that makes them
+ * visible, when they are more than a tenth of what it believes the findings table holds (autovacuum's own threshold,
+ * which autovacuum acts on only a minute or so later). A young table's first large scan was otherwise estimated at a
+ * few rows: the finding list's first order of a 10,000-component scan (12,037 findings) was planned as nested loops
+ * and ran for minutes on a loaded machine (issue 24). ANALYZE counts the transaction's own new rows.
+ */
+export async function analyzeWhenStale(em: EntityManager, written: number): Promise<void> {
+  const [believed] = await boundQuery(
+    em,
+    "select greatest(reltuples, 0)::float8 as tuples from pg_class where oid = 'vulnerability_findings'::regclass",
+    [],
+    { tuples: column.number },
+  );
+  if (written <= 50 + 0.1 * (believed?.tuples ?? 0)) return;
+  await boundStatement(em, "analyze vulnerability_findings, finding_triage");
 }
 
 async function insertSnapshotPackages(
