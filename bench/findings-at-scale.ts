@@ -22,7 +22,9 @@
 // Memory: VmRSS of each process sampled every 100 ms during the run (and VmHWM, reset before each size through
 // /proc/<pid>/clear_refs), then every second for BENCH_IDLE_SECONDS (60).
 // Knobs: BENCH_SIZES (10000,50000), BENCH_IDLE_SECONDS (60), BENCH_KEEP_PORTAL=1 leaves the portal's logs,
-// BENCH_MEMORY_TRACE=1 has the watched processes log their heap and external memory there (offline/memory-trace.ts).
+// BENCH_MEMORY_TRACE=1 has the watched processes log their heap and external memory there (offline/memory-trace.ts);
+// BENCH_CPU_PROF=<dir> has the services on a scan's path (gateway, scan-orchestrator, scanner-runner, projects) write
+// a V8 CPU profile there as they stop (`--cpu-prof`; the warm-up and the idle minute included).
 import { writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -139,6 +141,20 @@ const database = await createDatabase("sca_bench");
 const trace = process.env.BENCH_MEMORY_TRACE
   ? `--max-semi-space-size=1 --import=${new URL("./offline/memory-trace.ts", import.meta.url).pathname}`
   : undefined;
+// BENCH_CPU_PROF=<dir>: where each process on the scan's path spends its CPU, written as the portal stops.
+const profileDir = process.env.BENCH_CPU_PROF;
+const profiled = profileDir
+  ? Object.fromEntries(
+      (["gateway", "scan-orchestrator", "scanner-runner", "projects"] as const).map((name) => [
+        name,
+        // At INFO, projects logs where RecordScanMatches' time went (its stages).
+        {
+          NODE_OPTIONS: `--max-semi-space-size=1 --cpu-prof --cpu-prof-dir=${join(profileDir, name)}`,
+          LOG_LEVEL: "INFO",
+        },
+      ]),
+    )
+  : {};
 const portal = await startPortalProcesses({
   databaseUrl: database.url,
   label: "bench",
@@ -149,7 +165,7 @@ const portal = await startPortalProcesses({
     // gate's portal.
     REDIS_URL: redisDatabase(3),
   },
-  envOf: trace ? Object.fromEntries(WATCHED.map((name) => [name, { NODE_OPTIONS: trace }])) : {},
+  envOf: trace ? Object.fromEntries(WATCHED.map((name) => [name, { NODE_OPTIONS: trace }])) : profiled,
 });
 const work = await mkdtemp(join(tmpdir(), "sca-bench-scale-"));
 const cleanUp = async () => {
@@ -228,7 +244,7 @@ try {
       "ours: findings": timing.findings!,
       "ours: wall ms (upload to findings listed)": findingsMs,
       "components listed ms": timing.totalMs,
-      "queued/fetch/read/artefact/ingest ms": ["queued", "fetch", "read", "artefact", "ingest"]
+      "queued/fetch/read/artefact/ingest/record ms": ["queued", "fetch", "read", "artefact", "ingest", "record"]
         .map((k) => timing.stages[k as keyof typeof timing.stages] ?? "–")
         .join("/"),
       "osv-scanner: findings": osv.read ? osv.findings.length : `not read: ${osv.reason}`,

@@ -85,6 +85,7 @@ const STAGE_OF_PERCENT: Record<number, string> = {
   50: "read",
   70: "stored",
   95: "ingested",
+  99: "matched",
 };
 
 export interface IngestTiming {
@@ -94,7 +95,7 @@ export interface IngestTiming {
   /** POST /scans answered (202) after the upload. */
   createMs: number;
   /** Worker stage times from its progress frames (`ts` is when the worker reached the stage), absent if missed. */
-  stages: Partial<Record<"queued" | "fetch" | "read" | "artefact" | "ingest", number>>;
+  stages: Partial<Record<"queued" | "fetch" | "read" | "artefact" | "ingest" | "record", number>>;
   /** The last stage frame until the list answered the total (the outcome's way back, and poll granularity). */
   tailMs?: number;
   components: number;
@@ -252,6 +253,8 @@ export class Portal {
       read: span(at("fetched"), at("read")),
       artefact: span(at("read"), at("stored")),
       ingest: span(at("stored"), at("ingested")),
+      // The findings recorded, then the license and component-state stages (a few ms with the lookups off).
+      record: span(at("ingested"), at("matched")),
     };
     const last = at("ingested") ?? at("stored");
     return {

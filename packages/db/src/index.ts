@@ -5,7 +5,7 @@ export { runMigrateCommand } from "./migrate-command.ts";
 export { provisionServiceRole } from "./provision.ts";
 export type { ProvisionedRole, ServiceRoleOptions } from "./provision.ts";
 export { PostgresNamingStrategy } from "./naming-strategy.ts";
-export { column, preparedQuery, rawQuery, rawStatement } from "./raw-query.ts";
+export { boundQuery, boundStatement, column, preparedQuery, rawQuery, rawStatement } from "./raw-query.ts";
 export type { Column, Columns, RowOf } from "./raw-query.ts";
 export { SNAPSHOT } from "./snapshot.ts";
 export { containsPattern } from "./like-pattern.ts";

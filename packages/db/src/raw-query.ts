@@ -2,6 +2,7 @@
 // docs/adr/0005. The caller declares each answered column with its type, which converts the driver's value
 // (PostgreSQL answers timestamptz and bigint as text here) and types the row.
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Pool } from "pg";
 
 export interface Column<T> {
@@ -109,4 +110,31 @@ export async function rawStatement(em: EntityManager, sql: string, params: reado
     .getConnection()
     .execute<{ affectedRows: number }>(sql, [...params], "run", em.getTransactionContext());
   return result.affectedRows;
+}
+
+/**
+ * rawQuery with its parameters bound ($1.. placeholders) instead of written into the statement's text, inside the
+ * EntityManager's transaction when it has one. For parameters of megabytes (a JSON array of thousands of rows): the
+ * ORM escapes each parameter character by character into a statement as long, and that copying and its garbage cost
+ * more than the statement's own work (docs/adr/0005).
+ */
+export async function boundQuery<C extends Columns = Record<never, never>>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+  columns: C = {} as C,
+): Promise<RowOf<C>[]> {
+  const result = await boundExecutor(em).executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, [...params]));
+  return rowsOf(result.rows, columns);
+}
+
+/** A statement whose rows are not wanted, its parameters bound as boundQuery binds them; answers the rows affected. */
+export async function boundStatement(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const result = await boundExecutor(em).executeQuery(CompiledQuery.raw(sql, [...params]));
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** The transaction the EntityManager runs (a Kysely transaction under MikroORM 7), else the ORM's own client. */
+function boundExecutor(em: EntityManager): Kysely<unknown> {
+  return em.getTransactionContext<Kysely<unknown>>() ?? em.getConnection().getClient<unknown>();
 }

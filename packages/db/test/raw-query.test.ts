@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { column, Migration, migrateToHead, openDatabase, preparedQuery, rawQuery } from "@sca/db";
+import {
+  boundQuery,
+  boundStatement,
+  column,
+  Migration,
+  migrateToHead,
+  openDatabase,
+  preparedQuery,
+  rawQuery,
+} from "@sca/db";
 import { testServers, uniqueName } from "@sca/testkit";
 
 class Migration1_CreateEvents extends Migration {
@@ -60,6 +69,41 @@ describe("rawQuery", () => {
     await expect(rawQuery(orm.em.fork(), "select null as note", [], { note: column.text })).rejects.toThrow(
       "answered null",
     );
+  });
+
+  it("binds boundQuery's and boundStatement's parameters ($n), in the EntityManager's transaction or not", async () => {
+    // A parameter the ORM would have to escape (quotes, a backslash, a question mark) arrives as it was sent.
+    const note = "it's a \\ and a ? in 'quotes'";
+    const rows = JSON.stringify([
+      { id: 10, note },
+      { id: 11, note: null },
+    ]);
+    await orm.em.fork().transactional(async (em) => {
+      const written = await boundStatement(
+        em,
+        `insert into events (id, happened_at, note, seen)
+         select id, now(), note, $2 from jsonb_to_recordset($1::jsonb) as x(id bigint, note text)`,
+        [rows, true],
+      );
+      expect(written).toBe(2);
+      const outside = await boundQuery(orm.em.fork(), "select id from events where id between $1 and $2", [10, 11], {
+        id: column.integer,
+      });
+      expect(outside).toEqual([]);
+    });
+    const read = await boundQuery(
+      orm.em.fork(),
+      "select id, note from events where id between $1 and $2 order by id",
+      [10, 11],
+      {
+        id: column.integer,
+        note: column.text.nullable,
+      },
+    );
+    expect(read).toEqual([
+      { id: 10, note },
+      { id: 11, note: null },
+    ]);
   });
 });
 

@@ -121,14 +121,18 @@ function scopeOf(value: string | undefined, where: string): DependencyScope | nu
 
 function rawDataOf(bytes: Uint8Array, key: string, limit: number): string {
   if (bytes.length === 0) return "{}";
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+    parsed = JSON.parse(text);
   } catch {
     throw new InventoryArtefactError(`The raw_data of component ${key.slice(0, 200)} is not JSON.`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new InventoryArtefactError(`The raw_data of component ${key.slice(0, 200)} is not a JSON object.`);
+  // Within the ceiling (the runner bounds it before it writes the artefact): the text as sent, not written again.
+  // Without escapes, which COPY reads as JSON.stringify writes them (bulk.ts), it is the same document to jsonb.
+  if (bytes.length <= limit && !text.includes("\\u")) return text;
   return JSON.stringify(boundRawData(parsed as Record<string, unknown>, limit));
 }
 

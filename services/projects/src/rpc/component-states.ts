@@ -32,6 +32,7 @@ import {
   writeComponentStates,
   type RestampFeed,
 } from "../store/inventory/component-states.ts";
+import { lockProjectInventory } from "../store/inventory/ingestion.ts";
 import { writeFetchedLicenses } from "../store/inventory/licenses.ts";
 import { snapshotProject } from "../store/inventory/snapshots.ts";
 import { MATCH_CALLER } from "./vulnerability-matches.ts";
@@ -58,6 +59,9 @@ export function registerComponentStateService(router: ConnectRouter, deps: Compo
       const projectId = req.projectId.toLowerCase();
       const now = new Date();
       const { updated, events } = await deps.orm.em.fork().transactional(async (em) => {
+        // One writer of a project's inventory at a time: the license-policy consumer re-categorises the same rows
+        // after an ingestion, and two updates of many rows in different orders deadlock.
+        await lockProjectInventory(em, projectId);
         if ((await snapshotProject(em, scanId)) !== projectId)
           throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
         const changed = await writeComponentStates(em, scanId, states);
@@ -82,6 +86,7 @@ export function registerComponentStateService(router: ConnectRouter, deps: Compo
       const scanId = req.scanId.toLowerCase();
       const projectId = req.projectId.toLowerCase();
       const updated = await deps.orm.em.fork().transactional(async (em) => {
+        await lockProjectInventory(em, projectId); // as recordComponentStates
         if ((await snapshotProject(em, scanId)) !== projectId)
           throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
         const filled = await writeFetchedLicenses(em, scanId, licenses);

@@ -3,7 +3,7 @@
 // and package versions: set-based statements over a JSON array of rows (jsonb_to_recordset), never row by row, a
 // bounded batch each, so memory does not grow with the SBOM.
 import { raw, type EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery, rawStatement, SNAPSHOT } from "@sca/db";
+import { boundQuery, boundStatement, column, rawQuery, SNAPSHOT } from "@sca/db";
 import { uuidv7 } from "@sca/kafka";
 import type { PackageVersion } from "../../domain/package-version.ts";
 import { deleteBatched } from "../batched-delete.ts";
@@ -88,17 +88,35 @@ export async function writeScanFindings(
   return count;
 }
 
+/**
+ * Gives the planner statistics of the findings and triage a recording wrote, inside the transaction that makes them
+ * visible, when they are more than a tenth of what it believes the findings table holds (autovacuum's own threshold,
+ * which autovacuum acts on only a minute or so later). A young table's first large scan was otherwise estimated at a
+ * few rows: the finding list's first order of a 10,000-component scan (12,037 findings) was planned as nested loops
+ * and ran for minutes on a loaded machine (issue 24). ANALYZE counts the transaction's own new rows.
+ */
+export async function analyzeWhenStale(em: EntityManager, written: number): Promise<void> {
+  const [believed] = await boundQuery(
+    em,
+    "select greatest(reltuples, 0)::float8 as tuples from pg_class where oid = 'vulnerability_findings'::regclass",
+    [],
+    { tuples: column.number },
+  );
+  if (written <= 50 + 0.1 * (believed?.tuples ?? 0)) return;
+  await boundStatement(em, "analyze vulnerability_findings, finding_triage");
+}
+
 async function insertSnapshotPackages(
   em: EntityManager,
   scan: { scanId: string; projectId: string },
   packages: PlannedPage["packages"],
 ): Promise<void> {
   if (packages.length === 0) return;
-  await rawStatement(
+  await boundStatement(
     em,
     `insert into snapshot_packages (component_row_id, scan_id, project_id, ecosystem, name, version)
-     select component_row_id, ?, ?, ecosystem, name, version
-     from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, ecosystem text, name text, version text)`,
+     select component_row_id, $1::uuid, $2::uuid, ecosystem, name, version
+     from jsonb_to_recordset($3::jsonb) as x(component_row_id uuid, ecosystem text, name text, version text)`,
     [
       scan.scanId,
       scan.projectId,
@@ -110,11 +128,11 @@ async function insertSnapshotPackages(
 /** Deletes the findings of the page's components that its plan no longer has (a re-recording's). */
 async function dropStaleFindings(em: EntityManager, page: PlannedPage): Promise<void> {
   if (page.componentRowIds.length === 0) return;
-  await rawStatement(
+  await boundStatement(
     em,
     `delete from vulnerability_findings f
-     where f.component_row_id = any(?::uuid[]) and not exists (
-       select 1 from jsonb_to_recordset(?::jsonb) as x(component_row_id uuid, vulnerability_id text)
+     where f.component_row_id = any($1::uuid[]) and not exists (
+       select 1 from jsonb_to_recordset($2::jsonb) as x(component_row_id uuid, vulnerability_id text)
        where x.component_row_id = f.component_row_id and x.vulnerability_id = f.vulnerability_id)`,
     [
       `{${page.componentRowIds.join(",")}}`,
@@ -131,12 +149,13 @@ async function upsertFindings(
   findings: PlannedFinding[],
 ): Promise<void> {
   if (findings.length === 0) return;
-  await rawStatement(
+  await boundStatement(
     em,
     `insert into vulnerability_findings as f (id, project_id, scan_id, component_row_id, component_id, component_key,
        ecosystem, vulnerability_id, fixed_versions)
-     select id, ?, ?, component_row_id, component_id, component_key, ecosystem, vulnerability_id, fixed_versions
-     from jsonb_to_recordset(?::jsonb) as x(id uuid, component_row_id uuid, component_id uuid, component_key text,
+     select id, $1::uuid, $2::uuid, component_row_id, component_id, component_key, ecosystem, vulnerability_id,
+       fixed_versions
+     from jsonb_to_recordset($3::jsonb) as x(id uuid, component_row_id uuid, component_id uuid, component_key text,
        ecosystem text, vulnerability_id text, fixed_versions jsonb)
      on conflict (component_row_id, vulnerability_id) do update set fixed_versions = excluded.fixed_versions,
        removed_at = null`,

@@ -2,7 +2,7 @@
 // locks the row, then writes it through the entity; the rows of new findings are opened in one set-based statement
 // (raw SQL, ADR 5: thousands of rows at once).
 import { LockMode, raw, type EntityData, type EntityManager } from "@mikro-orm/postgresql";
-import { rawStatement, SNAPSHOT } from "@sca/db";
+import { boundStatement, SNAPSHOT } from "@sca/db";
 import type { Triage } from "../../domain/vex-status.ts";
 import { OPEN_STATES } from "../../domain/vulnerability-sla.ts";
 import { FindingTriage, type FindingTriageRow } from "../entities/findings.ts";
@@ -138,11 +138,11 @@ export async function openTriage(
   findings: { projectId: string; componentKey: string; vulnerabilityId: string }[],
 ): Promise<void> {
   if (findings.length === 0) return;
-  await rawStatement(
+  await boundStatement(
     em,
     `insert into finding_triage (project_id, component_key, vulnerability_id)
      select distinct project_id, component_key, vulnerability_id
-     from jsonb_to_recordset(?::jsonb) as x(project_id uuid, component_key text, vulnerability_id text)
+     from jsonb_to_recordset($1::jsonb) as x(project_id uuid, component_key text, vulnerability_id text)
      on conflict do nothing`,
     [
       JSON.stringify(

@@ -3,7 +3,7 @@
 // over a JSON array of rows (jsonb_to_recordset) inside the caller's transaction, a bounded batch of rows each (a
 // handful of statements for thousands of rows), never row by row.
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { column, rawQuery, rawStatement } from "@sca/db";
+import { boundQuery, boundStatement, column } from "@sca/db";
 import type { PackageVersion } from "../../domain/package-version.ts";
 
 export interface StoredVulnerability {
@@ -38,13 +38,13 @@ export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVuln
 }
 
 async function upsertVulnerabilityBatch(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
-  await rawStatement(
+  await boundStatement(
     em,
     `insert into vulnerabilities as v (id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector,
        published_at, modified_at, "references", epss_score, epss_percentile, known_exploited, kev_due_date, updated_at)
      select id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector, published_at, modified_at,
        refs, epss_score, epss_percentile, known_exploited, kev_due_date, now()
-     from jsonb_to_recordset(?::jsonb) as x(id text, aliases jsonb, summary text, severity text, severity_rank int,
+     from jsonb_to_recordset($1::jsonb) as x(id text, aliases jsonb, summary text, severity text, severity_rank int,
        cvss_score float8, cvss_vector text, published_at timestamptz, modified_at timestamptz, refs jsonb,
        epss_score float8, epss_percentile float8, known_exploited boolean, kev_due_date text)
      on conflict (id) do update set aliases = excluded.aliases, summary = excluded.summary,
@@ -75,10 +75,10 @@ async function upsertVulnerabilityBatch(em: EntityManager, vulns: StoredVulnerab
     ],
   );
   const aliases = vulns.flatMap((v) => [v.id, ...v.aliases].map((alias) => ({ alias, id: v.id })));
-  await rawStatement(
+  await boundStatement(
     em,
     `insert into vulnerability_aliases (alias, vulnerability_id)
-     select distinct on (alias) alias, id from jsonb_to_recordset(?::jsonb) as x(alias text, id text)
+     select distinct on (alias) alias, id from jsonb_to_recordset($1::jsonb) as x(alias text, id text)
      on conflict (alias) do update set vulnerability_id = excluded.vulnerability_id`,
     [JSON.stringify(aliases)],
   );
@@ -94,12 +94,12 @@ export async function updateVulnerabilityScores(
   vulns: StoredVulnerability[],
 ): Promise<{ updated: number; newlyKevListed: string[] }> {
   if (vulns.length === 0) return { updated: 0, newlyKevListed: [] };
-  const rows = await rawQuery(
+  const rows = await boundQuery(
     em,
     `update vulnerabilities v set epss_score = x.epss_score, epss_percentile = x.epss_percentile,
        known_exploited = x.known_exploited, kev_due_date = x.kev_due_date, cvss_score = coalesce(x.cvss_score, v.cvss_score),
        updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as x(id text, epss_score float8, epss_percentile float8, known_exploited boolean,
+     from jsonb_to_recordset($1::jsonb) as x(id text, epss_score float8, epss_percentile float8, known_exploited boolean,
        kev_due_date text, cvss_score float8)
      join vulnerability_aliases a on a.alias = x.id
      join vulnerabilities old on old.id = a.vulnerability_id
@@ -127,9 +127,9 @@ export async function updateVulnerabilityScores(
 export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): Promise<void> {
   // Every verdict's old rows go before any new row is written: a package version named twice keeps both lists' rows.
   for (let i = 0; i < verdicts.length; i += WRITE_BATCH_ROWS)
-    await rawStatement(
+    await boundStatement(
       em,
-      `delete from package_vulnerabilities p using jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text)
+      `delete from package_vulnerabilities p using jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text)
        where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
       [JSON.stringify(verdicts.slice(i, i + WRITE_BATCH_ROWS).map((v) => v.pkg))],
     );
@@ -137,11 +137,11 @@ export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): P
     [];
   const flush = async () => {
     if (rows.length === 0) return;
-    await rawStatement(
+    await boundStatement(
       em,
       `insert into package_vulnerabilities (ecosystem, name, version, vulnerability_id, fixed_versions)
        select ecosystem, name, version, vulnerability_id, fixed_versions
-       from jsonb_to_recordset(?::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
+       from jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
          fixed_versions jsonb)
        on conflict do nothing`,
       [JSON.stringify(rows)],
