@@ -11,7 +11,6 @@ import { Readable } from "node:stream";
 import type { StoredArtefact } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
-import type { IdleCollection } from "@sca/runtime";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
@@ -44,8 +43,6 @@ import type { Lane } from "./topics.ts";
 
 export interface ScanJobDeps extends SourceSbomDeps, MatchingDeps {
   running: RunningJobs;
-  /** Told as each job ends: a large scan's garbage is collected once the runner is quiet (its idle memory). */
-  memory: IdleCollection;
   wakeRelay: () => void;
   logger: Logger;
   logLimits: LogLimits;
@@ -128,7 +125,6 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
     } finally {
       run.end();
-      deps.memory.workEnded();
       // The next source scan's cdxgen loads while this runner waits for it (after this outcome has gone out).
       if (job.kind === "source") deps.source.prestart?.prepareNext();
     }
