@@ -9,7 +9,9 @@
 // The entry holds a fingerprint of the whole bearer and the client address (ip, User-Agent), so another token
 // of the same session, or the same token from another client, never hits: the caller token's ip and user_agent
 // are always the requester's. Redis only ever holds an HMAC under a key derived from SECRET_KEY.
-// No in-process layer in front of Redis: it would not see identity's tombstones and epochs without a broadcast.
+// No in-process layer in front of Redis: it would not see identity's tombstones and epochs without a broadcast. What
+// is remembered in process is only what the bearer's bytes decide (its signature, session and expiry, and its
+// fingerprint for one client): two HMACs a request otherwise (docs/gateway-authentication.md).
 // Choices and limits: docs/gateway-authentication.md.
 import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Logger } from "@sca/log";
@@ -49,6 +51,17 @@ export interface AccessAnswers {
   ): Promise<void>;
 }
 
+/** What a bearer's bytes decide, remembered: its session and expiry, and its fingerprint for the last client. */
+interface VerifiedBearer {
+  sessionId: string;
+  expiresAtMs: number;
+  client: string;
+  fingerprint: Buffer;
+}
+
+// Bearers that verified, newest last (a Map keeps insertion order): at most this many, the oldest out first.
+const VERIFIED_BEARERS_MAX = 4096;
+
 export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logger, namespace: string): AccessAnswers {
   // KeyObjects made once: createHmac given bytes makes one on every call, at about four times the cost of the MAC.
   const jwtKey = createSecretKey(Buffer.from(secretKey));
@@ -57,11 +70,33 @@ export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logg
   );
   const fingerprintOf = (bearer: string, client: AccessClient) =>
     createHmac("sha256", fingerprintKey).update(`${bearer}\n${client.ip}\n${client.userAgent}`).digest();
+  const verified = new Map<string, VerifiedBearer>();
   const epochKey = `${namespace}epoch`;
   const sessionKey = (sessionId: string) => `${namespace}session:${sessionId}`;
 
+  /** The bearer's session and its fingerprint for `client` when it is a valid access token, else null. */
+  function verifiedBearer(bearer: string, client: AccessClient): VerifiedBearer | null {
+    const clientKey = `${client.ip}\n${client.userAgent}`;
+    let entry = verified.get(bearer);
+    if (entry && entry.expiresAtMs <= Date.now()) {
+      verified.delete(bearer);
+      return null;
+    }
+    if (!entry) {
+      const session = sessionOf(bearer);
+      if (!session) return null;
+      entry = { ...session, client: clientKey, fingerprint: fingerprintOf(bearer, client) };
+      if (verified.size >= VERIFIED_BEARERS_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(bearer, entry);
+    } else if (entry.client !== clientKey) {
+      entry.client = clientKey;
+      entry.fingerprint = fingerprintOf(bearer, client);
+    }
+    return entry;
+  }
+
   /** The session of a valid access token (identity's format: HS256, issuer sca-identity, type access), or null. */
-  function sessionOf(bearer: string): string | null {
+  function sessionOf(bearer: string): { sessionId: string; expiresAtMs: number } | null {
     const parts = bearer.split(".");
     if (parts.length !== 3) return null;
     const [header, payload, signature] = parts as [string, string, string];
@@ -79,7 +114,7 @@ export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logg
         c.exp * 1000 > Date.now() &&
         typeof c.sid === "string" &&
         UUID.test(c.sid);
-      return valid ? (c.sid as string) : null;
+      return valid ? { sessionId: c.sid as string, expiresAtMs: (c.exp as number) * 1000 } : null;
     } catch {
       return null;
     }
@@ -87,8 +122,9 @@ export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logg
 
   return {
     async read(bearer, client) {
-      const sessionId = sessionOf(bearer);
-      if (!sessionId) return { hit: false, slot: null };
+      const bearerOf = verifiedBearer(bearer, client);
+      if (!bearerOf) return { hit: false, slot: null };
+      const { sessionId } = bearerOf;
       let epoch: string | null | undefined;
       let raw: string | null | undefined;
       try {
@@ -107,7 +143,7 @@ export function redisAccessAnswers(redis: Redis, secretKey: string, logger: Logg
       const stored = raw ? parse(raw) : null;
       if (stored && stored.epoch === epoch) {
         const expected = Buffer.from(stored.fingerprint, "hex");
-        const actual = fingerprintOf(bearer, client);
+        const actual = bearerOf.fingerprint;
         if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
           return { hit: true, callerToken: stored.caller_token };
         }

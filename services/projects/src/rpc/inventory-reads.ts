@@ -87,9 +87,10 @@ export function inventoryReadHandlers(
     async listComponents(req: ListComponentsRequest, ctx: HandlerContext) {
       const caller = requireCaller(ctx);
       if (!isUuid(req.projectId)) throw projectNotFound();
-      const em = deps.orm.em.fork();
-      // The project and its newest snapshot in one query (what an unanchored list, the common case, needs).
-      const found = await projectWithNewestSnapshot(em, req.projectId.toLowerCase());
+      // The project and its newest snapshot in one query (what an unanchored list, the common case, needs): a
+      // prepared statement outside any transaction, so no EntityManager of the request's own is forked for it; the
+      // page's read, when it is not kept, makes one.
+      const found = await projectWithNewestSnapshot(deps.orm.em, req.projectId.toLowerCase());
       if (!found || !mayRead(caller, found.project)) throw projectNotFound();
       const v: FieldViolation[] = [];
       anchorViolations(req.anchor, v);
@@ -102,7 +103,7 @@ export function inventoryReadHandlers(
       if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
       if (req.itemsAsJson) {
         const read = async () => {
-          const page = await listComponentsJson(em, snapshot, filter, sort, window);
+          const page = await listComponentsJson(deps.orm.em.fork(), snapshot, filter, sort, window);
           return { itemsJson: Buffer.from(`[${page.rows.join(",")}]`, "utf8"), total: page.total };
         };
         // The newest snapshot's pages are kept under its count of writes (anchored ones are read each time).
@@ -111,7 +112,7 @@ export function inventoryReadHandlers(
           : await deps.componentPages.read(found.snapshot!, [filter, sort, window], read);
         return create(ListComponentsResponseSchema, { ...page, ...window, scanId: snapshot.scanId });
       }
-      const { rows, total } = await listComponents(em, snapshot, filter, sort, window);
+      const { rows, total } = await listComponents(deps.orm.em.fork(), snapshot, filter, sort, window);
       return create(ListComponentsResponseSchema, {
         items: rows.map(componentView),
         total,
