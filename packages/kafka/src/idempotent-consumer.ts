@@ -12,7 +12,7 @@ import type { KafkaClient } from "./client.ts";
 import { readInboundEvent, type EventMeta } from "./inbound-event.ts";
 import { enqueuedThrough } from "./enqueue.ts";
 import { recordProcessed } from "./processed-events-table.ts";
-import { deadLetterTopic, ensureTopics, type TopicContract } from "./topics.ts";
+import { deadLetterTopic, ensureTopics, TOPICS, type TopicContract } from "./topics.ts";
 
 /**
  * Applies one event. `signal` aborts when the consumer stops: a long handler gives up then (its transaction rolls
@@ -63,6 +63,16 @@ export interface IdempotentConsumerOptions<Desc extends DescMessage> {
 /** The most events a batched group applies in one transaction (a replay from the topic's start comes in large batches). */
 const BATCH_EVENTS = 100;
 
+/**
+ * How long a consumer of a news topic lingers after a batch before its next fetch. Every group pays a fetch and an
+ * offset commit per batch, however few records it holds and whether or not it acts on them: news arriving one record
+ * at a time cost each group that much per record. Lingering lets a busy topic's records gather into batches, while an
+ * idle consumer still waits on the broker in one long poll (docs/kafka.md, "Batches").
+ */
+const LINGER_MS = 250;
+/** The topics of news nobody waits on within a request: their consumers linger. Work (scan jobs, progress) does not. */
+const NEWS_TOPICS: ReadonlySet<string> = new Set([TOPICS.domainEvents, TOPICS.auditEvents]);
+
 export interface IdempotentConsumer {
   /** Aborts the handlers' signal, lets the record in hand end (or abandons its retries), leaves the group and disconnects. */
   stop(): Promise<void>;
@@ -78,6 +88,7 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
 
   if (opts.batched && opts.notBefore) throw new Error("a consumer of a delay topic applies one record at a time");
   const eventsPerTransaction = opts.batched ? BATCH_EVENTS : 1;
+  const lingers = NEWS_TOPICS.has(contract.topic);
 
   // The events not applied yet of `events`, one transaction for all of them.
   const apply = async (events: readonly Applicable<Desc>[]) => {
@@ -198,7 +209,13 @@ export async function runIdempotentConsumer<Desc extends DescMessage>(
   await consumer.connect();
   // A new group starts at the oldest record kept: nothing published before its first start is missed.
   await consumer.subscribe({ topic: kafka.topicName(contract.topic), fromBeginning: true });
-  await consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => settle(payload, producer) });
+  await consumer.run({
+    eachBatchAutoResolve: false,
+    eachBatch: async (payload) => {
+      await settle(payload, producer);
+      if (lingers) await delay(LINGER_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
+    },
+  });
 
   return {
     async stop() {
