@@ -27,7 +27,7 @@ export type InboundEvent<Desc extends DescMessage> =
 
 export function readInboundEvent<Desc extends DescMessage>(
   contract: TopicContract<Desc>,
-  record: EachMessagePayload,
+  record: Pick<EachMessagePayload, "partition" | "message">,
 ): InboundEvent<Desc> {
   const { headers, value, key, offset, timestamp } = record.message;
   const eventId = headerText(headers, EVENT_ID);

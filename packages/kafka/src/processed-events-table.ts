@@ -2,7 +2,7 @@
 // the handler's transaction is what makes a redelivered event a no-op. Services that consume list
 // CreateProcessedEventsTable in their migrations/index.ts.
 import { defineEntity, p, type EntityManager } from "@mikro-orm/postgresql";
-import { Migration } from "@sca/db";
+import { column, Migration, rawQuery } from "@sca/db";
 
 export const ProcessedEvent = defineEntity({
   name: "ProcessedEvent",
@@ -30,15 +30,25 @@ export class CreateProcessedEventsTable extends Migration {
 }
 
 /**
- * Records in the transaction of `em` that `group` applies `eventId`; false when it already has. A concurrent
- * delivery of the same event waits on the key until the first transaction ends, then sees it.
+ * Records in the transaction of `em` that `group` applies the events `eventIds` (UUIDs), in one statement; answers
+ * those it had not applied before. A concurrent delivery of the same events waits on their keys until the first
+ * transaction ends, then sees them; the ids are inserted in order, so two such inserts take their locks in the same
+ * order and never deadlock.
  */
-export async function recordProcessed(em: EntityManager, group: string, eventId: string): Promise<boolean> {
-  const { affectedRows } = await em
-    .createQueryBuilder(ProcessedEvent)
-    .insert({ consumerGroup: group, eventId })
-    .onConflict()
-    .ignore()
-    .execute<{ affectedRows: number }>("run");
-  return affectedRows > 0;
+export async function recordProcessed(
+  em: EntityManager,
+  group: string,
+  eventIds: readonly string[],
+): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await rawQuery(
+    em,
+    `insert into processed_events (consumer_group, event_id)
+     select ?, id from unnest(?::uuid[]) as id order by id
+     on conflict do nothing
+     returning event_id`,
+    [group, `{${[...new Set(eventIds)].join(",")}}`],
+    { eventId: column.text },
+  );
+  return new Set(rows.map((row) => row.eventId));
 }

@@ -118,7 +118,13 @@ export class KafkaFixture {
 
   /** An idempotent consumer whose handler records each event in applied_events (and in `seen`). */
   async startConsumer(
-    opts: { topic?: AuditTopic; handle?: EventHandler<typeof AuditEventSchema>; afterEnqueued?: () => void } = {},
+    opts: {
+      topic?: AuditTopic;
+      handle?: EventHandler<typeof AuditEventSchema>;
+      afterEnqueued?: () => void;
+      acts?: (message: AuditEvent) => boolean;
+      batched?: boolean;
+    } = {},
   ) {
     const seen: { message: AuditEvent; meta: EventMeta }[] = [];
     const groupId = uniqueName("kafka_test_group");
@@ -129,6 +135,8 @@ export class KafkaFixture {
       orm: this.orm,
       logger: this.logger,
       afterEnqueued: opts.afterEnqueued,
+      acts: opts.acts,
+      batched: opts.batched,
       handle:
         opts.handle ??
         ((em, message, meta) => {

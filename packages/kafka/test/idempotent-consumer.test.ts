@@ -150,4 +150,80 @@ describe("the idempotent consumer", () => {
     // Called once (the event that enqueued nothing did not wake anyone), after its row was committed.
     expect(visibleAtCall).toEqual([1]);
   }, 60_000);
+
+  it("applies a batch's events in one transaction, and a batch delivered again doubles nothing", async () => {
+    // The transaction each event was applied in, by event id.
+    const transactionOf = new Map<string, string>();
+    const { groupId } = await fx.startConsumer({
+      batched: true,
+      handle: async (em, message, meta) => {
+        em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
+        const [row] = await em
+          .getConnection()
+          .execute<{ tx: string }[]>("select txid_current()::text as tx", [], "all", em.getTransactionContext());
+        transactionOf.set(meta.eventId, row!.tx);
+      },
+    });
+    // One key, so one partition; one send, so one fetched batch.
+    const batch = ["a", "b", "c", "d"].map((action) => auditRecord("actor-5", `batch.${action}`));
+    await produce(fx.topic.topic, batch);
+    await waitFor("the batch to be applied", () => transactionOf.size === batch.length);
+    expect(new Set(transactionOf.values()).size).toBe(1);
+
+    // The same batch again (a relay's resend, an offset commit lost), behind it one new event.
+    const sentinel = auditRecord("actor-5", "batch.sentinel");
+    await produce(fx.topic.topic, [...batch, sentinel]);
+    await waitFor("the sentinel to be applied", async () => (await fx.appliedCount(sentinel.eventId)) === 1);
+    for (const record of batch) expect(await fx.appliedCount(record.eventId)).toBe(1);
+    expect(await fx.em().count(AppliedEvent)).toBe(batch.length + 1);
+    const processed = await fx
+      .em()
+      .getConnection()
+      .execute<{ n: string }[]>(
+        `select count(*)::text as n from "${fx.schema}".processed_events where consumer_group = ?`,
+        [groupId],
+      );
+    expect(processed[0]!.n).toBe(String(batch.length + 1));
+  }, 60_000);
+
+  it("rolls a failing batch back whole and applies each of its events once on a later attempt", async () => {
+    let failed = false;
+    const calls = new Map<string, number>();
+    await fx.startConsumer({
+      batched: true,
+      handle: async (em, message, meta) => {
+        calls.set(meta.eventId, (calls.get(meta.eventId) ?? 0) + 1);
+        em.create(AppliedEvent, { eventId: meta.eventId, action: message.action });
+        await em.flush();
+        if (message.action === "rollback.c" && !failed) {
+          failed = true;
+          throw new Error("the database hiccuped");
+        }
+      },
+    });
+    const batch = ["a", "b", "c", "d"].map((action) => auditRecord("actor-6", `rollback.${action}`));
+    await produce(fx.topic.topic, batch);
+    await waitFor("the last event to be applied", async () => (await fx.appliedCount(batch[3]!.eventId)) === 1);
+    for (const record of batch) expect(await fx.appliedCount(record.eventId)).toBe(1);
+    // The events before the failing one ran twice (rolled back, then applied), the one after once.
+    expect(batch.map((record) => calls.get(record.eventId))).toEqual([2, 2, 2, 1]);
+  }, 60_000);
+
+  it("passes by the events it does not act on: no handler, no transaction, no record of their id", async () => {
+    const { groupId, seen } = await fx.startConsumer({ acts: (message) => message.action !== "team.viewed" });
+    const ignored = auditRecord("actor-7", "team.viewed");
+    const acted = auditRecord("actor-7", "team.renamed");
+    await produce(fx.topic.topic, [ignored, acted]);
+
+    await waitFor("the event it acts on to be applied", async () => (await fx.appliedCount(acted.eventId)) === 1);
+    expect(seen.map(({ meta }) => meta.eventId)).toEqual([acted.eventId]);
+    const processed = await fx
+      .em()
+      .getConnection()
+      .execute<{ event_id: string }[]>(
+        `select event_id from "${fx.schema}".processed_events where consumer_group = ?`,
+        [groupId],
+      );
+    expect(processed.map((r) => r.event_id)).toEqual([acted.eventId]);
+  }, 60_000);
 });

@@ -46,7 +46,7 @@ export interface ServiceKafka {
    * and the database. The first one also starts pruning processed_events.
    */
   consume<Desc extends DescMessage>(
-    opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle" | "notBefore">,
+    opts: Pick<IdempotentConsumerOptions<Desc>, "groupId" | "topic" | "handle" | "notBefore" | "acts" | "batched">,
   ): void;
   /** Publishes soon after a commit that enqueued events, rather than at the relay's next poll. */
   wakeRelay(): void;

@@ -19,7 +19,7 @@ import { entities } from "./store/entities.ts";
 import { migrations } from "./store/migrations/index.ts";
 import { sweepSessionState } from "./store/session-sweep.ts";
 import { applyProjectEvent, PROJECT_COPY_GROUP, projectEvents } from "./events/project-copy.ts";
-import { countRequestedScan, SCAN_COUNT_GROUP, scanStateNews } from "./events/scan-count.ts";
+import { countRequestedScan, countsForSomeone, SCAN_COUNT_GROUP, scanStateNews } from "./events/scan-count.ts";
 
 export interface IdentitySeams {
   /** How SSO reaches the identity providers (the platform's fetch; a test provider's trusts its test CA). */
@@ -42,7 +42,13 @@ export const service = defineService({
   start: (ctx) => {
     const { orm, secretKey, logger, config, seams } = ctx;
     ctx.kafka.consume({ groupId: PROJECT_COPY_GROUP, topic: projectEvents, handle: applyProjectEvent });
-    ctx.kafka.consume({ groupId: SCAN_COUNT_GROUP, topic: scanStateNews, handle: countRequestedScan });
+    ctx.kafka.consume({
+      groupId: SCAN_COUNT_GROUP,
+      topic: scanStateNews,
+      handle: countRequestedScan,
+      acts: countsForSomeone,
+      batched: true,
+    });
     const redis = createRedis(config.REDIS_URL, logger);
     ctx.addCloser("redis", () => redis.quit());
     const apiKeyAnswers = redisApiKeyAnswerCache(redis, logger, seams.apiKeyAnswerNamespace);

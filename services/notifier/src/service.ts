@@ -26,7 +26,7 @@ import { DELIVERY_BATCH, deliverDue, type Sender } from "./events/delivery-job.t
 import { queueDigests } from "./events/email-digest-job.ts";
 import { sweepQueueBacklog } from "./events/queue-backlog-sweep.ts";
 import { PASSWORD_RESET_GROUP, passwordResetEvents, passwordResetHandler } from "./events/password-reset-email.ts";
-import { SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
+import { raisesScanOutcome, SCAN_OUTCOMES_GROUP, scanOutcomeHandler, scanStateEvents } from "./events/scan-outcomes.ts";
 import { SLA_BREACHES_GROUP, slaBreachEvents, slaBreachHandler } from "./events/sla-breaches.ts";
 import { MALICIOUS_PACKAGES_GROUP, maliciousFlagEvents, maliciousPackageHandler } from "./events/malicious-packages.ts";
 import { registerNotificationRuleService } from "./rpc/notification-rules.ts";
@@ -79,7 +79,13 @@ export const service = defineService({
       topic: passwordResetEvents,
       handle: passwordResetHandler(deps),
     });
-    ctx.kafka.consume({ groupId: SCAN_OUTCOMES_GROUP, topic: scanStateEvents, handle: scanOutcomeHandler(deps) });
+    ctx.kafka.consume({
+      groupId: SCAN_OUTCOMES_GROUP,
+      topic: scanStateEvents,
+      handle: scanOutcomeHandler(deps),
+      acts: raisesScanOutcome,
+      batched: true,
+    });
     ctx.kafka.consume({ groupId: SLA_BREACHES_GROUP, topic: slaBreachEvents, handle: slaBreachHandler(deps) });
     ctx.kafka.consume({
       groupId: MALICIOUS_PACKAGES_GROUP,

@@ -9,7 +9,7 @@ import { projectGateFacts } from "./clients/gate-facts.ts";
 import { projectsService } from "./clients/projects.ts";
 import { projectsLicenseInventory } from "./clients/license-inventory.ts";
 import { announceExpiredExceptions } from "./events/exception-expiries.ts";
-import { GATE_EVALUATION_GROUP, gateEvaluationHandler, gateTriggers } from "./events/gate-evaluation.ts";
+import { GATE_EVALUATION_GROUP, gateEvaluationHandler, gateTriggers, judgesGate } from "./events/gate-evaluation.ts";
 import { applyProjectRename, PROJECT_NAMES_GROUP, projectUpdates } from "./events/project-names.ts";
 import { registerApprovalService } from "./rpc/approval-service.ts";
 import { registerGatePolicyService } from "./rpc/gate-policy-service.ts";
@@ -49,6 +49,7 @@ export const service = defineService({
       groupId: GATE_EVALUATION_GROUP,
       topic: gateTriggers,
       handle: gateEvaluationHandler({ projects: gateFacts, deployment: gateDeployment }),
+      acts: judgesGate,
     });
     return (router) => {
       registerLicensePolicyService(router, { orm, directory, wakeRelay });

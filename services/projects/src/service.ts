@@ -18,6 +18,7 @@ import { GATE_POLICY_FEED_GROUP, gatePolicyFeedHandler, gatePolicyNews } from ".
 import { SBOM_SIGNING_GROUP, sbomSigningHandler, signingNews } from "./events/sbom-signing.ts";
 import { SCAN_FEED_GROUP, scanFeedHandler, scanNews } from "./events/scan-feed.ts";
 import {
+  callsForComment,
   PULL_REQUEST_COMMENT_GROUP,
   pullRequestCommentHandler,
   scanStateNews,
@@ -79,7 +80,7 @@ export const service = defineService({
   v8Flags: ["--memory-saver-mode"],
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
-    kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger, gate) });
+    kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger, gate), batched: true });
     kafka.consume({
       groupId: LICENSE_POLICY_FEED_GROUP,
       topic: licensePolicyNews,
@@ -131,6 +132,7 @@ export const service = defineService({
           gate,
           logger,
         }),
+        acts: callsForComment,
       });
     return (router) => {
       registerProjectService(router, { orm, directory, credentialKey, wakeRelay: () => kafka.wakeRelay() });

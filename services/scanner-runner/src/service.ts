@@ -64,6 +64,7 @@ export const service = defineService({
       groupId: `scanner-runner.scan-states.${randomUUID()}`,
       topic: scanStateNews,
       handle: scanStateNewsHandler(running, logger),
+      batched: true,
     });
     // The local vulnerability database: imported when due (a fresh install from the vendored snapshot), the
     // matcher rebuilt when the stored version moves (docs/vulnerability-database.md).

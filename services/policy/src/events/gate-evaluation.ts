@@ -83,6 +83,12 @@ async function subjectOrNull(deps: GateEvaluationDeps, projectId: string): Promi
   }
 }
 
+/**
+ * Whether the event may judge the gate (the group's `acts`): a scan's other moves (queued, running, failed) are passed
+ * by before any database work.
+ */
+export const judgesGate = (message: GateTriggerMessage): boolean => gateTriggerOf(triggerEventOf(message)) !== null;
+
 export function gateEvaluationHandler(deps: GateEvaluationDeps) {
   return async (em: EntityManager, message: GateTriggerMessage, meta: EventMeta): Promise<void> => {
     const trigger = gateTriggerOf(triggerEventOf(message));

@@ -25,6 +25,12 @@ export interface AutomaticCommentDeps extends OptedInDeps {
   logger: Logger;
 }
 
+/**
+ * Whether the news calls for a comment (the group's `acts`): every other scan's news, and a pull request's scan
+ * before it succeeds, is passed by before any database work.
+ */
+export const callsForComment = (event: ScanStateChanged): boolean => automaticCommentOf(event) !== null;
+
 export function pullRequestCommentHandler(deps: AutomaticCommentDeps) {
   return async (em: EntityManager, event: ScanStateChanged, meta: EventMeta): Promise<void> => {
     if (!isUuid(event.scanId) || !isUuid(event.projectId)) return;

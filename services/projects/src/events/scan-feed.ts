@@ -17,9 +17,9 @@ import { isScanStatus, stateNewsApplies } from "../domain/scan-feed.ts";
 import { deleteSnapshots, lockProjectInventory } from "../store/inventory/ingestion.ts";
 import { labelSnapshot } from "../store/inventory/snapshots.ts";
 import { deleteFileLicenses } from "../store/file-licenses.ts";
-import { knownScanState, markScansDeleted, recordHeardScan, scanFigures } from "../store/known-scans.ts";
+import { knownScanState, markScansDeleted, recordHeardScan, refreshScanFigures } from "../store/known-scans.ts";
 import { gateFiguresToJudge, recordProjectDays, refreshProjectFigures } from "../store/portfolio/figures.ts";
-import { lockProject, recountInventorySummary, setScanFigures } from "../store/projects.ts";
+import { lockProject, recountInventorySummary } from "../store/projects.ts";
 import { isoDate } from "../domain/dashboards.ts";
 
 export const SCAN_FEED_GROUP = "projects.scan-feed";
@@ -38,11 +38,6 @@ export function scanFeedHandler(logger: Logger, gate: Pick<GateResults, "judgeFi
     if (event.$typeName === "sca.events.v1.ScanStateChanged") await applyStateChange(em, event, meta, logger, gate);
     else await applyScansDeleted(em, event, meta, signal, logger);
   };
-}
-
-/** Recounts the project's figures over the scans it holds; nothing when the project is not ours. */
-async function refreshFigures(em: EntityManager, projectId: string): Promise<void> {
-  await setScanFigures(em, projectId, await scanFigures(em, projectId));
 }
 
 async function applyStateChange(
@@ -79,7 +74,7 @@ async function applyStateChange(
   // The snapshot (ingested before the success was reported) takes the scan's label, so the release anchors of the
   // inventory reads name the scans the releases list shows.
   if (e.status === "succeeded") await labelSnapshot(em, projectId, scanId, release);
-  await refreshFigures(em, projectId);
+  await refreshScanFigures(em, projectId);
   // A success counts the dashboards' figures again and writes the project's row of the day (docs/dashboards.md).
   if (e.status === "succeeded") {
     await refreshProjectFigures(em, [projectId]);
@@ -126,7 +121,7 @@ async function applyScansDeleted(
   await markScansDeleted(em, projectId, scanIds, dateOf(e.occurredAt, meta.timestamp));
   const snapshots = await deleteSnapshots(em, projectId, scanIds, signal);
   await deleteFileLicenses(em, projectId, scanIds);
-  await refreshFigures(em, projectId);
+  await refreshScanFigures(em, projectId);
   if (snapshots > 0) {
     await recountInventorySummary(em, projectId);
     await refreshProjectFigures(em, [projectId]);

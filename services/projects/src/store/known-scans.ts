@@ -1,6 +1,6 @@
 // known_scans: projects' copy of the scans it heard of (see the entity); the one module naming its columns.
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { SNAPSHOT } from "@sca/db";
+import { rawStatement, SNAPSHOT } from "@sca/db";
 import type { KnownScanState, ScanStatus } from "../domain/scan-feed.ts";
 import { KnownScan } from "./entities/known-scan.ts";
 
@@ -60,28 +60,26 @@ export async function markScansDeleted(
   await em.nativeUpdate(KnownScan, { scanId: { $in: [...scanIds] }, projectId, deletedAt: null }, { deletedAt: at });
 }
 
-export interface ScanFigures {
-  scanCount: number;
-  releaseCount: number;
-  latest: { scanId: string; status: string; createdAt: Date } | null;
-}
-
-/** The project's figures over the scans it holds (not deleted). */
-export async function scanFigures(em: EntityManager, projectId: string): Promise<ScanFigures> {
-  const live = { projectId, deletedAt: null };
-  // One after the other: inside the consumer's transaction they share its one connection.
-  const scanCount = await em.count(KnownScan, live);
-  const releaseCount = await em.count(KnownScan, { ...live, status: "succeeded", release: { $ne: null } });
-  const latest = await em.findOne(KnownScan, live, {
-    ...SNAPSHOT,
-    fields: ["scanId", "status", "scanCreatedAt"],
-    orderBy: { scanCreatedAt: "desc", scanId: "desc" },
-  });
-  return {
-    scanCount,
-    releaseCount,
-    latest: latest ? { scanId: latest.scanId, status: latest.status!, createdAt: latest.scanCreatedAt! } : null,
-  };
+/**
+ * Sets the project's scan-fed figures (scan_count, release_count, the latest scan's id, status and creation) over the
+ * scans it holds (not deleted), in one statement: the counts and the newest row read where they are written.
+ * Nothing when the project is not ours; updated_at stays the time of the last API change.
+ */
+export async function refreshScanFigures(em: EntityManager, projectId: string): Promise<void> {
+  await rawStatement(
+    em,
+    `update projects p
+        set scan_count = f.scan_count, release_count = f.release_count,
+            latest_scan_id = l.scan_id, latest_scan_status = l.status, last_scan_at = l.scan_created_at
+       from (select count(*) as scan_count,
+                    count(*) filter (where status = 'succeeded' and release is not null) as release_count
+               from known_scans where project_id = ? and deleted_at is null) f
+       left join lateral (select scan_id, status, scan_created_at from known_scans
+                           where project_id = ? and deleted_at is null
+                           order by scan_created_at desc, scan_id desc limit 1) l on true
+      where p.id = ?`,
+    [projectId, projectId, projectId],
+  );
 }
 
 /** When a succeeded scan of the project (one it still holds) last completed; null when none. */

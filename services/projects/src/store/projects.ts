@@ -10,7 +10,6 @@ import type { NewProjectPlan, ProjectDetails, Visibility } from "../domain/proje
 import { DISTRIBUTION_MODEL_UNSET } from "../domain/project-fields.ts";
 import { Project, type ProjectRow } from "./entities/project.ts";
 import { inventorySummaryOf } from "./inventory/summary.ts";
-import type { ScanFigures } from "./known-scans.ts";
 
 export type { ProjectRow } from "./entities/project.ts";
 
@@ -89,21 +88,6 @@ export async function updateProject(
 export async function archiveProject(em: EntityManager, id: string): Promise<ProjectRow | null> {
   await em.nativeUpdate(Project, { id, archivedAt: null }, { archivedAt: raw("now()"), updatedAt: raw("now()") });
   return projectById(em, id);
-}
-
-/** The scan-fed figures of known_scans (store/known-scans.ts); updated_at stays the time of the last API change. */
-export async function setScanFigures(em: EntityManager, id: string, f: ScanFigures): Promise<void> {
-  await em.nativeUpdate(
-    Project,
-    { id },
-    {
-      scanCount: f.scanCount,
-      releaseCount: f.releaseCount,
-      latestScanId: f.latest?.scanId ?? null,
-      latestScanStatus: f.latest?.status ?? null,
-      lastScanAt: f.latest?.createdAt ?? null,
-    },
-  );
 }
 
 // The summaries take the newest snapshot's counts (inventory/summary.ts); both parameters are the project id.
