@@ -122,6 +122,23 @@ const testRoutes = (): Route[] => [
   }),
   defineRoute({
     method: "get",
+    path: "/v1/test-streamed-large",
+    summary: "test: a streamed answer larger than the socket takes at once",
+    tags: ["test"],
+    responses: { 200: { description: "bytes", schema: z.string(), contentType: "text/plain", stream: true } },
+    // Its last line: how many close listeners the response holds once every chunk went out.
+    handler: ({ res }) => ({
+      status: 200,
+      stream: Readable.from(
+        (function* () {
+          for (let i = 0; i < 64; i++) yield "x".repeat(64 * 1024);
+          yield `\n${res.listenerCount("close")}`;
+        })(),
+      ),
+    }),
+  }),
+  defineRoute({
+    method: "get",
     path: "/v1/test-unary-deadline",
     summary: "test: the service-call deadline of a plain answer",
     tags: ["test"],
@@ -150,6 +167,17 @@ describe("service-call deadlines", () => {
     expect(await streamed.text()).toBe("3600000");
     const plain = await fetch(`${gw.origin}/v1/test-unary-deadline`);
     expect(await plain.json()).toEqual({ timeout_ms: null });
+  });
+});
+
+describe("streamed answers", () => {
+  it("waits for the socket to drain without piling up listeners", async () => {
+    // 64 chunks of 64 KiB: each write overflows the response's buffer, so each waits for a drain.
+    const body = await (await fetch(`${gw.origin}/v1/test-streamed-large`)).text();
+    const [bytes, listeners] = body.split("\n");
+    expect(bytes!.length).toBe(64 * 64 * 1024);
+    // Express's and Node's own, not one per wait.
+    expect(Number(listeners)).toBeLessThan(8);
   });
 });
 

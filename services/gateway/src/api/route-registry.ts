@@ -154,6 +154,19 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
   res.send(body);
 }
 
+/** Resolves when the socket drains or the response closes, leaving no listener behind (a long download waits often). */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
 /**
  * Writes a streamed answer chunk by chunk, waiting for the socket to drain. Nothing is sent before the first chunk
  * is in hand, so an error up to then is still a problem document; after it, an error cuts the connection (the
@@ -173,11 +186,7 @@ async function sendStream(reply: AnyReply, contentType: string, res: Response): 
         await chunks.return?.();
         return;
       }
-      if (!res.write(next.value))
-        await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
-        });
+      if (!res.write(next.value)) await drainedOrClosed(res);
       next = await chunks.next();
     }
     res.end();
