@@ -280,9 +280,15 @@ describe("the scan", () => {
     await progress(scanId, 10, "sbom", true); // a heartbeat is not forwarded
     await progress(scanId, 40, "ingest");
     await logLine(scanId, 1, "ingest", "reading components", "weird");
+    // The orchestrator moves the queued scan to running on the worker's first report, and that state change reaches
+    // the gateways on the domain topic, before or after the progress frames (two topics keep no order between them).
+    const news = async (c: Client) => {
+      const frame = await c.next();
+      return frame.status === "running" ? c.next() : frame;
+    };
     for (const c of [a, b]) {
-      expect(await c.next()).toMatchObject({ type: "progress", percent: 40, step: "ingest", ts: expect.any(String) });
-      expect(await c.next()).toMatchObject({
+      expect(await news(c)).toMatchObject({ type: "progress", percent: 40, step: "ingest", ts: expect.any(String) });
+      expect(await news(c)).toMatchObject({
         type: "log",
         stage: "ingest",
         stream: "stdout",
