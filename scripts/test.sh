@@ -119,6 +119,7 @@ PATH="$ROOT/node_modules/.bin:$PATH"
 
 jest_run() { # results-file jest-args...
   local out=$1; shift
+  # jest itself loads the global set-up as an ES module (swc-transformed): hence the VM-modules flag.
   node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
     --cacheDirectory "$CACHE/jest" --json --outputFile="$out" "$@"
 }
@@ -136,7 +137,7 @@ print_timings() { # [jest-results-file]
     node -e '
       const fs = require("node:fs");
       const [results, root, cpuDir] = process.argv.slice(1);
-      // Each file s CPU, noted by packages/testkit/src/file-cpu-environment.ts.
+      // Each file s CPU, noted by packages/testkit/src/test-worker-setup.ts.
       const cpu = new Map();
       for (const f of cpuDir && fs.existsSync(cpuDir) ? fs.readdirSync(cpuDir) : [])
         for (const l of fs.readFileSync(`${cpuDir}/${f}`, "utf8").trim().split("\n")) {
