@@ -78,8 +78,8 @@ function artefactRef(stored: StoredArtefact) {
 const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
 
 /**
- * A scan of at least this many components has its garbage collected once the runner is quiet: a memory-reducing
- * collection costs about half a CPU-second, which a small scan's few MB of garbage are not worth.
+ * A scan of at least this many components has its garbage collected once the runner is quiet: the memory-reducing
+ * collection took 0.7 s after a 50,000-component scan (loaded), more than a small scan's few MB are worth.
  */
 const LARGE_SCAN_COMPONENTS = 5000;
 
