@@ -22,7 +22,7 @@ function collector(): Collector {
 }
 
 /** A full, memory-reducing collection: the garbage freed, the heap compacted, its free pages given back. */
-export function reduceMemory(): void {
+function reduceMemory(): void {
   collector()({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
