@@ -15,6 +15,7 @@ export SECRET_KEY
 export APP_ENV="${APP_ENV:-dev}"
 # As in the images: a small young generation keeps each idle process well under 150 MB resident.
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
+export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.trim_threshold=131072}"
 export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http://localhost:8080}"
 UI_PORT="${HTTP_PORT:-8080}"
 GATEWAY_PORT="${GATEWAY_PORT:-8081}"

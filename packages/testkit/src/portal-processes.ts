@@ -62,8 +62,8 @@ export interface PortalProcessOptions {
   /** The prefix of the log directory under the temporary directory. */
   label?: string;
   /**
-   * Node's heap as the images size it (`--max-semi-space-size=1`: memory before CPU), for benchmarks that read the
-   * processes' memory. Off for tests: the default young generation costs the fuzzing gate's portal about a tenth less
+   * Node's heap and malloc as the images set them (`--max-semi-space-size=1`: memory before CPU; a fixed malloc trim
+   * threshold), for benchmarks that read the processes' memory. Off for tests: the default young generation costs the fuzzing gate's portal about a tenth less
    * CPU (docs/testing.md).
    */
   productionHeap?: boolean;
@@ -94,7 +94,9 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     HTTP_PORT: String(httpPort),
     CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${httpPort}`,
     // As scripts/stack/portal.sh and the images start them.
-    ...(opts.productionHeap === false ? {} : { NODE_OPTIONS: "--max-semi-space-size=1" }),
+    ...(opts.productionHeap === false
+      ? {}
+      : { NODE_OPTIONS: "--max-semi-space-size=1", GLIBC_TUNABLES: "glibc.malloc.trim_threshold=131072" }),
     PASSWORD_RESET_BASE_URL: `http://127.0.0.1:${httpPort}/reset-password`,
     ...opts.env,
   };

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
-import { defineService } from "@sca/runtime";
+import { defineService, idleCollection } from "@sca/runtime";
 import { scannerRunnerKeys } from "./config.ts";
 import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsComponentStates } from "./clients/component-states.ts";
@@ -41,6 +41,8 @@ export interface ScannerRunnerSeams {
 }
 
 const seams: ScannerRunnerSeams = { feedCheckEveryMs: 60_000 };
+/** How long the runner is without a job before a finished large scan's garbage is collected. */
+const IDLE_COLLECTION_MS = 5000;
 
 export const service = defineService({
   name: "scanner-runner",
@@ -59,6 +61,10 @@ export const service = defineService({
   v8Flags: ["--memory-saver-mode"],
   start: ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
+    // A large scan's garbage (about 70 MiB of heap pages at 50,000 components) would stay resident for minutes while
+    // the runner waits: collected, and the pages given back, once no job has run for a few seconds.
+    const memory = idleCollection(IDLE_COLLECTION_MS, () => running.size > 0);
+    ctx.addCloser("idle collection", () => Promise.resolve(memory.stop()));
     // A group of its own per instance: every instance hears every scan's news, whichever runs its job.
     kafka.consume({
       groupId: `scanner-runner.scan-states.${randomUUID()}`,
@@ -144,6 +150,7 @@ export const service = defineService({
       orm,
       store,
       running,
+      memory,
       wakeRelay: () => kafka.wakeRelay(),
       logger,
       logLimits: { lineMaxLen: config.SCAN_LOG_LINE_MAX_LEN, maxLines: config.SCAN_LOG_MAX_LINES_PER_SCAN },
