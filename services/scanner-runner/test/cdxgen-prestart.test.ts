@@ -135,6 +135,26 @@ describe("cdxgen started ahead of the next source scan", () => {
     expect(inventory.map((r) => r.name)).toEqual(["second-pkg"]);
   }, 120_000);
 
+  it("leaves the waiting cdxgen for the next scan when a clone is refused before anything is fetched", async () => {
+    await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
+    const waiting = await readdir(fake.workDir);
+    // A project without a git_url: the clone is refused by its checks, before any workspace is taken.
+    const projectId = await makeProject(identity, projects);
+    const refused = scanJob({ lane: "manual", kind: "source", projectId });
+    await publishJobs(runner!.kafka!, "manual", [refused]);
+    const [finished] = await events.waitFor(ScanAttemptFinishedSchema, (e) => e.scanId === refused.scanId, 1, 60_000);
+    expect(finished).toMatchObject({ outcome: "failed", retryable: false });
+    expect(finished!.errorMessage).toMatch(/has no git_url/);
+    // The same workspace (mkdtemp's name), so the same cdxgen: not let go and started again.
+    expect(await readdir(fake.workDir)).toEqual(waiting);
+
+    const next = await sourceJob("next-pkg", projectId);
+    await publishJobs(runner!.kafka!, "manual", [next]);
+    const warm = await cdxgenLines(next.scanId);
+    expect(warm.finished).toMatchObject({ outcome: "succeeded", componentCount: 1 });
+    expect(warm.lines[0]).toMatch(/^stdout: cdxgen was started ahead of this scan/);
+  }, 120_000);
+
   it("times a prestarted cdxgen from its release, and a cancel kills its process group", async () => {
     await eventually(async () => (await readdir(fake.workDir)).length === 1, "a workspace made for the next scan");
     const hung = await sourceJob("hang");

@@ -113,19 +113,17 @@ export function registerProjectWebhookService(router: ConnectRouter, deps: Proje
       const keys = new Set(req.repositoryUrls.map(repositoryKey).filter((k): k is string => k !== null));
       const names = [...new Set([...keys].map(repositoryName))];
       const candidates = await webhookCandidates(deps.orm.em.fork(), req.provider, names, MAX_WEBHOOK_TARGETS * 10);
-      const targets = candidates
-        .filter((c) => c.project.gitUrl !== null && keys.has(repositoryKey(c.project.gitUrl) ?? ""))
-        .slice(0, MAX_WEBHOOK_TARGETS);
+      const targets = candidates.filter((c) => keys.has(repositoryKey(c.gitUrl) ?? "")).slice(0, MAX_WEBHOOK_TARGETS);
       return create(ResolveWebhookTargetsResponseSchema, {
-        targets: targets.map(({ project, secret }) =>
+        targets: targets.map((c) =>
           create(WebhookTargetSchema, {
-            projectId: project.id,
-            teamId: project.teamId,
-            name: project.name,
-            slug: project.slug,
-            archived: project.archivedAt !== null,
-            defaultBranch: project.defaultBranch ?? "",
-            ...(secret ? { secret: open(secret.secretSealed, deps.webhookSecretKey) } : {}),
+            projectId: c.id,
+            teamId: c.teamId,
+            name: c.name,
+            slug: c.slug,
+            archived: c.archived,
+            defaultBranch: c.defaultBranch ?? "",
+            ...(c.secretSealed === null ? {} : { secret: open(c.secretSealed, deps.webhookSecretKey) }),
           }),
         ),
       });

@@ -1,8 +1,7 @@
 // project_webhook_secrets: the one module that reads or writes it (docs/adr/0005).
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { containsPattern, SNAPSHOT } from "@sca/db";
+import { column, containsPattern, preparedQuery, SNAPSHOT } from "@sca/db";
 import type { WebhookProvider } from "../domain/webhooks.ts";
-import { Project, type ProjectRow } from "./entities/project.ts";
 import { WebhookSecret, type WebhookSecretRow } from "./entities/webhook-secret.ts";
 
 export async function webhookSecretOf(em: EntityManager, projectId: string): Promise<WebhookSecretRow | null> {
@@ -16,10 +15,26 @@ export async function replaceWebhookSecret(em: EntityManager, row: WebhookSecret
   return replaced > 0;
 }
 
+/** A project a webhook's repository may name, with its secret of the provider (sealed), if it has one. */
 export interface WebhookCandidate {
-  project: ProjectRow;
-  secret: WebhookSecretRow | null;
+  id: string;
+  teamId: string;
+  name: string;
+  slug: string;
+  gitUrl: string;
+  archived: boolean;
+  defaultBranch: string | null;
+  secretSealed: string | null;
 }
+
+// One statement, prepared (planned once per connection): every webhook asks it before anything else is done.
+const WEBHOOK_CANDIDATES_SQL = `select p.id, p.team_id, p.name, p.slug, p.git_url, p.archived_at is not null as archived,
+    p.default_branch, s.secret_sealed
+  from projects p
+  left join project_webhook_secrets s on s.project_id = p.id and s.provider = $1
+  where p.git_url ilike any($2::text[])
+  order by p.created_at, p.id
+  limit $3`;
 
 /**
  * Projects whose git_url contains one of `names` (case-insensitively), oldest first, with their secret of the
@@ -32,13 +47,20 @@ export async function webhookCandidates(
   limit: number,
 ): Promise<WebhookCandidate[]> {
   if (names.length === 0) return [];
-  const projects = await em.find(
-    Project,
-    { $or: names.map((n) => ({ gitUrl: { $ilike: containsPattern(n) } })) },
-    { ...SNAPSHOT, orderBy: { createdAt: "asc", id: "asc" }, limit },
+  return preparedQuery(
+    em,
+    "projects_webhook_candidates",
+    WEBHOOK_CANDIDATES_SQL,
+    [provider, names.map(containsPattern), limit],
+    {
+      id: column.text,
+      teamId: column.text,
+      name: column.text,
+      slug: column.text,
+      gitUrl: column.text,
+      archived: column.boolean,
+      defaultBranch: column.text.nullable,
+      secretSealed: column.text.nullable,
+    },
   );
-  if (projects.length === 0) return [];
-  const secrets = await em.find(WebhookSecret, { projectId: { $in: projects.map((p) => p.id) }, provider }, SNAPSHOT);
-  const byProject = new Map(secrets.map((s) => [s.projectId, s]));
-  return projects.map((project) => ({ project, secret: byProject.get(project.id) ?? null }));
 }

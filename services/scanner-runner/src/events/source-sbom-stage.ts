@@ -15,7 +15,7 @@ import { SBOM_MAX_BYTES } from "../domain/sbom/limits.ts";
 import type { ArchiveLimits } from "../fetch/archive-entries.ts";
 import { pullImageTree, type ImageLimits } from "../fetch/container-image.ts";
 import { readRootPackageJson } from "../fetch/root-package-json.ts";
-import { cloneRepository, type CloneLimits, type ToolLine } from "../fetch/git-clone.ts";
+import { checkClone, cloneRepository, type CheckedClone, type CloneLimits, type ToolLine } from "../fetch/git-clone.ts";
 import { imageArchiveTree } from "../fetch/image-archive.ts";
 import type { UnpackTally } from "../fetch/image-layers.ts";
 import { extractSourceArchive } from "../fetch/source-archive.ts";
@@ -92,6 +92,15 @@ export async function buildSourceSbom(
 ): Promise<Buffer> {
   const reach = (stage: SourceStage) => reporter.progress(SOURCE_STAGES[stage].step, SOURCE_STAGES[stage].percent);
   const { source } = deps;
+  // A clone is checked before a workspace is taken: a refused one (no git_url, a host it may not reach) fetches
+  // nothing, so a cdxgen waiting for the next scan is left waiting rather than killed and started again.
+  let clone: CheckedClone | null = null;
+  if (job.kind === "source" && !job.sourceArchive?.key) {
+    await reach("cloning");
+    const where = await source.cloneSources.of(job.projectId, signal);
+    await boundary();
+    clone = await checkClone(where, job.ref, source.clone);
+  }
   // A source tree's cdxgen may be waiting, loaded, in a workspace of its own: the tree is fetched into that one.
   const ahead = job.kind === "source" ? (source.prestart?.take() ?? null) : null;
   const ws = ahead?.ws ?? (await openWorkspace(source.workDir, source.sandboxUid));
@@ -128,13 +137,10 @@ export async function buildSourceSbom(
       await reporter.log("extract", "stdout", [
         `Extracted the uploaded archive: ${extracted.entries} entries, ${extracted.bytes} bytes.`,
       ]);
-    } else {
-      await reach("cloning");
-      const where = await source.cloneSources.of(job.projectId, signal);
-      await boundary();
+    } else if (clone) {
       const log = new ToolLog(reporter, "clone");
       try {
-        await cloneRepository(ws, where, job.ref, source.clone, log.line, signal);
+        await cloneRepository(ws, clone, source.clone, log.line, signal);
       } finally {
         await log.close();
       }

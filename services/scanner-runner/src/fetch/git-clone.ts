@@ -65,18 +65,34 @@ export function refToFetch(ref: string, defaultBranch: string | undefined): stri
   return "HEAD";
 }
 
-export async function cloneRepository(
-  ws: Workspace,
-  source: CloneSource,
-  ref: string,
-  limits: CloneLimits,
-  onLine: ToolLine,
-  signal: AbortSignal,
-): Promise<{ commit: string; bytes: number }> {
+/** A clone the checks let through: the address git is pinned to and the ref fetched; nothing is fetched yet. */
+export interface CheckedClone {
+  source: CloneSource;
+  target: CloneTarget;
+  address: string;
+  wanted: string;
+}
+
+/**
+ * The checks of a clone that need no workspace (the git_url, the host's address, the ref): a refused clone is
+ * refused before a workspace is taken, so a cdxgen started ahead stays for the next scan (docs/source-scans.md).
+ */
+export async function checkClone(source: CloneSource, ref: string, limits: CloneLimits): Promise<CheckedClone> {
   const target = cloneTargetOf(source.gitUrl ?? "");
   const address = await pinnedAddress(target, limits.allowList);
   const wanted = refToFetch(ref, source.defaultBranch);
   if (wanted.startsWith("-")) throw new JobInputError("The scan's ref is not a git ref.");
+  return { source, target, address, wanted };
+}
+
+export async function cloneRepository(
+  ws: Workspace,
+  checked: CheckedClone,
+  limits: CloneLimits,
+  onLine: ToolLine,
+  signal: AbortSignal,
+): Promise<{ commit: string; bytes: number }> {
+  const { source, target, address, wanted } = checked;
 
   const config = [
     "protocol.allow=never",
