@@ -27,10 +27,10 @@ function cpuTicks(): number {
 const cpuDir = process.env.SCA_FILE_CPU_DIR;
 if (cpuDir) {
   let startTicks = 0;
-  process.on("jest-light-runner:file-start" as "message", () => {
+  process.on("jest-light-runner:file-start", () => {
     startTicks = cpuTicks();
   });
-  process.on("jest-light-runner:file-end" as "message", (file: string) => {
+  process.on("jest-light-runner:file-end", (file: string) => {
     const line = { file, cpuSeconds: (cpuTicks() - startTicks) / 100 };
     appendFileSync(join(cpuDir, `${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
   });
