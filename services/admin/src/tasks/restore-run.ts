@@ -29,6 +29,14 @@ import { TaskFailed, type TaskBody } from "./task-runner.ts";
 
 /** How long the replay waits on any one lock a running service holds before it gives up (and changes nothing). */
 const LOCK_TIMEOUT_MS = 60_000;
+/**
+ * PostgreSQL may abort the replay as a deadlock's victim (a running service's transaction holds a lock one of the
+ * replay's drops needs while it waits on one the replay holds): the replay's one transaction rolled back whole, so it
+ * runs again, up to this many times in all.
+ */
+const REPLAY_ATTEMPTS = 3;
+/** pg_restore's last lines of a deadlock (the ERROR line, or its DETAIL when only the last lines are kept). */
+const DEADLOCK = /deadlock detected|blocked by process/;
 
 export interface RestoreRequest {
   taskId: string;
@@ -74,11 +82,16 @@ export function restoreTask(deps: BackupDeps, req: RestoreRequest): TaskBody {
       }
 
       await progress("restoring the database", 70);
-      await deps.pg
-        .restore({ file: join(root, DATABASE_FILE), lockTimeoutMs: LOCK_TIMEOUT_MS, signal })
-        .catch((err) => {
-          throw new TaskFailed(`the database was left as it was: ${(err as Error).message}`);
-        });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await deps.pg.restore({ file: join(root, DATABASE_FILE), lockTimeoutMs: LOCK_TIMEOUT_MS, signal });
+          break;
+        } catch (err) {
+          const message = (err as Error).message;
+          if (attempt < REPLAY_ATTEMPTS && DEADLOCK.test(message)) continue;
+          throw new TaskFailed(`the database was left as it was: ${message}`);
+        }
+      }
       await deps.orm.em.fork().transactional((em) =>
         appendEntry(
           em,
