@@ -117,11 +117,28 @@ lint_changed() {
 }
 PATH="$ROOT/node_modules/.bin:$PATH"
 
+# Time limits, so that a hang fails the run with its place named instead of holding CI to its own limit: a test or hook
+# 30 s unless it says (jest.config.js), a test file 10 minutes (JEST_FILE_TIMEOUT_MS, patches/jest-light-runner@0.8.2.patch),
+# jest as a whole, the fuzzing gate and the UI suite each STAGE_LIMIT seconds. `timeout` signals the command's whole
+# process group, so the workers and the servers they started go with it; at a terminal it stays in the foreground
+# group instead (else Ctrl-C would not reach the command) and signals the command alone.
+STAGE_LIMIT="${STAGE_LIMIT:-2400}"
+within_limit() {
+  local foreground=()
+  [ -t 0 ] && foreground=(--foreground)
+  timeout "${foreground[@]}" --kill-after=30 "$STAGE_LIMIT" "$@"
+}
 jest_run() { # results-file jest-args...
   local out=$1; shift
   # jest itself loads the global set-up as an ES module (swc-transformed): hence the VM-modules flag.
-  node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
+  within_limit node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
     --cacheDirectory "$CACHE/jest" --json --outputFile="$out" "$@"
+}
+# What the jest workers were running when jest ran over its limit (packages/testkit/src/test-worker-setup.ts).
+report_overrun() { # rc
+  [ "$1" -eq 124 ] || [ "$1" -eq 137 ] || return 0
+  log "== jest ran over its ${STAGE_LIMIT}s limit and was stopped; the files still running:"
+  cat "$SCA_FILE_CPU_DIR"/*.running >&2 2>/dev/null || echo "   (none noted)" >&2
 }
 # jest's summary, the closing line CI reads.
 jest_summary() {
@@ -194,9 +211,9 @@ if [ $whole = 1 ]; then
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
 fi
 # The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
-if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate node fuzz/gate.ts; fi
+if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate within_limit node fuzz/gate.ts; fi
 # The UI suite (Playwright on Debian's chromium against a portal of its own, docs/ui.md) likewise; UI_SUITE=1 adds it.
-if [ $whole = 1 ] || [ "${UI_SUITE:-}" = 1 ]; then stage_begin ui node services/frontend/e2e/run.ts; fi
+if [ $whole = 1 ] || [ "${UI_SUITE:-}" = 1 ]; then stage_begin ui within_limit node services/frontend/e2e/run.ts; fi
 
 # One results file per run, so two checkouts sharing the servers never read each other's; the newest is also kept as
 # .data/test-results/jest.json for the timings.
@@ -208,6 +225,7 @@ stage_started[jest]=$(epoch)
 log "== jest"
 rc=0
 ( rc=0; jest_run "$results" "$@" || rc=$?; children_cpu "$BASHPID" >"$RESULTS/jest.cpu"; exit $rc ) || rc=$?
+report_overrun "$rc"
 timing jest "$(($(epoch) - stage_started[jest]))" "$rc" "$(cat "$RESULTS/jest.cpu" 2>/dev/null)"
 read -r pg0 kafka0 redis0 <<<"$servers_ticks0"
 read -r pg1 kafka1 redis1 <<<"$(servers_ticks)"

@@ -4,8 +4,9 @@
 // - What each test file cost the CPU is noted when SCA_FILE_CPU_DIR names a directory: the worker process and its
 //   finished children (the scanners, validators and tools a test spawns), from before the file's modules load to
 //   after its last afterAll, between the runner's file events (patches/jest-light-runner@0.8.2.patch). ./dev test
-//   prints it beside the wall seconds of the slowest files (scripts/test.sh).
-import { appendFileSync, readFileSync } from "node:fs";
+//   prints it beside the wall seconds of the slowest files (scripts/test.sh). While a file runs, `<pid>.running` in
+//   the same directory names it: what ./dev test shows if jest runs over its time limit.
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { join } from "node:path";
 
@@ -27,11 +28,14 @@ function cpuTicks(): number {
 const cpuDir = process.env.SCA_FILE_CPU_DIR;
 if (cpuDir) {
   let startTicks = 0;
-  process.on("jest-light-runner:file-start", () => {
+  const running = join(cpuDir, `${process.pid}.running`);
+  process.on("jest-light-runner:file-start", (file: string) => {
     startTicks = cpuTicks();
+    writeFileSync(running, `${file} (since ${new Date().toISOString()})\n`);
   });
   process.on("jest-light-runner:file-end", (file: string) => {
     const line = { file, cpuSeconds: (cpuTicks() - startTicks) / 100 };
     appendFileSync(join(cpuDir, `${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
+    rmSync(running, { force: true });
   });
 }
