@@ -15,7 +15,12 @@ export SECRET_KEY
 export APP_ENV="${APP_ENV:-dev}"
 # As in the images: a small young generation keeps each idle process well under 150 MB resident.
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
-export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.trim_threshold=131072}"
+# As in the images: jemalloc as malloc, which gives freed memory back on its own (docs/scanner-runner.md, "Memory");
+# Debian's libjemalloc2, which ./dev setup installs.
+jemalloc="$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1)"
+[ -n "$jemalloc" ] || die "libjemalloc.so.2 is not installed: run ./dev setup"
+export LD_PRELOAD="${LD_PRELOAD:-$jemalloc}"
+export MALLOC_CONF="${MALLOC_CONF:-background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0}"
 export CORS_ALLOWED_ORIGINS="${CORS_ALLOWED_ORIGINS:-http://127.0.0.1:8080,http://localhost:8080}"
 UI_PORT="${HTTP_PORT:-8080}"
 GATEWAY_PORT="${GATEWAY_PORT:-8081}"

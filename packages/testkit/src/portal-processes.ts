@@ -3,7 +3,7 @@
 // touched. The fuzzing gate drives it with schemathesis; the portal benchmarks read each process's memory by its pid.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { freePort } from "./free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +24,19 @@ async function execute(sql: string): Promise<void> {
   } finally {
     await orm.close();
   }
+}
+
+/**
+ * jemalloc preloaded as malloc, with the images' settings (deploy/docker/Dockerfile, docs/scanner-runner.md "Memory"),
+ * from Debian's libjemalloc2 (./dev setup installs it).
+ */
+function jemallocEnv(): Record<string, string> {
+  const triplet = readdirSync("/usr/lib").find((d) => existsSync(join("/usr/lib", d, "libjemalloc.so.2")));
+  if (!triplet) throw new Error("libjemalloc.so.2 is not installed: run ./dev setup");
+  return {
+    LD_PRELOAD: join("/usr/lib", triplet, "libjemalloc.so.2"),
+    MALLOC_CONF: "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0",
+  };
 }
 
 /** A database of the caller's own on the local PostgreSQL, created fresh and dropped by drop(). */
@@ -62,9 +75,9 @@ export interface PortalProcessOptions {
   /** The prefix of the log directory under the temporary directory. */
   label?: string;
   /**
-   * Node's heap and malloc as the images set them (`--max-semi-space-size=1`: memory before CPU; a fixed malloc trim
-   * threshold), for benchmarks that read the processes' memory. Off for tests: the default young generation costs the fuzzing gate's portal about a tenth less
-   * CPU (docs/testing.md).
+   * Node's heap and malloc as the images set them (`--max-semi-space-size=1`: memory before CPU; jemalloc as malloc),
+   * for benchmarks that read the processes' memory. Off for tests: the default young generation costs the fuzzing
+   * gate's portal about a tenth less CPU (docs/testing.md).
    */
   productionHeap?: boolean;
 }
@@ -94,9 +107,7 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     HTTP_PORT: String(httpPort),
     CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${httpPort}`,
     // As scripts/stack/portal.sh and the images start them.
-    ...(opts.productionHeap === false
-      ? {}
-      : { NODE_OPTIONS: "--max-semi-space-size=1", GLIBC_TUNABLES: "glibc.malloc.trim_threshold=131072" }),
+    ...(opts.productionHeap === false ? {} : { NODE_OPTIONS: "--max-semi-space-size=1", ...jemallocEnv() }),
     PASSWORD_RESET_BASE_URL: `http://127.0.0.1:${httpPort}/reset-password`,
     ...opts.env,
   };
