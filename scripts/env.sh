@@ -33,6 +33,9 @@ export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:$KAFKA_PORT}"
 log() { printf '\033[1;34m[sca]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[sca]\033[0m %s\n' "$*" >&2; exit 1; }
 
+# Debian's jemalloc, which the portal's processes run with as malloc (scripts/stack/portal.sh); empty if not installed.
+jemalloc_library() { ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1; }
+
 # Debian's PostgreSQL refuses to run as root; as root we run it as the postgres user.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 

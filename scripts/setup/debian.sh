@@ -10,7 +10,7 @@ command -v redis-server >/dev/null || need+=(redis-server)
 command -v python3 >/dev/null || need+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 # The portal's processes run with jemalloc as malloc, as in the images (scripts/stack/portal.sh).
-ls /usr/lib/*/libjemalloc.so.2 >/dev/null 2>&1 || need+=(libjemalloc2)
+[ -n "$(jemalloc_library)" ] || need+=(libjemalloc2)
 case "${1:-all}" in test | all) command -v chromium >/dev/null || need+=(chromium) ;; esac
 case "${1:-all}" in images | all) for t in buildah podman runc mmdebstrap; do command -v $t >/dev/null || need+=($t); done ;; esac
 if [ ${#need[@]} -gt 0 ]; then

@@ -17,7 +17,7 @@ export APP_ENV="${APP_ENV:-dev}"
 export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
 # As in the images: jemalloc as malloc, which gives freed memory back on its own (docs/scanner-runner.md, "Memory");
 # Debian's libjemalloc2, which ./dev setup installs.
-jemalloc="$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1)"
+jemalloc="$(jemalloc_library)"
 [ -n "$jemalloc" ] || die "libjemalloc.so.2 is not installed: run ./dev setup"
 export LD_PRELOAD="${LD_PRELOAD:-$jemalloc}"
 export MALLOC_CONF="${MALLOC_CONF:-background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0}"
