@@ -47,7 +47,29 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
   await execute(`alter database ${name} set synchronous_commit = off`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => execute(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => dropDatabase(name) };
+}
+
+/**
+ * FORCE ends the sessions of the portal's roles, but refuses when an autovacuum worker (the bootstrap superuser's)
+ * is in the database, as after a large scan; a plain DROP cancels autovacuum itself, so it is tried then, a few times
+ * while the refused FORCE has left the other sessions.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await execute(`drop database if exists ${name} with (force)`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "42501" || attempt === 10) throw err;
+    }
+    try {
+      await execute(`drop database if exists ${name}`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 export interface PortalProcesses {
