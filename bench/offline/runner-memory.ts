@@ -9,7 +9,7 @@ import { createLogger } from "@sca/log";
 import { fixturesOf, startService } from "@sca/testkit";
 
 // As runService and bench/offline/runner-process.ts: the definition's V8 flags, or BENCH_RUNNER_V8_FLAGS ("" for none).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--memory-saver-mode"])
+for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--heap-growing-percent=50"])
   setFlagsFromString(flag);
 const mib = (n: number) => Math.round(n / 2 ** 20);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;

@@ -24,7 +24,7 @@ const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status",
 
 // The V8 flags runService sets in production (the definition's v8Flags, services/scanner-runner/src/service.ts);
 // BENCH_RUNNER_V8_FLAGS replaces them (space-separated, empty for none: the before/after pair).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--memory-saver-mode"])
+for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--heap-growing-percent=50"])
   setFlagsFromString(flag);
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 2 ** 20)), 50);

@@ -26,27 +26,52 @@ function reduceMemory(): void {
   collector()({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
+/**
+ * Work this large (components, verdicts) has its garbage collected once the process is quiet: the memory-reducing
+ * collection took 0.7 s after a 50,000-component scan (loaded), more than a small scan's few MB are worth.
+ */
+export const LARGE_WORK_ITEMS = 5000;
+
 export interface IdleCollection {
   /** Large work ended: collect once nothing else has ended (and `busy` says nothing runs) for `quietMs`. */
   workEnded(): void;
+  /**
+   * Runs `work`, the collection waiting while it runs; a collection follows it when `size` of its result is at least
+   * LARGE_WORK_ITEMS, or when it failed (its size unknown).
+   */
+  during<T>(work: () => Promise<T>, size: (result: T) => number): Promise<T>;
   /** No collection pending any more (the process stops). */
   stop(): void;
 }
 
 /**
- * Reduces memory `quietMs` after the last call of workEnded, unless `busy()` then says work is running (the end
- * of that work schedules it again).
+ * Reduces memory `quietMs` after the last call of workEnded, unless `busy()` then says work is running, or work
+ * passed to during() is (the end of that work schedules it again).
  */
-export function idleCollection(quietMs: number, busy: () => boolean): IdleCollection {
+export function idleCollection(quietMs: number, busy: () => boolean = () => false): IdleCollection {
   let timer: NodeJS.Timeout | undefined;
+  let running = 0;
+  const workEnded = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (running === 0 && !busy()) reduceMemory();
+    }, quietMs);
+    timer.unref();
+  };
   return {
-    workEnded() {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (!busy()) reduceMemory();
-      }, quietMs);
-      timer.unref();
+    workEnded,
+    async during(work, size) {
+      running++;
+      let large = true;
+      try {
+        const result = await work();
+        large = size(result) >= LARGE_WORK_ITEMS;
+        return result;
+      } finally {
+        running--;
+        if (large) workEnded();
+      }
     },
     stop() {
       clearTimeout(timer);

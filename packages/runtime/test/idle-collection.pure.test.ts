@@ -1,7 +1,7 @@
 // Pure tests of the collection after large work: V8's own collector on this process, no servers.
 import { describe, expect, it } from "@jest/globals";
 import { setTimeout as delay } from "node:timers/promises";
-import { idleCollection } from "../src/idle-collection.ts";
+import { idleCollection, LARGE_WORK_ITEMS } from "../src/idle-collection.ts";
 
 /** A large object only a full collection frees (V8 puts it in its large-object space), watched through a WeakRef. */
 function garbage(): WeakRef<object> {
@@ -35,5 +35,42 @@ describe("idleCollection", () => {
     collection.stop();
     await delay(100);
     expect(kept.deref()).toBeDefined();
+  });
+
+  it("waits while work given to during() runs, and collects after it only when it was large or failed", async () => {
+    const collection = idleCollection(20);
+    const small = garbage();
+    await collection.during(
+      () => Promise.resolve(10),
+      (n) => n,
+    );
+    await delay(100);
+    // Small work: no collection scheduled.
+    expect(small.deref()).toBeDefined();
+
+    let finish!: () => void;
+    const running = collection.during(
+      () => new Promise<number>((r) => (finish = () => r(LARGE_WORK_ITEMS))),
+      (n) => n,
+    );
+    collection.workEnded();
+    await delay(100);
+    // The quiet ended while that work ran: nothing collected.
+    expect(small.deref()).toBeDefined();
+    finish();
+    await running;
+    await delay(100);
+    expect(small.deref()).toBeUndefined();
+
+    const afterFailure = garbage();
+    await expect(
+      collection.during(
+        () => Promise.reject(new Error("failed")),
+        () => 0,
+      ),
+    ).rejects.toThrow("failed");
+    await delay(100);
+    expect(afterFailure.deref()).toBeUndefined();
+    collection.stop();
   });
 });

@@ -2,7 +2,7 @@
 // the test kit.
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
-import { defineService } from "@sca/runtime";
+import { defineService, idleCollection } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { projectsKeys } from "./config.ts";
 import { runnerAdvisoryDatabase } from "./clients/advisory-database.ts";
@@ -63,6 +63,9 @@ export interface ProjectsSeams {
   remediationReconcileEveryMs: number;
 }
 
+/** How long projects is without a large call before its garbage is collected (as the scanner-runner). */
+const IDLE_COLLECTION_MS = 5000;
+
 export const service = defineService({
   name: "projects",
   seams: {
@@ -74,17 +77,18 @@ export const service = defineService({
   entities,
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
-  // As the scanner-runner: V8's memory-saver heap sizing grows the old generation in small steps over what is live, so
-  // the garbage of a large ingestion or a scan's findings is collected rather than kept resident (docs/benchmarks.md,
+  // As the scanner-runner: the old generation grows to half as much again as what is live (V8's default: up to four
+  // times), and a large ingestion's or scan's garbage is collected once projects is quiet (docs/benchmarks.md,
   // `findings-at-scale`).
-  v8Flags: ["--memory-saver-mode"],
+  v8Flags: ["--heap-growing-percent=50"],
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
+    const licenseCategories = policyLicenseCategories(config.POLICY_RPC_URL, secretKey);
     kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger, gate), batched: true });
     kafka.consume({
       groupId: LICENSE_POLICY_FEED_GROUP,
       topic: licensePolicyNews,
-      handle: licensePolicyFeedHandler(policyLicenseCategories(config.POLICY_RPC_URL, secretKey), logger),
+      handle: licensePolicyFeedHandler(licenseCategories, logger),
     });
     kafka.consume({
       groupId: GATE_POLICY_FEED_GROUP,
@@ -106,6 +110,10 @@ export const service = defineService({
       logger.warn("SIGNING_LOG_URL is set but keyless signatures are not logged to a transparency log; it is not used");
     const artefacts = openArtefactStore(config);
     ctx.addCloser("artefact store", () => Promise.resolve(artefacts.close()));
+    // A large ingestion's or scan's garbage (hundreds of MiB of heap at 50,000 components) would stay resident while
+    // projects waits: collected, and the pages given back, once no such call has run for a few seconds.
+    const memory = idleCollection(IDLE_COLLECTION_MS);
+    ctx.addCloser("idle collection", () => Promise.resolve(memory.stop()));
     kafka.consume({
       groupId: SBOM_SIGNING_GROUP,
       topic: signingNews,
@@ -158,6 +166,9 @@ export const service = defineService({
         credentialKey,
         componentPages: componentPageCache(config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024),
         signingCopy: signsScans(signing) ? { artefacts, identity: sbomIdentity, logger } : null,
+        licenseCategories,
+        logger,
+        memory,
       };
       registerInventoryService(router, inventory);
       registerSbomExportService(router, { ...inventory, sbomIdentity });
@@ -166,8 +177,8 @@ export const service = defineService({
       registerFileLicenseService(router, { orm });
       const wakeRelay = () => kafka.wakeRelay();
       const findingReads = keptFindingReads(config.FINDING_READ_CACHE_MB * 1024 * 1024);
-      registerVulnerabilityMatchService(router, { orm, wakeRelay, logger });
-      registerComponentStateService(router, { orm, wakeRelay });
+      registerVulnerabilityMatchService(router, { orm, wakeRelay, logger, memory });
+      registerComponentStateService(router, { orm, wakeRelay, memory });
       registerFindingService(router, {
         orm,
         findingReads,

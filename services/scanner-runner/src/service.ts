@@ -55,10 +55,10 @@ export const service = defineService({
     consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
   },
   seams,
-  // V8's memory-saver heap sizing: the old generation grows in small steps over what is live, instead of to several
-  // times it, so the garbage of an import, a large scan or a re-match is collected rather than kept resident (V8
-  // does not give freed heap pages back): measured in git log -p docs/benchmarks.md, "runnermem".
-  v8Flags: ["--memory-saver-mode"],
+  // The old generation grows to half as much again as what is live (V8's default: up to four times), so a large
+  // scan's peak stays bounded; V8's memory-saver sizing bounded it closer, at twice the CPU of a scan (the collector
+  // running all through it: docs/benchmarks.md, `findings-at-scale`). The garbage is collected once quiet (below).
+  v8Flags: ["--heap-growing-percent=50"],
   start: ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A large scan's garbage (about 70 MiB of heap pages at 50,000 components) would stay resident for minutes while
@@ -125,7 +125,10 @@ export const service = defineService({
     if (prestart) ctx.addCloser("prestarted cdxgen", () => prestart.close());
     const propagation = new RefreshPropagation({ orm, vulndb, matches, enrichment, componentStates, logger });
     propagation.start();
-    vulndb.onLoaded(() => propagation.wake());
+    vulndb.onLoaded(() => {
+      propagation.wake();
+      memory.workEnded(); // an import's garbage
+    });
     ctx.addCloser("refresh propagation", () => propagation.stop());
     const licenseFetch = {
       registries: config.LICENSE_FETCH_ENABLED ? registries : null,

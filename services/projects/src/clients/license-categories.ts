@@ -15,8 +15,12 @@ export interface ProjectUse {
 }
 
 export interface LicenseCategories {
-  /** One category per component, in order. */
-  categorise(use: ProjectUse, components: { license: string | null; purl: string | null }[]): Promise<string[]>;
+  /** One category per component, in order; `signal` ends the asking early. */
+  categorise(
+    use: ProjectUse,
+    components: { license: string | null; purl: string | null }[],
+    signal?: AbortSignal,
+  ): Promise<string[]>;
 }
 
 export function policyLicenseCategories(url: string, secretKey: string): LicenseCategories {
@@ -24,7 +28,7 @@ export function policyLicenseCategories(url: string, secretKey: string): License
     timeoutMs: 30_000,
   });
   return {
-    async categorise(use, components) {
+    async categorise(use, components, signal) {
       const categories: string[] = [];
       for (let at = 0; at < components.length; at += CATEGORISE_CHUNK) {
         const token = await serviceCallerToken("projects", secretKey);
@@ -37,7 +41,7 @@ export function policyLicenseCategories(url: string, secretKey: string): License
               .slice(at, at + CATEGORISE_CHUNK)
               .map((c) => ({ license: c.license ?? "", purl: c.purl ?? "" })),
           },
-          { contextValues: createContextValues().set(callerTokenKey, token) },
+          { contextValues: createContextValues().set(callerTokenKey, token), ...(signal ? { signal } : {}) },
         );
         categories.push(...answer.categories);
       }

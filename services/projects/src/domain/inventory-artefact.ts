@@ -36,6 +36,8 @@ export interface ComponentRow {
   /** The concluded license, else the declared one. */
   license: string | null;
   licenseIds: string[];
+  /** Under the project's license policy: set at ingestion when policy answers in time (rpc/inventory-ingest.ts). */
+  licenseCategory: string | null;
   supplier: string | null;
   author: string | null;
   description: string | null;
@@ -160,6 +162,7 @@ function rowOf(c: InventoryComponent, rawDataMaxBytes: number): ComponentRow {
     concludedLicense,
     license: concludedLicense ?? declaredLicense,
     licenseIds: [...c.licenseIds],
+    licenseCategory: null,
     supplier: orNull(c.supplier),
     author: orNull(c.author),
     description: orNull(c.description),

@@ -17,6 +17,7 @@ import {
   RestampComponentStatesResponseSchema,
 } from "@sca/proto/sca/projects/v1/component_states_pb.ts";
 import { requireService } from "@sca/rpc";
+import type { IdleCollection } from "@sca/runtime";
 import { checkedComponentStates } from "../domain/component-states.ts";
 import { checkedFetchedLicenses } from "../domain/fetched-licenses.ts";
 import { isUuid } from "../domain/project-fields.ts";
@@ -42,6 +43,8 @@ const HELD_CHUNK = 5000;
 export interface ComponentStateDeps {
   orm: MikroORM;
   wakeRelay: () => void;
+  /** A large scan's garbage is collected once projects is quiet: not while its states are recorded. */
+  memory: IdleCollection;
 }
 
 const isRestampFeed = (f: string): f is RestampFeed => Object.hasOwn(RESTAMP_FEEDS, f);
@@ -58,20 +61,24 @@ export function registerComponentStateService(router: ConnectRouter, deps: Compo
       const scanId = req.scanId.toLowerCase();
       const projectId = req.projectId.toLowerCase();
       const now = new Date();
-      const { updated, events } = await deps.orm.em.fork().transactional(async (em) => {
-        // One writer of a project's inventory at a time: the license-policy consumer re-categorises the same rows
-        // after an ingestion, and two updates of many rows in different orders deadlock.
-        await lockProjectInventory(em, projectId);
-        if ((await snapshotProject(em, scanId)) !== projectId)
-          throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
-        const changed = await writeComponentStates(em, scanId, states);
-        const flagged = await flaggedComponents(
-          em,
-          newlyFlagged(changed).map((r) => r.id),
-          true,
-        );
-        return { updated: changed.length, events: emitMaliciousFlagged(em, flagged, "scan", now) };
-      });
+      const { updated, events } = await deps.memory.during(
+        () =>
+          deps.orm.em.fork().transactional(async (em) => {
+            // One writer of a project's inventory at a time: the license-policy consumer re-categorises the same rows
+            // after an ingestion, and two updates of many rows in different orders deadlock.
+            await lockProjectInventory(em, projectId);
+            if ((await snapshotProject(em, scanId)) !== projectId)
+              throw ProblemError.notFound("No inventory of this scan of this project was ingested.");
+            const changed = await writeComponentStates(em, scanId, states);
+            const flagged = await flaggedComponents(
+              em,
+              newlyFlagged(changed).map((r) => r.id),
+              true,
+            );
+            return { updated: changed.length, events: emitMaliciousFlagged(em, flagged, "scan", now) };
+          }),
+        () => states.length,
+      );
       if (events) deps.wakeRelay();
       return create(RecordComponentStatesResponseSchema, { updated });
     },

@@ -1,6 +1,9 @@
 // What the InventoryService's use cases need, and the shape of a group of its handlers.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { Logger } from "@sca/log";
+import type { IdleCollection } from "@sca/runtime";
+import type { LicenseCategories } from "../clients/license-categories.ts";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { ComponentPageCache } from "../store/component-pages.ts";
 import type { SigningCopyDeps } from "../store/inventory/signing-copy.ts";
@@ -18,6 +21,11 @@ export interface InventoryServiceDeps {
   componentPages: ComponentPageCache;
   /** Set when scans are signed with a key: ingestion then keeps the export for the signer (docs/signing.md). */
   signingCopy: SigningCopyDeps | null;
+  /** Policy's categories, asked as a snapshot is ingested (rpc/inventory-ingest.ts). */
+  licenseCategories: LicenseCategories;
+  logger: Logger;
+  /** A large ingestion's garbage is collected once projects is quiet (docs/benchmarks.md, `findings-at-scale`). */
+  memory: IdleCollection;
 }
 
 /** Some of the InventoryService's methods, typed as the service declares them. */

@@ -9,12 +9,13 @@ import { ProblemError, type FieldViolation } from "@sca/problem";
 import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { IngestInventoryResponseSchema, type IngestInventoryRequest } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { requireService } from "@sca/rpc";
-import { InventoryArtefactError, readInventoryArtefact } from "../domain/inventory-artefact.ts";
+import { InventoryArtefactError, readInventoryArtefact, type ComponentRow } from "../domain/inventory-artefact.ts";
 import { isUuid } from "../domain/project-fields.ts";
 import { inventoryIngestedInsert } from "../events/project-events.ts";
 import { writeInventory } from "../store/inventory/ingestion.ts";
 import { keepSigningCopy } from "../store/inventory/signing-copy.ts";
 import { ingestedSnapshot } from "../store/inventory/snapshots.ts";
+import { projectById } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
 
 /** The only caller of IngestInventory. */
@@ -78,35 +79,82 @@ export function inventoryIngestHandlers(deps: InventoryServiceDeps): InventoryHa
       // A repeat needs neither the artefact nor the lock; writeInventory checks again under the lock.
       const done = await ingestedSnapshot(deps.orm.em.fork(), scanId);
       if (done) return answer(done, true);
-
-      let contents;
-      try {
-        contents = await readInventoryArtefact(checkedBytes(deps.artefacts, req.inventory!), {
-          rawDataMaxBytes: deps.rawDataMaxBytes,
-        });
-      } catch (err) {
-        if (err instanceof ArtefactMismatch) throw mismatch(err.message);
-        if (err instanceof InventoryArtefactError)
-          throw new ProblemError({ status: 400, code: "inventory_artefact_malformed", detail: err.message });
-        throw err;
-      }
-      const outcome = await writeInventory(
-        deps.orm,
-        {
-          scanId,
-          projectId,
-          attempt: req.attempt,
-          ref: req.ref,
-          release: releaseOf(req.release, contents.document.release),
-          packageJsonKey: req.packageJson?.key || null,
-        },
-        contents,
-        inventoryIngestedInsert(projectId, scanId, new Date()),
+      const written = await deps.memory.during(
+        () => ingest(deps, req, scanId, projectId),
+        (w) => w.counts.componentCount,
       );
-      if (outcome.kind === "no_project") throw ProblemError.notFound("No such project.");
-      if (outcome.kind === "ingested" && deps.signingCopy)
-        await keepSigningCopy(deps.signingCopy, deps.orm.em.fork(), scanId, projectId, contents);
-      return answer(outcome.counts, outcome.kind === "already_ingested");
+      return answer(written.counts, written.alreadyIngested);
     },
   };
+}
+
+/** Reads the artefact and writes the snapshot (or finds it written by an earlier attempt). */
+async function ingest(
+  deps: InventoryServiceDeps,
+  req: IngestInventoryRequest,
+  scanId: string,
+  projectId: string,
+): Promise<{ counts: { componentCount: number; edgeCount: number }; alreadyIngested: boolean }> {
+  let contents;
+  try {
+    contents = await readInventoryArtefact(checkedBytes(deps.artefacts, req.inventory!), {
+      rawDataMaxBytes: deps.rawDataMaxBytes,
+    });
+  } catch (err) {
+    if (err instanceof ArtefactMismatch) throw mismatch(err.message);
+    if (err instanceof InventoryArtefactError)
+      throw new ProblemError({ status: 400, code: "inventory_artefact_malformed", detail: err.message });
+    throw err;
+  }
+  await categoriseAtIngestion(deps, projectId, contents.components);
+  const outcome = await writeInventory(
+    deps.orm,
+    {
+      scanId,
+      projectId,
+      attempt: req.attempt,
+      ref: req.ref,
+      release: releaseOf(req.release, contents.document.release),
+      packageJsonKey: req.packageJson?.key || null,
+    },
+    contents,
+    inventoryIngestedInsert(projectId, scanId, new Date()),
+  );
+  if (outcome.kind === "no_project") throw ProblemError.notFound("No such project.");
+  if (outcome.kind === "ingested" && deps.signingCopy)
+    await keepSigningCopy(deps.signingCopy, deps.orm.em.fork(), scanId, projectId, contents);
+  return { counts: outcome.counts, alreadyIngested: outcome.kind === "already_ingested" };
+}
+
+/** How long an ingestion waits for policy's license categories at most. */
+const CATEGORISE_WAIT_MS = 5000;
+
+/**
+ * The components' license_category under the policy in force, asked before the snapshot is written so that its rows
+ * are written once, with it. Otherwise the license-policy consumer updates every row of the new snapshot right after,
+ * holding the inventory lock the scan's findings then wait for (2 s at 50,000 components: docs/benchmarks.md,
+ * `findings-at-scale`). Ingestion still never waits on policy for long: unanswered within CATEGORISE_WAIT_MS, the rows
+ * are written uncategorised and that consumer categorises them, as it checks every new snapshot anyway (a policy
+ * change may land between the question and the commit).
+ */
+async function categoriseAtIngestion(
+  deps: InventoryServiceDeps,
+  projectId: string,
+  components: ComponentRow[],
+): Promise<void> {
+  const project = await projectById(deps.orm.em.fork(), projectId);
+  if (!project || components.length === 0) return;
+  try {
+    const categories = await deps.licenseCategories.categorise(
+      project,
+      components,
+      AbortSignal.timeout(CATEGORISE_WAIT_MS),
+    );
+    components.forEach((c, i) => (c.licenseCategory = categories[i] ?? null));
+  } catch (err) {
+    deps.logger.warn(
+      { projectId, error: (err as Error).message },
+      "license categories not had at ingestion; the license-policy consumer categorises the snapshot",
+    );
+  }
 }

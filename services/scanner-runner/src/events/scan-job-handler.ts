@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import type { StoredArtefact } from "@sca/artefacts";
 import type { EventHandler } from "@sca/kafka";
 import type { Logger } from "@sca/log";
-import type { IdleCollection } from "@sca/runtime";
+import { LARGE_WORK_ITEMS, type IdleCollection } from "@sca/runtime";
 import type { ScanJob, ScanJobSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { LogLimits } from "@sca/scan-logs";
 import type { InventoryIngestion } from "../clients/inventory.ts";
@@ -77,12 +77,6 @@ function artefactRef(stored: StoredArtefact) {
 /** The largest inventory artefact written (raw_data makes it larger than the SBOM it came from). */
 const INVENTORY_ARTEFACT_MAX_BYTES = 1024 ** 3;
 
-/**
- * A scan of at least this many components has its garbage collected once the runner is quiet: the memory-reducing
- * collection took 0.7 s after a 50,000-component scan (loaded), more than a small scan's few MB are worth.
- */
-const LARGE_SCAN_COMPONENTS = 5000;
-
 /** Pending purls named in the outcome (and on the scan); the count is whole. */
 const PENDING_PURLS_NAMED = 100;
 
@@ -135,7 +129,7 @@ export function scanJobHandler(lane: Lane, deps: ScanJobDeps): EventHandler<type
       reporter.finish(em, { outcome: "failed", retryable: failure.retryable, errorMessage: failure.message });
     } finally {
       run.end();
-      if (read.components >= LARGE_SCAN_COMPONENTS) deps.memory.workEnded();
+      if (read.components >= LARGE_WORK_ITEMS) deps.memory.workEnded();
       // The next source scan's cdxgen loads while this runner waits for it (after this outcome has gone out).
       if (job.kind === "source") deps.source.prestart?.prepareNext();
     }
