@@ -21,7 +21,8 @@
 // (bench/offline/osv-scanner-misses.ts); one no reason explains is a difference to look into.
 // Memory: VmRSS of each process sampled every 100 ms during the run (and VmHWM, reset before each size through
 // /proc/<pid>/clear_refs), then every second for BENCH_IDLE_SECONDS (60).
-// Knobs: BENCH_SIZES (10000,50000), BENCH_IDLE_SECONDS (60), BENCH_KEEP_PORTAL=1 leaves the portal's logs,
+// Knobs: BENCH_SIZES (10000,50000), BENCH_IDLE_SECONDS (60), BENCH_KEEP_PORTAL=1 leaves the portal's logs (projects'
+// at INFO: its stage lines),
 // BENCH_MEMORY_TRACE=1 has the watched processes log their heap and external memory there (offline/memory-trace.ts);
 // BENCH_CPU_PROF=<dir> has the services on a scan's path (gateway, scan-orchestrator, scanner-runner, projects) write
 // a V8 CPU profile there as they stop (`--cpu-prof`; the warm-up and the idle minute included).
@@ -139,7 +140,7 @@ function compare(ours: Pair[], theirs: Pair[]): { reproduced: number; missed: Pa
 const database = await createDatabase("sca_bench");
 // BENCH_MEMORY_TRACE=1: each watched process logs its heap and external memory as its RSS moves (kept logs).
 const trace = process.env.BENCH_MEMORY_TRACE
-  ? `--max-semi-space-size=1 --import=${new URL("./offline/memory-trace.ts", import.meta.url).pathname}`
+  ? `--max-semi-space-size=8 --import=${new URL("./offline/memory-trace.ts", import.meta.url).pathname}`
   : undefined;
 // BENCH_CPU_PROF=<dir>: where each process on the scan's path spends its CPU, written as the portal stops.
 const profileDir = process.env.BENCH_CPU_PROF;
@@ -149,12 +150,15 @@ const profiled = profileDir
         name,
         // At INFO, projects logs where RecordScanMatches' time went (its stages).
         {
-          NODE_OPTIONS: `--max-semi-space-size=1 --cpu-prof --cpu-prof-dir=${join(profileDir, name)}`,
+          NODE_OPTIONS: `--max-semi-space-size=8 --cpu-prof --cpu-prof-dir=${join(profileDir, name)}`,
           LOG_LEVEL: "INFO",
         },
       ]),
     )
-  : {};
+  : // Kept logs: projects at INFO, whose `inventory ingested` and `scan matches recorded` lines give their stages.
+    process.env.BENCH_KEEP_PORTAL
+    ? { projects: { LOG_LEVEL: "INFO" } }
+    : {};
 const portal = await startPortalProcesses({
   databaseUrl: database.url,
   label: "bench",

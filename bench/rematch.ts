@@ -71,7 +71,7 @@ const TARGET_SBOM_MS = 5000;
 const TARGET_RSS_MIB = 300;
 // As scripts/stack/portal.sh starts the scanner-runner (and the chart's values set it): a small young generation and
 // a capped old generation.
-const RUNNER_NODE_OPTIONS = "--max-semi-space-size=1"; // as scripts/stack/portal.sh starts it
+const RUNNER_NODE_OPTIONS = "--max-semi-space-size=8"; // as scripts/stack/portal.sh starts it
 
 const runnerFixtures = await fixturesOf("scanner-runner");
 const older = await runnerFixtures.vulnerabilityMatcher({ keep: (i) => i % 10 !== 0 });

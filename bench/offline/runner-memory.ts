@@ -1,4 +1,4 @@
-// Where the scanner-runner's resident memory goes at start (`node --expose-gc --max-semi-space-size=1
+// Where the scanner-runner's resident memory goes at start (`node --expose-gc --max-semi-space-size=8
 // bench/offline/runner-memory.ts`, the NODE_OPTIONS the runner runs with): the runner started in this process on a fresh schema (the vendored advisory
 // set imported as on a fresh install, the enrichment feeds' vendored snapshots loaded), process.memoryUsage() printed
 // as it goes, then the same after a full garbage collection (what is live against what V8 kept) and, with

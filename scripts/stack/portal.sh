@@ -13,8 +13,8 @@ if [ -z "${SECRET_KEY:-}" ]; then
 fi
 export SECRET_KEY
 export APP_ENV="${APP_ENV:-dev}"
-# As in the images: a small young generation keeps each idle process well under 150 MB resident.
-export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=1}"
+# As in the images: a young generation of at most 8 MB semi-spaces (deploy/docker/Dockerfile says why).
+export NODE_OPTIONS="${NODE_OPTIONS:---max-semi-space-size=8}"
 # As in the images: jemalloc as malloc, which gives freed memory back on its own (docs/scanner-runner.md, "Memory");
 # Debian's libjemalloc2, which ./dev setup installs.
 jemalloc="$(jemalloc_library)"

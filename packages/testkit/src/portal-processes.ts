@@ -97,7 +97,7 @@ export interface PortalProcessOptions {
   /** The prefix of the log directory under the temporary directory. */
   label?: string;
   /**
-   * Node's heap and malloc as the images set them (`--max-semi-space-size=1`: memory before CPU; jemalloc as malloc),
+   * Node's heap and malloc as the images set them (`--max-semi-space-size=8`: half V8's default; jemalloc as malloc),
    * for benchmarks that read the processes' memory. Off for tests: the default young generation costs the fuzzing
    * gate's portal about a tenth less CPU (docs/testing.md).
    */
@@ -129,7 +129,7 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
     HTTP_PORT: String(httpPort),
     CORS_ALLOWED_ORIGINS: `http://127.0.0.1:${httpPort}`,
     // As scripts/stack/portal.sh and the images start them.
-    ...(opts.productionHeap === false ? {} : { NODE_OPTIONS: "--max-semi-space-size=1", ...jemallocEnv() }),
+    ...(opts.productionHeap === false ? {} : { NODE_OPTIONS: "--max-semi-space-size=8", ...jemallocEnv() }),
     PASSWORD_RESET_BASE_URL: `http://127.0.0.1:${httpPort}/reset-password`,
     ...opts.env,
   };

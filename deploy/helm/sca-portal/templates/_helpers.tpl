@@ -523,7 +523,7 @@ Job calls none, the `helm test` pod the gateway alone.
 - name: {{ ternary "HTTP_PORT" "RPC_PORT" (eq $name "gateway") }}
   value: {{ .port | quote }}
 {{- with .nodeOptions }}
-{{- /* Replaces the image's NODE_OPTIONS (--max-semi-space-size=1): repeat it here. */}}
+{{- /* Replaces the image's NODE_OPTIONS (--max-semi-space-size=8): repeat it here. */}}
 - name: NODE_OPTIONS
   value: {{ . | quote }}
 {{- end }}

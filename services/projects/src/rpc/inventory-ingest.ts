@@ -17,6 +17,7 @@ import { keepSigningCopy } from "../store/inventory/signing-copy.ts";
 import { ingestedSnapshot } from "../store/inventory/snapshots.ts";
 import { projectById } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
+import { stageClock } from "./stage-clock.ts";
 
 /** The only caller of IngestInventory. */
 export const INGEST_CALLER = "scanner-runner";
@@ -95,6 +96,8 @@ async function ingest(
   scanId: string,
   projectId: string,
 ): Promise<{ counts: { componentCount: number; edgeCount: number }; alreadyIngested: boolean }> {
+  // Where the call's time goes, logged at INFO (docs/inventory.md).
+  const { stageMs, lap } = stageClock(["read", "categorise", "write", "signing"]);
   let contents;
   try {
     contents = await readInventoryArtefact(checkedBytes(deps.artefacts, req.inventory!), {
@@ -106,7 +109,9 @@ async function ingest(
       throw new ProblemError({ status: 400, code: "inventory_artefact_malformed", detail: err.message });
     throw err;
   }
+  lap("read");
   await categoriseAtIngestion(deps, projectId, contents.components);
+  lap("categorise");
   const outcome = await writeInventory(
     deps.orm,
     {
@@ -121,8 +126,11 @@ async function ingest(
     inventoryIngestedInsert(projectId, scanId, new Date()),
   );
   if (outcome.kind === "no_project") throw ProblemError.notFound("No such project.");
+  lap("write");
   if (outcome.kind === "ingested" && deps.signingCopy)
     await keepSigningCopy(deps.signingCopy, deps.orm.em.fork(), scanId, projectId, contents);
+  lap("signing");
+  deps.logger.info({ scanId, ...outcome.counts, outcome: outcome.kind, stageMs }, "inventory ingested");
   return { counts: outcome.counts, alreadyIngested: outcome.kind === "already_ingested" };
 }
 
