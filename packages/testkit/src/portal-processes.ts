@@ -143,8 +143,11 @@ export async function startPortalProcesses(opts: PortalProcessOptions): Promise<
       stdio: ["ignore", "pipe", "pipe"],
     });
     const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
+    // Two streams into one file: it ends once both have closed (the first one's end ending it made the other's last
+    // lines, a failing start's error among them, a write after end that threw in the caller).
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once("close", () => log.end());
     children.push(child);
     return child.pid!;
   };
