@@ -8,6 +8,7 @@ import type { ArtefactStore } from "@sca/artefacts";
 import { ProblemError, type FieldViolation } from "@sca/problem";
 import type { ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { IngestInventoryResponseSchema, type IngestInventoryRequest } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { stageClock } from "@sca/log";
 import { requireService } from "@sca/rpc";
 import { InventoryArtefactError, readInventoryArtefact, type ComponentRow } from "../domain/inventory-artefact.ts";
 import { isUuid } from "../domain/project-fields.ts";
@@ -17,7 +18,6 @@ import { keepSigningCopy } from "../store/inventory/signing-copy.ts";
 import { ingestedSnapshot } from "../store/inventory/snapshots.ts";
 import { projectById } from "../store/projects.ts";
 import type { InventoryHandlers, InventoryServiceDeps } from "./inventory-deps.ts";
-import { stageClock } from "./stage-clock.ts";
 
 /** The only caller of IngestInventory. */
 export const INGEST_CALLER = "scanner-runner";

@@ -12,7 +12,7 @@
 // the next start (or instance) does it again; projects records verdicts idempotently, so nothing is doubled.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { PackageVersion } from "@sca/purl-package";
-import type { Logger } from "@sca/log";
+import { stageClock, type Logger } from "@sca/log";
 import { column, rawQuery } from "@sca/db";
 import type { ComponentStates } from "../clients/component-states.ts";
 import { cveIdsOf, vulnerabilityMessage, type VulnerabilityMatches } from "../clients/vulnerability-matches.ts";
@@ -183,14 +183,7 @@ export class RefreshPropagation {
    * row locks, so they come round again after this batch.
    */
   private async rematchBatch(totals: PropagationTotals): Promise<"done" | "stale" | "more"> {
-    const batch = Object.fromEntries(REMATCH_STAGES.map((s) => [s, 0])) as Record<RematchStage, number>;
-    let at = Date.now();
-    /** Adds the time since the last lap to the stage. */
-    const lap = (stage: RematchStage) => {
-      const now = Date.now();
-      batch[stage] += now - at;
-      at = now;
-    };
+    const { stageMs: batch, lap } = stageClock(REMATCH_STAGES);
     let versionCount = 0;
     let packageCount = 0;
     const outcome = await this.deps.orm.em.fork().transactional(async (em) => {

@@ -1,4 +1,4 @@
-// Where a call's time goes, stage by stage, for its INFO log line (docs/findings.md, docs/inventory.md).
+// Where a piece of work's time goes, stage by stage, for its log line (a call's stages, a re-match batch's).
 
 /** Milliseconds per stage of a call: lap(stage) adds the time since the last lap (or the start) to it. */
 export function stageClock<S extends string>(stages: readonly S[]) {
