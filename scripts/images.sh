@@ -51,6 +51,13 @@ notices="$DATA/images/notices"
 mkdir -p "$DATA/images"
 node "$ROOT/scripts/license-notices.ts" "$notices/notices" "$TOOLS" >/dev/null
 
+# The workspace's manifests, as the Dockerfile's `manifests` stage gathers them from the build context (which
+# .dockerignore filters: the test kit's is not there).
+manifests="$DATA/images/manifests"
+rm -rf "$manifests" && mkdir -p "$manifests/manifests"
+(cd "$ROOT" && cp -r --parents package.json pnpm-lock.yaml pnpm-workspace.yaml patches proto/package.json \
+  $(ls packages/*/package.json services/*/package.json | grep -v '^packages/testkit/') "$manifests/manifests/")
+
 commit="$(git -C "$ROOT" rev-parse HEAD)"
 # RUN steps download from the npm registry and PyPI through this machine's network, whose egress may re-sign TLS with
 # a CA of its own: the host's CA bundle is mounted over the image's for those steps (never part of a layer), and pip,
@@ -62,7 +69,7 @@ for s in "${SERVICES[@]}"; do
   # SERVICE_BUILT_AT is the commit's time, so an unchanged checkout rebuilds nothing (the last layer included).
   buildah "${STORAGE[@]}" bud --quiet --layers --pull=never --network host --isolation "${SCA_IMAGES_ISOLATION:-oci}" \
     --volume "$ca:$ca:ro" --volume "$DATA/images/pip.conf:/etc/pip.conf:ro" \
-    --file "$ROOT/deploy/docker/Dockerfile" --build-context "notices=$notices" \
+    --file "$ROOT/deploy/docker/Dockerfile" --build-context "notices=$notices" --build-context "manifests=$manifests" \
     --build-arg BASE_IMAGE="$BASE" --build-arg SERVICE="$s" --build-arg SERVICE_VERSION="$TAG" \
     --build-arg SERVICE_COMMIT="$commit" --build-arg SERVICE_BUILT_AT="$(git -C "$ROOT" show -s --format=%cI HEAD)" \
     --tag "$REPO/$s:$TAG" "$ROOT" >"$DATA/images/$s.log" 2>&1 || { cat "$DATA/images/$s.log" >&2; die "building $s failed"; }
@@ -72,3 +79,5 @@ for s in "${SERVICES[@]}"; do
   [ "$entry" = "[/usr/bin/tini --]" ] || die "$s's entry point is $entry, not tini"
 done
 buildah "${STORAGE[@]}" images --format '{{.Name}}:{{.Tag}} {{.Size}}' | grep -E "^$REPO/($(IFS='|'; echo "${SERVICES[*]}")):$TAG " >&2
+# Each rebuild leaves the images it replaced behind, untagged: those over a week old go (layers still used stay).
+podman "${STORAGE[@]}" image prune --force --filter until=168h >/dev/null

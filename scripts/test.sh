@@ -209,6 +209,9 @@ if [ $whole = 1 ]; then
   STAGE_NICE=5 stage_begin typecheck typecheck
   STAGE_NICE=5 stage_begin lint lint_all
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
+  # Every image built (buildah's layer cache: only what changed is rebuilt), pushed to a local registry, and the whole
+  # portal run from them through the README's first scan (docs/deploy.md, "Images").
+  STAGE_NICE=5 stage_begin images bash -c 'bash scripts/images.sh && bash scripts/check-images.sh'
 fi
 # The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
 if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate within_limit node fuzz/gate.ts; fi
@@ -233,7 +236,7 @@ hz=$(getconf CLK_TCK)
 servers_cpu=$(((pg1 - pg0 + kafka1 - kafka0 + redis1 - redis0) / hz))
 servers_split="postgres $(((pg1 - pg0) / hz)), kafka $(((kafka1 - kafka0) / hz)), redis $(((redis1 - redis0) / hz))"
 cp "$results" "$RESULTS/jest.json" 2>/dev/null || true
-for name in contracts api-client config-docs typecheck lint helm fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
+for name in contracts api-client config-docs typecheck lint helm images fuzzing-gate ui; do [ -n "${stage_pid[$name]:-}" ] && stage_end "$name"; done
 timing "servers (while jest ran)" - - "$servers_cpu"
 timings+=("   ($servers_split)")
 print_timings "$results"

@@ -1,5 +1,5 @@
-// A real OCI registry for tests that pull images: go-containerregistry's cmd/registry (scripts/setup/oci-registry.sh,
-// an in-memory registry speaking the OCI distribution API) on a free loopback port, and the client half a test needs
+// A real OCI registry for tests that pull images: go-containerregistry's, served in memory by `crane registry serve`
+// (scripts/setup/oci-registry.sh; the OCI distribution API) on a free loopback port, and the client half a test needs
 // to put images in it through that same API (blob uploads, manifests, image indexes). Layers are tar archives the
 // test writes entry by entry with tar-stream, hostile ones included (`..` names, links leading out, whiteouts).
 import { spawn } from "node:child_process";
@@ -61,9 +61,9 @@ export interface TestOciRegistry {
 }
 
 export async function startOciRegistry(): Promise<TestOciRegistry> {
-  const bin = join(toolsDir(), `oci-registry-${pinnedVersion("OCI_REGISTRY_VERSION")}`, "registry");
+  const bin = join(toolsDir(), `oci-registry-${pinnedVersion("OCI_REGISTRY_VERSION")}`, "crane");
   const running = await spawnOnFreePort(
-    (port) => spawn(bin, ["-port", String(port)], { stdio: "ignore" }),
+    (port) => spawn(bin, ["registry", "serve", "--address", `localhost:${port}`], { stdio: "ignore" }),
     async (port) => (await fetch(`http://127.0.0.1:${port}/v2/`)).status === 200,
   );
   if (!running) throw new Error(`the OCI registry (${bin}) did not start; run ./dev setup`);
