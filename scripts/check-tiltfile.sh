@@ -26,7 +26,8 @@ def covered(source):
     source = source.rstrip("/").removeprefix("./")
     return any(source == entry or source.startswith(entry.rstrip("/") + "/") for entry in only)
 
-missing = sorted({s for s in sources if not covered(s)})
+# `COPY . ...` takes whatever the context holds (the manifests stage gathers the package.json files from it).
+missing = sorted({s for s in sources if s != "." and not covered(s)})
 if not sources:
     sys.exit("no COPY from the build context found in the Dockerfile")
 if missing:

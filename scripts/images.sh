@@ -3,14 +3,23 @@
 # Docker engine or any registry (docs/deploy.md, "Images"): the base is a Debian bookworm root filesystem made by mmdebstrap from
 # Debian's mirror, with the pinned Node and npm, in the layout of Node's official image. Layers are cached (buildah
 # --layers), so a rebuild redoes only what changed; the base is made once per pinned version.
-#   images.sh [service ...]   build (all by default) and check each image: non-root user, init as entry point, size
+#   images.sh [--if-changed] [service ...]   build (all by default) and check each image: non-root user, init as entry
+#       point, size. --if-changed (./dev test) keeps an image built from the same inputs as now, its commit and time
+#       those of the build that made it: a test run then builds only the images its changes touch.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+if_changed=0
+[ "${1:-}" = --if-changed ] && { if_changed=1; shift; }
 SERVICES=(gateway identity projects scan-orchestrator scanner-runner policy notifier admin frontend)
 [ $# -gt 0 ] && SERVICES=("$@")
 . "$ROOT/scripts/images-storage.sh"
 BASE="$REPO/base:bookworm-node-$NODE_VERSION-npm-$NPM_VERSION"
 mkdir -p "$STORE"
+# A store that cannot be read (a cache restored without overlay's special files, say) is started again from nothing.
+if ! buildah "${STORAGE[@]}" images >/dev/null 2>&1; then
+  log "the image store under $STORE cannot be read; starting it again"
+  rm -rf "$STORE/storage" "$STORE/run"
+fi
 
 have_image() { buildah "${STORAGE[@]}" images --quiet "$1" >/dev/null 2>&1; }
 
@@ -46,10 +55,18 @@ if ! have_image "$BASE"; then
   trap - EXIT
 fi
 
-# The license notices, from the lockfile, the installed packages and the tools (docs/operations.md).
-notices="$DATA/images/notices"
-mkdir -p "$DATA/images"
-node "$ROOT/scripts/license-notices.ts" "$notices/notices" "$TOOLS" >/dev/null
+# The license notices, from the lockfile, the installed packages and the tools (docs/operations.md): made once per
+# lockfile, pinned versions and generator (kept machine-wide beside the images; those of a month ago go).
+mkdir -p "$DATA/images" "$STORE/notices"
+key="$(cat "$ROOT/pnpm-lock.yaml" "$ROOT/scripts/versions.sh" "$ROOT/scripts/license-notices.ts" | sha256sum | cut -c1-16)"
+notices="$STORE/notices/$key"
+if [ ! -f "$notices/notices/index.json" ]; then
+  rm -rf "$notices.partial"
+  node "$ROOT/scripts/license-notices.ts" "$notices.partial/notices" "$TOOLS" >/dev/null
+  mv "$notices.partial" "$notices"
+fi
+touch "$notices"
+find "$STORE/notices" -mindepth 1 -maxdepth 1 -mtime +30 -exec rm -rf {} + 2>/dev/null || true
 
 # The workspace's manifests, as the Dockerfile's `manifests` stage gathers them from the build context (which
 # .dockerignore filters: the test kit's is not there).
@@ -64,7 +81,22 @@ commit="$(git -C "$ROOT" rev-parse HEAD)"
 # which keeps a bundle of its own, is pointed at it.
 ca=/etc/ssl/certs/ca-certificates.crt
 printf '[global]\ncert = %s\n' "$ca" > "$DATA/images/pip.conf"
+base_id="$(buildah "${STORAGE[@]}" images --quiet --no-trunc "$BASE")"
+# What an image is built from, by content: the Dockerfile, this script, the base, the notices, the pinned versions, the
+# manifests and the sources the build context gives it (.dockerignore's rules: no tests, no dotfiles, no test kit).
+inputs_of() { # service
+  (cd "$ROOT" && find deploy/docker scripts/images.sh scripts/versions.sh .dockerignore package.json pnpm-lock.yaml \
+    pnpm-workspace.yaml patches proto/package.json proto/gen packages services/*/package.json "services/$1" -type f ! -path '*/node_modules/*' ! -path '*/test/*' ! -path '*/.*' ! -path 'packages/testkit/*' \
+    ! -path 'services/frontend/dist/*' -print0 | sort -z | xargs -0 sha256sum |
+    { cat; echo "$base_id $key $1 $TAG"; } | sha256sum | cut -c1-32)
+}
 for s in "${SERVICES[@]}"; do
+  inputs="$(inputs_of "$s")"
+  if [ $if_changed = 1 ] && [ "$(buildah "${STORAGE[@]}" inspect --type image \
+    --format '{{index .OCIv1.Config.Labels "sca-portal.inputs"}}' "$REPO/$s:$TAG" 2>/dev/null)" = "$inputs" ]; then
+    log "$REPO/$s:$TAG is built from these inputs already"
+    continue
+  fi
   log "building $REPO/$s:$TAG"
   # SERVICE_BUILT_AT is the commit's time, so an unchanged checkout rebuilds nothing (the last layer included).
   buildah "${STORAGE[@]}" bud --quiet --layers --pull=never --network host --isolation "${SCA_IMAGES_ISOLATION:-oci}" \
@@ -72,7 +104,7 @@ for s in "${SERVICES[@]}"; do
     --file "$ROOT/deploy/docker/Dockerfile" --build-context "notices=$notices" --build-context "manifests=$manifests" \
     --build-arg BASE_IMAGE="$BASE" --build-arg SERVICE="$s" --build-arg SERVICE_VERSION="$TAG" \
     --build-arg SERVICE_COMMIT="$commit" --build-arg SERVICE_BUILT_AT="$(git -C "$ROOT" show -s --format=%cI HEAD)" \
-    --tag "$REPO/$s:$TAG" "$ROOT" >"$DATA/images/$s.log" 2>&1 || { cat "$DATA/images/$s.log" >&2; die "building $s failed"; }
+    --label "sca-portal.inputs=$inputs" --tag "$REPO/$s:$TAG" "$ROOT" >"$DATA/images/$s.log" 2>&1 || { cat "$DATA/images/$s.log" >&2; die "building $s failed"; }
   user="$(buildah "${STORAGE[@]}" inspect --type image --format '{{.OCIv1.Config.User}}' "$REPO/$s:$TAG")"
   entry="$(buildah "${STORAGE[@]}" inspect --type image --format '{{.OCIv1.Config.Entrypoint}}' "$REPO/$s:$TAG")"
   [ "$user" = 1000:1000 ] || die "$s runs as '$user', not the unprivileged 1000:1000"

@@ -211,7 +211,7 @@ if [ $whole = 1 ]; then
   STAGE_NICE=5 stage_begin helm bash scripts/check-helm.sh
   # Every image built (buildah's layer cache: only what changed is rebuilt), pushed to a local registry, and the whole
   # portal run from them through the README's first scan (docs/deploy.md, "Images").
-  STAGE_NICE=5 stage_begin images bash -c 'bash scripts/images.sh && bash scripts/check-images.sh'
+  STAGE_NICE=5 stage_begin images bash -c 'bash scripts/images.sh --if-changed && bash scripts/check-images.sh'
 fi
 # The fuzzing gate runs on a whole run (a path filter means someone is iterating on a few tests), beside jest.
 if [ $whole = 1 ] || [ "${FUZZ_GATE:-}" = 1 ]; then stage_begin fuzzing-gate within_limit node fuzz/gate.ts; fi
