@@ -34,8 +34,13 @@ registry_pid=""
 clean_up() {
   local names
   names="$(podman_ ps --all --format '{{.Names}}' | grep -E "^sca-images-.*-$run_id$" || true)"
-  # shellcheck disable=SC2086 # one name per word
-  [ -z "$names" ] || podman_ rm --force --time 5 $names >/dev/null 2>&1 || true
+  # Stopped first, then removed: a single `rm --force` left some behind as they exited. One name per word.
+  if [ -n "$names" ]; then
+    # shellcheck disable=SC2086
+    podman_ stop --time 10 $names >/dev/null 2>&1 || true
+    # shellcheck disable=SC2086
+    podman_ rm --force $names >/dev/null || log "removing the containers $names failed"
+  fi
   [ -z "$registry_pid" ] || kill "$registry_pid" 2>/dev/null || true
   psql_sca -c "drop database if exists $DB with (force)" >/dev/null 2>&1 || true
   java -cp "$TOOLS/kafka-$KAFKA_VERSION/lib/*" org.apache.kafka.tools.TopicCommand \
