@@ -110,6 +110,12 @@ for s in "${SERVICES[@]}"; do
   [ "$user" = 1000:1000 ] || die "$s runs as '$user', not the unprivileged 1000:1000"
   [ "$entry" = "[/usr/bin/tini --]" ] || die "$s's entry point is $entry, not tini"
 done
+# Sizes: about a third over today's (docs/deploy.md) fails, so that a stray dependency or tool is seen when it lands.
+for s in "${SERVICES[@]}"; do
+  size="$(podman "${STORAGE[@]}" image inspect --format '{{.Size}}' "$REPO/$s:$TAG")"
+  max=750; [ "$s" != scanner-runner ] || max=2300
+  [ $((size / 1000000)) -le $max ] || die "$s's image is $((size / 1000000)) MB, over its $max MB"
+done
 buildah "${STORAGE[@]}" images --format '{{.Name}}:{{.Tag}} {{.Size}}' | grep -E "^$REPO/($(IFS='|'; echo "${SERVICES[*]}")):$TAG " >&2
 # Each rebuild leaves the images it replaced behind, untagged: those over a week old go (layers still used stay).
 podman "${STORAGE[@]}" image prune --force --filter until=168h >/dev/null
