@@ -52,8 +52,7 @@ trap clean_up EXIT
 [ -x "$TOOLS/bin/crane" ] || die "the OCI registry is not installed: run ./dev setup"
 # The registry, its blobs on disk; those nothing pushed for two weeks are dropped (pushed again when needed).
 blobs="$STORE/registry"
-mkdir -p "$DATA/images"
-mkdir -p "$blobs"
+mkdir -p "$DATA/images" "$blobs"
 find "$blobs" -type f -mtime +14 -delete 2>/dev/null || true
 "$TOOLS/bin/crane" registry serve --address "127.0.0.1:$REGISTRY_PORT" --disk "$blobs" >"$DATA/images/registry.log" 2>&1 &
 registry_pid=$!
@@ -101,9 +100,7 @@ done
 "${run[@]}" --detach --name "sca-images-frontend-$run_id" -e HTTP_PORT="$UI_PORT" \
   -e GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" "${IMAGE[frontend]}" >/dev/null
 api="http://127.0.0.1:$UI_PORT/api"
-all_ready() { curl -fsS "$api/health/ready" 2>/dev/null | grep -q '"degraded":\[\]'; }
-for _ in $(seq 600); do all_ready && break; sleep 0.2; done
-if ! all_ready; then
+if ! wait_for_portal "$api"; then
   for s in "${SERVICES[@]}" gateway frontend; do
     echo "--- $s" >&2
     podman_ logs --tail 30 "sca-images-$s-$run_id" >&2 2>&1 || true
@@ -125,8 +122,8 @@ done
 
 # The README's first scan, as a reader runs it: the super_admin ./dev up would create, then the block as written.
 password="Images-$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"
-"${run[@]}" --rm -e ADMIN_EMAIL=admin@sca.local -e ADMIN_PASSWORD="$password" --workdir /app/services/identity \
-  "${IMAGE[identity]}" node src/commands/bootstrap-admin.ts >/dev/null || die "the identity image's bootstrap-admin failed"
+"${run[@]}" --rm -e ADMIN_EMAIL=admin@sca.local -e ADMIN_PASSWORD="$password" "${IMAGE[identity]}" \
+  node src/commands/bootstrap-admin.ts >/dev/null || die "the identity image's bootstrap-admin failed"
 block="$(awk '/^<!-- first-scan:/ { marked = 1; next } marked && /^```bash$/ { inside = 1; next }
   inside && /^```$/ { exit } inside' "$ROOT/README.md")"
 [ -n "$block" ] || die "README.md has no first-scan block"

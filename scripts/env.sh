@@ -33,6 +33,17 @@ export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:$KAFKA_PORT}"
 log() { printf '\033[1;34m[sca]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[sca]\033[0m %s\n' "$*" >&2; exit 1; }
 
+# Waits up to 120 s until the portal whose API is at $1 is ready with no service degraded (the gateway alone is ready as
+# soon as identity is: docs/gateway.md); fails if it is not.
+wait_for_portal() { # api-url
+  local _
+  for _ in $(seq 600); do
+    curl -fsS "$1/health/ready" 2>/dev/null | grep -q '"degraded":\[\]' && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
 # Debian's jemalloc, which the portal's processes run with as malloc (scripts/stack/portal.sh); empty if not installed.
 jemalloc_library() { ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1; }
 

@@ -84,11 +84,16 @@ printf '[global]\ncert = %s\n' "$ca" > "$DATA/images/pip.conf"
 base_id="$(buildah "${STORAGE[@]}" images --quiet --no-trunc "$BASE")"
 # What an image is built from, by content: the Dockerfile, this script, the base, the notices, the pinned versions, the
 # manifests and the sources the build context gives it (.dockerignore's rules: no tests, no dotfiles, no test kit).
+# What every image shares is hashed once, then each service's own folder.
+hash_of() { # paths...
+  (cd "$ROOT" && find "$@" -type f ! -path '*/node_modules/*' ! -path '*/test/*' ! -path '*/.*' \
+    ! -path 'packages/testkit/*' ! -path 'services/frontend/dist/*' -print0 | sort -z | xargs -0 sha256sum |
+    sha256sum | cut -c1-32)
+}
+shared_inputs="$(hash_of deploy/docker scripts/images.sh scripts/versions.sh .dockerignore package.json pnpm-lock.yaml \
+  pnpm-workspace.yaml patches proto/package.json proto/gen packages services/*/package.json) $base_id $key $TAG"
 inputs_of() { # service
-  (cd "$ROOT" && find deploy/docker scripts/images.sh scripts/versions.sh .dockerignore package.json pnpm-lock.yaml \
-    pnpm-workspace.yaml patches proto/package.json proto/gen packages services/*/package.json "services/$1" -type f ! -path '*/node_modules/*' ! -path '*/test/*' ! -path '*/.*' ! -path 'packages/testkit/*' \
-    ! -path 'services/frontend/dist/*' -print0 | sort -z | xargs -0 sha256sum |
-    { cat; echo "$base_id $key $1 $TAG"; } | sha256sum | cut -c1-32)
+  echo "$shared_inputs $1 $(hash_of "services/$1")" | sha256sum | cut -c1-32
 }
 for s in "${SERVICES[@]}"; do
   inputs="$(inputs_of "$s")"

@@ -63,12 +63,7 @@ case "${1:-}" in
     start_one frontend "$fe" HTTP_PORT="$UI_PORT" GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
     # Up to 120 s: after a restart the scanner-runner joins its consumer groups before it serves, and Kafka may hold a
     # join until the previous run's members time out.
-    # Ready with no service degraded: the gateway alone is ready as soon as identity is (docs/gateway.md).
-    all_ready() { curl -fsS "http://127.0.0.1:$UI_PORT/api/health/ready" 2>/dev/null | grep -q '"degraded":\[\]'; }
-    for _ in $(seq 600); do
-      all_ready && break; sleep 0.2
-    done
-    all_ready || die "the portal did not become ready; see ./dev logs"
+    wait_for_portal "http://127.0.0.1:$UI_PORT/api" || die "the portal did not become ready; see ./dev logs"
     if [ -f "$ROOT/services/identity/src/commands/bootstrap-admin.ts" ]; then
       (cd "$ROOT/services/identity" && node src/commands/bootstrap-admin.ts)
     fi
