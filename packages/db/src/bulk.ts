@@ -50,13 +50,28 @@ const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
 // UTF-8 has no encoding for it) becomes U+FFFD, as a UTF-8 decoder does with a broken sequence.
 function copyField(value: CopyValue): string {
   if (value === null) return "\\N";
-  let text: string;
-  if (value instanceof Date) text = value.toISOString();
-  else if (typeof value === "object")
-    text = (value instanceof JsonText ? value.text : JSON.stringify(value))
-      .replace(ESCAPED_NUL, "$1")
-      .replace(ESCAPED_SURROGATE, "$1\\ufffd");
-  else text = String(value).replaceAll("\0", "").toWellFormed();
+  switch (typeof value) {
+    case "number":
+    case "bigint":
+    case "boolean":
+      return String(value); // nothing in them to escape
+    case "string": {
+      const text = value.includes("\0") ? value.replaceAll("\0", "") : value;
+      return copyEscaped(text.isWellFormed() ? text : text.toWellFormed());
+    }
+  }
+  if (value instanceof Date) return value.toISOString();
+  const json = value instanceof JsonText ? value.text : JSON.stringify(value);
+  // Both escapes start with \u: most documents have none, and are not searched twice more (ingestion's COPY).
+  return copyEscaped(
+    json.includes("\\u") ? json.replace(ESCAPED_NUL, "$1").replace(ESCAPED_SURROGATE, "$1\\ufffd") : json,
+  );
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
+function copyEscaped(text: string): string {
+  if (!COPY_SPECIAL.test(text)) return text;
   return text.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 

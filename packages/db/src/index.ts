@@ -9,5 +9,6 @@ export { boundQuery, boundStatement, column, preparedQuery, rawQuery, rawStateme
 export type { Column, Columns, RowOf } from "./raw-query.ts";
 export { SNAPSHOT } from "./snapshot.ts";
 export { containsPattern } from "./like-pattern.ts";
+export { Pipelined } from "./pipelined.ts";
 export { bulkTransaction, JsonText } from "./bulk.ts";
 export type { BulkTransaction, CopyValue } from "./bulk.ts";

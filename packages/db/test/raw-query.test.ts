@@ -7,6 +7,7 @@ import {
   Migration,
   migrateToHead,
   openDatabase,
+  Pipelined,
   preparedQuery,
   rawQuery,
 } from "@sca/db";
@@ -104,6 +105,38 @@ describe("rawQuery", () => {
       { id: 10, note },
       { id: 11, note: null },
     ]);
+  });
+
+  it("runs pipelined statements one after another in the order sent, and throws the first failure", async () => {
+    const insert = (em: Parameters<typeof boundStatement>[0], id: number) =>
+      boundStatement(em, "insert into events values ($1, now(), (select count(*) from events)::text, true)", [id]);
+    await orm.em.fork().transactional(async (em) => {
+      const writes = new Pipelined(2);
+      for (let id = 100; id < 110; id++) await writes.send(insert(em, id));
+      await writes.settled();
+    });
+    const notes = await boundQuery(
+      orm.em.fork(),
+      "select note from events where id between 100 and 199 order by id",
+      [],
+      {
+        note: column.text.nullable,
+      },
+    );
+    // Each row counted those before it: the transaction ran them one after another, in order.
+    const first = Number(notes[0]!.note);
+    expect(notes.map((n) => Number(n.note))).toEqual(Array.from({ length: 10 }, (_, i) => first + i));
+
+    // The duplicate key fails; what was sent after it finds the transaction aborted; the first failure is thrown.
+    const failing = orm.em.fork().transactional(async (em) => {
+      const writes = new Pipelined();
+      for (const id of [200, 100, 201]) await writes.send(insert(em, id));
+      await writes.settled(new Error("not this one") as never);
+    });
+    await expect(failing).rejects.toThrow(/duplicate key/);
+    expect(
+      await boundQuery(orm.em.fork(), "select id from events where id between 200 and 299", [], { id: column.integer }),
+    ).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
 // and package versions: set-based statements over a JSON array of rows (jsonb_to_recordset), never row by row, a
 // bounded batch each, so memory does not grow with the SBOM.
 import { raw, type EntityManager } from "@mikro-orm/postgresql";
-import { boundQuery, boundStatement, column, rawQuery, SNAPSHOT } from "@sca/db";
+import { boundQuery, boundStatement, column, Pipelined, rawQuery, SNAPSHOT } from "@sca/db";
 import { uuidv7 } from "@sca/kafka";
 import type { PackageVersion } from "../../domain/package-version.ts";
 import { deleteBatched } from "../batched-delete.ts";
@@ -58,21 +58,38 @@ export async function writeScanFindings(
     [scan.scanId],
     { replacing: column.boolean },
   )) as [{ replacing: boolean }];
+  // Pipelined (@sca/db): each statement's JSON is made while PostgreSQL works on the ones before, and the next page
+  // is read ahead of this one's writes; about two pages of statements are held at once (issue 24: the recording
+  // had projects and PostgreSQL wait for each other in turn, one core busy of two).
+  const writes = new Pipelined();
   let count = 0;
-  for await (const page of pages) {
-    for (let i = 0; i < page.packages.length; i += WRITE_BATCH_ROWS)
-      await insertSnapshotPackages(em, scan, page.packages.slice(i, i + WRITE_BATCH_ROWS));
-    if (replacing) await dropStaleFindings(em, page);
-    for (let i = 0; i < page.findings.length; i += WRITE_BATCH_ROWS) {
-      const batch = page.findings.slice(i, i + WRITE_BATCH_ROWS);
-      await upsertFindings(em, scan, batch);
-      await openTriage(
-        em,
-        batch.map((f) => ({ ...f, projectId: scan.projectId })),
-      );
+  let failure: { reason: unknown } | undefined;
+  try {
+    const reading = pages[Symbol.asyncIterator]();
+    for (let next: Promise<IteratorResult<PlannedPage>> = reading.next(); ;) {
+      const step = await next;
+      if (step.done) break;
+      const page = step.value;
+      next = reading.next();
+      for (let i = 0; i < page.packages.length; i += WRITE_BATCH_ROWS)
+        await writes.send(insertSnapshotPackages(em, scan, page.packages.slice(i, i + WRITE_BATCH_ROWS)));
+      if (replacing) await writes.send(dropStaleFindings(em, page));
+      for (let i = 0; i < page.findings.length; i += WRITE_BATCH_ROWS) {
+        const batch = page.findings.slice(i, i + WRITE_BATCH_ROWS);
+        await writes.send(upsertFindings(em, scan, batch));
+        await writes.send(
+          openTriage(
+            em,
+            batch.map((f) => ({ ...f, projectId: scan.projectId })),
+          ),
+        );
+      }
+      count += page.findings.length;
     }
-    count += page.findings.length;
+  } catch (err) {
+    failure = { reason: err };
   }
+  await writes.settled(failure);
   await em
     .createQueryBuilder(ScanMatch)
     .insert({

@@ -1,9 +1,9 @@
 // The advisory data the scanner-runner sends (docs/findings.md, "Recording verdicts"): the vulnerabilities with their
 // aliases and scores, and the verdict on each package version. Raw SQL (ADR 5): every write is a set-based statement
 // over a JSON array of rows (jsonb_to_recordset) inside the caller's transaction, a bounded batch of rows each (a
-// handful of statements for thousands of rows), never row by row.
+// handful of statements for thousands of rows), never row by row; sent pipelined (@sca/db).
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { boundQuery, boundStatement, column } from "@sca/db";
+import { boundQuery, boundStatement, column, Pipelined } from "@sca/db";
 import type { PackageVersion } from "../../domain/package-version.ts";
 
 export interface StoredVulnerability {
@@ -33,14 +33,21 @@ const WRITE_BATCH_ROWS = 2000;
 
 /** Inserts or replaces the vulnerabilities and their aliases (an alias moves to the vulnerability now naming it). */
 export async function upsertVulnerabilities(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
+  const writes = new Pipelined();
   for (let i = 0; i < vulns.length; i += WRITE_BATCH_ROWS)
-    await upsertVulnerabilityBatch(em, vulns.slice(i, i + WRITE_BATCH_ROWS));
+    await upsertVulnerabilityBatch(em, vulns.slice(i, i + WRITE_BATCH_ROWS), writes);
+  await writes.settled();
 }
 
-async function upsertVulnerabilityBatch(em: EntityManager, vulns: StoredVulnerability[]): Promise<void> {
-  await boundStatement(
-    em,
-    `insert into vulnerabilities as v (id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector,
+async function upsertVulnerabilityBatch(
+  em: EntityManager,
+  vulns: StoredVulnerability[],
+  writes: Pipelined,
+): Promise<void> {
+  await writes.send(
+    boundStatement(
+      em,
+      `insert into vulnerabilities as v (id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector,
        published_at, modified_at, "references", epss_score, epss_percentile, known_exploited, kev_due_date, updated_at)
      select id, aliases, summary, severity, severity_rank, cvss_score, cvss_vector, published_at, modified_at,
        refs, epss_score, epss_percentile, known_exploited, kev_due_date, now()
@@ -53,34 +60,37 @@ async function upsertVulnerabilityBatch(em: EntityManager, vulns: StoredVulnerab
        "references" = excluded."references", epss_score = excluded.epss_score,
        epss_percentile = excluded.epss_percentile, known_exploited = excluded.known_exploited,
        kev_due_date = excluded.kev_due_date, updated_at = now()`,
-    [
-      JSON.stringify(
-        vulns.map((v) => ({
-          id: v.id,
-          aliases: v.aliases,
-          summary: v.summary,
-          severity: v.severity,
-          severity_rank: v.severityRank,
-          cvss_score: v.cvssScore,
-          cvss_vector: v.cvssVector,
-          published_at: v.publishedAt,
-          modified_at: v.modifiedAt,
-          refs: v.references,
-          epss_score: v.epssScore,
-          epss_percentile: v.epssPercentile,
-          known_exploited: v.knownExploited,
-          kev_due_date: v.kevDueDate,
-        })),
-      ),
-    ],
+      [
+        JSON.stringify(
+          vulns.map((v) => ({
+            id: v.id,
+            aliases: v.aliases,
+            summary: v.summary,
+            severity: v.severity,
+            severity_rank: v.severityRank,
+            cvss_score: v.cvssScore,
+            cvss_vector: v.cvssVector,
+            published_at: v.publishedAt,
+            modified_at: v.modifiedAt,
+            refs: v.references,
+            epss_score: v.epssScore,
+            epss_percentile: v.epssPercentile,
+            known_exploited: v.knownExploited,
+            kev_due_date: v.kevDueDate,
+          })),
+        ),
+      ],
+    ),
   );
   const aliases = vulns.flatMap((v) => [v.id, ...v.aliases].map((alias) => ({ alias, id: v.id })));
-  await boundStatement(
-    em,
-    `insert into vulnerability_aliases (alias, vulnerability_id)
+  await writes.send(
+    boundStatement(
+      em,
+      `insert into vulnerability_aliases (alias, vulnerability_id)
      select distinct on (alias) alias, id from jsonb_to_recordset($1::jsonb) as x(alias text, id text)
      on conflict (alias) do update set vulnerability_id = excluded.vulnerability_id`,
-    [JSON.stringify(aliases)],
+      [JSON.stringify(aliases)],
+    ),
   );
 }
 
@@ -126,25 +136,30 @@ export async function updateVulnerabilityScores(
 /** The verdicts replace the stored ones of the same package versions. */
 export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): Promise<void> {
   // Every verdict's old rows go before any new row is written: a package version named twice keeps both lists' rows.
+  const writes = new Pipelined();
   for (let i = 0; i < verdicts.length; i += WRITE_BATCH_ROWS)
-    await boundStatement(
-      em,
-      `delete from package_vulnerabilities p using jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text)
-       where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
-      [JSON.stringify(verdicts.slice(i, i + WRITE_BATCH_ROWS).map((v) => v.pkg))],
+    await writes.send(
+      boundStatement(
+        em,
+        `delete from package_vulnerabilities p using jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text)
+         where p.ecosystem = x.ecosystem and p.name = x.name and p.version = x.version`,
+        [JSON.stringify(verdicts.slice(i, i + WRITE_BATCH_ROWS).map((v) => v.pkg))],
+      ),
     );
   let rows: { ecosystem: string; name: string; version: string; vulnerability_id: string; fixed_versions: string[] }[] =
     [];
   const flush = async () => {
     if (rows.length === 0) return;
-    await boundStatement(
-      em,
-      `insert into package_vulnerabilities (ecosystem, name, version, vulnerability_id, fixed_versions)
-       select ecosystem, name, version, vulnerability_id, fixed_versions
-       from jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
-         fixed_versions jsonb)
-       on conflict do nothing`,
-      [JSON.stringify(rows)],
+    await writes.send(
+      boundStatement(
+        em,
+        `insert into package_vulnerabilities (ecosystem, name, version, vulnerability_id, fixed_versions)
+         select ecosystem, name, version, vulnerability_id, fixed_versions
+         from jsonb_to_recordset($1::jsonb) as x(ecosystem text, name text, version text, vulnerability_id text,
+           fixed_versions jsonb)
+         on conflict do nothing`,
+        [JSON.stringify(rows)],
+      ),
     );
     rows = [];
   };
@@ -153,4 +168,5 @@ export async function replaceVerdicts(em: EntityManager, verdicts: Verdict[]): P
     if (rows.length >= WRITE_BATCH_ROWS) await flush();
   }
   await flush();
+  await writes.settled();
 }
