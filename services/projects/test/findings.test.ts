@@ -150,6 +150,43 @@ describe("RecordScanMatches", () => {
     bad.vulnerabilities = [];
     expect(await connectCode(matches.recordScanMatches(bad, runner))).toBe(Code.InvalidArgument);
   });
+
+  it("takes a scan's advisories before its inventory is ingested, then its findings from the verdicts alone", async () => {
+    const projectId = await newProject();
+    // A vulnerability of this test's own, on lodash beside the fixture's two.
+    const ahead = `GHSA-ahead-${randomUUID().slice(0, 8)}`;
+    const all = scanMatches(projectId, randomUUID(), "db-ahead");
+    const vulnerabilities = [...all.vulnerabilities!, { id: ahead, summary: "Recorded ahead", severity: "low" }];
+    const verdicts = all.verdicts!.map((v) => ({
+      package: v.package,
+      vulnerabilities: [
+        ...(v.vulnerabilities ?? []),
+        ...(v.package?.name === "lodash" ? [{ vulnerabilityId: ahead, fixedVersions: ["5.0.0"] }] : []),
+      ],
+    }));
+    const advisories = { databaseVersion: "db-ahead", vulnerabilities, verdicts };
+    expect(await connectCode(matches.recordScanAdvisories(advisories, admin))).toBe(Code.PermissionDenied);
+    expect(await connectCode(matches.recordScanAdvisories({ ...advisories, vulnerabilities: [] }, runner))).toBe(
+      Code.InvalidArgument,
+    );
+    // No snapshot is needed yet.
+    await matches.recordScanAdvisories(advisories, runner);
+    const scanId = await ingestArtefact(inventory, store, projectId, findingsArtefact());
+    const recorded = await matches.recordScanMatches(
+      { projectId, scanId, databaseVersion: "db-ahead", verdicts, advisoriesRecorded: true },
+      runner,
+    );
+    expect(recorded.findingCount).toBe(6);
+    expect(byVulnerability(await allFindings(projectId), ahead)).toMatchObject({
+      componentName: "lodash",
+      severity: "low",
+      fixedVersions: ["5.0.0"],
+    });
+    const lodash = (await inventory.listComponents({ projectId, limit: 50 }, viewer)).items.find(
+      (c) => c.name === "lodash",
+    );
+    expect(lodash?.severityMax).toBe("high");
+  });
 });
 
 describe("the findings list", () => {

@@ -2,7 +2,6 @@
 // local database while projects ingests the inventory, then the verdicts recorded by projects once it has; both
 // halves under VULNDB_TIMEOUT_SECONDS besides the job's own signal.
 import type { ScanJob } from "@sca/proto/sca/events/v1/scans_pb.ts";
-import type { Vulnerability } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import {
   cveIdsOf,
   vulnerabilityMessage,
@@ -27,12 +26,10 @@ export interface MatchingDeps {
   matchingTimeoutSeconds: number;
 }
 
-/** A scan's verdicts at one database version, and the vulnerabilities they name as projects takes them. */
+/** A scan's verdicts at one database version, their vulnerabilities recorded by projects (RecordScanAdvisories). */
 export interface MatchedInventory {
   version: string;
   result: ScanVerdicts;
-  /** With their EPSS and KEV data. */
-  vulnerabilities: Vulnerability[];
 }
 
 /** Runs `work` under the matching stage's ceiling (`timeout`: VULNDB_TIMEOUT_SECONDS) besides the job's signal. */
@@ -57,7 +54,9 @@ async function withinMatchingTime<T>(
 
 /**
  * The matching stage's first half, which needs only the SBOM: the components' distinct package versions matched
- * against the local database, and the EPSS and KEV data of the vulnerabilities named.
+ * against the local database, the EPSS and KEV data of the vulnerabilities named, and those vulnerabilities and the
+ * verdicts recorded by projects (RecordScanAdvisories: they belong to no project, so they are written while projects
+ * still ingests the inventory, by the PostgreSQL core that ingestion leaves idle until its COPY).
  */
 export async function matchInventory(
   deps: MatchingDeps,
@@ -80,19 +79,28 @@ export async function matchInventory(
       epss: await deps.enrichment.epssOf(cves),
       kev: await deps.enrichment.kevEntriesOf(cves),
     };
-    return { version, result, vulnerabilities: result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment)) };
+    const vulnerabilities = result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment));
+    await deps.matches.recordScanAdvisories(
+      {
+        databaseVersion: version,
+        vulnerabilities,
+        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+      },
+      signal,
+    );
+    return { version, result };
   });
 }
 
 /**
- * The matching stage's second half, once the inventory is ingested: the verdicts recorded by projects
- * (RecordScanMatches, idempotent per scan and database version).
+ * The matching stage's second half, once the inventory is ingested: the scan's findings recorded by projects from
+ * the verdicts (RecordScanMatches, idempotent per scan and database version).
  */
 export async function recordMatches(
   job: ScanJob,
   deps: MatchingDeps,
   reporter: AttemptReporter,
-  { version, result, vulnerabilities }: MatchedInventory,
+  { version, result }: MatchedInventory,
   jobSignal: AbortSignal,
   timeout: AbortSignal,
 ): Promise<void> {
@@ -113,8 +121,8 @@ export async function recordMatches(
         projectId: job.projectId,
         scanId: job.scanId,
         databaseVersion: version,
-        vulnerabilities,
         verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+        advisoriesRecorded: true,
       },
       signal,
     ),
