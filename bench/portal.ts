@@ -99,6 +99,7 @@ export interface IngestTiming {
   /** The last stage frame until the list answered the total (the outcome's way back, and poll granularity). */
   tailMs?: number;
   components: number;
+  scanId: string;
   /** With expected findings: upload request sent until the finding list's total is that count. */
   findingsMs?: number;
   findings?: number;
@@ -146,6 +147,15 @@ export class Portal {
   async total(projectId: string, query = ""): Promise<number> {
     const reply = await this.call("GET", `/v1/projects/${projectId}/components?limit=1${query}`);
     return expectStatus(reply, 200, "components").total as number;
+  }
+
+  /** Waits until the scan has ended (its license and component-state stages included); answers its status. */
+  async scanEnded(scanId: string, pollMs = 100): Promise<string> {
+    for (;;) {
+      const scan = expectStatus(await this.call("GET", `/v1/scans/${scanId}`), 200, "scan");
+      if (!["queued", "running"].includes(scan.status as string)) return scan.status as string;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
   }
 
   async findingTotal(projectId: string): Promise<number> {
@@ -264,6 +274,7 @@ export class Portal {
       stages,
       tailMs: last === undefined ? undefined : tVisible - last,
       components,
+      scanId: scan.id as string,
       ...(findings === undefined ? {} : { findings, findingsMs: tFindings - t0 }),
     };
   }
