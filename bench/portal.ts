@@ -226,6 +226,10 @@ export class Portal {
     );
     const tCreate = Date.now();
     const frames = this.followProgress(scan.id as string);
+    // The lists are polled only once the worker's frames say they may answer (the artefact stored, the inventory
+    // ingested): polling every pollMs from the start cost the portal under test about half a second of CPU per
+    // 10,000-component scan, beside the scan's own work.
+    await frames.reached("stored");
     let components: number;
     for (;;) {
       components = await this.total(projectId);
@@ -238,6 +242,7 @@ export class Portal {
     }
     const tVisible = Date.now();
     let findings: number | undefined;
+    if (expectedFindings !== undefined) await frames.reached("ingested");
     if (expectedFindings !== undefined)
       for (;;) {
         findings = await this.findingTotal(projectId);
@@ -280,14 +285,27 @@ export class Portal {
   }
 
   /** The worker's stage times (ms since epoch) from the scan's live progress frames, until close(). */
-  private followProgress(scanId: string): { close(): Promise<Map<string, number>> } {
+  private followProgress(scanId: string): {
+    reached(stage: string): Promise<void>;
+    close(): Promise<Map<string, number>>;
+  } {
     const seen = new Map<string, number>();
+    // The furthest percent any frame (the connection's sync frame included) has shown, and who waits for which.
+    let furthest = -1;
+    let waiting: { percent: number; go: () => void }[] = [];
+    const advance = (percent: number) => {
+      furthest = Math.max(furthest, percent);
+      waiting = waiting.filter((w) => (w.percent <= furthest ? (w.go(), false) : true));
+    };
     const socket = new WebSocket(`${this.base.replace(/^http/, "ws")}/api/ws/scans/${scanId}`);
     socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.token })));
     // The terminal state frame is the last one; the server keeps the socket open after it (docs/scan-websocket.md).
     let finished!: () => void;
     const done = new Promise<void>((r) => (finished = r));
-    socket.addEventListener("close", () => finished());
+    socket.addEventListener("close", () => {
+      finished();
+      advance(Infinity);
+    });
     socket.addEventListener("message", (e: MessageEvent) => {
       const frame = JSON.parse(e.data as string) as {
         type: string;
@@ -298,9 +316,17 @@ export class Portal {
       };
       const stage = frame.type === "progress" && !frame.sync ? STAGE_OF_PERCENT[frame.percent ?? -1] : undefined;
       if (stage && frame.ts && !seen.has(stage)) seen.set(stage, Date.parse(frame.ts));
-      if (frame.status && ["succeeded", "failed", "cancelled"].includes(frame.status)) finished();
+      if (frame.type === "progress" && frame.percent !== undefined) advance(frame.percent);
+      if (frame.status && ["succeeded", "failed", "cancelled"].includes(frame.status)) {
+        finished();
+        advance(Infinity);
+      }
     });
     return {
+      reached(stage) {
+        const percent = Number(Object.entries(STAGE_OF_PERCENT).find(([, name]) => name === stage)![0]);
+        return percent <= furthest ? Promise.resolve() : new Promise((go) => waiting.push({ percent, go }));
+      },
       async close() {
         // Wait a little for the terminal state frame, then close: the client ends the socket.
         await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
