@@ -277,6 +277,25 @@ describe("a scan's verdicts", () => {
     expect([...result.unknownEcosystems]).toEqual([["composer", 1]]);
     expect(result.unnamed).toBe(2);
   });
+
+  it("batches the verdicts by package, each batch with the vulnerabilities it names", async () => {
+    const { advisoryBatches } = await import("../src/domain/vulndb/scan-verdicts.ts");
+    const verdict = (name: string, version: string, ...ids: string[]) => ({
+      package: { ecosystem: "npm", name, version },
+      vulnerabilities: ids.map((vulnerabilityId) => ({ vulnerabilityId, fixedVersions: [] })),
+    });
+    const vulnerabilities = ["V-1", "V-2", "V-3"].map((id) => ({ id }));
+    const batches = advisoryBatches(
+      [verdict("b", "1", "V-2"), verdict("a", "2", "V-1"), verdict("a", "1", "V-1"), verdict("c", "1")],
+      vulnerabilities,
+      2,
+    );
+    expect(batches).toEqual([
+      { verdicts: [verdict("a", "1", "V-1"), verdict("a", "2", "V-1")], vulnerabilities: [{ id: "V-1" }] },
+      { verdicts: [verdict("b", "1", "V-2"), verdict("c", "1")], vulnerabilities: [{ id: "V-2" }] },
+    ]);
+    expect(advisoryBatches([], vulnerabilities, 2)).toEqual([]);
+  });
 });
 
 describe("re-matching held versions after a refresh", () => {

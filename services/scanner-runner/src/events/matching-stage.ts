@@ -10,7 +10,7 @@ import {
 } from "../clients/vulnerability-matches.ts";
 import type { SbomInventory } from "../domain/sbom/inventory.ts";
 import type { AdvisoryIndex } from "../domain/vulndb/matcher.ts";
-import { scanVerdictsYielding, type ScanVerdicts } from "../domain/vulndb/scan-verdicts.ts";
+import { advisoryBatches, scanVerdictsYielding, type ScanVerdicts } from "../domain/vulndb/scan-verdicts.ts";
 import type { EnrichmentReader } from "../feeds/enrichment-reader.ts";
 import type { AttemptReporter } from "./attempt-reporter.ts";
 
@@ -25,6 +25,12 @@ export interface MatchingDeps {
   /** VULNDB_TIMEOUT_SECONDS: the matching stage's ceiling. */
   matchingTimeoutSeconds: number;
 }
+
+/**
+ * Verdicts per RecordScanAdvisories call: what projects decodes and holds at once while it still ingests the scan's
+ * inventory (a 50,000-component scan's advisories in one call took its peak to 496 MiB, 512 being the target).
+ */
+const ADVISORY_BATCH = 10_000;
 
 /** A scan's verdicts at one database version, their vulnerabilities recorded by projects (RecordScanAdvisories). */
 export interface MatchedInventory {
@@ -80,14 +86,15 @@ export async function matchInventory(
       kev: await deps.enrichment.kevEntriesOf(cves),
     };
     const vulnerabilities = result.vulnerabilities.map((v) => vulnerabilityMessage(v, enrichment));
-    await deps.matches.recordScanAdvisories(
-      {
-        databaseVersion: version,
-        vulnerabilities,
-        verdicts: result.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
-      },
-      signal,
-    );
+    for (const batch of advisoryBatches(result.verdicts, vulnerabilities, ADVISORY_BATCH))
+      await deps.matches.recordScanAdvisories(
+        {
+          databaseVersion: version,
+          vulnerabilities: batch.vulnerabilities,
+          verdicts: batch.verdicts.map((v) => ({ package: v.package, vulnerabilities: v.vulnerabilities })),
+        },
+        signal,
+      );
     return { version, result };
   });
 }

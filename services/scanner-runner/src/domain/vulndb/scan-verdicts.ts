@@ -104,3 +104,31 @@ export function refreshVerdictsOf(
   });
   return { verdicts, vulnerabilities };
 }
+
+/**
+ * A scan's verdicts in batches of at most `size` (RecordScanAdvisories' requests), each with the vulnerabilities its
+ * verdicts name: projects holds one batch at a time beside the inventory it is ingesting. The verdicts go by package
+ * (ecosystem, then name), so a vulnerability of many versions of one package is named by one batch, or few.
+ */
+export function advisoryBatches<V extends { id: string }>(
+  verdicts: readonly PackageVerdict[],
+  vulnerabilities: readonly V[],
+  size: number,
+): { verdicts: PackageVerdict[]; vulnerabilities: V[] }[] {
+  const byId = new Map(vulnerabilities.map((v) => [v.id, v]));
+  const ordered = [...verdicts].sort(
+    (a, b) =>
+      byCodeUnits(a.package.ecosystem, b.package.ecosystem) ||
+      byCodeUnits(a.package.name, b.package.name) ||
+      byCodeUnits(a.package.version, b.package.version),
+  );
+  const batches = [];
+  for (let at = 0; at < ordered.length; at += size) {
+    const batch = ordered.slice(at, at + size);
+    const named = new Set(batch.flatMap((v) => v.vulnerabilities.map((a) => a.vulnerabilityId)));
+    batches.push({ verdicts: batch, vulnerabilities: [...named].map((id) => byId.get(id)!) });
+  }
+  return batches;
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
