@@ -58,9 +58,9 @@ export async function writeScanFindings(
     [scan.scanId],
     { replacing: column.boolean },
   )) as [{ replacing: boolean }];
-  // Pipelined (@sca/db): each statement's JSON is made while PostgreSQL works on the ones before, and the next page
-  // is read ahead of this one's writes; about two pages of statements are held at once (issue 24: the recording
-  // had projects and PostgreSQL wait for each other in turn, one core busy of two).
+  // Pipelined (@sca/db): each statement's JSON is made while PostgreSQL works on the ones before (at most three
+  // unfinished), and the next page is read ahead of this one's writes (issue 24: the recording had projects and
+  // PostgreSQL wait for each other in turn, one core busy of two).
   const writes = new Pipelined();
   let count = 0;
   let failure: { reason: unknown } | undefined;
