@@ -13,3 +13,4 @@ export {
 export type { PageSizeRule } from "./page-rule.ts";
 export { pageInfo, pageOf, readPage } from "./page-request.ts";
 export type { Page, PageFieldPaths, PageReading } from "./page-request.ts";
+export { jsonArrayBytes } from "./json-array.ts";

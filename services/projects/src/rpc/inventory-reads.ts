@@ -5,6 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ProblemError, type FieldViolation } from "@sca/problem";
+import { jsonArrayBytes } from "@sca/paging";
 import {
   ComponentSchema,
   ExportComponentsResponseSchema,
@@ -104,7 +105,7 @@ export function inventoryReadHandlers(
       if (req.itemsAsJson) {
         const read = async () => {
           const page = await listComponentsJson(deps.orm.em.fork(), snapshot, filter, sort, window);
-          return { itemsJson: Buffer.from(`[${page.rows.join(",")}]`, "utf8"), total: page.total };
+          return { itemsJson: jsonArrayBytes(page.rows), total: page.total };
         };
         // The newest snapshot's pages are kept under its count of writes (anchored ones are read each time).
         const page = anchored

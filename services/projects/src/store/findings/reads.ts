@@ -171,20 +171,20 @@ export async function findingsInOrder(em: EntityManager, ids: readonly string[])
 }
 
 /**
- * The same findings as one JSON array of the REST API's resource (finding-json.ts), aggregated by PostgreSQL: one
- * string reaches Node rather than a row object and a string per finding, which the service then joined.
+ * The same findings, each as the REST API's resource in JSON (finding-json.ts), written by PostgreSQL: a string per
+ * finding reaches Node rather than a row object and strings per column (the page's bytes: @sca/paging's
+ * jsonArrayBytes).
  */
-export async function findingsJsonInOrder(em: EntityManager, ids: readonly string[]): Promise<string> {
-  if (ids.length === 0) return "[]";
-  const [row] = await preparedQuery(
+export async function findingsJsonInOrder(em: EntityManager, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await preparedQuery(
     em,
-    "projects.findings-json-in-order.v2",
-    `select '[' || coalesce(string_agg(p."json", ',' order by p.n), '') || ']' as "json"
-       from (select ${FINDING_JSON_SQL} as "json", page.n ${IN_ORDER}) p`,
+    "projects.findings-json-in-order.v3",
+    `select ${FINDING_JSON_SQL} as "json" ${IN_ORDER}`,
     [uuidArray(ids)],
     { json: column.text },
   );
-  return row!.json;
+  return rows.map((r) => r.json);
 }
 
 export async function findingById(em: EntityManager, id: string): Promise<FindingRow | null> {
