@@ -43,17 +43,31 @@ export async function runBroadcastConsumer<Desc extends DescMessage>(
   const starts = await Promise.all(
     [...byBrokerTopic.keys()].map(async (topic) => ({ topic, partitions: await topicEnds(admin, topic) })),
   ).finally(() => admin.disconnect());
+  // The offset to read next per partition: the end at start, then one past the last record handed out.
+  const nextOffsets = new Map<string, { topic: string; partition: number; offset: string }>();
+  for (const { topic, partitions } of starts)
+    for (const { partition, offset } of partitions)
+      nextOffsets.set(`${partition}@${topic}`, { topic, partition, offset });
   const consumer = kafka.consumer({ groupId });
   await consumer.connect();
   await consumer.subscribe({ topics: [...byBrokerTopic.keys()], fromBeginning: false });
-  // start() answers once the group is joined and the seeks below are queued.
-  const joined = new Promise<void>((resolve) => {
-    const off = consumer.on(consumer.events.GROUP_JOIN, () => {
-      off();
-      resolve();
-    });
+  // Seeks are queued on every join, before its first fetch: a consumer that crashed and restarted (a broker still
+  // loading its coordinator at start-up does that) joins again with a fresh group state where earlier seeks are gone,
+  // and a seek outside a join can land while no group state exists and throw. Each join carries on from the next
+  // offsets, so nothing is missed or handed out twice across restarts.
+  let joined!: () => void;
+  const firstJoin = new Promise<void>((resolve) => (joined = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    for (const seek of nextOffsets.values()) consumer.seek(seek);
+    joined();
   });
   const hand = (record: EachMessagePayload): void => {
+    const next = {
+      topic: record.topic,
+      partition: record.partition,
+      offset: String(BigInt(record.message.offset) + 1n),
+    };
+    nextOffsets.set(`${record.partition}@${record.topic}`, next);
     const contract = byBrokerTopic.get(record.topic);
     if (!contract) return;
     const event = readInboundEvent(contract, record);
@@ -77,9 +91,7 @@ export async function runBroadcastConsumer<Desc extends DescMessage>(
       return Promise.resolve();
     },
   });
-  for (const { topic, partitions } of starts)
-    for (const { partition, offset } of partitions) consumer.seek({ topic, partition, offset });
-  await joined;
+  await firstJoin;
   return {
     async stop() {
       await consumer.disconnect();
