@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { Agent, createServer, type Server } from "node:http";
 import { join } from "node:path";
+import { format } from "node:util";
 import { loadConfig, type ConfigOf } from "@sca/config";
 import { createLogger, type Logger } from "@sca/log";
 import express from "express";
@@ -51,8 +52,8 @@ export async function startFrontend(overrides: FrontendOverrides = {}): Promise<
         agent: new Agent({ keepAlive: false }),
         logger: {
           info: () => undefined,
-          warn: (m: unknown) => logger.warn(String(m)),
-          error: (m: unknown) => logger.error(String(m)),
+          warn: (m: unknown, ...args: unknown[]) => logger.warn(proxyMessage(m, args)),
+          error: (m: unknown, ...args: unknown[]) => logger.error(proxyMessage(m, args)),
         },
       })
     : undefined;
@@ -97,4 +98,12 @@ export async function startFrontend(overrides: FrontendOverrides = {}): Promise<
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The proxy's message with its arguments in place (it logs printf-style: "... request %s to %s [%s]"), each URL
+ * without its query string: OAuth codes and states travel there, and the gateway never logs them either.
+ */
+function proxyMessage(message: unknown, args: unknown[]): string {
+  return format(String(message), ...args.map((a) => (typeof a === "string" ? a.replace(/\?.*$/s, "") : a)));
 }

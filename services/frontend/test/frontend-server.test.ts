@@ -7,6 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createLogger } from "@sca/log";
 import { WebSocket, WebSocketServer } from "ws";
 import { startFrontend, type FrontendInstance } from "../src/service.ts";
 
@@ -14,10 +16,11 @@ const SHELL = '<!doctype html><html><head><script type="module" src="/assets/ind
 
 let frontend: FrontendInstance;
 let upstream: Server;
+let dist: string;
 const reached: IncomingMessage[] = [];
 
 beforeAll(async () => {
-  const dist = mkdtempSync(join(tmpdir(), "sca-frontend-"));
+  dist = mkdtempSync(join(tmpdir(), "sca-frontend-"));
   mkdirSync(join(dist, "assets"));
   writeFileSync(join(dist, "index.html"), SHELL);
   writeFileSync(join(dist, "assets", "index-abc123.js"), "console.log(1)");
@@ -86,5 +89,35 @@ describe("the frontend's server", () => {
     });
     socket.close();
     expect(JSON.parse(frame)).toEqual({ path: "/api/ws/scans/abc" });
+  });
+
+  it("logs a request the gateway could not take with its path and cause, never its query string", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+        done();
+      },
+    });
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const { port } = closed.address() as { port: number };
+    await new Promise((r) => closed.close(r));
+    const orphan = await startFrontend({
+      env: { FRONTEND_DIST_DIR: dist, GATEWAY_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "ERROR" },
+      listen: { port: 0, host: "127.0.0.1" },
+      logger: createLogger("frontend", "ERROR", sink),
+    });
+    try {
+      const res = await fetch(`${orphan.url}/api/v1/auth/oidc/callback?code=the-secret-code&state=s`);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      const messages = lines.map((l) => String((JSON.parse(l) as { msg: unknown }).msg));
+      expect(messages).toContainEqual(expect.stringContaining("/api/v1/auth/oidc/callback"));
+      expect(messages).toContainEqual(expect.stringContaining("ECONNREFUSED"));
+      expect(lines.join("\n")).not.toContain("the-secret-code");
+      expect(messages.join("\n")).not.toContain("%s");
+    } finally {
+      await orphan.close();
+    }
   });
 });
