@@ -46,10 +46,12 @@ export async function startFrontend(overrides: FrontendOverrides = {}): Promise<
         ws: true,
         // The gateway keys its per-address limits on the client (TRUST_PROXY_HOPS=1 behind this server).
         xfwd: true,
-        // A connection per request: a kept-alive one reused just as the gateway closes it for idleness (its 5-s
-        // keep-alive, timers late on a busy machine) fails the request with ECONNRESET, which the proxy answers 504;
-        // a sign-in refresh lost that way ended a UI test's session. On loopback a new connection costs little.
-        agent: new Agent({ keepAlive: false }),
+        // Kept-alive connections, each closed after 10 s idle (the agent's `timeout` acts on idle sockets only;
+        // upgraded ones are the proxy's, without a timeout): far inside the gateway's 65 s, so one is never reused
+        // just as the gateway closes it (ECONNRESET, answered 504: with the gateway's former 5 s and timers late on
+        // a busy machine, a sign-in refresh lost that way ended a UI test's session). A connection per request cost
+        // the gateway about 0.6 ms of CPU a request (docs/benchmarks.md, component-list).
+        agent: new Agent({ keepAlive: true, timeout: 10_000 }),
         logger: {
           info: () => undefined,
           warn: (m: unknown, ...args: unknown[]) => logger.warn(proxyMessage(m, args)),

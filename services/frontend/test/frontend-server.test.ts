@@ -81,6 +81,13 @@ describe("the frontend's server", () => {
     expect(reached.at(-1)?.headers["x-forwarded-for"]).toBe("127.0.0.1");
   });
 
+  it("keeps its connection to the gateway for the next request", async () => {
+    await (await fetch(`${frontend.url}/api/v1/projects`)).text();
+    await (await fetch(`${frontend.url}/api/v1/teams`)).text();
+    const [first, second] = reached.slice(-2).map((req) => req.socket.remotePort);
+    expect(second).toBe(first);
+  });
+
   it("passes the scan WebSocket's upgrade to the gateway", async () => {
     const socket = new WebSocket(`${frontend.url.replace("http", "ws")}/api/ws/scans/abc`);
     const frame = await new Promise<string>((resolve, reject) => {

@@ -23,8 +23,19 @@ export interface GatewayServerOptions {
   webSocketEndpoints: readonly WebSocketEndpoint[];
 }
 
+/**
+ * How long an idle keep-alive connection stays open: longer than the idle timeout of the proxies in front of the
+ * gateway (60 s for ingress-nginx's upstream keep-alive and cloud load balancers), so a proxy never reuses a
+ * connection the gateway is closing that instant (a 502 for the request it sent). Node's default is 5 s.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function startGatewayServer(ctx: GatewayContext, opts: GatewayServerOptions): Promise<GatewayServer> {
-  const server = createServer(createGatewayApp(ctx, opts.routes));
+  const server = createServer(
+    // Headers may take as long as a connection may idle: Node measures a kept-alive request's from the idle start.
+    { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1_000 },
+    createGatewayApp(ctx, opts.routes),
+  );
   const problems = createProblemRenderer(problemBaseUrl(ctx.config));
   server.on("clientError", answerClientError(problems));
   const wss = attachWebSockets(server, {

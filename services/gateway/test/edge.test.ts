@@ -181,6 +181,13 @@ describe("streamed answers", () => {
   });
 });
 
+describe("keep-alive", () => {
+  it("keeps an idle connection open longer than the proxies in front of it (60 s)", async () => {
+    const res = await fetch(`${gw.origin}/api/health`);
+    expect(res.headers.get("keep-alive")).toBe("timeout=65");
+  });
+});
+
 describe("paths", () => {
   it("serves the backend mounts with and without the /api prefix", async () => {
     for (const path of ["/health", "/api/health", "/healthz", "/api/healthz", "/api/openapi.json", "/openapi.json"]) {
