@@ -4,13 +4,16 @@
 // as it goes, then the same after a full garbage collection (what is live against what V8 kept) and, with
 // BENCH_HEAP_SNAPSHOT=<file>, a heap snapshot to open in DevTools. No projects service: nothing to re-match.
 import { readFileSync } from "node:fs";
-import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
+import { writeHeapSnapshot } from "node:v8";
 import { createLogger } from "@sca/log";
+import { applyHeapGrowth } from "@sca/runtime";
 import { fixturesOf, startService } from "@sca/testkit";
 
-// As runService and bench/offline/runner-process.ts: the definition's V8 flags, or BENCH_RUNNER_V8_FLAGS ("" for none).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--heap-growing-percent=50"])
-  setFlagsFromString(flag);
+// The heap growth runService applies in production (the definition's heapGrowth); BENCH_RUNNER_HEAP_GROWTH=off leaves
+// V8's default (the before/after pair).
+const { service: runnerDefinition } = await import("../../services/scanner-runner/src/service.ts");
+if (runnerDefinition.heapGrowth && process.env.BENCH_RUNNER_HEAP_GROWTH !== "off")
+  applyHeapGrowth(runnerDefinition.heapGrowth);
 const mib = (n: number) => Math.round(n / 2 ** 20);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 const t0 = Date.now();

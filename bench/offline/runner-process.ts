@@ -6,8 +6,8 @@
 // servers come from the environment.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { setFlagsFromString } from "node:v8";
 import { createLogger } from "@sca/log";
+import { applyHeapGrowth } from "@sca/runtime";
 import { fixturesOf, startService } from "@sca/testkit";
 
 /** The named keys of this process's environment that are set. */
@@ -22,10 +22,11 @@ const say = (o: Record<string, unknown>) =>
   process.stdout.write(`${JSON.stringify({ at: Date.now(), cpuMs: cpuMs(), ...o })}\n`);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
-// The V8 flags runService sets in production (the definition's v8Flags, services/scanner-runner/src/service.ts);
-// BENCH_RUNNER_V8_FLAGS replaces them (space-separated, empty for none: the before/after pair).
-for (const flag of process.env.BENCH_RUNNER_V8_FLAGS?.split(" ").filter(Boolean) ?? ["--heap-growing-percent=50"])
-  setFlagsFromString(flag);
+// The heap growth runService applies in production (the definition's heapGrowth); BENCH_RUNNER_HEAP_GROWTH=off leaves
+// V8's default (the before/after pair).
+const { service: runnerDefinition } = await import("../../services/scanner-runner/src/service.ts");
+if (runnerDefinition.heapGrowth && process.env.BENCH_RUNNER_HEAP_GROWTH !== "off")
+  applyHeapGrowth(runnerDefinition.heapGrowth);
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 2 ** 20)), 50);
 const schema = process.env.BENCH_RUNNER_SCHEMA!;

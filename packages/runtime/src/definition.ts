@@ -7,6 +7,7 @@ import type { ConfigOf, KeySpec } from "@sca/config";
 import type { DatabaseOptions } from "@sca/db";
 import type { Logger } from "@sca/log";
 import type { HealthRegistry } from "@sca/rpc";
+import type { HeapGrowth } from "./heap-growth.ts";
 import type { PeriodicJob } from "./periodic-job.ts";
 import type { KafkaUse, ServiceKafka } from "./service-kafka.ts";
 import type { ServiceName } from "./services.ts";
@@ -60,10 +61,10 @@ export interface ServiceDefinition<
   /** Its periodic jobs, started after the server and stopped (signal aborted, run awaited) before it closes. */
   jobs?(ctx: ServiceContext<C, K, S>): PeriodicJob[];
   /**
-   * V8 flags its process sets before it starts (runService): those NODE_OPTIONS refuses, such as the heap-sizing
-   * mode a memory-bound service runs in. Tests starting it in a shared process leave them unset.
+   * How far its old generation may grow past what is live (runService applies it: NODE_OPTIONS refuses the flag), for a
+   * service whose large jobs must stay within a memory bound. Tests starting it in a shared process leave it unset.
    */
-  v8Flags?: readonly string[];
+  heapGrowth?: HeapGrowth;
 }
 
 /** Returns the definition as given; only there so its config, Kafka use and seams type `ctx`. */

@@ -3,6 +3,8 @@ export { defineService } from "./definition.ts";
 export type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition.ts";
 export { startServiceInstance } from "./start-service.ts";
 export type { ServiceInstance, ServiceOverrides } from "./start-service.ts";
+export { applyHeapGrowth, growthPercent } from "./heap-growth.ts";
+export type { HeapGrowth } from "./heap-growth.ts";
 export { idleCollection, LARGE_WORK_ITEMS } from "./idle-collection.ts";
 export type { IdleCollection } from "./idle-collection.ts";
 export { startPeriodicJob } from "./periodic-job.ts";

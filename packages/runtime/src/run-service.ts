@@ -2,11 +2,11 @@
 // and drains it on SIGTERM/SIGINT; `node src/main.ts migrate` makes the service's database role when given
 // DATABASE_ADMIN_URL, creates the Kafka topics the service declares, applies the schema's migrations and exits.
 // A bad configuration value stops it with one line naming the key.
-import { setFlagsFromString } from "node:v8";
 import { exitOnConfigError } from "@sca/config";
 import { runMigrateCommand } from "@sca/db";
 import { onShutdown } from "@sca/rpc";
 import type { ConfigKeys, ServiceDefinition } from "./definition.ts";
+import { applyHeapGrowth } from "./heap-growth.ts";
 import type { KafkaUse } from "./service-kafka.ts";
 import { openServiceInstance, serviceSetup } from "./start-service.ts";
 
@@ -38,7 +38,7 @@ export async function runService<C extends ConfigKeys, K extends KafkaUse | unde
     await runMigrateCommand(orm, setup.logger);
   }
 
-  for (const flag of def.v8Flags ?? []) setFlagsFromString(flag);
+  if (def.heapGrowth) applyHeapGrowth(def.heapGrowth);
   const { instance, closers } = await openServiceInstance(def).catch(exitOnConfigError);
   onShutdown(instance.logger, closers, () => instance.health.markShuttingDown());
 }

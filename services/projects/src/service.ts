@@ -78,9 +78,9 @@ export const service = defineService({
   migrations,
   kafka: { outbox: true, produces: [TOPICS.domainEvents, TOPICS.auditEvents], consumes: [TOPICS.domainEvents] },
   // As the scanner-runner: the old generation grows to half as much again as what is live (V8's default: up to four
-  // times), and a large ingestion's or scan's garbage is collected once projects is quiet (docs/benchmarks.md,
-  // `findings-at-scale`).
-  v8Flags: ["--heap-growing-percent=50"],
+  // times), by at least 64 MiB (less had a small heap collected twice a second under list reads), and a large
+  // ingestion's or scan's garbage is collected once projects is quiet (docs/benchmarks.md, `findings-at-scale`).
+  heapGrowth: { percent: 50, minimumHeadroomMb: 64 },
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
     const licenseCategories = policyLicenseCategories(config.POLICY_RPC_URL, secretKey);

@@ -55,10 +55,11 @@ export const service = defineService({
     consumes: [TOPICS.scanJobsManual, TOPICS.scanJobsAutomatic, TOPICS.domainEvents],
   },
   seams,
-  // The old generation grows to half as much again as what is live (V8's default: up to four times), so a large
-  // scan's peak stays bounded; V8's memory-saver sizing bounded it closer, at twice the CPU of a scan (the collector
-  // running all through it: docs/benchmarks.md, `findings-at-scale`). The garbage is collected once quiet (below).
-  v8Flags: ["--heap-growing-percent=50"],
+  // The old generation grows to half as much again as what is live (V8's default: up to four times), by at least
+  // 64 MiB, so a large scan's peak stays bounded and a small heap is not collected in a loop; V8's memory-saver
+  // sizing bounded it closer, at twice the CPU of a scan (the collector running all through it: docs/benchmarks.md,
+  // `findings-at-scale`). The garbage is collected once quiet (below).
+  heapGrowth: { percent: 50, minimumHeadroomMb: 64 },
   start: ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A large scan's garbage (about 70 MiB of heap pages at 50,000 components) would stay resident for minutes while
