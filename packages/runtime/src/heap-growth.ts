@@ -14,6 +14,9 @@ export interface HeapGrowth {
   minimumHeadroomMb: number;
 }
 
+/** What projects, the scanner-runner and the gateway run with: 50 % past what is live, at least 64 MiB. */
+export const BOUNDED_HEAP_GROWTH: HeapGrowth = { percent: 50, minimumHeadroomMb: 64 };
+
 /** The growth percentage for `liveBytes` live after a full collection: the given one, raised for a small heap. */
 export function growthPercent(growth: HeapGrowth, liveBytes: number): number {
   const forHeadroom = (100 * growth.minimumHeadroomMb * 2 ** 20) / Math.max(liveBytes, 1);
@@ -23,9 +26,9 @@ export function growthPercent(growth: HeapGrowth, liveBytes: number): number {
 
 /**
  * Sets V8's heap growth (`--heap-growing-percent`, which NODE_OPTIONS refuses) and adjusts it after each full
- * collection to what was live then: V8 reads the flag when it sets the next limit. Returns a stop.
+ * collection to what was live then: V8 reads the flag when it sets the next limit. For the process's lifetime.
  */
-export function applyHeapGrowth(growth: HeapGrowth): () => void {
+export function applyHeapGrowth(growth: HeapGrowth): void {
   let current = growth.percent;
   setFlagsFromString(`--heap-growing-percent=${current}`);
   const observer = new PerformanceObserver((list) => {
@@ -42,5 +45,4 @@ export function applyHeapGrowth(growth: HeapGrowth): () => void {
     setFlagsFromString(`--heap-growing-percent=${next}`);
   });
   observer.observe({ entryTypes: ["gc"] });
-  return () => observer.disconnect();
 }

@@ -3,7 +3,7 @@ export { defineService } from "./definition.ts";
 export type { ConfigKeys, ServiceContext, ServiceDefinition } from "./definition.ts";
 export { startServiceInstance } from "./start-service.ts";
 export type { ServiceInstance, ServiceOverrides } from "./start-service.ts";
-export { applyHeapGrowth, growthPercent } from "./heap-growth.ts";
+export { applyHeapGrowth, BOUNDED_HEAP_GROWTH } from "./heap-growth.ts";
 export type { HeapGrowth } from "./heap-growth.ts";
 export { idleCollection, LARGE_WORK_ITEMS } from "./idle-collection.ts";
 export type { IdleCollection } from "./idle-collection.ts";

@@ -2,7 +2,7 @@
 // the test kit.
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
-import { defineService, idleCollection } from "@sca/runtime";
+import { BOUNDED_HEAP_GROWTH, defineService, idleCollection } from "@sca/runtime";
 import { secretBoxKey } from "@sca/secret-box";
 import { projectsKeys } from "./config.ts";
 import { runnerAdvisoryDatabase } from "./clients/advisory-database.ts";
@@ -80,7 +80,7 @@ export const service = defineService({
   // As the scanner-runner: the old generation grows to half as much again as what is live (V8's default: up to four
   // times), by at least 64 MiB (less had a small heap collected twice a second under list reads), and a large
   // ingestion's or scan's garbage is collected once projects is quiet (docs/benchmarks.md, `findings-at-scale`).
-  heapGrowth: { percent: 50, minimumHeadroomMb: 64 },
+  heapGrowth: BOUNDED_HEAP_GROWTH,
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
     const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
     const licenseCategories = policyLicenseCategories(config.POLICY_RPC_URL, secretKey);

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
-import { defineService, idleCollection } from "@sca/runtime";
+import { BOUNDED_HEAP_GROWTH, defineService, idleCollection } from "@sca/runtime";
 import { scannerRunnerKeys } from "./config.ts";
 import { projectsCloneSources } from "./clients/clone-source.ts";
 import { projectsComponentStates } from "./clients/component-states.ts";
@@ -59,7 +59,7 @@ export const service = defineService({
   // 64 MiB, so a large scan's peak stays bounded and a small heap is not collected in a loop; V8's memory-saver
   // sizing bounded it closer, at twice the CPU of a scan (the collector running all through it: docs/benchmarks.md,
   // `findings-at-scale`). The garbage is collected once quiet (below).
-  heapGrowth: { percent: 50, minimumHeadroomMb: 64 },
+  heapGrowth: BOUNDED_HEAP_GROWTH,
   start: ({ orm, config, kafka, logger, secretKey, ...ctx }) => {
     const running = new RunningJobs();
     // A large scan's garbage (about 70 MiB of heap pages at 50,000 components) would stay resident for minutes while
