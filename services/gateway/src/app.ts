@@ -22,6 +22,9 @@ export function createGatewayApp(ctx: GatewayContext, routes: readonly Route[]):
 
   const app = express();
   app.disable("x-powered-by");
+  // ETags are the resources' versions, for If-Match, set by the routes that have them. Express's own (a SHA-1 of
+  // every body) gave a second meaning to the header and cost ~0.06 ms on a 137 KB page; no client sent If-None-Match.
+  app.set("etag", false);
   app.set("trust proxy", ctx.config.TRUST_PROXY_HOPS);
   app.use(
     canonicalizePath(),

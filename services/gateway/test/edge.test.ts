@@ -188,6 +188,14 @@ describe("keep-alive", () => {
   });
 });
 
+describe("ETag", () => {
+  it("is sent only where a route gives one (a version for If-Match), never a hash of the body", async () => {
+    const res = await fetch(`${gw.origin}/api/v1/test-things/0190f0e0-0000-7000-8000-000000000001`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBeNull();
+  });
+});
+
 describe("paths", () => {
   it("serves the backend mounts with and without the /api prefix", async () => {
     for (const path of ["/health", "/api/health", "/healthz", "/api/healthz", "/api/openapi.json", "/openapi.json"]) {
