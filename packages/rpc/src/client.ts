@@ -48,7 +48,7 @@ const SESSION_WINDOW_BYTES = 8 << 20;
 
 /** Sessions whose connection-wide window is widened too: Node sets that one only on a session, once it exists. */
 class WideWindowSessionManager extends Http2SessionManager {
-  private readonly widened = new WeakSet<http2.ClientHttp2Session>();
+  private readonly widened = new WeakSet<http2.Http2Session>();
 
   override async request(...args: Parameters<Http2SessionManager["request"]>): Promise<http2.ClientHttp2Stream> {
     const stream = await super.request(...args);
