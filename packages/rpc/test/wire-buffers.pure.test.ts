@@ -57,6 +57,15 @@ describe("wire buffers", () => {
     expect(second.subarray(0, 50_000).every((b) => b === 2)).toBe(true);
   });
 
+  it("keeps a large write's bytes when many small writes follow it past the room left after it", () => {
+    const writer = new BinaryWriter().raw(new Uint8Array(100_000).fill(3));
+    for (let i = 0; i < 5_000; i++) writer.uint32(i % 128);
+    const bytes = writer.finish();
+    expect(bytes.length).toBe(105_000);
+    expect(bytes.subarray(0, 100_000).every((b) => b === 3)).toBe(true);
+    expect([...bytes.subarray(100_000, 100_130)]).toEqual(Array.from({ length: 130 }, (_, i) => i % 128));
+  });
+
   it("reads a body exactly, with and without its length", async () => {
     const body = Uint8Array.from({ length: 200_000 }, (_, i) => i % 251);
     dirtyTheHeap();
