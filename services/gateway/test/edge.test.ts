@@ -7,12 +7,27 @@ import { ConnectError, Code } from "@connectrpc/connect";
 import { currentRequestId } from "@sca/log";
 import { ProblemError, toConnectError } from "@sca/problem";
 import { z } from "zod";
+import { offsetPagination } from "../src/api/pagination.ts";
 import { defineRoute, type Route } from "../src/api/route.ts";
 import { ALLOWED_ORIGIN, capturingLogger, problemOf, startTestGateway, UUID_V7, type TestGateway } from "./harness.ts";
 
 const echoBody = z.object({ name: z.string().min(1), tags: z.array(z.string()).max(2).default([]) });
 
 const testRoutes = (): Route[] => [
+  defineRoute({
+    method: "get",
+    path: "/v1/test-serialised-page",
+    summary: "test: a page of rows a service wrote out as JSON",
+    tags: ["test"],
+    request: { query: offsetPagination.query({ defaultSize: 2, maxSize: 10 }) },
+    responses: {
+      200: { description: "a page", schema: offsetPagination.envelope(z.object({ n: z.number() })), shaped: true },
+    },
+    handler: ({ query }) => ({
+      status: 200,
+      body: offsetPagination.serialisedPage(Buffer.from('[{"n":1},{"n":2}]'), 7, query),
+    }),
+  }),
   defineRoute({
     method: "post",
     path: "/v1/test-echo",
@@ -224,6 +239,23 @@ describe("paths", () => {
   it("answers HEAD for GET routes", async () => {
     const res = await fetch(`${gw.origin}/api/health`, { method: "HEAD" });
     expect(res.status).toBe(200);
+  });
+
+  it("sends a page a service wrote out whole, its length declared, and only its head for HEAD", async () => {
+    const page = '{"items":[{"n":1},{"n":2}],"total":7,"limit":2,"offset":0}';
+    const res = await fetch(`${gw.origin}/api/v1/test-serialised-page`);
+    expect([res.status, res.headers.get("content-type"), res.headers.get("content-length")]).toEqual([
+      200,
+      "application/json; charset=utf-8",
+      String(page.length),
+    ]);
+    expect(await res.text()).toBe(page);
+    const head = await fetch(`${gw.origin}/api/v1/test-serialised-page`, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-length"), await head.text()]).toEqual([
+      200,
+      String(page.length),
+      "",
+    ]);
   });
 });
 

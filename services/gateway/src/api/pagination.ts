@@ -36,11 +36,9 @@ export const offsetPagination = {
   /** The same envelope around items a service serialised (a JSON array; no bytes: an empty page). */
   serialisedPage: (itemsJson: Uint8Array, total: number, query: { limit: number; offset: number }) =>
     new SerialisedJson(
-      Buffer.concat([
-        Buffer.from('{"items":'),
-        itemsJson.byteLength ? itemsJson : Buffer.from("[]"),
-        Buffer.from(`,"total":${total},"limit":${query.limit},"offset":${query.offset}}`),
-      ]),
+      Buffer.from('{"items":'),
+      itemsJson.byteLength ? itemsJson : Buffer.from("[]"),
+      Buffer.from(`,"total":${total},"limit":${query.limit},"offset":${query.offset}}`),
     ),
 };
 

@@ -137,9 +137,13 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
     return;
   }
   if (spec.shaped && reply.body instanceof SerialisedJson) {
-    const { bytes } = reply.body;
+    const { parts } = reply.body;
     res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    res.setHeader("Content-Length", parts.reduce((sum, part) => sum + part.byteLength, 0));
+    // Corked, the head and every part leave in one write.
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.end();
     return;
   }
   // Parsing the reply with its schema drops every field the schema does not declare, so internal fields of a

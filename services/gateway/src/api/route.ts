@@ -68,13 +68,14 @@ export interface HandlerInput<P, Q, B> {
 }
 
 /**
- * A JSON body already written out (a `shaped` reply whose rows a service serialised): sent as these bytes, which
- * must be what the response schema describes.
+ * A JSON body already written out (a `shaped` reply whose rows a service serialised): sent as these parts, one after
+ * the other (a page's rows are not copied again to join them), which together must be what the response schema
+ * describes.
  */
 export class SerialisedJson {
-  readonly bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
-    this.bytes = bytes;
+  readonly parts: readonly Uint8Array[];
+  constructor(...parts: Uint8Array[]) {
+    this.parts = parts;
   }
 }
 
