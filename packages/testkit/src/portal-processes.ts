@@ -35,7 +35,7 @@ function jemallocEnv(): Record<string, string> {
   if (!triplet) throw new Error("libjemalloc.so.2 is not installed: run ./dev setup");
   return {
     LD_PRELOAD: join("/usr/lib", triplet, "libjemalloc.so.2"),
-    MALLOC_CONF: "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0",
+    MALLOC_CONF: "background_thread:true,dirty_decay_ms:3000,muzzy_decay_ms:0",
   };
 }
 
