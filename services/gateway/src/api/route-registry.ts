@@ -139,7 +139,8 @@ async function sendReply(route: Route, reply: AnyReply, res: Response): Promise<
   if (spec.shaped && reply.body instanceof SerialisedJson) {
     const { parts } = reply.body;
     res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.setHeader("Content-Length", parts.reduce((sum, part) => sum + part.byteLength, 0));
+    const length = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    res.setHeader("Content-Length", length);
     // Corked, the head and every part leave in one write.
     res.cork();
     for (const part of parts) res.write(part);
