@@ -21,3 +21,4 @@ export { clientAddressFrom } from "./client-address.ts";
 export { createServiceClient, callerTokenKey } from "./client.ts";
 export { onShutdown } from "./shutdown.ts";
 export { byteChunks } from "./byte-chunks.ts";
+export { encodedMessage } from "./encoded-message.ts";

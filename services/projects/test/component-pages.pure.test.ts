@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { componentPageCache, type ComponentPage } from "../src/store/component-pages.ts";
+import { ListComponentsResponseSchema } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
+import { encodedMessage } from "@sca/rpc";
+import { componentPageCache } from "../src/store/component-pages.ts";
 
-const pageOf = (bytes: number, total = 1): ComponentPage => ({ itemsJson: new Uint8Array(bytes), total });
+const pageOf = (bytes: number, total = 1) =>
+  encodedMessage(ListComponentsResponseSchema, { itemsJson: new Uint8Array(bytes), total });
 
 /** A cache and a counter of the reads it had to make. */
 function counted(maxBytes: number) {

@@ -16,7 +16,7 @@ import {
   type GetComponentRequest,
   type ListComponentsRequest,
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { requireCaller } from "@sca/rpc";
+import { encodedMessage, requireCaller } from "@sca/rpc";
 import { componentFilterOf, componentWindowOf, rejectViolations, sortKeysOf } from "../domain/component-list.ts";
 import { mayRead } from "../domain/project-access.ts";
 import { isUuid } from "../domain/project-fields.ts";
@@ -103,15 +103,19 @@ export function inventoryReadHandlers(
       const snapshot = anchored ? await anchoredSnapshot(deps, found.project.id, req.anchor) : found.snapshot;
       if (!snapshot) return create(ListComponentsResponseSchema, { total: 0, ...window, scanId: "" });
       if (req.itemsAsJson) {
+        // Encoded once: a kept page goes out as these bytes to every request that reads it.
         const read = async () => {
           const page = await listComponentsJson(deps.orm.em.fork(), snapshot, filter, sort, window);
-          return { itemsJson: jsonArrayBytes(page.rows), total: page.total };
+          const itemsJson = jsonArrayBytes(page.rows);
+          return encodedMessage(ListComponentsResponseSchema, {
+            itemsJson,
+            total: page.total,
+            ...window,
+            scanId: snapshot.scanId,
+          });
         };
         // The newest snapshot's pages are kept under its count of writes (anchored ones are read each time).
-        const page = anchored
-          ? await read()
-          : await deps.componentPages.read(found.snapshot!, [filter, sort, window], read);
-        return create(ListComponentsResponseSchema, { ...page, ...window, scanId: snapshot.scanId });
+        return anchored ? read() : deps.componentPages.read(found.snapshot!, [filter, sort, window], read);
       }
       const { rows, total } = await listComponents(deps.orm.em.fork(), snapshot, filter, sort, window);
       return create(ListComponentsResponseSchema, {
