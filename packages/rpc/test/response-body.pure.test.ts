@@ -28,15 +28,25 @@ async function writeInParts(stream: http2.ServerHttp2Stream, body: Uint8Array, s
 describe("a service client's answer in many parts", () => {
   const server = http2.createServer();
   const sessions: http2.ServerHttp2Session[] = [];
-  let answer: "page" | "error" = "page";
+  let answer: "page" | "page at once" | "error" | "reset" = "page";
 
   beforeAll(async () => {
     server.on("session", (s) => sessions.push(s));
     server.on("stream", (stream) => {
       stream.resume(); // the request's body is not needed
+      stream.on("error", () => undefined); // a reset stream's writes fail; only the client's side is tested
+      const body = toBinary(ListComponentsResponseSchema, page);
       if (answer === "page") {
         stream.respond({ ":status": 200, "content-type": "application/proto" });
-        void writeInParts(stream, toBinary(ListComponentsResponseSchema, page), 1_000);
+        void writeInParts(stream, body, 1_000);
+      } else if (answer === "page at once") {
+        // Many small DATA frames in one go: more parts wait unread than the reader lets in before it pauses.
+        stream.respond({ ":status": 200, "content-type": "application/proto" });
+        for (let at = 0; at < body.length; at += 300) stream.write(body.subarray(at, at + 300));
+        stream.end();
+      } else if (answer === "reset") {
+        stream.respond({ ":status": 200, "content-type": "application/proto" });
+        stream.write(body.subarray(0, 5_000), () => stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR));
       } else {
         stream.respond({ ":status": 404, "content-type": "application/json" });
         const error = { code: "not_found", message: `no such project ${"x".repeat(3_000)}` };
@@ -59,6 +69,17 @@ describe("a service client's answer in many parts", () => {
     expect(got.total).toBe(2_000);
     expect(got.scanId).toBe(page.scanId);
     expect(Buffer.from(got.itemsJson).toString("utf8")).toBe(rows);
+  });
+
+  it("is read whole when its parts come faster than they are read", async () => {
+    answer = "page at once";
+    const got = await client().listComponents({ projectId: "p" });
+    expect(Buffer.from(got.itemsJson).toString("utf8")).toBe(rows);
+  });
+
+  it("fails, rather than waits, when the stream is reset before its end", async () => {
+    answer = "reset";
+    await expect(client().listComponents({ projectId: "p" })).rejects.toThrow(/internal/i);
   });
 
   it("is read whole when it is an error", async () => {
