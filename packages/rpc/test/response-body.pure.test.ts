@@ -28,7 +28,7 @@ async function writeInParts(stream: http2.ServerHttp2Stream, body: Uint8Array, s
 describe("a service client's answer in many parts", () => {
   const server = http2.createServer();
   const sessions: http2.ServerHttp2Session[] = [];
-  let answer: "page" | "page at once" | "error" | "reset" = "page";
+  let answer: "page" | "page at once" | "error" | "reset" | "short" = "page";
 
   beforeAll(async () => {
     server.on("session", (s) => sessions.push(s));
@@ -44,6 +44,10 @@ describe("a service client's answer in many parts", () => {
         stream.respond({ ":status": 200, "content-type": "application/proto" });
         for (let at = 0; at < body.length; at += 300) stream.write(body.subarray(at, at + 300));
         stream.end();
+      } else if (answer === "short") {
+        // A length promised and not kept.
+        stream.respond({ ":status": 200, "content-type": "application/proto", "content-length": body.length + 10 });
+        void writeInParts(stream, body, 1_000);
       } else if (answer === "reset") {
         stream.respond({ ":status": 200, "content-type": "application/proto" });
         stream.write(body.subarray(0, 5_000), () => stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR));
@@ -80,6 +84,11 @@ describe("a service client's answer in many parts", () => {
   it("fails, rather than waits, when the stream is reset before its end", async () => {
     answer = "reset";
     await expect(client().listComponents({ projectId: "p" })).rejects.toThrow(/internal/i);
+  });
+
+  it("fails when it is shorter than its promised length", async () => {
+    answer = "short";
+    await expect(client().listComponents({ projectId: "p" })).rejects.toThrow(/promised|protocol|internal/i);
   });
 
   it("is read whole when it is an error", async () => {
