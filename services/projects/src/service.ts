@@ -123,6 +123,7 @@ export const service = defineService({
         artefacts,
         baseUrl: `https://${config.DOMAIN}`,
         builderId: config.SLSA_BUILDER_ID,
+        memory,
         logger,
       }),
     });

@@ -5,6 +5,7 @@
 import { topicContract, TOPICS, type EventMeta } from "@sca/kafka";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { Logger } from "@sca/log";
+import type { IdleCollection } from "@sca/runtime";
 import { ScanStateChangedSchema, type ScanStateChanged } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { isUuid } from "../domain/project-fields.ts";
@@ -12,10 +13,10 @@ import type { SbomIdentity } from "../domain/sbom-export/index.ts";
 import { builderIdOf, provenanceStatement } from "../domain/sbom-signing/provenance.ts";
 import { signingFileNames } from "../domain/sbom-signing/signing-files.ts";
 import { signSbom, type SigningSettings } from "../signing/sbom-signer.ts";
-import { snapshotForExport } from "../store/inventory/sbom.ts";
+import { snapshotForExport, type SnapshotForExport } from "../store/inventory/sbom.ts";
 import { dropSigningCopy, signingCopy } from "../store/inventory/signing-copy.ts";
 import { sbomDocumentBytes } from "../store/inventory/sbom-document.ts";
-import { projectById } from "../store/projects.ts";
+import { projectById, type ProjectRow } from "../store/projects.ts";
 import { hasSbomSignature, recordSbomSignature } from "../store/sbom-signatures.ts";
 
 export const SBOM_SIGNING_GROUP = "projects.sbom-signing";
@@ -31,6 +32,8 @@ export interface SbomSigningDeps {
   baseUrl: string;
   /** SLSA_BUILDER_ID as configured (empty: derived from the base URL). */
   builderId: string;
+  /** A large SBOM's bytes and signing are garbage once recorded: collected when the service is quiet. */
+  memory: IdleCollection;
   logger: Logger;
 }
 
@@ -50,55 +53,71 @@ export function sbomSigningHandler(deps: SbomSigningDeps) {
     ]);
     // Deleted since, or never ingested: nothing to sign.
     if (!snapshot || !project) return;
-    // The export kept at ingestion is these bytes, written once; without it, the export is written here.
-    const sbom = copy ?? (await sbomDocumentBytes(em, project.slug, snapshot, "cyclonedx-json", deps.identity));
-    const started = performance.now();
-    const outcome = await signSbom(deps.settings, sbom, (sbomSha256) =>
-      provenanceStatement({
-        sbomFileName: signingFileNames(project.slug).sbom,
-        sbomSha256,
-        baseUrl: deps.baseUrl,
-        builderId: builderIdOf(deps.builderId, deps.baseUrl),
-        serviceVersion: deps.identity.toolVersion,
-        projectId: project.id,
-        scanId,
-        release: snapshot.release,
-        sourceFormat: `${snapshot.format} ${snapshot.specVersion}`.trim(),
-        ingestedAt: snapshot.ingestedAt,
-        signedAt: new Date(),
-      }),
-    );
-    const base = { scanId, projectId: project.id };
-    if ("unsigned" in outcome) {
-      await recordSbomSignature(em, {
-        ...base,
-        unsignedReason: outcome.unsigned,
-        model: null,
-        sbomSha256: null,
-        sbomSize: null,
-        signature: null,
-        publicKey: null,
-        certificate: null,
-        attestationCertificate: null,
-        certificateIdentity: null,
-        certificateIssuer: null,
-        sigstoreBundle: null,
-        attestation: null,
-        attestationBundle: null,
-      });
-      deps.logger.info({ eventId: meta.eventId, scanId, reason: outcome.unsigned }, "SBOM left unsigned");
-      return;
-    }
-    await recordSbomSignature(em, { ...base, unsignedReason: null, ...outcome.signed });
-    deps.logger.info(
-      {
-        scanId,
-        bytes: sbom.length,
-        written: copy ? "at ingestion" : "now",
-        ms: Math.round(performance.now() - started),
-        attested: !!outcome.signed.attestation,
-      },
-      "SBOM signed",
+    await deps.memory.during(
+      () => sign(deps, em, meta, copy, snapshot, project),
+      () => snapshot.componentCount,
     );
   };
+}
+
+/** Signs the scan's export (the copy kept at ingestion, or written now) and records the signature or why not. */
+async function sign(
+  deps: SbomSigningDeps,
+  em: EntityManager,
+  meta: EventMeta,
+  copy: Buffer | null,
+  snapshot: SnapshotForExport,
+  project: ProjectRow,
+): Promise<void> {
+  const scanId = snapshot.scanId;
+  // The export kept at ingestion is these bytes, written once; without it, the export is written here.
+  const sbom = copy ?? (await sbomDocumentBytes(em, project.slug, snapshot, "cyclonedx-json", deps.identity));
+  const started = performance.now();
+  const outcome = await signSbom(deps.settings, sbom, (sbomSha256) =>
+    provenanceStatement({
+      sbomFileName: signingFileNames(project.slug).sbom,
+      sbomSha256,
+      baseUrl: deps.baseUrl,
+      builderId: builderIdOf(deps.builderId, deps.baseUrl),
+      serviceVersion: deps.identity.toolVersion,
+      projectId: project.id,
+      scanId,
+      release: snapshot.release,
+      sourceFormat: `${snapshot.format} ${snapshot.specVersion}`.trim(),
+      ingestedAt: snapshot.ingestedAt,
+      signedAt: new Date(),
+    }),
+  );
+  const base = { scanId, projectId: project.id };
+  if ("unsigned" in outcome) {
+    await recordSbomSignature(em, {
+      ...base,
+      unsignedReason: outcome.unsigned,
+      model: null,
+      sbomSha256: null,
+      sbomSize: null,
+      signature: null,
+      publicKey: null,
+      certificate: null,
+      attestationCertificate: null,
+      certificateIdentity: null,
+      certificateIssuer: null,
+      sigstoreBundle: null,
+      attestation: null,
+      attestationBundle: null,
+    });
+    deps.logger.info({ eventId: meta.eventId, scanId, reason: outcome.unsigned }, "SBOM left unsigned");
+    return;
+  }
+  await recordSbomSignature(em, { ...base, unsignedReason: null, ...outcome.signed });
+  deps.logger.info(
+    {
+      scanId,
+      bytes: sbom.length,
+      written: copy ? "at ingestion" : "now",
+      ms: Math.round(performance.now() - started),
+      attested: !!outcome.signed.attestation,
+    },
+    "SBOM signed",
+  );
 }

@@ -22,6 +22,7 @@ export type SnapshotForExport = Pick<
   | "primaryComponentName"
   | "primaryComponentVersion"
   | "primaryComponentPurl"
+  | "componentCount"
   | "edgeCount"
   | "ingestedAt"
 >;
@@ -41,6 +42,7 @@ export async function snapshotForExport(em: EntityManager, scanId: string): Prom
         "primaryComponentName",
         "primaryComponentVersion",
         "primaryComponentPurl",
+        "componentCount",
         "edgeCount",
         "ingestedAt",
       ],
