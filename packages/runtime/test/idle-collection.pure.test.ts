@@ -37,6 +37,18 @@ describe("idleCollection", () => {
     expect(kept.deref()).toBeDefined();
   });
 
+  it("collectNow() frees the garbage at once", async () => {
+    const collection = idleCollection(60_000);
+    const dropped = garbage();
+    await delay(1);
+    expect(dropped.deref()).toBeDefined();
+    // A WeakRef's target lives at least to the end of the job that made it or last dereferenced it.
+    await delay(1);
+    collection.collectNow();
+    expect(dropped.deref()).toBeUndefined();
+    collection.stop();
+  });
+
   it("waits while work given to during() runs, and collects after it only when it was large or failed", async () => {
     const collection = idleCollection(20);
     const small = garbage();

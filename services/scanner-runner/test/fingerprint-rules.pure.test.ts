@@ -81,7 +81,7 @@ describe("vendored components", () => {
       licenseIds: ["MIT"],
       scope: null,
     });
-    expect(lodash.rawData).toEqual({
+    expect(JSON.parse(lodash.rawJson)).toEqual({
       purl: "pkg:npm/lodash@4.17.21",
       properties: [{ name: COMPONENT_SOURCE_PROPERTY, value: "fingerprint" }],
       evidence: { occurrences: [{ location: "vendor/lodash/lodash.js" }, { location: "vendor/lodash/lodash.min.js" }] },

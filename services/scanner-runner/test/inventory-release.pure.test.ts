@@ -12,19 +12,20 @@ const keycloak = join(sharedDir(), "data", "sbom", "cyclonedx", "keycloak-10.0.2
 describe("releasing raw_data", () => {
   it("empties every component's raw_data and keeps everything else", () => {
     const inventory = readSbom(readFileSync(keycloak));
-    expect(inventory.components.some((c) => Object.keys(c.rawData).length > 0)).toBe(true);
+    const fields = (rawJson: string) => Object.keys(JSON.parse(rawJson) as object).length;
+    expect(inventory.components.some((c) => fields(c.rawJson) > 0)).toBe(true);
     const withoutRaw = (i: typeof inventory) => ({
       ...i,
-      components: i.components.map(({ rawData: _, ...rest }) => rest),
+      components: i.components.map(({ rawJson: _, ...rest }) => rest),
       document: {
         ...i.document,
-        primaryComponent: i.document.primaryComponent && { ...i.document.primaryComponent, rawData: null },
+        primaryComponent: i.document.primaryComponent && { ...i.document.primaryComponent, rawJson: null },
       },
     });
     const before = structuredClone(withoutRaw(inventory));
     releaseRawData(inventory);
-    expect(inventory.components.every((c) => Object.keys(c.rawData).length === 0)).toBe(true);
-    expect(inventory.document.primaryComponent?.rawData ?? {}).toEqual({});
+    expect(inventory.components.every((c) => fields(c.rawJson) === 0)).toBe(true);
+    expect(fields(inventory.document.primaryComponent?.rawJson ?? "{}")).toBe(0);
     expect(withoutRaw(inventory)).toEqual(before);
   });
 });

@@ -54,7 +54,7 @@ function componentOf(c: SbomComponent): InventoryComponent {
     direct: orAbsent(c.direct),
     depth: orAbsent(c.depth),
     dependencyScope: specScope(c.scope),
-    rawData: Buffer.from(JSON.stringify(c.rawData), "utf8"),
+    rawData: Buffer.from(c.rawJson, "utf8"),
   });
 }
 

@@ -191,6 +191,7 @@ async function runStages(
       : null;
     // The artefact holds each component's raw_data now; nothing after needs it in memory.
     releaseRawData(inventory);
+    if (read.components >= LARGE_WORK_ITEMS) deps.memory.collectNow();
     await boundary();
     await reach("stored");
     await reporter.log("ingest", "stdout", [

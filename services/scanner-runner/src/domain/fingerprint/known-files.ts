@@ -116,12 +116,12 @@ function vendoredComponentsOf(
       scope: null,
       direct: null,
       depth: null,
-      rawData: {
+      rawJson: JSON.stringify({
         purl: v.purl,
         properties: [{ name: COMPONENT_SOURCE_PROPERTY, value: "fingerprint" }],
         evidence: { occurrences: v.paths.slice(0, PATHS_KEPT).map((location) => ({ location })) },
         fileCount: v.paths.length,
-      },
+      }),
     };
   });
 }

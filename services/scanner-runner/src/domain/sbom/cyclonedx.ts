@@ -48,11 +48,11 @@ function licensesOf(
   return { declared, concluded: concluded[0] ?? null };
 }
 
-function rawOf(component: Record<string, unknown>): Record<string, unknown> {
+function rawJsonOf(component: Record<string, unknown>): string {
   // Nested components are inventory entries of their own; their parent's raw_data does not repeat them.
-  if (!("components" in component)) return component;
+  if (!("components" in component)) return JSON.stringify(component);
   const { components: _nested, ...rest } = component;
-  return rest;
+  return JSON.stringify(rest);
 }
 
 function draftOf(component: Record<string, unknown>, index: number, context: ReadContext): ComponentDraft {
@@ -75,7 +75,7 @@ function draftOf(component: Record<string, unknown>, index: number, context: Rea
     author: authorOf(component),
     description: text(component.description),
     scope: scope && SCOPES.has(scope as DependencyScope) ? (scope as DependencyScope) : null,
-    raw: rawOf(component),
+    rawJson: rawJsonOf(component),
   };
 }
 

@@ -19,7 +19,11 @@ export interface ComponentDraft {
   author: string | null;
   description: string | null;
   scope: DependencyScope | null;
-  raw: Record<string, unknown>;
+  /**
+   * The component as the document wrote it, as JSON text: every draft of a large document is held until the
+   * inventory is built, and as text it weighs about its bytes, a fraction of the object tree it was parsed into.
+   */
+  rawJson: string;
 }
 
 export interface EdgeDraft {

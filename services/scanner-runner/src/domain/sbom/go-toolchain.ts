@@ -85,14 +85,14 @@ export function goToolchainComponents(toolchains: readonly GoModToolchain[]): Sb
         scope: null,
         direct: null,
         depth: null,
-        rawData: {
+        rawJson: JSON.stringify({
           purl,
           properties: [{ name: COMPONENT_SOURCE_PROPERTY, value: "go.mod" }],
           evidence: {
             occurrences: named.slice(0, PATHS_KEPT).map((t) => ({ location: t.path, line: t.line })),
           },
           fileCount: named.length,
-        },
+        }),
       } satisfies SbomComponent;
     }),
   );

@@ -25,14 +25,10 @@ function byteLengthAtMost(json: string, limit: number): boolean {
 }
 
 /** raw_data within the byte ceiling: whole when it fits, else the fields that fit, in order, marked truncated. */
-export function boundRawData(
-  raw: Record<string, unknown>,
-  limit: number,
-  onTruncate: () => void,
-): Record<string, unknown> {
-  const whole = JSON.stringify(raw);
-  if (byteLengthAtMost(whole, limit)) return raw;
+export function boundRawJson(whole: string, limit: number, onTruncate: () => void): string {
+  if (byteLengthAtMost(whole, limit)) return whole;
   onTruncate();
+  const raw = JSON.parse(whole) as Record<string, unknown>;
   const kept: Record<string, unknown> = { $truncated: true, $originalBytes: Buffer.byteLength(whole, "utf8") };
   let used = Buffer.byteLength(JSON.stringify(kept), "utf8");
   for (const [key, value] of Object.entries(raw)) {
@@ -41,7 +37,7 @@ export function boundRawData(
     kept[key] = value;
     used += size;
   }
-  return kept;
+  return JSON.stringify(kept);
 }
 
 function componentOf(draft: ComponentDraft, key: string, purl: string | null, context: ReadContext): SbomComponent {
@@ -65,7 +61,7 @@ function componentOf(draft: ComponentDraft, key: string, purl: string | null, co
     scope: draft.scope,
     direct: null,
     depth: null,
-    rawData: draft.raw,
+    rawJson: draft.rawJson,
   };
 }
 
@@ -243,8 +239,8 @@ export function buildInventory(draft: DocumentDraft, context: ReadContext, rawDa
       key,
     );
   for (const component of components)
-    component.rawData = boundRawData(component.rawData, rawDataMaxBytes, onTruncate(component.key));
-  if (primary) primary.rawData = boundRawData(primary.rawData, rawDataMaxBytes, onTruncate(primary.key));
+    component.rawJson = boundRawJson(component.rawJson, rawDataMaxBytes, onTruncate(component.key));
+  if (primary) primary.rawJson = boundRawJson(primary.rawJson, rawDataMaxBytes, onTruncate(primary.key));
 
   return {
     document: {

@@ -27,7 +27,7 @@ export interface SbomComponent {
   group: string | null;
   name: string;
   version: string | null;
-  /** Canonical purl (packageurl-js), null when absent or unparsable (the original stays in rawData). */
+  /** Canonical purl (packageurl-js), null when absent or unparsable (the original stays in rawJson). */
   purl: string | null;
   cpe: string | null;
   hashes: ComponentHash[];
@@ -45,8 +45,8 @@ export interface SbomComponent {
   direct: boolean | null;
   /** Shortest path length from the primary component (direct = 1); null when unreachable or no rooted graph. */
   depth: number | null;
-  /** The component as the document wrote it, bounded to rawDataMaxBytes once serialised as JSON. */
-  rawData: Record<string, unknown>;
+  /** The component as the document wrote it, as JSON text of at most rawDataMaxBytes (UTF-8). */
+  rawJson: string;
 }
 
 /** A dependency edge between two inventory components (keys); `from` null is the primary component. */
@@ -122,7 +122,7 @@ export function addComponents(inventory: SbomInventory, components: readonly Sbo
 }
 
 /** What a component's raw_data reads once released: nothing of the document (see releaseRawData). */
-const RELEASED_RAW_DATA: Record<string, unknown> = Object.freeze({});
+const RELEASED_RAW_JSON = "{}";
 
 /**
  * Drops every component's raw_data from the inventory in memory, once the inventory artefact holding it is written:
@@ -130,7 +130,7 @@ const RELEASED_RAW_DATA: Record<string, unknown> = Object.freeze({});
  * is about half of a large inventory's heap. Writing the artefact again after this would lose it.
  */
 export function releaseRawData(inventory: SbomInventory): void {
-  for (const component of inventory.components) component.rawData = RELEASED_RAW_DATA;
+  for (const component of inventory.components) component.rawJson = RELEASED_RAW_JSON;
   const primary = inventory.document.primaryComponent;
-  if (primary) primary.rawData = RELEASED_RAW_DATA;
+  if (primary) primary.rawJson = RELEASED_RAW_JSON;
 }

@@ -61,7 +61,7 @@ function draftOf(pkg: Record<string, unknown>, context: ReadContext): ComponentD
     author: spdxPartyName(pkg.originator),
     description: text(pkg.description) ?? text(pkg.summary),
     scope: null,
-    raw: pkg,
+    rawJson: JSON.stringify(pkg),
   };
 }
 

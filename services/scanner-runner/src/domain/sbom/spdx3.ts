@@ -153,7 +153,7 @@ export function readSpdx3(doc: Record<string, unknown>, specVersion: string, con
       author: authors.length ? authors.join(", ") : null,
       description: text(pkg.description) ?? text(pkg.summary),
       scope: null,
-      raw: pkg,
+      rawJson: JSON.stringify(pkg),
     });
   }
 
