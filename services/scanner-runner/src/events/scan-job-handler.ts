@@ -191,7 +191,6 @@ async function runStages(
       : null;
     // The artefact holds each component's raw_data now; nothing after needs it in memory.
     releaseRawData(inventory);
-    if (read.components >= LARGE_WORK_ITEMS) deps.memory.collectNow();
     await boundary();
     await reach("stored");
     await reporter.log("ingest", "stdout", [
@@ -209,6 +208,13 @@ async function runStages(
       },
       signal,
     );
+    if (read.components >= LARGE_WORK_ITEMS) {
+      // The read's and the artefact's garbage collected before matching allocates on top of it, once the ingestion's
+      // request has gone out (a turn of the event loop): while projects ingests, off the scan's critical path.
+      ingesting.catch(() => undefined); // settled below; not unhandled meanwhile
+      await new Promise((resolve) => setImmediate(resolve));
+      deps.memory.collectNow();
+    }
     // The verdicts need only the SBOM: matched while projects ingests (recorded only once it has).
     const matchingTimeout = AbortSignal.timeout(deps.matchingTimeoutSeconds * 1000);
     const matching = matchInventory(deps, inventory, signal, matchingTimeout);
