@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import type { FieldViolation } from "@sca/problem";
 import { ComponentFilterSchema } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { componentFilterOf, componentWindowOf, sortKeysOf } from "../src/domain/component-list.ts";
-import { ascendingIds, boundRawData, componentIdOf } from "../src/domain/inventory-artefact.ts";
+import { ascendingIds, componentIdOf } from "../src/domain/inventory-artefact.ts";
 
 describe("the component list's query", () => {
   it("drops unknown dependency scopes, keeping the filter when only unknown ones were named", () => {
@@ -39,16 +39,7 @@ describe("the component list's query", () => {
   });
 });
 
-describe("raw_data and ids", () => {
-  it("keeps raw_data that fits, else the fields that fit, marked truncated, within the limit", () => {
-    const small = { a: 1 };
-    expect(boundRawData(small, 1024)).toBe(small);
-    const cut = boundRawData({ a: "x".repeat(100), b: "y".repeat(5000), c: "z" }, 1024);
-    expect(cut).toMatchObject({ $truncated: true, a: "x".repeat(100), c: "z" });
-    expect(cut.b).toBeUndefined();
-    expect(Buffer.byteLength(JSON.stringify(cut))).toBeLessThanOrEqual(1024);
-  });
-
+describe("ids", () => {
   it("names a component key with one UUIDv5 everywhere", () => {
     const id = componentIdOf("pkg:npm/a@1.0.0");
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -4,6 +4,7 @@
 // InventoryArtefactError, raised before a row is written.
 import { createHash, randomBytes } from "node:crypto";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
+import { boundJsonObject } from "@sca/db/jsonb-object";
 import {
   InventoryRecordSchema,
   type InventoryComponent,
@@ -96,25 +97,6 @@ export function ascendingIds(now = Date.now()): () => string {
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function byteLengthAtMost(json: string, limit: number): boolean {
-  return json.length * 3 <= limit || Buffer.byteLength(json, "utf8") <= limit;
-}
-
-/** raw_data within the byte ceiling: whole when it fits, else the fields that fit, in order, marked truncated. */
-export function boundRawData(raw: Record<string, unknown>, limit: number): Record<string, unknown> {
-  const whole = JSON.stringify(raw);
-  if (byteLengthAtMost(whole, limit)) return raw;
-  const kept: Record<string, unknown> = { $truncated: true, $originalBytes: Buffer.byteLength(whole, "utf8") };
-  let used = Buffer.byteLength(JSON.stringify(kept), "utf8");
-  for (const [key, value] of Object.entries(raw)) {
-    const size = Buffer.byteLength(JSON.stringify({ [key]: value }), "utf8") - 2;
-    if (used + size + 1 > limit) continue;
-    kept[key] = value;
-    used += size + 1;
-  }
-  return kept;
-}
-
 function scopeOf(value: string | undefined, where: string): DependencyScope | null {
   if (value === undefined || value === "") return null;
   if (value === "required" || value === "optional") return value;
@@ -135,7 +117,7 @@ function rawDataOf(bytes: Uint8Array, key: string, limit: number): string {
   // Within the ceiling (the runner bounds it before it writes the artefact): the text as sent, not written again.
   // Without escapes, which COPY reads as JSON.stringify writes them (bulk.ts), it is the same document to jsonb.
   if (bytes.length <= limit && !text.includes("\\u")) return text;
-  return JSON.stringify(boundRawData(parsed as Record<string, unknown>, limit));
+  return boundJsonObject(JSON.stringify(parsed), limit).text;
 }
 
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);

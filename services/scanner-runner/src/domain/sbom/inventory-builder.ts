@@ -2,6 +2,7 @@
 // name and version), edges re-pointed at identities, then direct/depth by breadth-first search from the primary
 // component and scope by the best path. Maps and queues only: linear in components plus edges, cycles included.
 import { canonicalPurl } from "./component-fields.ts";
+import { boundJsonObject } from "@sca/db/jsonb-object";
 import type { ComponentDraft, DocumentDraft, ReadContext } from "./document-draft.ts";
 import type { DependencyEdge, DependencyScope, SbomComponent, SbomInventory } from "./inventory.ts";
 import { allOf } from "./license-expression.ts";
@@ -19,25 +20,11 @@ function nameKey(draft: ComponentDraft): string {
   return `component:${[draft.type ?? "", draft.group ?? "", draft.name ?? ""].map(encodeURIComponent).join("/")}@${encodeURIComponent(draft.version ?? "")}`;
 }
 
-function byteLengthAtMost(json: string, limit: number): boolean {
-  // A UTF-16 unit never takes more than 3 bytes in UTF-8: most rows are decided without encoding them.
-  return json.length * 3 <= limit || Buffer.byteLength(json, "utf8") <= limit;
-}
-
-/** raw_data within the byte ceiling: whole when it fits, else the fields that fit, in order, marked truncated. */
-export function boundRawJson(whole: string, limit: number, onTruncate: () => void): string {
-  if (byteLengthAtMost(whole, limit)) return whole;
-  onTruncate();
-  const raw = JSON.parse(whole) as Record<string, unknown>;
-  const kept: Record<string, unknown> = { $truncated: true, $originalBytes: Buffer.byteLength(whole, "utf8") };
-  let used = Buffer.byteLength(JSON.stringify(kept), "utf8");
-  for (const [key, value] of Object.entries(raw)) {
-    const size = Buffer.byteLength(JSON.stringify({ [key]: value }), "utf8");
-    if (used + size > limit) continue;
-    kept[key] = value;
-    used += size;
-  }
-  return JSON.stringify(kept);
+/** raw_data within the byte ceiling (@sca/db/jsonb-object's rule). */
+function boundRawJson(whole: string, limit: number, onTruncate: () => void): string {
+  const bounded = boundJsonObject(whole, limit);
+  if (bounded.truncated) onTruncate();
+  return bounded.text;
 }
 
 function componentOf(draft: ComponentDraft, key: string, purl: string | null, context: ReadContext): SbomComponent {
