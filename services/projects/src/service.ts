@@ -184,6 +184,7 @@ export const service = defineService({
         orm,
         findingReads,
         wakeRelay,
+        logger,
         advisoryDatabase: config.EXTERNAL_PACKAGE_LOOKUP_ENABLED
           ? runnerAdvisoryDatabase(config.SCANNER_RUNNER_RPC_URL, secretKey)
           : null,
