@@ -164,10 +164,10 @@ policy_of() { # component [helm flags...]: that component's NetworkPolicy
   helm template sca-portal "$CHART" "$@" --show-only templates/networkpolicy.yaml |
     awk -v want="sca-portal-$component" '/^---/ { doc = "" } /^  name: / && !doc { doc = $2 } doc == want'
 }
-for component in projects scanner-runner policy; do
+for component in scanner-runner policy; do
   ! policy_of "$component" | grep -q 'port: 6379,' || die "$component reads no REDIS_URL: its NetworkPolicy must not reach Redis"
 done
-for component in gateway identity admin; do
+for component in gateway identity projects admin; do
   policy_of "$component" | grep -q 'port: 6379,' || die "$component reads REDIS_URL: its NetworkPolicy must reach Redis"
 done
 policy_of admin --values "$VALUES/ci-values.yaml" | grep -q 'port: 9000, protocol: TCP' ||

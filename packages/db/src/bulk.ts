@@ -7,6 +7,7 @@ import { finished } from "node:stream/promises";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Pool, PoolClient } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { commitGuardOf } from "./commit-guard.ts";
 import type { Columns, RowOf } from "./raw-query.ts";
 
 /**
@@ -143,9 +144,14 @@ export async function bulkTransaction<T>(orm: MikroORM, work: (tx: BulkTransacti
     copyRows: (table, columns, rows) => copyInto(client, table, columns, rows),
   };
   let broken: Error | undefined;
+  let settle: (() => Promise<void>) | null = null;
   try {
     await client.query("begin");
     const result = await work(tx);
+    settle =
+      (await commitGuardOf(orm)?.beforeCommit(
+        async (sql) => (await client.query<Record<string, unknown>>(sql)).rows,
+      )) ?? null;
     await client.query("commit");
     return result;
   } catch (err) {
@@ -158,5 +164,6 @@ export async function bulkTransaction<T>(orm: MikroORM, work: (tx: BulkTransacti
     throw err;
   } finally {
     client.release(broken);
+    await settle?.();
   }
 }

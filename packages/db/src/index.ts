@@ -12,3 +12,5 @@ export { containsPattern } from "./like-pattern.ts";
 export { Pipelined } from "./pipelined.ts";
 export { bulkTransaction, JsonText } from "./bulk.ts";
 export type { BulkTransaction, CopyValue } from "./bulk.ts";
+export { commitGuardOf, guardCommits } from "./commit-guard.ts";
+export type { CommitGuard, TransactionRead } from "./commit-guard.ts";

@@ -1,5 +1,6 @@
 // The one way to open Redis. Redis holds only rebuildable state (rate-limit buckets, short caches, WebSocket
-// counts), so a Redis outage must never hang a request: commands fail fast while the client reconnects.
+// counts, the write fences' versions, which start afresh when lost), so a Redis outage must never hang a request:
+// commands fail fast while the client reconnects.
 import { Redis } from "ioredis";
 import type { Logger } from "@sca/log";
 

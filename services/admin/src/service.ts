@@ -14,7 +14,7 @@ import { registerTrackerCredentialService } from "./rpc/tracker-credentials.ts";
 import { registerRegistryCredentialService } from "./rpc/registry-credentials.ts";
 import { registerRegistryLoginService } from "./rpc/registry-logins.ts";
 import { serviceAddressKey } from "@sca/config";
-import { createRedis } from "@sca/redis";
+import { createRedis, PROJECT_WRITE_FENCES, writeFences } from "@sca/redis";
 import {
   artefactStoreProbe,
   databaseProbe,
@@ -69,8 +69,11 @@ export const service = defineService({
     const { orm, kafka, secretKey, config, seams, logger } = ctx;
     kafka.consume({ groupId: AUDIT_LOG_GROUP, topic: auditEvents, handle: recordAuditEvent });
     const store = openArtefactStore(config);
+    const redis = createRedis(config.REDIS_URL, logger);
+    ctx.addCloser("redis", () => redis.quit());
     const deps: BackupDeps = {
       orm,
+      fences: writeFences(redis, PROJECT_WRITE_FENCES),
       store,
       directory: new BackupDirectory(config.BACKUP_DIR),
       pg: pgTools(config.DATABASE_URL, pgBinDir(config.BACKUP_PG_BIN_DIR)),
@@ -104,8 +107,6 @@ export const service = defineService({
       );
       ctx.addCloser("automatic backup", () => schedule.stop());
     }
-    const redis = createRedis(config.REDIS_URL, logger);
-    ctx.addCloser("redis", () => redis.quit());
     const others = ["identity", "projects", "scan-orchestrator", "scanner-runner", "policy", "notifier"] as const;
     const panels: StatusPanelDeps = {
       orm,

@@ -34,6 +34,8 @@ export const gatewayKeys = {
    */
   TRUST_PROXY_HOPS: key(p.int(0, { min: 0, max: 10 })),
   REDIS_URL: keys.REDIS_URL,
+  /** Memory for the component list pages the gateway keeps, per instance (ADR 12); 0 keeps none. */
+  COMPONENT_PAGE_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
   CORS_ALLOWED_ORIGINS: key((raw, env) => {
     const origins = p.list([])(raw, env);
     // Credentials (the refresh cookie) are allowed cross-origin, so a wildcard would hand them to any site.

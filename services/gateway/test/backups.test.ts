@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { DirectoryArtefactStore } from "@sca/artefacts";
+import { createLogger } from "@sca/log";
+import { createRedis, PROJECT_WRITE_FENCES, writeFences } from "@sca/redis";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { VulnerabilityMatchService } from "@sca/proto/sca/projects/v1/vulnerability_matches_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
@@ -21,6 +23,7 @@ import {
   fixturesOf,
   ingestArtefact,
   startService,
+  testServers,
   uniqueName,
   type ServiceFixtures,
   type TestService,
@@ -273,11 +276,18 @@ describe("backup and restore", () => {
   }, 90_000);
 
   it("restores exactly the backup's data, the audit chain verifying with the restore recorded after it", async () => {
+    // Every page the gateway keeps is outdated by a restore (ADR 12): the rows changed with no write fence.
+    const redis = createRedis(testServers().redisUrl, createLogger("backups-test", "ERROR"));
+    const fences = writeFences(redis, PROJECT_WRITE_FENCES);
+    const someProject = randomUUID();
+    const versionBefore = await fences.current(someProject);
     const restored = await restore(archive);
     expect(restored.status).toBe(202);
     expect(restored.json.message).toEqual(expect.any(String));
     const task = await taskDone(restored.json.task_id as string);
     expect(task).toMatchObject({ kind: "restore", state: "succeeded", backup_name: name, error: null });
+    expect(await fences.current(someProject)).not.toBe(versionBefore);
+    await redis.quit();
 
     const after = await portalState();
     expect(after.projects).toEqual(before.projects);

@@ -2,6 +2,7 @@
 // hands it over, then read as JSON (list, detail) and CSV, with the query's rules and 404 hiding.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { column, rawQuery, rawStatement } from "@sca/db";
 import type { ProjectsStack } from "./projects-stack.ts";
 import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
 
@@ -95,5 +96,72 @@ describe("GET /v1/projects/{id}/components", () => {
     const lines = csv.text.trim().split("\r\n");
     expect(lines[0]!.split(",")[0]).toBe("id");
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(items.map((i) => i.id));
+  });
+});
+
+describe("pages kept at the edge (ADR 12)", () => {
+  const write = (sql: string, params: unknown[]) =>
+    s.projects.orm.em.fork().transactional((em) => rawStatement(em, sql, params));
+  /** Runs `inner` while projects cannot read the project's snapshots (a lock its every list read would wait on). */
+  const withoutProjectsReads = (inner: () => Promise<void>) =>
+    s.projects.orm.em.fork().transactional(async (em) => {
+      await rawStatement(em, "lock table inventory_snapshots in access exclusive mode");
+      await inner();
+    });
+  const within = <T>(ms: number, p: Promise<T>) =>
+    Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error(`no answer in ${ms} ms`)), ms))]);
+
+  it("answers a repeated read without projects, and the changed page once a write commits", async () => {
+    const q = path("?limit=3&sort=name");
+    const first = await s.request("GET", q, { bearer: member });
+    const name = (first.json.items as { name: string }[])[0]!.name;
+    await withoutProjectsReads(async () => {
+      const again = await within(5_000, s.request("GET", q, { bearer: member }));
+      expect(again.json).toEqual(first.json);
+    });
+    const [{ description } = { description: null }] = await rawQuery(
+      s.projects.orm.em.fork(),
+      "select description from inventory_components where scan_id = ? and name = ?",
+      [scanId, name],
+      { description: column.text.nullable },
+    );
+    const setDescription = (text: string | null) =>
+      write("update inventory_components set description = ? where scan_id = ? and name = ?", [text, scanId, name]);
+    await setDescription("changed after the page was kept");
+    const changed = await s.request("GET", q, { bearer: member });
+    expect((changed.json.items as { description: string | null }[])[0]!.description).toBe(
+      "changed after the page was kept",
+    );
+    await setDescription(description);
+    expect((await s.request("GET", q, { bearer: member })).json).toEqual(first.json);
+  });
+
+  it("refuses a write to the pages' tables outside a transaction, which no fence would cover", async () => {
+    await expect(
+      s.projects.orm.em
+        .fork()
+        .getConnection()
+        .execute("update inventory_components set severity_max = null where scan_id = ?", [scanId]),
+    ).rejects.toThrow(/outside a transaction/);
+  });
+
+  it("answers only callers projects let read the project, and nobody it no longer lets", async () => {
+    const q = path("?limit=2");
+    expect((await s.request("GET", q, { bearer: member })).status).toBe(200);
+    expect((await s.request("GET", q, { bearer: outsider })).status).toBe(404);
+    const [{ teamId } = { teamId: "" }] = await rawQuery(
+      s.projects.orm.em.fork(),
+      "select team_id from projects where id = ?",
+      [projectId],
+      { teamId: column.text },
+    );
+    const elsewhere = await s.team();
+    await write("update projects set team_id = ? where id = ?", [elsewhere.id, projectId]);
+    try {
+      expect((await s.request("GET", q, { bearer: member })).status).toBe(404);
+    } finally {
+      await write("update projects set team_id = ? where id = ?", [teamId, projectId]);
+    }
+    expect((await s.request("GET", q, { bearer: member })).status).toBe(200);
   });
 });

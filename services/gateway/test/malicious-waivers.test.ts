@@ -17,7 +17,11 @@ let stranger: { id: string; token: string };
 let projectId: string;
 let purl: string;
 
-const sql = (text: string, params: unknown[]) => s.projects.orm.em.fork().getConnection().execute(text, params);
+// In a transaction: projects refuses writes outside one (its write fences, ADR 12).
+const sql = (text: string, params: unknown[]) =>
+  s.projects.orm.em
+    .fork()
+    .transactional((em) => em.getConnection().execute(text, params, "all", em.getTransactionContext()));
 /** The gate's malicious check (the findings fixture's critical fails the gate whatever the waivers). */
 const gate = async () => {
   const r = await s.request("GET", `/v1/projects/${projectId}/gate-result`, { bearer: developer.token });

@@ -10,7 +10,12 @@ export const projectsKeys = {
   ...serviceAddressKeys("scanner-runner", SERVICES["scanner-runner"]),
   ...artefactStoreKeys,
   JSONB_ROW_SIZE_LIMIT_BYTES: keys.JSONB_ROW_SIZE_LIMIT_BYTES,
-  /** Memory for the component list pages projects keeps, per instance (docs/inventory.md); 0 keeps none. */
+  /** Projects: the write fences of the component pages the gateway keeps (ADR 12). */
+  REDIS_URL: keys.REDIS_URL,
+  /**
+   * Memory for the component list pages kept, per instance: projects' (docs/inventory.md) and the gateway's (ADR 12,
+   * docs/gateway.md); 0 keeps none.
+   */
   COMPONENT_PAGE_CACHE_MB: key(p.int(64, { min: 0, max: 4096 })),
   /**
    * Memory for the finding list orders and the counts of findings projects keeps, per instance (docs/findings.md);

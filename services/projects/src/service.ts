@@ -3,6 +3,7 @@
 import { openArtefactStore } from "@sca/artefacts";
 import { TOPICS } from "@sca/kafka";
 import { BOUNDED_HEAP_GROWTH, defineService, idleCollection } from "@sca/runtime";
+import { createRedis, PROJECT_WRITE_FENCES, writeFences } from "@sca/redis";
 import { secretBoxKey } from "@sca/secret-box";
 import { projectsKeys } from "./config.ts";
 import { runnerAdvisoryDatabase } from "./clients/advisory-database.ts";
@@ -49,6 +50,7 @@ import { registerVulnerabilityMatchService } from "./rpc/vulnerability-matches.t
 import { componentPageCache } from "./store/component-pages.ts";
 import { keptFindingReads } from "./store/findings/finding-orders.ts";
 import { entities } from "./store/entities.ts";
+import { fenceProjectWrites } from "./store/write-fences.ts";
 import { migrations } from "./store/migrations/index.ts";
 
 export interface ProjectsSeams {
@@ -82,6 +84,15 @@ export const service = defineService({
   // ingestion's or scan's garbage is collected once projects is quiet (docs/benchmarks.md, `findings-at-scale`).
   heapGrowth: BOUNDED_HEAP_GROWTH,
   start: ({ orm, secretKey, config, kafka, logger, ...ctx }) => {
+    // First, before any transaction: the commits that change a project's component pages fence it (ADR 12).
+    const redis = createRedis(config.REDIS_URL, logger);
+    ctx.addCloser("redis", () => redis.quit());
+    const fences = writeFences(redis, PROJECT_WRITE_FENCES);
+    fenceProjectWrites(orm, fences, logger);
+    // A migration may have changed rows without fences: no page kept before a new schema head counts.
+    fences
+      .raiseAll(`schema ${migrations.at(-1)!.name}`)
+      .catch((err: unknown) => logger.warn({ err }, "could not raise the write fences' generation"));
     const gate = policyGateResults(config.POLICY_RPC_URL, secretKey);
     const licenseCategories = policyLicenseCategories(config.POLICY_RPC_URL, secretKey);
     kafka.consume({ groupId: SCAN_FEED_GROUP, topic: scanNews, handle: scanFeedHandler(logger, gate), batched: true });

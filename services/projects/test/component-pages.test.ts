@@ -64,8 +64,11 @@ async function page(projectId: string, filter: Record<string, unknown> = {}): Pr
   return { rows: JSON.parse(Buffer.from(answer.itemsJson).toString("utf8")) as Row[], total: answer.total };
 }
 
+// In a transaction: projects refuses writes outside one (its write fences, ADR 12).
 const sql = <T = unknown>(text: string, params: unknown[] = []) =>
-  h.projects.orm.em.fork().getConnection().execute<T[]>(text, params);
+  h.projects.orm.em
+    .fork()
+    .transactional((em) => em.getConnection().execute<T[]>(text, params, "all", em.getTransactionContext()));
 const row = (rows: Row[], name: string) => rows.find((r) => r.name === name)!;
 
 describe("kept component pages", () => {

@@ -311,16 +311,24 @@ describe("ListComponents", () => {
     second = (await ingest(projectId, Buffer.concat([documentRecord("2.0"), ...components]))).scanId;
     // What later stages fill, set here to prove the filters and the severity sort read it.
     const orm = h.projects.orm;
-    await rawStatement(
-      orm.em.fork(),
-      "update inventory_components set severity_max = 'critical', severity_rank = 6, malicious_state = 'flagged', eol_state = 'eol', currency_state = 'outdated' where scan_id = ? and name = 'echo'",
-      [second],
-    );
-    await rawStatement(
-      orm.em.fork(),
-      "update inventory_components set severity_max = 'low', severity_rank = 3, license_category = 'forbidden', currency_state = 'current' where scan_id = ? and name = 'alpha'",
-      [second],
-    );
+    await orm.em
+      .fork()
+      .transactional((em) =>
+        rawStatement(
+          em,
+          "update inventory_components set severity_max = 'critical', severity_rank = 6, malicious_state = 'flagged', eol_state = 'eol', currency_state = 'outdated' where scan_id = ? and name = 'echo'",
+          [second],
+        ),
+      );
+    await orm.em
+      .fork()
+      .transactional((em) =>
+        rawStatement(
+          em,
+          "update inventory_components set severity_max = 'low', severity_rank = 3, license_category = 'forbidden', currency_state = 'current' where scan_id = ? and name = 'alpha'",
+          [second],
+        ),
+      );
   });
 
   const list = (req: ListInit = {}, opts?: CallOptions) =>

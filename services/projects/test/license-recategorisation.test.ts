@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
+import { rawStatement } from "@sca/db";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
@@ -421,8 +422,9 @@ describe("license_category following the policy in force", () => {
     await waitForNoUncategorised(projectId);
     await projects.orm.em
       .fork()
-      .getConnection()
-      .execute("update inventory_components set license_category = null where project_id = ?", [projectId]);
+      .transactional((em) =>
+        rawStatement(em, "update inventory_components set license_category = null where project_id = ?", [projectId]),
+      );
     const categories = policyLicenseCategories(policy.url!, TEST_SECRET);
     const project = (await projectById(projects.orm.em.fork(), projectId))!;
     const changed = await projects.orm.em.fork().transactional((em) => recategoriseProject(em, categories, project));

@@ -341,12 +341,14 @@ describe("scans deleted", () => {
     await ingest(projectId, scanId);
     const em = h.projects.orm.em.fork();
     const copies = Math.ceil((DELETE_BATCH_ROWS * 1.5) / 1000);
-    await rawQuery(
-      em,
-      `insert into inventory_components (id, scan_id, project_id, component_id, key, name)
-       select gen_random_uuid(), scan_id, project_id, component_id, key || '#' || g, name
-       from inventory_components, generate_series(1, ?) g where scan_id = ?`,
-      [copies, scanId],
+    await em.transactional((tx) =>
+      rawQuery(
+        tx,
+        `insert into inventory_components (id, scan_id, project_id, component_id, key, name)
+         select gen_random_uuid(), scan_id, project_id, component_id, key || '#' || g, name
+         from inventory_components, generate_series(1, ?) g where scan_id = ?`,
+        [copies, scanId],
+      ),
     );
     const [{ n } = { n: 0 }] = await rawQuery(
       em,

@@ -495,7 +495,7 @@ only with artefacts.backend s3, otlp only with tracing.otlpEndpoint.
 {{- dict
     "gateway" (list "redis" "kafka" "s3" "otlp")
     "identity" (list "postgresql" "redis" "kafka")
-    "projects" (list "postgresql" "kafka" "s3")
+    "projects" (list "postgresql" "redis" "kafka" "s3")
     "scan-orchestrator" (list "postgresql" "kafka" "s3")
     "scanner-runner" (list "postgresql" "kafka" "s3")
     "policy" (list "postgresql" "kafka")

@@ -3,11 +3,14 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { ArtefactStore } from "@sca/artefacts";
 import type { Logger } from "@sca/log";
+import type { WriteFences } from "@sca/redis";
 import type { PgTools } from "../clients/pg-tools.ts";
 import type { BackupDirectory } from "../store/backup-directory.ts";
 
 export interface BackupDeps {
   orm: MikroORM;
+  /** Projects' write fences (ADR 12): a restore rewrites its rows with none, so it outdates every kept page. */
+  fences: WriteFences;
   store: ArtefactStore;
   directory: BackupDirectory;
   pg: PgTools;

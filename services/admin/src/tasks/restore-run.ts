@@ -92,6 +92,11 @@ export function restoreTask(deps: BackupDeps, req: RestoreRequest): TaskBody {
           throw new TaskFailed(`the database was left as it was: ${message}`);
         }
       }
+      await deps.fences.raiseAll(`restore ${req.taskId}`).catch((err: unknown) => {
+        throw new TaskFailed(
+          `the database was restored, but the gateway's kept component pages could not be outdated (${(err as Error).message}): restore again once Redis answers`,
+        );
+      });
       await deps.orm.em.fork().transactional((em) =>
         appendEntry(
           em,

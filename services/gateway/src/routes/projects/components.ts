@@ -11,6 +11,9 @@ import { problemResponse } from "../../api/problem-schema.ts";
 import { defineRoute, type Route } from "../../api/route.ts";
 import type { GatewayContext } from "../../context.ts";
 import { csvDownload } from "../../http/csv.ts";
+import { authenticatedOf } from "../../http/authenticate.ts";
+import { keptPages } from "../../http/kept-pages.ts";
+import { PROJECT_WRITE_FENCES, writeFences } from "@sca/redis";
 import { PROJECT_PAGE_SIZE } from "@sca/paging";
 
 const TAGS = ["components"];
@@ -183,6 +186,10 @@ export const COMPONENT_CSV_COLUMNS = [
 
 export function componentRoutes(ctx: GatewayContext): Route[] {
   const inventory = ctx.clients.projects.inventory;
+  const pages = keptPages(
+    writeFences(ctx.redis, PROJECT_WRITE_FENCES),
+    ctx.config.COMPONENT_PAGE_CACHE_MB * 1024 * 1024,
+  );
   const caller = ctx.auth.route("caller");
   const projectParams = z.object({ id: z.uuid() });
   return [
@@ -233,12 +240,14 @@ export function componentRoutes(ctx: GatewayContext): Route[] {
         200: { description: "A page of components", schema: componentPageSchema, shaped: true },
         404: missing,
       },
-      handler: async ({ params, query, call }) => {
-        const page = await inventory.listComponents(
-          { projectId: params.id, ...requestOf(query), limit: query.limit, offset: query.offset, itemsAsJson: true },
-          call,
-        );
-        return { status: 200, body: offsetPagination.serialisedPage(page.itemsJson, page.total, query) };
+      handler: async ({ params, query, call, req }) => {
+        const request = { ...requestOf(query), limit: query.limit, offset: query.offset };
+        // Kept under the project's write fence (ADR 12): a repeated read skips the call to projects.
+        const body = await pages.read(params.id, authenticatedOf(req).caller, request, async () => {
+          const page = await inventory.listComponents({ projectId: params.id, ...request, itemsAsJson: true }, call);
+          return offsetPagination.serialisedPage(page.itemsJson, page.total, query);
+        });
+        return { status: 200, body };
       },
     }),
     defineRoute({

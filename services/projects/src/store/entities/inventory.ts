@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+import { fenceTriggers } from "../write-fences.ts";
 
 /**
  * The inventory of one succeeded scan of a project: written once, in one transaction, by IngestInventory
@@ -36,6 +37,8 @@ export const InventorySnapshot = defineEntity({
     // The release anchor.
     { name: "inventory_snapshots_project_release", properties: ["projectId", "release", "ingestedAt"] },
   ],
+  // The projects a transaction touched, for its write fence (ADR 12, store/write-fences.ts).
+  triggers: fenceTriggers("inventory_snapshots"),
 });
 
 /** A component of a snapshot, de-duplicated by key. The columns later stages fill (severity, ...) start null. */
@@ -112,18 +115,22 @@ export const InventoryComponent = defineEntity({
         "where license_category = 'forbidden' or malicious_state = 'flagged'",
     },
   ],
-  // Every statement writing a snapshot's components counts in inventory_changes (migration InventoryChanges); the
-  // triggers are declared for the schema diff as the raw DDL they were made with (transition tables).
-  triggers: (["insert", "update", "delete"] as const).map((event) => ({
-    name: `inventory_components_${event}_changed`,
-    timing: "after" as const,
-    events: [event],
-    forEach: "statement" as const,
-    expression:
-      `create trigger inventory_components_${event}_changed after ${event} on inventory_components ` +
-      `referencing ${event === "delete" ? "old" : "new"} table as changed_components for each statement ` +
-      "execute function inventory_components_changed()",
-  })),
+  // Every statement writing a snapshot's components counts in inventory_changes (migration InventoryChanges) and
+  // names the projects it touched for the transaction's write fence (ADR 12); the triggers are declared for the
+  // schema diff as the raw DDL they were made with (transition tables).
+  triggers: [
+    ...fenceTriggers("inventory_components"),
+    ...(["insert", "update", "delete"] as const).map((event) => ({
+      name: `inventory_components_${event}_changed`,
+      timing: "after" as const,
+      events: [event],
+      forEach: "statement" as const,
+      expression:
+        `create trigger inventory_components_${event}_changed after ${event} on inventory_components ` +
+        `referencing ${event === "delete" ? "old" : "new"} table as changed_components for each statement ` +
+        "execute function inventory_components_changed()",
+    })),
+  ],
   checks: [
     {
       name: "inventory_components_dependency_scope_check",

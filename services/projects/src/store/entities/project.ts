@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+import { fenceTriggers } from "../write-fences.ts";
 
 /**
  * A project of a team. Teams, organizations and users live in identity: their ids are kept as given, without
@@ -68,6 +69,8 @@ export const Project = defineEntity({
     },
     { name: "projects_check", expression: "has_git_credential = (git_credential_sealed is not null)" },
   ],
+  // The projects a transaction touched, for its write fence (ADR 12, store/write-fences.ts).
+  triggers: fenceTriggers("projects"),
 });
 
 export type ProjectRow = InferEntity<typeof Project>;

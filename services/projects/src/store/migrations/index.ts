@@ -4,6 +4,7 @@ import { Migration20261128210000_SourceHostApps } from "./Migration2026112821000
 import { Migration20261129030000_JudgedGateOutcomes } from "./Migration20261129030000_JudgedGateOutcomes.ts";
 import { Migration20261129060000_KeylessSignatures } from "./Migration20261129060000_KeylessSignatures.ts";
 import { Migration20261129073000_PreservedPackageJson } from "./Migration20261129073000_PreservedPackageJson.ts";
+import { Migration20261130170000_WriteFences } from "./Migration20261130170000_WriteFences.ts";
 import { Migration20261124100000_Projects } from "./Migration20261124100000_Projects.ts";
 import { Migration20261124120000_Inventory } from "./Migration20261124120000_Inventory.ts";
 import { Migration20261124130000_KnownScans } from "./Migration20261124130000_KnownScans.ts";
@@ -63,4 +64,6 @@ export const migrations: DatabaseOptions["migrations"] = [
   Migration20261129060000_KeylessSignatures,
   // A source scan's preserved root package.json (docs/scm.md, "npm remediation dry-run").
   Migration20261129073000_PreservedPackageJson,
+  // The triggers naming the projects a transaction touched, for the gateway's kept pages (ADR 12).
+  Migration20261130170000_WriteFences,
 ];
