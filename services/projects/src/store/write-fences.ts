@@ -7,18 +7,13 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { guardCommits } from "@sca/db";
 import type { Logger } from "@sca/log";
 import type { WriteFences } from "@sca/redis";
+import { statementTriggers } from "./entities/statement-triggers.ts";
 
 const SETTING = "sca.fenced_projects";
 
 /** The tables whose rows a component list page derives from, and the column naming the project of a row. */
 export const FENCED_TABLES = { projects: "id", inventory_snapshots: "project_id", inventory_components: "project_id" };
 export type FencedTable = keyof typeof FENCED_TABLES;
-
-const EVENTS = [
-  ["insert", "new"],
-  ["update", "new"],
-  ["delete", "old"],
-] as const;
 
 /** The trigger function of a table: adds the projects its statement touched to the transaction's setting. */
 export function fenceFunctionSql(table: FencedTable): string {
@@ -37,18 +32,9 @@ export function fenceFunctionSql(table: FencedTable): string {
     end $$`;
 }
 
-/** The table's triggers as the entity declares them for the schema diff (the raw DDL they are made with). */
-export function fenceTriggers(table: FencedTable) {
-  return EVENTS.map(([event, rows]) => ({
-    name: `${table}_${event}_fenced`,
-    timing: "after" as const,
-    events: [event],
-    forEach: "statement" as const,
-    expression:
-      `create trigger ${table}_${event}_fenced after ${event} on ${table} ` +
-      `referencing ${rows} table as fenced_rows for each statement execute function ${table}_fenced()`,
-  }));
-}
+/** The table's triggers, as its entity declares them. */
+export const fenceTriggers = (table: FencedTable) =>
+  statementTriggers(table, "fenced", "fenced_rows", `${table}_fenced`);
 
 /** Fences the projects each of the ORM's transactions touched around its commit. */
 export function fenceProjectWrites(orm: MikroORM, fences: WriteFences, logger: Logger): void {

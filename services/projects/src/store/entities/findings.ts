@@ -1,20 +1,8 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+import { statementTriggers } from "./statement-triggers.ts";
 
-/**
- * Statement-level triggers counting writes in finding_changes (migration FindingChanges), declared for the schema
- * diff as the raw DDL they were made with (transition tables).
- */
-function changeTriggers(table: string, rows: string, fn: string) {
-  return (["insert", "update", "delete"] as const).map((event) => ({
-    name: `${table}_${event}_changed`,
-    timing: "after" as const,
-    events: [event],
-    forEach: "statement" as const,
-    expression:
-      `create trigger ${table}_${event}_changed after ${event} on ${table} ` +
-      `referencing ${event === "delete" ? "old" : "new"} table as ${rows} for each statement execute function ${fn}()`,
-  }));
-}
+/** The triggers counting writes in finding_changes (migration FindingChanges). */
+const changeTriggers = (table: string, rows: string, fn: string) => statementTriggers(table, "changed", rows, fn);
 
 /**
  * A vulnerability as the scanner-runner's advisory database last described it (aliases grouped under one canonical

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
 import { fenceTriggers } from "../write-fences.ts";
+import { statementTriggers } from "./statement-triggers.ts";
 
 /**
  * The inventory of one succeeded scan of a project: written once, in one transaction, by IngestInventory
@@ -120,16 +121,7 @@ export const InventoryComponent = defineEntity({
   // schema diff as the raw DDL they were made with (transition tables).
   triggers: [
     ...fenceTriggers("inventory_components"),
-    ...(["insert", "update", "delete"] as const).map((event) => ({
-      name: `inventory_components_${event}_changed`,
-      timing: "after" as const,
-      events: [event],
-      forEach: "statement" as const,
-      expression:
-        `create trigger inventory_components_${event}_changed after ${event} on inventory_components ` +
-        `referencing ${event === "delete" ? "old" : "new"} table as changed_components for each statement ` +
-        "execute function inventory_components_changed()",
-    })),
+    ...statementTriggers("inventory_components", "changed", "changed_components", "inventory_components_changed"),
   ],
   checks: [
     {
