@@ -42,7 +42,8 @@ export function keptPages(fences: WriteFences, maxBytes: number): KeptPages {
   });
   return {
     async read(projectId, caller, query, read) {
-      const version = await fences.current(projectId).catch(() => null);
+      // The fences name projects as PostgreSQL writes a uuid (lower case); a path may spell it in capitals.
+      const version = await fences.current(projectId.toLowerCase()).catch(() => null);
       if (version === null) return read();
       const key = `${projectId} ${accessOf(caller)} ${JSON.stringify(query)}`;
       const found = kept.get(key);
