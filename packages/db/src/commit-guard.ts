@@ -10,8 +10,8 @@ export type TransactionRead = (sql: string) => Promise<Record<string, unknown>[]
 
 export interface CommitGuard {
   /**
-   * Before the COMMIT; answers what to run once the transaction has committed or rolled back (null: nothing). A throw
-   * rolls the transaction back.
+   * Before the COMMIT; answers what to run once the transaction has committed or rolled back (null: nothing), which
+   * must not throw (the transaction's outcome stands by then). A throw here rolls the transaction back.
    */
   beforeCommit(read: TransactionRead): Promise<(() => Promise<void>) | null>;
 }

@@ -131,6 +131,11 @@ export interface ServiceFixtures {
      * exploited). Nothing is counted: the dashboards' figures are left to projects' daily job.
      */
     portfolio(orm: MikroORM, opts: PortfolioSeed): Promise<{ projectIds: string[]; packageNames: string[] }>;
+    /**
+     * A statement on projects' tables, as one of its stages would make it: in a transaction of its own (projects
+     * refuses a write to a component page's tables outside one: ADR 12). Answers the rows it returns.
+     */
+    write(orm: MikroORM, sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   };
   "scanner-runner": {
     /**

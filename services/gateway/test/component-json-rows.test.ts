@@ -4,10 +4,9 @@
 // column the message carries but the JSON form forgets shows), the other half keep their nulls.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { rawStatement } from "@sca/db";
 import type { CallOptions } from "@connectrpc/connect";
 import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
-import { callAs } from "@sca/testkit";
+import { callAs, fixturesOf } from "@sca/testkit";
 import { componentJson } from "../src/routes/projects/components.ts";
 import type { ProjectsStack } from "./projects-stack.ts";
 import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
@@ -53,14 +52,11 @@ beforeAll(async () => {
     const value = valueOf[type]?.(name);
     return value ? [`"${name}" = coalesce("${name}", ${value})`] : [];
   });
-  // In a transaction: projects refuses writes outside one (its write fences, ADR 12).
-  await s.projects.orm.em
-    .fork()
-    .transactional((em) =>
-      rawStatement(em, `update inventory_components set ${filled.join(", ")} where scan_id = ? and id::text < '8'`, [
-        scanId,
-      ]),
-    );
+  await (
+    await fixturesOf("projects")
+  ).write(s.projects.orm, `update inventory_components set ${filled.join(", ")} where scan_id = ? and id::text < '8'`, [
+    scanId,
+  ]);
 }, 60_000);
 
 afterAll(async () => {

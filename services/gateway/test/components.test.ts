@@ -2,6 +2,7 @@
 // hands it over, then read as JSON (list, detail) and CSV, with the query's rules and 404 hiding.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { fixturesOf } from "@sca/testkit";
 import { column, rawQuery, rawStatement } from "@sca/db";
 import type { ProjectsStack } from "./projects-stack.ts";
 import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
@@ -100,8 +101,8 @@ describe("GET /v1/projects/{id}/components", () => {
 });
 
 describe("pages kept at the edge (ADR 12)", () => {
-  const write = (sql: string, params: unknown[]) =>
-    s.projects.orm.em.fork().transactional((em) => rawStatement(em, sql, params));
+  const write = async (sql: string, params: unknown[]) =>
+    (await fixturesOf("projects")).write(s.projects.orm, sql, params);
   /** Runs `inner` while projects cannot read the project's snapshots (a lock its every list read would wait on). */
   const withoutProjectsReads = (inner: () => Promise<void>) =>
     s.projects.orm.em.fork().transactional(async (em) => {

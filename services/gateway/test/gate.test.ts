@@ -3,10 +3,9 @@
 // PATCH and as team and organization gate policies change; the policy in effect with its sources; malicious
 // components; who may do what; problem+json for bad input; every change audited through the outbox.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { rawStatement } from "@sca/db";
 import { TOPICS } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { EventReader } from "@sca/testkit";
+import { EventReader, fixturesOf } from "@sca/testkit";
 import { startGateStack, type GateStack } from "./gate-stack.ts";
 
 let s: GateStack;
@@ -246,15 +245,13 @@ describe("gate policies and the gate flipping", () => {
   });
 
   it("a flagged malicious component fails the gate unless the policy's malicious_blocks is false", async () => {
-    await s.projects.orm.em
-      .fork()
-      .transactional((em) =>
-        rawStatement(
-          em,
-          `update inventory_components set malicious_state = 'flagged' where project_id = ? and name = 'left-pad'`,
-          [projectId],
-        ),
-      );
+    await (
+      await fixturesOf("projects")
+    ).write(
+      s.projects.orm,
+      `update inventory_components set malicious_state = 'flagged' where project_id = ? and name = 'left-pad'`,
+      [projectId],
+    );
     const r = await gate();
     expect(r).toMatchObject({ passed: false, malicious_component_count: 1, malicious_gate_enforced: true });
     expect(r.reasons[0]).toMatchObject({
@@ -326,15 +323,13 @@ describe("the policy of the project's team now", () => {
       expect(put.status).toBe(201);
     }
     expect(await read()).toMatchObject({ epss_threshold: null, epss_outcome: "off" });
-    await s.projects.orm.em
-      .fork()
-      .transactional((em) =>
-        rawStatement(em, `update projects set team_id = ?, organization_id = ? where id = ?`, [
-          to.id,
-          to.organizationId,
-          moved,
-        ]),
-      );
+    await (
+      await fixturesOf("projects")
+    ).write(s.projects.orm, `update projects set team_id = ?, organization_id = ? where id = ?`, [
+      to.id,
+      to.organizationId,
+      moved,
+    ]);
     const r = await read();
     expect(r).toMatchObject({ epss_threshold: 0.5, epss_gate_count: 1, epss_outcome: "fail" });
     expect((r.sources as Record<string, string>).epss_threshold).toBe("team");

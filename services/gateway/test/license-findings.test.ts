@@ -4,7 +4,7 @@
 // unpaged.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { rawStatement } from "@sca/db";
+import { fixturesOf } from "@sca/testkit";
 import type { ProjectsStack } from "./projects-stack.ts";
 import { startJuiceShopProject, type JuiceShopProject } from "./support/juice-shop-project.ts";
 
@@ -19,19 +19,17 @@ beforeAll(async () => {
   juice = await startJuiceShopProject({ name: "Juice", slug: "juice" });
   ({ stack: s, member, outsider, projectId, scanId } = juice);
   // The license-policy stage's verdicts: GPL family forbidden, MIT allowed (its column, as that stage writes it).
-  // In a transaction: projects refuses writes outside one (its write fences, ADR 12).
-  await s.projects.orm.em.fork().transactional(async (em) => {
-    await rawStatement(
-      em,
-      "update inventory_components set license_category = 'forbidden' where scan_id = ? and license ilike '%GPL%'",
-      [scanId],
-    );
-    await rawStatement(
-      em,
-      "update inventory_components set license_category = 'allowed' where scan_id = ? and license = 'MIT'",
-      [scanId],
-    );
-  });
+  const projectsFixtures = await fixturesOf("projects");
+  await projectsFixtures.write(
+    s.projects.orm,
+    "update inventory_components set license_category = 'forbidden' where scan_id = ? and license ilike '%GPL%'",
+    [scanId],
+  );
+  await projectsFixtures.write(
+    s.projects.orm,
+    "update inventory_components set license_category = 'allowed' where scan_id = ? and license = 'MIT'",
+    [scanId],
+  );
 }, 60_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@sca/kafka";
 import { AuditEventSchema } from "@sca/proto/sca/events/v1/audit_pb.ts";
-import { EventReader } from "@sca/testkit";
+import { EventReader, fixturesOf } from "@sca/testkit";
 import { startGateStack, type GateStack } from "./gate-stack.ts";
 
 let s: GateStack;
@@ -17,11 +17,8 @@ let stranger: { id: string; token: string };
 let projectId: string;
 let purl: string;
 
-// In a transaction: projects refuses writes outside one (its write fences, ADR 12).
-const sql = (text: string, params: unknown[]) =>
-  s.projects.orm.em
-    .fork()
-    .transactional((em) => em.getConnection().execute(text, params, "all", em.getTransactionContext()));
+const sql = async (text: string, params: unknown[]) =>
+  (await fixturesOf("projects")).write(s.projects.orm, text, params);
 /** The gate's malicious check (the findings fixture's critical fails the gate whatever the waivers). */
 const gate = async () => {
   const r = await s.request("GET", `/v1/projects/${projectId}/gate-result`, { bearer: developer.token });

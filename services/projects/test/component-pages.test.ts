@@ -13,6 +13,7 @@ import { InventoryService } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { callAs, ingestArtefact, type CallOptions } from "@sca/testkit";
 import { findingsArtefact, PURLS } from "./support/findings-fixture.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
+import { fixtures as projectsFixtures } from "./fixtures.ts";
 
 let h: ProjectsHarness;
 let dir: string;
@@ -64,11 +65,8 @@ async function page(projectId: string, filter: Record<string, unknown> = {}): Pr
   return { rows: JSON.parse(Buffer.from(answer.itemsJson).toString("utf8")) as Row[], total: answer.total };
 }
 
-// In a transaction: projects refuses writes outside one (its write fences, ADR 12).
-const sql = <T = unknown>(text: string, params: unknown[] = []) =>
-  h.projects.orm.em
-    .fork()
-    .transactional((em) => em.getConnection().execute<T[]>(text, params, "all", em.getTransactionContext()));
+const sql = async <T = unknown>(text: string, params: unknown[] = []) =>
+  (await projectsFixtures.write(h.projects.orm, text, params)) as T[];
 const row = (rows: Row[], name: string) => rows.find((r) => r.name === name)!;
 
 describe("kept component pages", () => {

@@ -9,4 +9,10 @@ export const fixtures: ServiceFixtures["projects"] = {
   scanMatches,
   purls: PURLS,
   portfolio: seedPortfolio,
+  write: (orm, sql, params = []) =>
+    orm.em
+      .fork()
+      .transactional((em) =>
+        em.getConnection().execute<Record<string, unknown>[]>(sql, params, "all", em.getTransactionContext()),
+      ),
 };

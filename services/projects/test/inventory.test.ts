@@ -9,7 +9,6 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedDecodeStream, sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { Code, type Client } from "@connectrpc/connect";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { rawStatement } from "@sca/db";
 import { ScanArtefactSchema, type ScanArtefact } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import {
   InventoryRecordSchema,
@@ -21,6 +20,7 @@ import {
 } from "@sca/proto/sca/projects/v1/inventory_pb.ts";
 import { callAs, fixturesOf, sharedDir, type CallOptions, type ServiceFixtures } from "@sca/testkit";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
+import { fixtures as projectsFixtures } from "./fixtures.ts";
 
 const SBOM_DIR = join(sharedDir(), "data", "sbom");
 const RAW_LIMIT = 4096;
@@ -311,24 +311,16 @@ describe("ListComponents", () => {
     second = (await ingest(projectId, Buffer.concat([documentRecord("2.0"), ...components]))).scanId;
     // What later stages fill, set here to prove the filters and the severity sort read it.
     const orm = h.projects.orm;
-    await orm.em
-      .fork()
-      .transactional((em) =>
-        rawStatement(
-          em,
-          "update inventory_components set severity_max = 'critical', severity_rank = 6, malicious_state = 'flagged', eol_state = 'eol', currency_state = 'outdated' where scan_id = ? and name = 'echo'",
-          [second],
-        ),
-      );
-    await orm.em
-      .fork()
-      .transactional((em) =>
-        rawStatement(
-          em,
-          "update inventory_components set severity_max = 'low', severity_rank = 3, license_category = 'forbidden', currency_state = 'current' where scan_id = ? and name = 'alpha'",
-          [second],
-        ),
-      );
+    await projectsFixtures.write(
+      orm,
+      "update inventory_components set severity_max = 'critical', severity_rank = 6, malicious_state = 'flagged', eol_state = 'eol', currency_state = 'outdated' where scan_id = ? and name = 'echo'",
+      [second],
+    );
+    await projectsFixtures.write(
+      orm,
+      "update inventory_components set severity_max = 'low', severity_rank = 3, license_category = 'forbidden', currency_state = 'current' where scan_id = ? and name = 'alpha'",
+      [second],
+    );
   });
 
   const list = (req: ListInit = {}, opts?: CallOptions) =>

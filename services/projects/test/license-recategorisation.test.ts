@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
 import { bytesSource, DirectoryArtefactStore } from "@sca/artefacts";
-import { rawStatement } from "@sca/db";
 import { ScanArtefactSchema } from "@sca/proto/sca/events/v1/scans_pb.ts";
 import { DirectoryService } from "@sca/proto/sca/identity/v1/directory_pb.ts";
 import { LicensePolicyService } from "@sca/proto/sca/policy/v1/license_policies_pb.ts";
@@ -31,6 +30,7 @@ import {
 import { policyLicenseCategories } from "../src/clients/license-categories.ts";
 import { recategoriseProject } from "../src/events/license-policy-feed.ts";
 import { projectById } from "../src/store/projects.ts";
+import { fixtures as projectsFixtures } from "./fixtures.ts";
 
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
@@ -420,11 +420,11 @@ describe("license_category following the policy in force", () => {
     const projectId = await projectWithInventory(10_000, "binary");
     // Ingestion's own categorisation first; then every row is made to change, the worst case measured.
     await waitForNoUncategorised(projectId);
-    await projects.orm.em
-      .fork()
-      .transactional((em) =>
-        rawStatement(em, "update inventory_components set license_category = null where project_id = ?", [projectId]),
-      );
+    await projectsFixtures.write(
+      projects.orm,
+      "update inventory_components set license_category = null where project_id = ?",
+      [projectId],
+    );
     const categories = policyLicenseCategories(policy.url!, TEST_SECRET);
     const project = (await projectById(projects.orm.em.fork(), projectId))!;
     const changed = await projects.orm.em.fork().transactional((em) => recategoriseProject(em, categories, project));

@@ -19,6 +19,7 @@ import type { Project } from "@sca/proto/sca/projects/v1/projects_pb.ts";
 import { callAs, fixturesOf, sharedDir, type CallOptions } from "@sca/testkit";
 import { DELETE_BATCH_ROWS } from "../src/store/batched-delete.ts";
 import { startProjects, type ProjectsHarness, type TeamFixture } from "./support/projects-harness.ts";
+import { fixtures as projectsFixtures } from "./fixtures.ts";
 
 const SBOM = join(sharedDir(), "data", "sbom", "cyclonedx", "juice-shop-cyclonedx-npm.cdx-1.7.json");
 
@@ -341,14 +342,12 @@ describe("scans deleted", () => {
     await ingest(projectId, scanId);
     const em = h.projects.orm.em.fork();
     const copies = Math.ceil((DELETE_BATCH_ROWS * 1.5) / 1000);
-    await em.transactional((tx) =>
-      rawQuery(
-        tx,
-        `insert into inventory_components (id, scan_id, project_id, component_id, key, name)
-         select gen_random_uuid(), scan_id, project_id, component_id, key || '#' || g, name
-         from inventory_components, generate_series(1, ?) g where scan_id = ?`,
-        [copies, scanId],
-      ),
+    await projectsFixtures.write(
+      h.projects.orm,
+      `insert into inventory_components (id, scan_id, project_id, component_id, key, name)
+       select gen_random_uuid(), scan_id, project_id, component_id, key || '#' || g, name
+       from inventory_components, generate_series(1, ?) g where scan_id = ?`,
+      [copies, scanId],
     );
     const [{ n } = { n: 0 }] = await rawQuery(
       em,
